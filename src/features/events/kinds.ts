@@ -1,0 +1,35 @@
+// The event kinds of decisions.md ("Events, webhooks, notifications"). Webhook `events` filters
+// and notification preferences are keyed by these names.
+export const EVENT_KINDS = [
+  "mod_added",
+  "mod_removed",
+  "mod_updated",
+  "version_changed",
+  "list_imported",
+  "suggestion_created",
+  "suggestion_reviewed",
+  "deploy_requested",
+  "deploy_request_decided",
+  "deployment_succeeded",
+  "deployment_failed",
+] as const;
+
+export type EventKind = (typeof EVENT_KINDS)[number];
+
+/** Sent only by POST /settings/webhooks/:id/test; never filtered out by `events`. */
+export const TEST_EVENT = "test";
+/** A system notice to a webhook's owner; not subject to preferences. */
+export const WEBHOOK_DISABLED_EVENT = "webhook_disabled";
+
+export const isEventKind = (k: string): k is EventKind => (EVENT_KINDS as readonly string[]).includes(k);
+
+/** What a webhook or notification is told about one event, before formatting. */
+export interface EventEnvelope {
+  id: string;
+  kind: string;
+  /** epoch ms */
+  created_at: number;
+  list: { id: string; name: string } | null;
+  actor: { id: string; display_name: string } | null;
+  data: Record<string, unknown>;
+}
