@@ -1,0 +1,343 @@
+// BattleMetrics client (external-formats.md §3): pages through every online Arma Reforger
+// server by `links.next`, spaces requests to stay under the rate limit, retries 429/5xx and
+// network failures with exponential backoff (honouring Retry-After), validates with zod and
+// normalises each server into the shape the scan job stores.
+import { z } from "zod";
+
+const WORKSHOP_ID = /^[0-9A-F]{16}$/;
+
+const bmModSchema = z.union([
+  z.string(),
+  z.looseObject({
+    modId: z.string(),
+    name: z.string().nullish(),
+    version: z.string().nullish(),
+  }),
+]);
+
+export const bmServerSchema = z.looseObject({
+  type: z.literal("server"),
+  id: z.union([z.string(), z.number()]).transform(String),
+  attributes: z.looseObject({
+    id: z.union([z.string(), z.number()]).nullish(),
+    name: z.string(),
+    address: z.string().nullish(),
+    ip: z.string().min(1),
+    port: z.number().int().min(0).max(65535),
+    portQuery: z.number().int().nullish(),
+    players: z.number().int().min(0),
+    maxPlayers: z.number().int().min(0),
+    rank: z.number().nullish(),
+    location: z.array(z.number()).nullish(),
+    country: z.string().nullish(),
+    status: z.string(),
+    private: z.boolean().nullish(),
+    createdAt: z.string().nullish(),
+    updatedAt: z.string().nullish(),
+    queryStatus: z.string().nullish(),
+    details: z
+      .looseObject({
+        version: z.string().nullish(),
+        password: z.boolean().nullish(),
+        official: z.boolean().nullish(),
+        reforger: z
+          .looseObject({
+            scenarioName: z.string().nullish(),
+            supportedGameClientTypes: z.array(z.string()).nullish(),
+            battlEye: z.boolean().nullish(),
+            mods: z.array(bmModSchema).nullish(),
+          })
+          .nullish(),
+      })
+      .nullish(),
+  }),
+});
+export type BmServer = z.infer<typeof bmServerSchema>;
+
+export const bmPageSchema = z.looseObject({
+  data: z.array(z.unknown()),
+  links: z.looseObject({ next: z.string().nullish() }).nullish(),
+});
+
+/** One mod as a server reports it; `name`/`version` are null when the source gave a bare id. */
+export interface LiveMod {
+  workshop_id: string;
+  name: string | null;
+  version: string | null;
+}
+
+/** A server normalised from the source; the scan job's input. */
+export interface LiveServer {
+  source_id: string;
+  name: string;
+  host_address: string;
+  ip: string;
+  port: number;
+  player_count: number;
+  player_count_limit: number;
+  queue_players_count: number;
+  wait_time_estimation: number;
+  scenario_name: string;
+  game_version: string;
+  password_protected: boolean;
+  official: boolean;
+  country: string | null;
+  tags: string[];
+  mods: LiveMod[];
+}
+
+const PLATFORM_TAGS: Record<string, string> = {
+  PLATFORM_PC: "pc",
+  PLATFORM_XBL: "xbox",
+  PLATFORM_PSN: "playstation",
+};
+
+/** Normalises one validated BattleMetrics server. Mods with an invalid id are dropped;
+ * duplicates keep their first position. Tags are derived (see docs/live.md). */
+export function normaliseServer(s: BmServer): LiveServer {
+  const a = s.attributes;
+  const reforger = a.details?.reforger ?? null;
+  const mods: LiveMod[] = [];
+  const seen = new Set<string>();
+  for (const m of reforger?.mods ?? []) {
+    const raw = typeof m === "string" ? m : m.modId;
+    const id = raw.trim().toUpperCase();
+    if (!WORKSHOP_ID.test(id) || seen.has(id)) continue;
+    seen.add(id);
+    if (typeof m === "string") mods.push({ workshop_id: id, name: null, version: null });
+    else mods.push({ workshop_id: id, name: m.name ?? null, version: m.version ?? null });
+  }
+  const tags = new Set<string>();
+  for (const t of reforger?.supportedGameClientTypes ?? []) {
+    tags.add(PLATFORM_TAGS[t] ?? t.toLowerCase().replace(/^platform_/, ""));
+  }
+  if (reforger?.battlEye) tags.add("battleye");
+  tags.add(mods.length > 0 ? "modded" : "vanilla");
+  if ((reforger?.supportedGameClientTypes?.length ?? 0) > 1) tags.add("crossplay");
+  return {
+    source_id: s.id,
+    name: a.name,
+    host_address: `${a.ip}:${a.port}`,
+    ip: a.ip,
+    port: a.port,
+    player_count: a.players,
+    player_count_limit: a.maxPlayers,
+    // BattleMetrics carries no join queue (external-formats.md §3).
+    queue_players_count: 0,
+    wait_time_estimation: 0,
+    scenario_name: reforger?.scenarioName ?? "",
+    game_version: a.details?.version ?? "",
+    password_protected: a.details?.password ?? false,
+    official: a.details?.official ?? false,
+    country: a.country ?? null,
+    tags: [...tags].sort(),
+    mods,
+  };
+}
+
+export class BattleMetricsError extends Error {
+  constructor(
+    message: string,
+    readonly status?: number,
+  ) {
+    super(message);
+    this.name = "BattleMetricsError";
+  }
+}
+
+export interface BattleMetricsOptions {
+  baseUrl: string;
+  token?: string | null;
+  /** Minimum spacing between request starts. Default: 1000 ms anonymous (60/min), 250 ms with a token. */
+  minIntervalMs?: number;
+  /** Attempts per request (first try included). Default 6. */
+  maxAttempts?: number;
+  /** First backoff delay; doubles per attempt, capped at maxBackoffMs. Default 1000. */
+  baseBackoffMs?: number;
+  maxBackoffMs?: number;
+  /** Longest Retry-After we are willing to wait. Default 120 s. */
+  maxRetryAfterMs?: number;
+  /** Per-request timeout. Default 30 s. */
+  timeoutMs?: number;
+  pageSize?: number;
+  /** Safety stop against a source that pages forever. Default 1000 pages. */
+  maxPages?: number;
+  fetch?: typeof fetch;
+  sleep?: (ms: number, signal?: AbortSignal) => Promise<void>;
+  now?: () => number;
+  userAgent?: string;
+}
+
+export interface BmPage {
+  servers: LiveServer[];
+  /** Entries that failed validation and were skipped. */
+  skipped: number;
+  url: string;
+}
+
+export function sleepFor(ms: number, signal?: AbortSignal): Promise<void> {
+  if (ms <= 0) return Promise.resolve();
+  return new Promise((resolve, reject) => {
+    if (signal?.aborted) return reject(signal.reason ?? new Error("aborted"));
+    const t = setTimeout(() => {
+      signal?.removeEventListener("abort", onAbort);
+      resolve();
+    }, ms);
+    const onAbort = () => {
+      clearTimeout(t);
+      reject(signal?.reason ?? new Error("aborted"));
+    };
+    signal?.addEventListener("abort", onAbort, { once: true });
+  });
+}
+
+/** Parses Retry-After (delta seconds or an HTTP date) into milliseconds; null when absent/invalid. */
+export function parseRetryAfter(value: string | null, now: number): number | null {
+  if (value == null || value.trim() === "") return null;
+  const v = value.trim();
+  if (/^\d+(\.\d+)?$/.test(v)) return Math.round(Number(v) * 1000);
+  const date = Date.parse(v);
+  if (Number.isNaN(date)) return null;
+  return Math.max(0, date - now);
+}
+
+export function firstPageUrl(baseUrl: string, pageSize = 100): string {
+  const base = baseUrl.replace(/\/+$/, "");
+  return (
+    `${base}/servers?filter[game]=reforger&filter[status]=online&sort=-players` +
+    `&page[size]=${pageSize}`
+  );
+}
+
+export class BattleMetricsClient {
+  private readonly opts: Required<
+    Omit<BattleMetricsOptions, "token" | "fetch" | "sleep" | "now">
+  > & { token: string | null };
+  private readonly fetchFn: typeof fetch;
+  private readonly sleep: (ms: number, signal?: AbortSignal) => Promise<void>;
+  private readonly now: () => number;
+  private lastRequestAt = Number.NEGATIVE_INFINITY;
+  /** Requests sent (including retries); for job progress and tests. */
+  requestCount = 0;
+
+  constructor(options: BattleMetricsOptions) {
+    const token = options.token ? options.token : null;
+    this.opts = {
+      baseUrl: options.baseUrl,
+      token,
+      minIntervalMs: options.minIntervalMs ?? (token ? 250 : 1000),
+      maxAttempts: options.maxAttempts ?? 6,
+      baseBackoffMs: options.baseBackoffMs ?? 1000,
+      maxBackoffMs: options.maxBackoffMs ?? 30_000,
+      maxRetryAfterMs: options.maxRetryAfterMs ?? 120_000,
+      timeoutMs: options.timeoutMs ?? 30_000,
+      pageSize: options.pageSize ?? 100,
+      maxPages: options.maxPages ?? 1000,
+      userAgent: options.userAgent ?? "Loadout (self-hosted Arma Reforger community service)",
+    };
+    this.fetchFn = options.fetch ?? fetch;
+    this.sleep = options.sleep ?? sleepFor;
+    this.now = options.now ?? Date.now;
+  }
+
+  /** Yields every page of online servers, following links.next until it is absent. */
+  async *pages(signal?: AbortSignal): AsyncGenerator<BmPage> {
+    let url: string | null = firstPageUrl(this.opts.baseUrl, this.opts.pageSize);
+    const visited = new Set<string>();
+    let count = 0;
+    while (url) {
+      if (visited.has(url)) throw new BattleMetricsError(`paging loop at ${url}`);
+      if (++count > this.opts.maxPages) throw new BattleMetricsError("too many pages");
+      visited.add(url);
+      const body = await this.getJson(url, signal);
+      const page = bmPageSchema.safeParse(body);
+      if (!page.success) {
+        throw new BattleMetricsError(`invalid page: ${page.error.issues[0]?.message ?? "?"}`);
+      }
+      const servers: LiveServer[] = [];
+      let skipped = 0;
+      for (const item of page.data.data) {
+        const parsed = bmServerSchema.safeParse(item);
+        if (parsed.success) servers.push(normaliseServer(parsed.data));
+        else skipped++;
+      }
+      yield { servers, skipped, url };
+      url = page.data.links?.next ?? null;
+    }
+  }
+
+  /** Fetches every page into one array. */
+  async fetchAll(signal?: AbortSignal): Promise<{ servers: LiveServer[]; skipped: number; pages: number }> {
+    const servers: LiveServer[] = [];
+    let skipped = 0;
+    let pages = 0;
+    for await (const p of this.pages(signal)) {
+      servers.push(...p.servers);
+      skipped += p.skipped;
+      pages++;
+    }
+    return { servers, skipped, pages };
+  }
+
+  private async throttle(signal?: AbortSignal) {
+    const wait = this.lastRequestAt + this.opts.minIntervalMs - this.now();
+    if (wait > 0) await this.sleep(wait, signal);
+    this.lastRequestAt = this.now();
+  }
+
+  private backoff(attempt: number): number {
+    const exp = Math.min(this.opts.maxBackoffMs, this.opts.baseBackoffMs * 2 ** (attempt - 1));
+    // Up to 20 % jitter so that many clients do not retry in lockstep.
+    return Math.round(exp * (0.8 + Math.random() * 0.2));
+  }
+
+  private async getJson(url: string, signal?: AbortSignal): Promise<unknown> {
+    const headers: Record<string, string> = {
+      Accept: "application/json",
+      "User-Agent": this.opts.userAgent,
+    };
+    if (this.opts.token) headers.Authorization = `Bearer ${this.opts.token}`;
+    let lastError = "";
+    for (let attempt = 1; attempt <= this.opts.maxAttempts; attempt++) {
+      signal?.throwIfAborted();
+      await this.throttle(signal);
+      this.requestCount++;
+      let res: Response;
+      const timeout = AbortSignal.timeout(this.opts.timeoutMs);
+      try {
+        res = await this.fetchFn(url, {
+          headers,
+          signal: signal ? AbortSignal.any([signal, timeout]) : timeout,
+        });
+      } catch (err) {
+        if (signal?.aborted) throw err;
+        lastError = `network error: ${(err as Error).message}`;
+        if (attempt < this.opts.maxAttempts) await this.sleep(this.backoff(attempt), signal);
+        continue;
+      }
+      if (res.ok) {
+        try {
+          return await res.json();
+        } catch {
+          throw new BattleMetricsError(`invalid JSON from ${url}`, res.status);
+        }
+      }
+      // Drain the body so the connection can be reused.
+      await res.arrayBuffer().catch(() => undefined);
+      if (res.status === 429 || res.status >= 500) {
+        lastError = `HTTP ${res.status}`;
+        if (attempt >= this.opts.maxAttempts) break;
+        const retryAfter = parseRetryAfter(res.headers.get("retry-after"), this.now());
+        const delay =
+          retryAfter != null ? Math.min(retryAfter, this.opts.maxRetryAfterMs) : this.backoff(attempt);
+        await this.sleep(delay, signal);
+        continue;
+      }
+      throw new BattleMetricsError(`HTTP ${res.status} from ${url}`, res.status);
+    }
+    throw new BattleMetricsError(
+      `giving up after ${this.opts.maxAttempts} attempts: ${lastError}`,
+      Number(lastError.replace(/\D/g, "")) || undefined,
+    );
+  }
+}

@@ -1,0 +1,205 @@
+// A local fake of the BattleMetrics servers API (external-formats.md §3) on 127.0.0.1.
+// Serves exactly the documented page shape (`data[]` of `{type: "server", id, attributes}`,
+// `links.next` as a full URL), pages with `page[key]`, can demand a Bearer token, and can be
+// told to answer the next requests with 429/5xx (with or without Retry-After).
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
+
+export interface BmResource {
+  type: "server";
+  id: string;
+  attributes: Record<string, unknown>;
+}
+
+export interface FakeFailure {
+  status: number;
+  retryAfter?: string;
+}
+
+export interface FakeBattleMetrics {
+  url: string;
+  /** Every request the fake saw, in order. */
+  requests: { url: string; authorization: string | null; status: number }[];
+  setServers(servers: BmResource[]): void;
+  /** The next requests to /servers answer with these failures, one each, in order. */
+  failNext(...failures: FakeFailure[]): void;
+  stop(): void;
+}
+
+export interface FakeBattleMetricsOptions {
+  servers?: BmResource[];
+  /** Largest page the fake serves, whatever page[size] asks (BattleMetrics caps at 100). */
+  maxPageSize?: number;
+  /** When set, requests without `Authorization: Bearer <token>` get 401. */
+  token?: string;
+}
+
+export function startFakeBattleMetrics(opts: FakeBattleMetricsOptions = {}): FakeBattleMetrics {
+  let servers: BmResource[] = opts.servers ?? [];
+  const failures: FakeFailure[] = [];
+  const requests: FakeBattleMetrics["requests"] = [];
+  const maxPageSize = opts.maxPageSize ?? 100;
+
+  const server = Bun.serve({
+    hostname: "127.0.0.1",
+    port: 0,
+    fetch(req) {
+      const url = new URL(req.url);
+      const authorization = req.headers.get("authorization");
+      const record = (res: Response) => {
+        requests.push({ url: req.url, authorization, status: res.status });
+        return res;
+      };
+      if (url.pathname !== "/servers") {
+        return record(Response.json({ errors: [{ status: "404", title: "Not Found" }] }, { status: 404 }));
+      }
+      if (opts.token && authorization !== `Bearer ${opts.token}`) {
+        return record(Response.json({ errors: [{ status: "401", title: "Unauthorized" }] }, { status: 401 }));
+      }
+      const failure = failures.shift();
+      if (failure) {
+        const headers: Record<string, string> = {};
+        if (failure.retryAfter !== undefined) headers["Retry-After"] = failure.retryAfter;
+        return record(
+          Response.json(
+            { errors: [{ status: String(failure.status), title: failure.status === 429 ? "Too Many Requests" : "Server Error" }] },
+            { status: failure.status, headers },
+          ),
+        );
+      }
+      const q = url.searchParams;
+      if (q.get("filter[game]") !== "reforger") {
+        return record(Response.json({ errors: [{ status: "400", title: "filter[game] required" }] }, { status: 400 }));
+      }
+      const onlineOnly = q.get("filter[status]") === "online";
+      const size = Math.max(1, Math.min(maxPageSize, Number(q.get("page[size]") ?? 10) || 10));
+      const offset = Math.max(0, Number(q.get("page[key]") ?? 0) || 0);
+      let list = onlineOnly ? servers.filter((s) => s.attributes.status === "online") : servers;
+      if (q.get("sort") === "-players") {
+        list = [...list].sort((a, b) => Number(b.attributes.players ?? 0) - Number(a.attributes.players ?? 0));
+      }
+      const data = list.slice(offset, offset + size);
+      const links: Record<string, string> = {};
+      const base = `${url.origin}${url.pathname}`;
+      const keep = new URLSearchParams(q);
+      if (offset + size < list.length) {
+        keep.set("page[key]", String(offset + size));
+        keep.set("page[rel]", "next");
+        links.next = `${base}?${keep.toString()}`;
+      }
+      if (offset > 0) {
+        keep.set("page[key]", String(Math.max(0, offset - size)));
+        keep.set("page[rel]", "prev");
+        links.prev = `${base}?${keep.toString()}`;
+      }
+      return record(Response.json({ data, links, included: [] }));
+    },
+  });
+
+  return {
+    url: `http://127.0.0.1:${server.port}`,
+    requests,
+    setServers(next) {
+      servers = next;
+    },
+    failNext(...f) {
+      failures.push(...f);
+    },
+    stop() {
+      server.stop(true);
+    },
+  };
+}
+
+/** Loads `test/fixtures/battlemetrics/<name>.json` and returns its `data[]` as served. */
+export function loadBmFixture(name: string): BmResource[] {
+  const file = join(import.meta.dir, "..", "fixtures", "battlemetrics", `${name}.json`);
+  return (JSON.parse(readFileSync(file, "utf8")) as { data: BmResource[] }).data;
+}
+
+/** Deterministic 32-bit PRNG (mulberry32) so generated data is the same every run. */
+export function prng(seed: number): () => number {
+  let a = seed >>> 0;
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+/** The workshop id of generated mod number i (16 upper-case hex characters). */
+export function generatedModId(i: number): string {
+  return (0x5a00000000000000n + BigInt(i)).toString(16).toUpperCase().padStart(16, "0");
+}
+
+export interface GenerateOptions {
+  seed?: number;
+  /** Size of the mod pool servers draw from. */
+  modPool?: number;
+  /** Offset added to server numbers, so two generated sets can be disjoint. */
+  idOffset?: number;
+}
+
+/**
+ * Generates `count` online servers cheaply: ~10 % vanilla, ~5 % busy (~130 mods), the rest
+ * 20 to 59 mods (about 40 mods a server on average), popular mods drawn more often.
+ */
+export function generateBmServers(count: number, opts: GenerateOptions = {}): BmResource[] {
+  const rnd = prng(opts.seed ?? 42);
+  const pool = opts.modPool ?? 3000;
+  const offset = opts.idOffset ?? 0;
+  const scenarios = ["Conflict - Everon", "Conflict - Arland", "Game Master - Everon", "Combat Ops - Arland", "Capture & Hold"];
+  const platforms = [["PLATFORM_PC"], ["PLATFORM_PC", "PLATFORM_XBL"], ["PLATFORM_PC", "PLATFORM_XBL", "PLATFORM_PSN"]];
+  const out: BmResource[] = new Array(count);
+  for (let i = 0; i < count; i++) {
+    const n = i + offset;
+    const r = rnd();
+    const modCount = r < 0.1 ? 0 : r < 0.15 ? 120 + Math.floor(rnd() * 20) : 20 + Math.floor(rnd() * 40);
+    const mods: { modId: string; name: string; version: string }[] = [];
+    const used = new Set<number>();
+    while (mods.length < modCount) {
+      // Skewed towards low numbers: a few mods are on most servers.
+      const k = Math.floor(pool * rnd() ** 3);
+      if (used.has(k)) continue;
+      used.add(k);
+      mods.push({ modId: generatedModId(k), name: `Generated Mod ${k}`, version: `1.0.${k % 17}` });
+    }
+    const maxPlayers = [32, 64, 128][n % 3];
+    out[i] = {
+      type: "server",
+      id: String(100000 + n),
+      attributes: {
+        id: String(100000 + n),
+        name: `Generated Server ${n} ${scenarios[n % scenarios.length]}`,
+        address: null,
+        ip: `10.${(n >> 16) & 255}.${(n >> 8) & 255}.${n & 255}`,
+        port: 2001 + (n % 7),
+        portQuery: 17777,
+        players: Math.floor(rnd() * (maxPlayers + 1)),
+        maxPlayers,
+        rank: n + 1,
+        location: null,
+        country: ["DE", "US", "GB", "FR", "PL"][n % 5],
+        status: "online",
+        private: false,
+        createdAt: "2025-01-01T00:00:00.000Z",
+        updatedAt: "2026-11-22T00:00:00.000Z",
+        queryStatus: "valid",
+        details: {
+          version: "1.2.0.102",
+          password: n % 11 === 0,
+          official: n % 97 === 0,
+          reforger: {
+            scenarioName: scenarios[n % scenarios.length],
+            supportedGameClientTypes: platforms[n % platforms.length],
+            battlEye: n % 2 === 0,
+            mods,
+          },
+        },
+      },
+    };
+  }
+  return out;
+}
