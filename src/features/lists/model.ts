@@ -1,0 +1,181 @@
+// Request and response schemas of the lists feature (zod 4; types come from z.infer).
+import { z } from "zod";
+import { name, queryBool, text2000, uuid, workshopId } from "../../shared/schemas";
+
+const ageDays = z
+  .number({ error: "must be an integer or null" })
+  .int({ message: "must be an integer or null" })
+  .min(1, { message: "must be at least 1" })
+  .max(36500, { message: "must be at most 36500" })
+  .nullable();
+
+export const createListBody = z.object({
+  name,
+  description: text2000.optional(),
+  is_public: z.boolean({ error: "must be a boolean" }).optional(),
+  max_mod_age_days: ageDays.optional(),
+});
+
+export const updateListBody = z.object({
+  name: name.optional(),
+  description: text2000.optional(),
+  is_public: z.boolean({ error: "must be a boolean" }).optional(),
+  /** Accepted as a synonym of is_public (the spec's table says "visibility"). */
+  visibility: z.enum(["public", "private"], { error: "must be public or private" }).optional(),
+  max_mod_age_days: ageDays.optional(),
+});
+
+/** Empty string or null unassigns. */
+const optionalRef = z.union([uuid, z.literal(""), z.null()], { error: "must be a UUID" });
+export const communityBody = z.object({ community_id: optionalRef });
+export const folderBody = z.object({ folder_id: optionalRef });
+
+export const shareQuery = z.object({ share: z.string().max(100).optional() });
+export const publicListsQuery = z.object({
+  public: z.string().optional(),
+  share: z.string().optional(),
+  search: z.string().max(100).optional(),
+  community_id: z.string().max(100).optional(),
+  limit: z.coerce.number({ error: "must be an integer" }).int().min(1, { message: "must be 1 to 500" }).max(500, { message: "must be 1 to 500" }).default(100),
+  offset: z.coerce.number({ error: "must be an integer" }).int().min(0, { message: "must be at least 0" }).default(0),
+});
+
+export const listParams = z.object({ id: z.string() });
+export const listModParams = z.object({ id: z.string(), workshopID: workshopId });
+
+export const addModBody = z.object({
+  workshop_id: workshopId,
+  with_dependencies: z.boolean({ error: "must be a boolean" }).optional(),
+});
+export const versionBody = z.object({
+  version: z.string({ error: "must be a string or null" }).trim().min(1, { message: "must be a non-empty string or null" }).max(200).nullable(),
+});
+export const reorderBody = z.object({ order: z.array(workshopId, { error: "must be an array of workshop IDs" }).max(1000) });
+
+export const importQuery = z.object({ check_order: queryBool.optional(), share: z.string().optional() });
+export const exportQuery = z.object({
+  type: z.enum(["fixed", "latest"], { error: "must be fixed or latest" }).default("fixed"),
+  share: z.string().optional(),
+});
+
+const snapshotText = (max: number) => z.string({ error: "must be a string" }).max(max, { message: `must be at most ${max} characters` }).nullable().optional();
+export const snapshotBody = z.object({
+  version_name: snapshotText(100),
+  tag: snapshotText(100),
+  notes: snapshotText(2000),
+  is_release: z.boolean({ error: "must be a boolean" }).optional(),
+});
+export const snapshotParams = z.object({ id: z.string(), versionID: z.string() });
+export const auditParams = z.object({ id: z.string(), entryID: z.string() });
+
+// ---- responses ----------------------------------------------------------------------------
+
+export const createdListResponse = z.object({ id: z.string(), share_token: z.string(), suggestion_token: z.string() });
+
+export const listSummary = z.object({
+  id: z.string(),
+  name: z.string(),
+  description: z.string(),
+  is_public: z.boolean(),
+  owner_id: z.string(),
+  owner_name: z.string(),
+  share_token: z.string().optional(),
+  suggestion_token: z.string().optional(),
+  require_deploy_approval: z.boolean(),
+  community_id: z.string().nullable(),
+  folder_id: z.string().nullable(),
+  max_mod_age_days: z.number().nullable(),
+  mod_count: z.number(),
+  total_size_bytes: z.number(),
+  created_at: z.string(),
+  updated_at: z.string(),
+  role: z.string().optional(),
+});
+
+export const listItem = z.object({
+  workshop_id: z.string(),
+  name: z.string(),
+  version: z.string(),
+  pinned_version: z.string().nullable(),
+  size_bytes: z.number(),
+  image_url: z.string().nullable(),
+  position: z.number(),
+  added_at: z.string(),
+});
+
+export interface DepNodeOut {
+  workshop_id: string;
+  name: string;
+  dependencies: DepNodeOut[];
+}
+export const depNode: z.ZodType<DepNodeOut> = z.object({
+  workshop_id: z.string(),
+  name: z.string(),
+  get dependencies() {
+    return z.array(depNode);
+  },
+});
+
+export const tagOut = z.object({ id: z.string(), name: z.string(), color: z.string() });
+
+export const listDetail = listSummary.omit({ owner_name: true, role: true }).extend({
+  items: z.array(listItem),
+  tags: z.array(tagOut),
+  dependency_tree: z.array(depNode),
+  missing_dependencies: z.array(z.object({ workshop_id: z.string(), name: z.string(), required_by: z.array(z.string()) })),
+});
+
+export const importDiff = z.object({
+  added: z.array(z.object({ workshop_id: z.string(), name: z.string(), version: z.string(), size_bytes: z.number(), in_catalog: z.boolean() })),
+  removed: z.array(z.object({ workshop_id: z.string(), name: z.string() })),
+  version_changed: z.array(z.object({ workshop_id: z.string(), name: z.string(), old_version: z.string().nullable(), new_version: z.string().nullable() })),
+  order_changed: z.array(z.object({ workshop_id: z.string(), name: z.string(), old_index: z.number(), new_index: z.number() })),
+  unchanged: z.array(z.object({ modId: z.string(), name: z.string(), version: z.string().optional() })),
+  not_in_catalog: z.array(z.object({ mod_id: z.string(), name: z.string(), version: z.string().nullable() })),
+});
+export const importApplyResponse = z.object({ ok: z.boolean(), added: z.number(), removed: z.number(), version_changed: z.number() });
+
+export const snapshotOut = z.object({
+  id: z.string(),
+  list_id: z.string(),
+  version_name: z.string().nullable(),
+  tag: z.string().nullable(),
+  notes: z.string().nullable(),
+  is_release: z.boolean(),
+  snapshot_json: z.array(z.object({ modId: z.string(), name: z.string(), version: z.string() })),
+  created_by: z.string().nullable(),
+  created_at: z.string(),
+});
+
+export const auditOut = z.object({
+  id: z.string(),
+  action: z.string(),
+  workshop_id: z.string().nullable(),
+  mod_name: z.string().nullable(),
+  old_value: z.record(z.string(), z.unknown()).nullable(),
+  new_value: z.record(z.string(), z.unknown()).nullable(),
+  user_id: z.string().nullable(),
+  display_name: z.string().nullable(),
+  reverted: z.boolean(),
+  created_at: z.string(),
+});
+
+export const addModResponse = z.object({
+  ok: z.boolean(),
+  added: z.array(z.object({ workshop_id: z.string(), name: z.string(), in_catalog: z.boolean() })),
+});
+
+export const checkResponse = z.object({
+  ok: z.boolean(),
+  mod_count: z.number(),
+  total_size_bytes: z.number(),
+  total_download_size_bytes: z.number(),
+  findings: z.array(
+    z.object({
+      kind: z.string(),
+      severity: z.enum(["error", "warning", "info"]),
+      message: z.string(),
+      mods: z.array(z.string()),
+    }),
+  ),
+});

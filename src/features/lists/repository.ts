@@ -1,0 +1,245 @@
+// The lists feature's queries. Hot paths (detail, import, export, audit) are prepared bun:sqlite
+// statements, cached per connection and set-based (json_each over id arrays, one recursive CTE
+// for the dependency closure): no query per mod. They run inside drizzle transactions because
+// drizzle's bun-sqlite transaction is a BEGIN on the same connection.
+import type { Database, Statement } from "bun:sqlite";
+
+export interface ItemRow {
+  workshop_id: string;
+  name: string;
+  /** Latest version the catalog knows, "" when never scraped. */
+  version: string;
+  pinned_version: string | null;
+  size_bytes: number;
+  image_url: string | null;
+  position: number;
+  added_at: number;
+  /** 1 when the catalog has scraped the mod. */
+  in_catalog: number;
+  state: string | null;
+  game_version: string | null;
+}
+
+export interface CatalogRow {
+  workshop_id: string;
+  name: string;
+  version: string;
+  size_bytes: number;
+  /** Epoch ms of the latest version (or the mod's update time); null when unknown. */
+  latest_at: number | null;
+  in_catalog: number;
+}
+
+export interface DepEdge {
+  workshop_id: string;
+  depends_on_id: string;
+  name: string;
+}
+
+export interface AuditRow {
+  id: string;
+  action: string;
+  workshop_id: string | null;
+  mod_name: string | null;
+  old_value: string | null;
+  new_value: string | null;
+  user_id: string | null;
+  display_name: string | null;
+  reverted: number;
+  created_at: number;
+  list_id: string;
+}
+
+export interface ListSummaryRow {
+  id: string;
+  owner_id: string;
+  owner_name: string | null;
+  name: string;
+  description: string;
+  is_public: number;
+  share_token: string;
+  suggestion_token: string;
+  require_deploy_approval: number;
+  community_id: string | null;
+  folder_id: string | null;
+  max_mod_age_days: number | null;
+  created_at: number;
+  updated_at: number;
+  mod_count: number;
+  total_size_bytes: number;
+  role?: string;
+}
+
+const ITEM_NAME = "COALESCE(NULLIF(m.name, ''), NULLIF(li.name, ''), li.workshop_id)";
+const IN_CATALOG = "(m.workshop_id IS NOT NULL AND m.state <> 'unknown')";
+const LATEST_AT =
+  "COALESCE((SELECT MAX(v.created_at) FROM mod_versions v WHERE v.workshop_id = m.workshop_id), m.updated_at)";
+const SUMMARY_COLS = `l.id, l.owner_id, u.display_name AS owner_name, l.name, l.description, l.is_public, l.share_token,
+  l.suggestion_token, l.require_deploy_approval, l.community_id, l.folder_id, l.max_mod_age_days, l.created_at, l.updated_at,
+  (SELECT COUNT(*) FROM list_items li WHERE li.list_id = l.id) AS mod_count,
+  (SELECT COALESCE(SUM(m.size_bytes), 0) FROM list_items li JOIN mods m ON m.workshop_id = li.workshop_id WHERE li.list_id = l.id) AS total_size_bytes`;
+
+const SQL = {
+  items: `SELECT li.workshop_id, ${ITEM_NAME} AS name, COALESCE(m.version, '') AS version, li.pinned_version,
+      COALESCE(m.size_bytes, 0) AS size_bytes, m.image_url, li.position, li.added_at, ${IN_CATALOG} AS in_catalog,
+      m.state, m.game_version
+    FROM list_items li LEFT JOIN mods m ON m.workshop_id = li.workshop_id
+    WHERE li.list_id = ? ORDER BY li.position, li.added_at`,
+  itemIds: `SELECT workshop_id, pinned_version, name, position FROM list_items WHERE list_id = ? ORDER BY position, added_at`,
+  item: `SELECT li.workshop_id, ${ITEM_NAME} AS name, li.pinned_version, li.position FROM list_items li
+    LEFT JOIN mods m ON m.workshop_id = li.workshop_id WHERE li.list_id = ? AND li.workshop_id = ?`,
+  count: `SELECT COUNT(*) AS n, COALESCE(MAX(position), -1) AS max_pos FROM list_items WHERE list_id = ?`,
+  catalog: `SELECT j.value AS workshop_id, COALESCE(m.name, '') AS name, COALESCE(m.version, '') AS version,
+      COALESCE(m.size_bytes, 0) AS size_bytes, ${LATEST_AT} AS latest_at, ${IN_CATALOG} AS in_catalog
+    FROM json_each(?) j LEFT JOIN mods m ON m.workshop_id = j.value ORDER BY j.key`,
+  closureEdges: `WITH RECURSIVE closure(id) AS (
+      SELECT workshop_id FROM list_items WHERE list_id = ?
+      UNION SELECT d.depends_on_id FROM mod_dependencies d JOIN closure c ON d.workshop_id = c.id
+    )
+    SELECT d.workshop_id, d.depends_on_id, COALESCE(NULLIF(m.name, ''), NULLIF(d.depends_on_name, ''), d.depends_on_id) AS name
+    FROM mod_dependencies d JOIN closure c ON d.workshop_id = c.id LEFT JOIN mods m ON m.workshop_id = d.depends_on_id`,
+  depsOf: `WITH RECURSIVE closure(id) AS (
+      SELECT value FROM json_each(?)
+      UNION SELECT d.depends_on_id FROM mod_dependencies d JOIN closure c ON d.workshop_id = c.id
+    ) SELECT id FROM closure`,
+  versionExists: `SELECT 1 AS ok FROM mod_versions WHERE workshop_id = ? AND version = ?
+    UNION ALL SELECT 1 FROM mods WHERE workshop_id = ? AND version = ? LIMIT 1`,
+  versionCount: `SELECT (SELECT COUNT(*) FROM mod_versions WHERE workshop_id = ?) + (SELECT COUNT(*) FROM mods WHERE workshop_id = ? AND state <> 'unknown' AND version <> '') AS n`,
+  insertItem: `INSERT INTO list_items (list_id, workshop_id, name, position, pinned_version, added_by, added_at) VALUES (?, ?, ?, ?, ?, ?, ?)`,
+  deleteItem: `DELETE FROM list_items WHERE list_id = ? AND workshop_id = ?`,
+  setPin: `UPDATE list_items SET pinned_version = ? WHERE list_id = ? AND workshop_id = ?`,
+  setPosition: `UPDATE list_items SET position = ? WHERE list_id = ? AND workshop_id = ?`,
+  touch: `UPDATE lists SET updated_at = ? WHERE id = ?`,
+  insertAudit: `INSERT INTO list_audit (id, list_id, action, workshop_id, mod_name, old_value, new_value, user_id, reverted, created_at)
+    VALUES (?, ?, ?, ?, ?, ?, ?, ?, 0, ?)`,
+  audit: `SELECT a.id, a.list_id, a.action, a.workshop_id, a.mod_name, a.old_value, a.new_value, a.user_id, u.display_name,
+      a.reverted, a.created_at
+    FROM list_audit a LEFT JOIN users u ON u.id = a.user_id WHERE a.list_id = ? ORDER BY a.created_at DESC, a.id DESC LIMIT ?`,
+  auditOne: `SELECT a.id, a.list_id, a.action, a.workshop_id, a.mod_name, a.old_value, a.new_value, a.user_id, u.display_name,
+      a.reverted, a.created_at
+    FROM list_audit a LEFT JOIN users u ON u.id = a.user_id WHERE a.id = ? AND a.list_id = ?`,
+  markReverted: `UPDATE list_audit SET reverted = 1 WHERE id = ?`,
+  summaryOne: `SELECT ${SUMMARY_COLS} FROM lists l LEFT JOIN users u ON u.id = l.owner_id WHERE l.id = ?`,
+  publicLists: `SELECT ${SUMMARY_COLS} FROM lists l LEFT JOIN users u ON u.id = l.owner_id
+    WHERE l.is_public = 1 AND ($search IS NULL OR l.name LIKE $search ESCAPE '\\' OR l.description LIKE $search ESCAPE '\\')
+      AND ($community IS NULL OR l.community_id = $community)
+    ORDER BY l.updated_at DESC, l.id DESC LIMIT $limit OFFSET $offset`,
+  mine: `SELECT ${SUMMARY_COLS},
+      CASE WHEN l.owner_id = $uid THEN 'owner'
+           WHEN EXISTS (SELECT 1 FROM list_owners o WHERE o.list_id = l.id AND o.user_id = $uid) THEN 'co_owner'
+           ELSE 'collaborator' END AS role
+    FROM lists l LEFT JOIN users u ON u.id = l.owner_id
+    WHERE l.owner_id = $uid
+       OR EXISTS (SELECT 1 FROM list_owners o WHERE o.list_id = l.id AND o.user_id = $uid)
+       OR EXISTS (SELECT 1 FROM list_collaborators c WHERE c.list_id = l.id AND c.user_id = $uid)
+       OR EXISTS (SELECT 1 FROM list_groups lg JOIN group_members gm ON gm.group_id = lg.group_id
+                  WHERE lg.list_id = l.id AND gm.user_id = $uid)
+    ORDER BY l.updated_at DESC, l.id DESC`,
+  pins: `SELECT ${SUMMARY_COLS} FROM list_pins p JOIN lists l ON l.id = p.list_id LEFT JOIN users u ON u.id = l.owner_id
+    WHERE p.user_id = ? ORDER BY p.created_at DESC`,
+  tagsOfList: `SELECT t.id, t.name, t.color FROM list_tags lt JOIN tags t ON t.id = lt.tag_id WHERE lt.list_id = ? ORDER BY t.name`,
+} as const;
+
+type Stmts = { [K in keyof typeof SQL]: Statement };
+const cache = new WeakMap<Database, Stmts>();
+
+/** The prepared statements of this feature for one connection. */
+export function stmts(sqlite: Database): Stmts {
+  let s = cache.get(sqlite);
+  if (!s) {
+    s = {} as Stmts;
+    for (const k of Object.keys(SQL) as (keyof typeof SQL)[]) {
+      // Prepared lazily on first use: a statement over another feature's table must not fail
+      // before that table exists.
+      let prepared: Statement | undefined;
+      Object.defineProperty(s, k, { get: () => (prepared ??= sqlite.prepare(SQL[k])), enumerable: true });
+    }
+    cache.set(sqlite, s);
+  }
+  return s;
+}
+
+export const listItems = (sqlite: Database, listId: string) => stmts(sqlite).items.all(listId) as ItemRow[];
+
+export const listItemKeys = (sqlite: Database, listId: string) =>
+  stmts(sqlite).itemIds.all(listId) as { workshop_id: string; pinned_version: string | null; name: string; position: number }[];
+
+export const getItem = (sqlite: Database, listId: string, workshopId: string) =>
+  stmts(sqlite).item.get(listId, workshopId) as { workshop_id: string; name: string; pinned_version: string | null; position: number } | null;
+
+export const countItems = (sqlite: Database, listId: string) =>
+  stmts(sqlite).count.get(listId) as { n: number; max_pos: number };
+
+/** One row per requested id, in the given order (in_catalog 0 for mods the catalog lacks). */
+export const catalogLookup = (sqlite: Database, ids: readonly string[]) =>
+  stmts(sqlite).catalog.all(JSON.stringify(ids)) as CatalogRow[];
+
+/** Every dependency edge reachable from the list's mods. */
+export const dependencyEdges = (sqlite: Database, listId: string) => stmts(sqlite).closureEdges.all(listId) as DepEdge[];
+
+/** The transitive dependency closure of `ids`, the ids themselves included. */
+export const dependencyClosure = (sqlite: Database, ids: readonly string[]) =>
+  (stmts(sqlite).depsOf.all(JSON.stringify(ids)) as { id: string }[]).map((r) => r.id);
+
+/** Whether the catalog knows versions for the mod, and whether `version` is one of them. */
+export function versionKnown(sqlite: Database, workshopId: string, version: string): { catalogKnows: boolean; exists: boolean } {
+  const s = stmts(sqlite);
+  const n = (s.versionCount.get(workshopId, workshopId) as { n: number }).n;
+  if (n === 0) return { catalogKnows: false, exists: false };
+  return { catalogKnows: true, exists: s.versionExists.get(workshopId, version, workshopId, version) !== null };
+}
+
+export function insertItem(
+  sqlite: Database,
+  row: { listId: string; workshopId: string; name: string; position: number; pinned: string | null; userId: string | null; at: number },
+) {
+  stmts(sqlite).insertItem.run(row.listId, row.workshopId, row.name, row.position, row.pinned, row.userId, row.at);
+}
+
+export const deleteItem = (sqlite: Database, listId: string, workshopId: string) =>
+  stmts(sqlite).deleteItem.run(listId, workshopId).changes;
+
+export const setPin = (sqlite: Database, listId: string, workshopId: string, version: string | null) =>
+  stmts(sqlite).setPin.run(version, listId, workshopId).changes;
+
+/** Rewrites positions 0..n-1 in the given order. */
+export function setOrder(sqlite: Database, listId: string, order: readonly string[]) {
+  const st = stmts(sqlite).setPosition;
+  for (let i = 0; i < order.length; i++) st.run(i, listId, order[i]);
+}
+
+export const touchList = (sqlite: Database, listId: string, at: number) => stmts(sqlite).touch.run(at, listId);
+
+export function insertAudit(
+  sqlite: Database,
+  e: { id: string; listId: string; action: string; workshopId: string | null; modName: string | null; oldValue: unknown; newValue: unknown; userId: string | null; at: number },
+) {
+  stmts(sqlite).insertAudit.run(
+    e.id,
+    e.listId,
+    e.action,
+    e.workshopId,
+    e.modName,
+    e.oldValue == null ? null : JSON.stringify(e.oldValue),
+    e.newValue == null ? null : JSON.stringify(e.newValue),
+    e.userId,
+    e.at,
+  );
+}
+
+export const auditEntries = (sqlite: Database, listId: string, limit: number) => stmts(sqlite).audit.all(listId, limit) as AuditRow[];
+export const auditEntry = (sqlite: Database, listId: string, entryId: string) =>
+  stmts(sqlite).auditOne.get(entryId, listId) as AuditRow | null;
+export const markReverted = (sqlite: Database, entryId: string) => stmts(sqlite).markReverted.run(entryId);
+
+export const listSummary = (sqlite: Database, listId: string) => stmts(sqlite).summaryOne.get(listId) as ListSummaryRow | null;
+
+export function publicLists(sqlite: Database, q: { search?: string; communityId?: string; limit: number; offset: number }) {
+  const search = q.search ? `%${q.search.replace(/[\\%_]/g, (c) => `\\${c}`)}%` : null;
+  return stmts(sqlite).publicLists.all({ search, community: q.communityId ?? null, limit: q.limit, offset: q.offset }) as ListSummaryRow[];
+}
+
+export const myLists = (sqlite: Database, userId: string) => stmts(sqlite).mine.all({ uid: userId }) as ListSummaryRow[];
+export const pinnedLists = (sqlite: Database, userId: string) => stmts(sqlite).pins.all(userId) as ListSummaryRow[];
+export const tagsOfList = (sqlite: Database, listId: string) =>
+  stmts(sqlite).tagsOfList.all(listId) as { id: string; name: string; color: string }[];

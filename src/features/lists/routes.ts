@@ -1,0 +1,300 @@
+// HTTP surface of mod lists: CRUD, mods, import/export, snapshots, audit, check.
+// Paths, guards and schemas only; the rules live in service.ts, permissions in access.ts.
+import { Elysia } from "elysia";
+import { z } from "zod";
+import type { Deps } from "../../deps";
+import { authPlugin } from "../../shared/auth";
+import { AppError } from "../../shared/errors";
+import { errorBody, okBody } from "../../shared/schemas";
+import { requireListMember, requireListOwner, requireListPrimary, requireListRead, requireListRight, type ListAccess } from "./access";
+import * as m from "./model";
+import * as svc from "./service";
+import { exportFileName, exportFragment, exportGameConfig, type ExportType } from "./serverjson";
+import { listItems } from "./repository";
+
+const errors = { 400: errorBody, 401: errorBody, 403: errorBody, 404: errorBody, 409: errorBody, 422: errorBody };
+
+function download(body: unknown, filename: string) {
+  return new Response(JSON.stringify(body, null, 2) + "\n", {
+    headers: {
+      "content-type": "application/json; charset=utf-8",
+      "content-disposition": `attachment; filename="${filename}"`,
+    },
+  });
+}
+
+/** Import rights: the import may add and remove mods. */
+function requireImport(a: ListAccess | null) {
+  requireListRight(a, "add");
+  return requireListRight(a, "remove");
+}
+
+export const listsRoutes = (deps: Deps) => {
+  const get = (id: string, user: { id: string } | null | undefined, share?: string) => svc.access(deps, id, user, share);
+
+  return new Elysia({ prefix: "/api/v1/lists", tags: ["lists"] })
+    .use(authPlugin(deps))
+    // ---- CRUD ------------------------------------------------------------------------------
+    .get("", ({ query, user }) => svc.publicLists(deps, user?.id ?? null, query), {
+      optionalAuth: true,
+      query: m.publicListsQuery,
+      response: { 200: z.array(m.listSummary), 400: errorBody },
+      detail: { summary: "Public lists, most recently updated first" },
+    })
+    .get("/mine", ({ user }) => svc.myLists(deps, user.id), {
+      auth: true,
+      response: { 200: z.array(m.listSummary), 401: errorBody },
+      detail: { summary: "Lists the caller owns, co-owns or collaborates on (role tells which)" },
+    })
+    .get("/pins", ({ user }) => svc.pinnedLists(deps, user.id), {
+      auth: true,
+      response: { 200: z.array(m.listSummary), 401: errorBody },
+      detail: { summary: "The caller's pinned lists" },
+    })
+    .post("", ({ user, body }) => svc.createList(deps, user.id, body), {
+      auth: true,
+      body: m.createListBody,
+      response: { 200: m.createdListResponse, ...errors },
+      detail: { summary: "Create a list" },
+    })
+    .get("/:id", ({ params, query, user }) => svc.listDetail(deps, requireListRead(get(params.id, user, query.share))), {
+      optionalAuth: true,
+      params: m.listParams,
+      query: m.shareQuery,
+      response: { 200: m.listDetail, 404: errorBody },
+      detail: { summary: "List detail: the list, items, tags, dependency tree, missing dependencies" },
+    })
+    .put(
+      "/:id",
+      ({ params, body, user, set }) => {
+        requireListOwner(get(params.id, user));
+        const is_public = body.is_public ?? (body.visibility ? body.visibility === "public" : undefined);
+        svc.updateList(deps, params.id, { ...body, is_public });
+        set.status = 204;
+      },
+      { auth: true, params: m.listParams, body: m.updateListBody, detail: { summary: "Update name, description, visibility, max_mod_age_days" } },
+    )
+    .delete(
+      "/:id",
+      ({ params, user, set }) => {
+        requireListPrimary(get(params.id, user));
+        svc.deleteList(deps, params.id);
+        set.status = 204;
+      },
+      { auth: true, params: m.listParams, detail: { summary: "Delete the list with its items, snapshots and audit log (primary owner)" } },
+    )
+    .patch(
+      "/:id/community",
+      ({ params, body, user, set }) => {
+        requireListOwner(get(params.id, user));
+        svc.setCommunity(deps, params.id, user.id, body.community_id || null);
+        set.status = 204;
+      },
+      { auth: true, params: m.listParams, body: m.communityBody, detail: { summary: "Assign (or with null unassign) a community" } },
+    )
+    .patch(
+      "/:id/folder",
+      ({ params, body, user, set }) => {
+        requireListOwner(get(params.id, user));
+        svc.setFolder(deps, params.id, user.id, body.folder_id || null);
+        set.status = 204;
+      },
+      { auth: true, params: m.listParams, body: m.folderBody, detail: { summary: "Assign (or with null unassign) one of the caller's folders" } },
+    )
+    .post(
+      "/:id/pin",
+      ({ params, user }) => {
+        requireListRead(get(params.id, user));
+        return svc.togglePin(deps, params.id, user.id);
+      },
+      { auth: true, params: m.listParams, response: { 200: z.object({ pinned: z.boolean() }), ...errors }, detail: { summary: "Toggle the caller's pin" } },
+    )
+    .post(
+      "/:id/share-token/reset",
+      ({ params, user }) => {
+        requireListOwner(get(params.id, user));
+        return { share_token: svc.resetToken(deps, params.id, "share_token") };
+      },
+      { auth: true, params: m.listParams, response: { 200: z.object({ share_token: z.string() }), ...errors }, detail: { summary: "New share token; the old one stops working" } },
+    )
+    .post(
+      "/:id/suggestion-token/reset",
+      ({ params, user }) => {
+        requireListOwner(get(params.id, user));
+        return { suggestion_token: svc.resetToken(deps, params.id, "suggestion_token") };
+      },
+      { auth: true, params: m.listParams, response: { 200: z.object({ suggestion_token: z.string() }), ...errors }, detail: { summary: "New suggestion token" } },
+    )
+    // ---- mods ------------------------------------------------------------------------------
+    .post(
+      "/:id/mods",
+      ({ params, body, user }) => {
+        requireListRight(get(params.id, user), "add");
+        const r = svc.addModsToList(deps, { listId: params.id, userId: user.id, workshopIds: [body.workshop_id], source: "manual", withDependencies: body.with_dependencies });
+        return { ok: true, added: r.added };
+      },
+      {
+        auth: true,
+        params: m.listParams,
+        body: m.addModBody,
+        response: { 200: m.addModResponse, ...errors },
+        detail: { summary: "Add a mod (with_dependencies also adds its missing dependencies); unknown mods are scraped" },
+      },
+    )
+    .post(
+      "/:id/mods/reorder",
+      ({ params, body, user }) => {
+        requireListRight(get(params.id, user), "add");
+        svc.reorderMods(deps, params.id, user.id, body.order);
+        return { ok: true };
+      },
+      { auth: true, params: m.listParams, body: m.reorderBody, response: { 200: okBody, ...errors }, detail: { summary: "Save the manual order (a permutation of the list's mods)" } },
+    )
+    .delete(
+      "/:id/mods/:workshopID",
+      ({ params, user, set }) => {
+        requireListRight(get(params.id, user), "remove");
+        svc.removeMod(deps, params.id, user.id, params.workshopID);
+        set.status = 204;
+      },
+      { auth: true, params: m.listModParams, detail: { summary: "Remove a mod" } },
+    )
+    .put(
+      "/:id/mods/:workshopID/version",
+      ({ params, body, user, set }) => {
+        requireListRight(get(params.id, user), "add");
+        svc.setModVersion(deps, params.id, user.id, params.workshopID, body.version);
+        set.status = 204;
+      },
+      { auth: true, params: m.listModParams, body: m.versionBody, detail: { summary: "Pin a version (null unpins)" } },
+    )
+    .post(
+      "/:id/rescrape",
+      ({ params, user }) => {
+        requireListMember(get(params.id, user));
+        return svc.rescrapeList(deps, params.id, user.id);
+      },
+      {
+        auth: true,
+        params: m.listParams,
+        response: { 200: z.object({ ok: z.boolean(), queued: z.number(), job_ids: z.array(z.string()) }), ...errors },
+        detail: { summary: "Queue a detail scrape of every mod in the list" },
+      },
+    )
+    .get("/:id/check", ({ params, query, user }) => svc.checkList(deps, requireListRead(get(params.id, user, query.share)).list.id), {
+      optionalAuth: true,
+      params: m.listParams,
+      query: m.shareQuery,
+      response: { 200: m.checkResponse, 404: errorBody },
+      detail: { summary: "Pre-flight report: missing dependencies, vanished pins, unavailable mods, game version mismatches, download size" },
+    })
+    // ---- import (raw text bodies: shape 3 is not JSON; the http plugin hands us the text) ----
+    .post(
+      "/:id/import-preview",
+      ({ params, query, body, user }) => {
+        requireListMember(get(params.id, user));
+        return svc.importPreview(deps, params.id, rawBody(body), query.check_order ?? false);
+      },
+      { auth: true, params: m.listParams, query: m.importQuery, response: { 200: m.importDiff, ...errors }, detail: { summary: "Diff a server.json (any of the four shapes) against the list" } },
+    )
+    .post(
+      "/:id/import-apply",
+      ({ params, query, body, user }) => {
+        requireImport(get(params.id, user));
+        return svc.importApplyText(deps, params.id, user.id, rawBody(body), query.check_order ?? false);
+      },
+      { auth: true, params: m.listParams, query: m.importQuery, response: { 200: m.importApplyResponse, ...errors }, detail: { summary: "Apply a server.json atomically (one audit entry)" } },
+    )
+    // ---- export ----------------------------------------------------------------------------
+    .get(
+      "/:id/export",
+      ({ params, query, user }) => {
+        const a = requireListRead(get(params.id, user, query.share));
+        return download(exportFragment(exportItems(deps, a.list.id), query.type as ExportType), exportFileName(a.list.name, "server"));
+      },
+      { optionalAuth: true, params: m.listParams, query: m.exportQuery, detail: { summary: "Download the {game: {mods}} server.json fragment (type fixed or latest)" } },
+    )
+    .get(
+      "/:id/export/game",
+      ({ params, query, user }) => {
+        const a = requireListRead(get(params.id, user, query.share));
+        return download(exportGameConfig(a.list.name, exportItems(deps, a.list.id), query.type as ExportType), exportFileName(a.list.name, "config"));
+      },
+      { optionalAuth: true, params: m.listParams, query: m.exportQuery, detail: { summary: "Download a complete dedicated-server config" } },
+    )
+    // ---- snapshots -------------------------------------------------------------------------
+    .get("/:id/versions", ({ params, query, user }) => svc.listSnapshots(deps, requireListRead(get(params.id, user, query.share)).list.id), {
+      optionalAuth: true,
+      params: m.listParams,
+      query: m.shareQuery,
+      response: { 200: z.array(m.snapshotOut), 404: errorBody },
+      detail: { summary: "Snapshots, newest first" },
+    })
+    .post(
+      "/:id/versions",
+      ({ params, body, user }) => {
+        requireListMember(get(params.id, user));
+        return svc.createSnapshot(deps, params.id, user.id, body ?? {});
+      },
+      { auth: true, params: m.listParams, body: m.snapshotBody, response: { 200: m.snapshotOut, ...errors }, detail: { summary: "Snapshot the list" } },
+    )
+    .get("/:id/versions/live", ({ params, query, user }) => svc.liveSnapshot(deps, requireListRead(get(params.id, user, query.share)).list), {
+      optionalAuth: true,
+      params: m.listParams,
+      query: m.shareQuery,
+      response: { 200: m.snapshotOut, 404: errorBody },
+      detail: { summary: "The current list as a snapshot object" },
+    })
+    .get(
+      "/:id/versions/:versionID",
+      ({ params, query, user }) => svc.getSnapshot(deps, requireListRead(get(params.id, user, query.share)).list.id, params.versionID),
+      { optionalAuth: true, params: m.snapshotParams, query: m.shareQuery, response: { 200: m.snapshotOut, 404: errorBody }, detail: { summary: "One snapshot" } },
+    )
+    .patch(
+      "/:id/versions/:versionID",
+      ({ params, body, user }) => {
+        requireListMember(get(params.id, user));
+        return svc.updateSnapshot(deps, params.id, params.versionID, body ?? {});
+      },
+      { auth: true, params: m.snapshotParams, body: m.snapshotBody, response: { 200: m.snapshotOut, ...errors }, detail: { summary: "Update a snapshot's name, tag, notes, release flag" } },
+    )
+    .delete(
+      "/:id/versions/:versionID",
+      ({ params, user, set }) => {
+        requireListMember(get(params.id, user));
+        svc.deleteSnapshot(deps, params.id, params.versionID);
+        set.status = 204;
+      },
+      { auth: true, params: m.snapshotParams, detail: { summary: "Delete a snapshot" } },
+    )
+    // ---- audit -----------------------------------------------------------------------------
+    .get(
+      "/:id/audit",
+      ({ params, user }) => {
+        requireListMember(get(params.id, user));
+        return svc.auditLog(deps, params.id);
+      },
+      { auth: true, params: m.listParams, response: { 200: z.array(m.auditOut), ...errors }, detail: { summary: "The last 100 audit entries, newest first" } },
+    )
+    .post(
+      "/:id/audit/:entryID/revert",
+      ({ params, user }) => {
+        const a = requireListMember(get(params.id, user));
+        return svc.revertAudit(deps, a, params.entryID, user.id);
+      },
+      { auth: true, params: m.auditParams, response: { 200: okBody, ...errors }, detail: { summary: "Undo one entry (idempotent; the undo is audited)" } },
+    );
+};
+
+function rawBody(body: unknown): string {
+  if (typeof body === "string") return body;
+  // A client that sent JSON with a JSON content type on a path the http plugin did not treat
+  // as an import path: re-serialise what was parsed.
+  if (body === undefined || body === null) return "";
+  if (typeof body === "object") return JSON.stringify(body);
+  throw new AppError(400, "invalid JSON");
+}
+
+function exportItems(deps: Deps, listId: string) {
+  return listItems(deps.sqlite, listId).map((i) => ({ workshop_id: i.workshop_id, name: i.name, pinned_version: i.pinned_version, latest_version: i.version }));
+}
