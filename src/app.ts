@@ -1,0 +1,65 @@
+// createApp(deps): the HTTP plugin first (errors, request id, limits), CORS, API docs, then
+// every feature of the registry. No feature composes another; only this file composes.
+import { Elysia } from "elysia";
+import { cors } from "@elysiajs/cors";
+import { openapi } from "@elysiajs/openapi";
+import { z } from "zod";
+import type { Deps } from "./deps";
+import { httpPlugin } from "./shared/http";
+import { features } from "./features/index";
+import { VERSION } from "./version";
+// The Scalar UI bundle, embedded in the binary so the docs work with no internet.
+// (a relative path: the package's exports map does not expose dist/browser)
+import scalarBundle from "../node_modules/@scalar/api-reference/dist/browser/standalone.js" with { type: "file" };
+
+const SCALAR_PATH = "/swagger/assets/scalar.js";
+
+export function createApp(deps: Deps) {
+  const origins = deps.config.LOADOUT_CORS_ORIGINS.trim();
+  let app = new Elysia({ normalize: true })
+    .use(httpPlugin(deps))
+    .use(
+      cors({
+        origin: origins === "*" ? true : origins.split(",").map((o) => o.trim()),
+        credentials: false,
+        allowedHeaders: ["Authorization", "Content-Type", "X-API-Key", "X-Request-Id"],
+        exposeHeaders: ["X-Request-Id", "Retry-After", "Content-Disposition"],
+      }),
+    )
+    .get(SCALAR_PATH, () => new Response(Bun.file(scalarBundle), { headers: { "content-type": "application/javascript; charset=utf-8", "cache-control": "public, max-age=86400" } }), {
+      detail: { hide: true },
+    })
+    .use(
+      openapi({
+        path: "/swagger",
+        specPath: "/swagger/json",
+        provider: "scalar",
+        scalar: { cdn: SCALAR_PATH } as any,
+        mapJsonSchema: { zod: (schema: any) => z.toJSONSchema(schema, { unrepresentable: "any", io: "input" }) },
+        exclude: { paths: [SCALAR_PATH] },
+        documentation: {
+          info: {
+            title: "Loadout API",
+            version: VERSION,
+            description:
+              "Mod catalog, mod lists and game server management for Arma Reforger communities. " +
+              "Authenticate with `Authorization: Bearer <JWT>` (POST /api/v1/auth/login) or `X-API-Key: <key>` (POST /api/v1/api-keys). " +
+              "Errors are always `{error: string}`.",
+          },
+          components: {
+            securitySchemes: {
+              bearer: { type: "http", scheme: "bearer", bearerFormat: "JWT" },
+              apiKey: { type: "apiKey", in: "header", name: "X-API-Key" },
+            },
+          },
+          security: [{ bearer: [] }, { apiKey: [] }],
+        },
+      }),
+    );
+  for (const f of features) {
+    if (f.routes) app = app.use(f.routes(deps)) as any;
+  }
+  return app;
+}
+
+export type App = ReturnType<typeof createApp>;

@@ -1,0 +1,116 @@
+// The one place that reads the environment. Every variable of decisions.md "Configuration",
+// validated at start: a bad value stops the start with one line naming the variable.
+import { z } from "zod";
+import { parseDuration } from "./shared/time";
+
+const bool = (name: string, def: boolean) =>
+  z
+    .enum(["true", "false", "1", "0", "yes", "no", "on", "off"], { error: `${name} must be true or false` })
+    .optional()
+    .transform((v) => (v === undefined ? def : ["true", "1", "yes", "on"].includes(v)));
+
+const url = (name: string) =>
+  z
+    .string()
+    .refine((v) => {
+      try {
+        const u = new URL(v);
+        return u.protocol === "http:" || u.protocol === "https:";
+      } catch {
+        return false;
+      }
+    }, `${name} must be an http(s) URL`)
+    .transform((v) => v.replace(/\/+$/, ""));
+
+const cron = (name: string, def: string) =>
+  z
+    .string()
+    .default(def)
+    .refine((v) => v.trim().split(/\s+/).length >= 5 && v.trim().split(/\s+/).length <= 7, `${name} must be a cron expression`);
+
+const optionalNonEmpty = z
+  .string()
+  .optional()
+  .transform((v) => (v && v.trim() !== "" ? v : undefined));
+
+export const configSchema = z.object({
+  LOADOUT_PORT: z.coerce.number({ error: "LOADOUT_PORT must be a port number" }).int().min(0).max(65535).default(8080),
+  LOADOUT_HOST: z.string().min(1).default("0.0.0.0"),
+  LOADOUT_DATA_DIR: z.string().min(1).default("./data"),
+  LOADOUT_BASE_URL: url("LOADOUT_BASE_URL").default("http://localhost:8080"),
+  LOADOUT_ADMIN_EMAIL: optionalNonEmpty.pipe(z.email("LOADOUT_ADMIN_EMAIL must be an e-mail address").optional()),
+  LOADOUT_ADMIN_PASSWORD: optionalNonEmpty.pipe(
+    z.string().min(8, "LOADOUT_ADMIN_PASSWORD must be 8 to 128 characters").max(128).optional(),
+  ),
+  LOADOUT_REGISTRATION: z
+    .enum(["open", "approval", "closed"], { error: "LOADOUT_REGISTRATION must be open, approval or closed" })
+    .default("approval"),
+  LOADOUT_JWT_SECRET: optionalNonEmpty.pipe(z.string().min(16, "LOADOUT_JWT_SECRET must be at least 16 characters").optional()),
+  LOADOUT_JWT_TTL: z
+    .string()
+    .default("7d")
+    .transform((v, ctx) => {
+      const s = parseDuration(v);
+      if (s === null) {
+        ctx.addIssue({ code: "custom", message: "LOADOUT_JWT_TTL must be a duration such as 7d, 12h or 3600" });
+        return z.NEVER;
+      }
+      return s;
+    }),
+  LOADOUT_SECRET_KEY: optionalNonEmpty.pipe(
+    z
+      .string()
+      .refine((v) => Buffer.from(v, "base64").length === 32, "LOADOUT_SECRET_KEY must be 32 bytes in base64")
+      .optional(),
+  ),
+  LOADOUT_SMTP_URL: optionalNonEmpty.pipe(
+    z
+      .string()
+      .refine((v) => /^smtps?:\/\//.test(v), "LOADOUT_SMTP_URL must be an smtp:// or smtps:// URL")
+      .optional(),
+  ),
+  LOADOUT_MAIL_FROM: z.string().default("Loadout <loadout@localhost>"),
+  LOADOUT_DISCORD_CLIENT_ID: optionalNonEmpty,
+  LOADOUT_DISCORD_CLIENT_SECRET: optionalNonEmpty,
+  LOADOUT_DISCORD_API_URL: url("LOADOUT_DISCORD_API_URL").default("https://discord.com/api"),
+  LOADOUT_DISCORD_AUTHORIZE_URL: url("LOADOUT_DISCORD_AUTHORIZE_URL").default("https://discord.com/oauth2/authorize"),
+  LOADOUT_WORKSHOP_URL: url("LOADOUT_WORKSHOP_URL").default("https://reforger.armaplatform.com"),
+  LOADOUT_WORKSHOP_RPS: z.coerce.number({ error: "LOADOUT_WORKSHOP_RPS must be a number" }).positive("LOADOUT_WORKSHOP_RPS must be positive").max(1000).default(2),
+  LOADOUT_BATTLEMETRICS_URL: url("LOADOUT_BATTLEMETRICS_URL").default("https://api.battlemetrics.com"),
+  LOADOUT_BATTLEMETRICS_TOKEN: optionalNonEmpty,
+  LOADOUT_SCHEDULES: z.enum(["on", "off"], { error: "LOADOUT_SCHEDULES must be on or off" }).default("on"),
+  LOADOUT_CRON_WORKSHOP: cron("LOADOUT_CRON_WORKSHOP", "0 */6 * * *"),
+  LOADOUT_CRON_GAME_SERVERS: cron("LOADOUT_CRON_GAME_SERVERS", "*/5 * * * *"),
+  LOADOUT_CRON_ROLLUPS: cron("LOADOUT_CRON_ROLLUPS", "0 * * * *"),
+  LOADOUT_ALLOW_PRIVATE_URLS: bool("LOADOUT_ALLOW_PRIVATE_URLS", false),
+  LOADOUT_TRUST_PROXY: bool("LOADOUT_TRUST_PROXY", false),
+  LOADOUT_LOG_LEVEL: z.enum(["debug", "info", "warn", "error"], { error: "LOADOUT_LOG_LEVEL must be debug, info, warn or error" }).default("info"),
+  /** Comma-separated allowed origins for CORS, or `*` (the API uses no cookies, so `*` is safe). */
+  LOADOUT_CORS_ORIGINS: z.string().default("*"),
+});
+
+export type Config = z.output<typeof configSchema>;
+
+export class ConfigError extends Error {}
+
+/** Parses the environment; throws ConfigError with one line naming the first bad variable. */
+export function loadConfig(env: Record<string, string | undefined> = process.env): Config {
+  const picked: Record<string, string | undefined> = {};
+  for (const key of Object.keys(configSchema.shape)) {
+    const v = env[key];
+    if (v !== undefined && v !== "") picked[key] = v;
+  }
+  const result = configSchema.safeParse(picked);
+  if (!result.success) {
+    const issue = result.error.issues[0]!;
+    const name = String(issue.path[0] ?? "configuration");
+    const msg = issue.message.startsWith(name) ? issue.message : `${name}: ${issue.message}`;
+    throw new ConfigError(`invalid configuration: ${msg}`);
+  }
+  return result.data;
+}
+
+/** Config for tests: defaults plus overrides, schedules off. */
+export function testConfig(overrides: Record<string, string> = {}): Config {
+  return loadConfig({ LOADOUT_SCHEDULES: "off", LOADOUT_LOG_LEVEL: "error", ...overrides });
+}

@@ -1,0 +1,43 @@
+import { Database } from "bun:sqlite";
+import { drizzle, type BunSQLiteDatabase } from "drizzle-orm/bun-sqlite";
+import { join } from "node:path";
+import { existsSync } from "node:fs";
+import * as schema from "./schema";
+import { embeddedMigrations } from "./migrations.macro" with { type: "macro" };
+import { readMigrations, type EmbeddedMigration } from "./migrations.macro";
+
+export type DB = BunSQLiteDatabase<typeof schema>;
+/** A drizzle transaction or the database itself: repositories accept either. */
+export type Tx = Parameters<Parameters<DB["transaction"]>[0]>[0] | DB;
+
+export function openDatabase(path: string): { db: DB; sqlite: Database } {
+  const sqlite = new Database(path, { create: true, strict: true });
+  sqlite.exec("PRAGMA journal_mode = WAL");
+  sqlite.exec("PRAGMA busy_timeout = 5000");
+  sqlite.exec("PRAGMA foreign_keys = ON");
+  sqlite.exec("PRAGMA synchronous = NORMAL");
+  sqlite.exec("PRAGMA temp_store = MEMORY");
+  sqlite.exec("PRAGMA cache_size = -65536"); // 64 MiB page cache
+  sqlite.exec("PRAGMA mmap_size = 268435456");
+  const db = drizzle(sqlite, { schema });
+  return { db, sqlite };
+}
+
+const isCompiled = () => import.meta.dir.startsWith("/$bunfs") || import.meta.dir.includes("~BUN");
+
+/**
+ * Migrations: inlined at build time for the compiled binary; read from drizzle/ when running
+ * from source (so a freshly generated migration is picked up without a transpiler cache).
+ */
+function loadMigrations(): EmbeddedMigration[] {
+  const folder = join(import.meta.dir, "../../drizzle");
+  if (!isCompiled() && existsSync(join(folder, "meta/_journal.json"))) return readMigrations(folder);
+  return embeddedMigrations();
+}
+
+export function migrate(db: DB): number {
+  const migrations = loadMigrations();
+  // drizzle's own SQLite migrator: same __drizzle_migrations bookkeeping as the stock one.
+  (db as any).dialect.migrate(migrations, (db as any).session, {});
+  return migrations.length;
+}

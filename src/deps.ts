@@ -1,0 +1,22 @@
+import type { Database } from "bun:sqlite";
+import type { Config } from "./config";
+import type { DB } from "./db/client";
+import type { JobQueue } from "./features/jobs/queue";
+import type { Mailer } from "./shared/mailer";
+import type { Logger } from "./shared/log";
+import type { Clock } from "./shared/time";
+import type { Secrets } from "./shared/secrets";
+
+/** What every feature is handed. Built once in server.ts (or test/helpers.ts). */
+export interface Deps {
+  config: Config;
+  db: DB;
+  sqlite: Database;
+  jobs: JobQueue;
+  mailer: Mailer;
+  log: Logger;
+  clock: Clock;
+  secrets: Secrets;
+  /** Outgoing HTTP (workshop, BattleMetrics, panel, Discord, webhooks). Tests may wrap it. */
+  fetch: typeof fetch;
+}

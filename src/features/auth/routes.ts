@@ -1,0 +1,229 @@
+// Authentication and account: register, login, me, magic link, e-mail verification, chat
+// (Discord) OAuth 2.0. decisions.md "Accounts and authentication" fills in what the spec leaves open.
+import { Elysia } from "elysia";
+import { z } from "zod";
+import { and, eq, isNull } from "drizzle-orm";
+import type { Deps } from "../../deps";
+import { authPlugin, issueToken, signerFor, userById } from "../../shared/auth";
+import { AppError } from "../../shared/errors";
+import { RateLimiter } from "../../shared/rate-limit";
+import { clientIp } from "../../shared/http";
+import { email, password, name, errorBody } from "../../shared/schemas";
+import { newId, randomToken, sha256Hex } from "../../shared/ids";
+import { users, authTokens } from "../users/tables";
+import { approvalForNewAccount, createUser, findUserByEmail, verifyPassword } from "../users/service";
+
+const MAGIC_TTL = 15 * 60_000;
+const VERIFY_TTL = 48 * 3600_000;
+const STATE_TTL_S = 600;
+
+const loginAnswer = z.object({ token: z.string(), user: z.object({ user_id: z.string(), display_name: z.string() }) });
+const meAnswer = z.object({ id: z.string(), email: z.string().nullable(), display_name: z.string(), role: z.enum(["user", "admin"]), is_approved: z.boolean() });
+const tokenQuery = z.object({ token: z.string().min(1, { message: "is required" }) });
+
+
+/** Stores a single-use token (hashed) and returns the clear token for the e-mail link. */
+function createEmailToken(deps: Deps, kind: "magic" | "email_verify", mail: string, userId: string | null, ttl: number) {
+  const token = randomToken(32);
+  const now = deps.clock.now();
+  deps.db
+    .insert(authTokens)
+    .values({ id: newId(), kind, token_hash: sha256Hex(token), email: mail, user_id: userId, expires_at: now + ttl, created_at: now })
+    .run();
+  return token;
+}
+
+/** Consumes a single-use token: unknown, used or expired → 401. */
+function consumeEmailToken(deps: Deps, kind: "magic" | "email_verify", token: string) {
+  const now = deps.clock.now();
+  return deps.db.transaction(
+    (tx) => {
+      const row = tx
+        .select()
+        .from(authTokens)
+        .where(and(eq(authTokens.token_hash, sha256Hex(token)), eq(authTokens.kind, kind), isNull(authTokens.used_at)))
+        .get();
+      if (!row || row.expires_at < now) throw new AppError(401, "invalid or expired token");
+      tx.update(authTokens).set({ used_at: now }).where(eq(authTokens.id, row.id)).run();
+      return row;
+    },
+    { behavior: "immediate" },
+  );
+}
+
+async function sendVerification(deps: Deps, userId: string, mail: string) {
+  const token = createEmailToken(deps, "email_verify", mail, userId, VERIFY_TTL);
+  const link = `${deps.config.LOADOUT_BASE_URL}/api/v1/auth/email-verify?token=${token}`;
+  await deps.mailer.send({ to: mail, subject: "Confirm your Loadout e-mail address", text: `Confirm your address by opening this link:\n\n${link}\n` });
+}
+
+async function loginResponse(deps: Deps, userId: string) {
+  const user = userById(deps, userId)!;
+  return { token: await issueToken(deps, user), user: { user_id: user.id, display_name: user.display_name } };
+}
+
+export const authRoutes = (deps: Deps) => {
+  // More than 10 failed logins for one e-mail or one IP in 15 minutes → 429.
+  const failures = new RateLimiter(10, 15 * 60_000, () => deps.clock.now());
+
+  return new Elysia({ prefix: "/api/v1/auth", tags: ["auth"] })
+    .use(authPlugin(deps))
+    .post(
+      "/register",
+      async ({ body, set }) => {
+        const approved = approvalForNewAccount(deps);
+        if (findUserByEmail(deps, body.email)) throw new AppError(409, "email already registered");
+        const id = await createUser(deps, { email: body.email, password: body.password, display_name: body.display_name, is_approved: approved });
+        await sendVerification(deps, id, body.email).catch((e) => deps.log.error("verification e-mail failed", { error: String(e) }));
+        set.status = 201;
+        return { user_id: id };
+      },
+      {
+        body: z.object({ email, password, display_name: name }),
+        response: { 201: z.object({ user_id: z.string() }), 400: errorBody, 403: errorBody, 409: errorBody },
+        detail: { summary: "Register an account (LOADOUT_REGISTRATION: open, approval or closed)" },
+      },
+    )
+    .post(
+      "/login",
+      async ({ body, request, server }) => {
+        const ip = clientIp(deps, request, server);
+        const keys = ["e:" + body.email.trim().toLowerCase(), "ip:" + ip];
+        for (const k of keys) {
+          const r = failures.peek(k);
+          if (!r.allowed || r.remaining === 0) throw new AppError(429, "too many failed logins", { "Retry-After": String(r.retryAfter) });
+        }
+        const user = findUserByEmail(deps, body.email);
+        const ok = user?.password_hash ? await verifyPassword(body.password, user.password_hash) : false;
+        if (!user || !ok) {
+          for (const k of keys) failures.hit(k);
+          throw new AppError(401, "invalid credentials");
+        }
+        return loginResponse(deps, user.id);
+      },
+      {
+        body: z.object({ email: z.string({ error: "must be a string" }).min(1, { message: "is required" }), password: z.string({ error: "must be a string" }) }),
+        response: { 200: loginAnswer, 401: errorBody, 429: errorBody },
+        detail: { summary: "Log in with e-mail and password; returns a JWT" },
+      },
+    )
+    .get("/me", ({ user }) => ({ id: user.id, email: user.email, display_name: user.display_name, role: user.role, is_approved: user.is_approved }), {
+      auth: true,
+      response: { 200: meAnswer, 401: errorBody },
+      detail: { summary: "The current user" },
+    })
+    .post(
+      "/magic",
+      async ({ body }) => {
+        // Same answer whether or not the address exists.
+        const existing = findUserByEmail(deps, body.email);
+        const token = createEmailToken(deps, "magic", body.email, existing?.id ?? null, MAGIC_TTL);
+        const link = `${deps.config.LOADOUT_BASE_URL}/api/v1/auth/magic/verify?token=${token}`;
+        await deps.mailer
+          .send({ to: body.email, subject: "Your Loadout login link", text: `Log in to Loadout with this link (valid 15 minutes, single use):\n\n${link}\n` })
+          .catch((e) => deps.log.error("magic link e-mail failed", { error: String(e) }));
+        return { ok: true };
+      },
+      { body: z.object({ email }), response: { 200: z.object({ ok: z.boolean() }) }, detail: { summary: "E-mail a single-use login link" } },
+    )
+    .get(
+      "/magic/verify",
+      async ({ query }) => {
+        const row = consumeEmailToken(deps, "magic", query.token);
+        let user = findUserByEmail(deps, row.email);
+        if (!user) {
+          const approved = approvalForNewAccount(deps);
+          await createUser(deps, { email: row.email, display_name: row.email.split("@")[0]!, is_approved: approved, email_verified: true });
+          user = findUserByEmail(deps, row.email)!;
+        } else if (!user.email_verified) {
+          deps.db.update(users).set({ email_verified: true, updated_at: deps.clock.now() }).where(eq(users.id, user.id)).run();
+        }
+        return loginResponse(deps, user.id);
+      },
+      { query: tokenQuery, response: { 200: loginAnswer, 401: errorBody, 403: errorBody }, detail: { summary: "Exchange a magic-link token for a JWT" } },
+    )
+    .get(
+      "/email-verify",
+      ({ query }) => {
+        const row = consumeEmailToken(deps, "email_verify", query.token);
+        if (row.user_id) deps.db.update(users).set({ email_verified: true, updated_at: deps.clock.now() }).where(eq(users.id, row.user_id)).run();
+        return { ok: true };
+      },
+      { query: tokenQuery, response: { 200: z.object({ ok: z.boolean() }), 401: errorBody }, detail: { summary: "Verify an e-mail address" } },
+    )
+    .get(
+      "/chat",
+      async ({ redirect }) => {
+        const clientId = deps.config.LOADOUT_DISCORD_CLIENT_ID;
+        if (!clientId) throw new AppError(404, "chat login is not configured");
+        const now = Math.floor(deps.clock.now() / 1000);
+        const state = await signerFor(deps).sign({ purpose: "chat-oauth", nonce: randomToken(12), iat: now, exp: now + STATE_TTL_S });
+        const url = new URL(deps.config.LOADOUT_DISCORD_AUTHORIZE_URL);
+        url.searchParams.set("response_type", "code");
+        url.searchParams.set("client_id", clientId);
+        url.searchParams.set("scope", "identify email");
+        url.searchParams.set("state", state);
+        url.searchParams.set("redirect_uri", `${deps.config.LOADOUT_BASE_URL}/api/v1/auth/chat/callback`);
+        return redirect(url.toString(), 302);
+      },
+      { detail: { summary: "Redirect to the chat platform's OAuth 2.0 login" } },
+    )
+    .get(
+      "/chat/callback",
+      async ({ query }) => {
+        const signer = signerFor(deps);
+        const { LOADOUT_DISCORD_CLIENT_ID: clientId, LOADOUT_DISCORD_CLIENT_SECRET: secret, LOADOUT_DISCORD_API_URL: api } = deps.config;
+        if (!clientId || !secret) throw new AppError(404, "chat login is not configured");
+        if (query.error) throw new AppError(401, `chat login was refused: ${query.error}`);
+        const state = query.state ? await signer.verify(query.state) : false;
+        if (!state || state.purpose !== "chat-oauth") throw new AppError(400, "invalid state");
+        if (!query.code) throw new AppError(400, "code: is required");
+        const tokenRes = await deps
+          .fetch(`${api}/oauth2/token`, {
+            method: "POST",
+            headers: { "content-type": "application/x-www-form-urlencoded", accept: "application/json" },
+            body: new URLSearchParams({
+              grant_type: "authorization_code",
+              code: query.code,
+              redirect_uri: `${deps.config.LOADOUT_BASE_URL}/api/v1/auth/chat/callback`,
+              client_id: clientId,
+              client_secret: secret,
+            }),
+            signal: AbortSignal.timeout(10_000),
+          })
+          .catch(() => null);
+        if (!tokenRes || !tokenRes.ok) throw new AppError(401, "chat login failed: the code was not accepted");
+        const tok = (await tokenRes.json().catch(() => ({}))) as { access_token?: string };
+        if (!tok.access_token) throw new AppError(502, "chat login failed: no access token");
+        const meRes = await deps
+          .fetch(`${api}/v10/users/@me`, { headers: { authorization: `Bearer ${tok.access_token}` }, signal: AbortSignal.timeout(10_000) })
+          .catch(() => null);
+        const me = meRes?.ok ? ((await meRes.json().catch(() => null)) as { id?: string; username?: string; global_name?: string | null; email?: string | null; verified?: boolean } | null) : null;
+        if (!me?.id) throw new AppError(502, "chat login failed: could not read the chat profile");
+
+        let user = deps.db.select().from(users).where(eq(users.discord_id, me.id)).get() ?? null;
+        const verifiedEmail = me.email && me.verified ? me.email.toLowerCase() : null;
+        if (!user && verifiedEmail) {
+          user = findUserByEmail(deps, verifiedEmail);
+          if (user) deps.db.update(users).set({ discord_id: me.id, updated_at: deps.clock.now() }).where(eq(users.id, user.id)).run();
+        }
+        if (!user) {
+          const approved = approvalForNewAccount(deps);
+          const id = await createUser(deps, {
+            email: verifiedEmail,
+            display_name: (me.global_name || me.username || "player").slice(0, 100),
+            is_approved: approved,
+            email_verified: !!verifiedEmail,
+            discord_id: me.id,
+          });
+          user = deps.db.select().from(users).where(eq(users.id, id)).get()!;
+        }
+        return loginResponse(deps, user.id);
+      },
+      {
+        query: z.object({ code: z.string().optional(), state: z.string().optional(), error: z.string().optional() }),
+        response: { 200: loginAnswer, 400: errorBody, 401: errorBody, 403: errorBody },
+        detail: { summary: "OAuth 2.0 callback of the chat platform; returns a JWT" },
+      },
+    );
+};

@@ -1,0 +1,32 @@
+// The registry of features: each contributes routes, job handlers and schedules.
+// Add one entry per feature (keep platform first).
+import type { AnyElysia } from "elysia";
+import type { Deps } from "../deps";
+import type { JobHandler } from "./jobs/queue";
+import { jobsRoutes } from "./jobs/routes";
+import { platformRoutes } from "./platform/routes";
+import { authRoutes } from "./auth/routes";
+import { usersRoutes } from "./users/routes";
+import { listsRoutes } from "./lists/routes";
+
+export interface ScheduleSpec {
+  name: string;
+  cron: string;
+  /** Only enqueues (croner never runs work itself). */
+  enqueue: () => void;
+}
+
+export interface FeatureModule {
+  name: string;
+  routes?: (deps: Deps) => AnyElysia;
+  jobs?: (deps: Deps) => Record<string, JobHandler>;
+  schedules?: (deps: Deps) => ScheduleSpec[];
+}
+
+export const features: FeatureModule[] = [
+  { name: "platform", routes: platformRoutes },
+  { name: "jobs", routes: jobsRoutes },
+  { name: "auth", routes: authRoutes },
+  { name: "users", routes: usersRoutes },
+  { name: "lists", routes: listsRoutes },
+];

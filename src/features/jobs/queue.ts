@@ -1,0 +1,325 @@
+// Durable jobs in SQLite, run by one in-process worker. A job is claimed with one
+// UPDATE ... RETURNING (status + lease), so a crash leaves it `running`; the next start
+// requeues it (and an expired lease does too). Handlers must be idempotent.
+import type { Database } from "bun:sqlite";
+import type { Logger } from "../../shared/log";
+import type { Clock } from "../../shared/time";
+import { newId } from "../../shared/ids";
+import { jobs as jobsTable } from "./tables";
+import { and, eq, inArray } from "drizzle-orm";
+import type { DB, Tx } from "../../db/client";
+
+export type JobStatus = "queued" | "running" | "succeeded" | "failed" | "cancelled";
+
+export interface Job<P = any> {
+  id: string;
+  type: string;
+  payload: P;
+  status: JobStatus;
+  attempts: number;
+  max_attempts: number;
+  run_at: number;
+  started_at: number | null;
+  finished_at: number | null;
+  error: string | null;
+  progress: unknown;
+  result: unknown;
+  created_by: string | null;
+  created_at: number;
+  lane: string | null;
+}
+
+export interface JobContext {
+  progress(p: Record<string, unknown>): void;
+  signal: AbortSignal;
+  log: Logger;
+}
+
+export interface JobHandler<P = any> {
+  run(job: Job<P>, ctx: JobContext): Promise<unknown> | unknown;
+  /** Default 3. */
+  maxAttempts?: number;
+  /** Lease length; extended while the job runs. Default 5 minutes. */
+  leaseMs?: number;
+  /** Jobs of this type running at once. Default 2. */
+  concurrency?: number;
+  /** Delay before retry number `attempt` (1-based). Default 30 s × 4^(attempt-1), at most 1 h. */
+  retryDelayMs?: (attempt: number, error: unknown) => number;
+}
+
+export interface EnqueueOptions {
+  runAt?: number;
+  dedupeKey?: string;
+  lane?: string;
+  createdBy?: string | null;
+  maxAttempts?: number;
+  /** A transaction to enqueue in, so the job commits (or rolls back) with the change. */
+  db?: Tx;
+}
+
+/** Throw to fail a job at once, without retries. */
+export class PermanentJobError extends Error {}
+
+/** Throw (or attach `retryAfterMs` to any error) to retry after a given delay, e.g. a 429's Retry-After. */
+export class RetryLaterError extends Error {
+  constructor(
+    message: string,
+    readonly retryAfterMs: number,
+  ) {
+    super(message);
+  }
+}
+
+const DEFAULT_LEASE = 5 * 60_000;
+const GLOBAL_SLOTS = 6;
+
+function rowToJob(r: any): Job {
+  return {
+    ...r,
+    payload: r.payload ? JSON.parse(r.payload) : {},
+    progress: r.progress ? JSON.parse(r.progress) : null,
+    result: r.result ? JSON.parse(r.result) : null,
+  };
+}
+
+export const defaultRetryDelay = (attempt: number) => Math.min(30_000 * 4 ** (attempt - 1), 3_600_000);
+
+export class JobQueue {
+  private handlers = new Map<string, JobHandler>();
+  private running = new Map<string, { type: string; promise: Promise<void>; abort: AbortController }>();
+  private timer: ReturnType<typeof setTimeout> | null = null;
+  private started = false;
+  private stopping = false;
+  private claimStmt;
+  /** Called after each job finishes (tests, metrics). */
+  onFinished?: (job: Job, status: JobStatus) => void;
+
+  constructor(
+    private readonly db: DB,
+    private readonly sqlite: Database,
+    private readonly clock: Clock,
+    private readonly log: Logger,
+    private readonly pollMs = 1000,
+  ) {
+    this.claimStmt = sqlite.prepare(`
+      UPDATE jobs SET status = 'running', attempts = attempts + 1, started_at = $now, lease_until = $lease, error = NULL
+      WHERE id = (
+        SELECT j.id FROM jobs j
+        WHERE j.status = 'queued' AND j.run_at <= $now
+          AND j.type IN (SELECT value FROM json_each($types))
+          AND (j.lane IS NULL OR NOT EXISTS (SELECT 1 FROM jobs r WHERE r.lane = j.lane AND r.status = 'running'))
+        ORDER BY j.run_at, j.id LIMIT 1)
+      RETURNING *`);
+  }
+
+  register(type: string, handler: JobHandler) {
+    this.handlers.set(type, handler);
+  }
+
+  registeredTypes(): string[] {
+    return [...this.handlers.keys()];
+  }
+
+  /** Queues a job and returns its id (or the id of the queued/running job with the same dedupeKey). */
+  enqueue(type: string, payload: unknown = {}, opts: EnqueueOptions = {}): string {
+    const db = opts.db ?? this.db;
+    if (opts.dedupeKey) {
+      const existing = db
+        .select({ id: jobsTable.id })
+        .from(jobsTable)
+        .where(and(eq(jobsTable.dedupe_key, opts.dedupeKey), inArray(jobsTable.status, ["queued", "running"])))
+        .get();
+      if (existing) return existing.id;
+    }
+    const id = newId();
+    const now = this.clock.now();
+    db.insert(jobsTable)
+      .values({
+        id,
+        type,
+        payload: JSON.stringify(payload ?? {}),
+        status: "queued",
+        attempts: 0,
+        max_attempts: opts.maxAttempts ?? this.handlers.get(type)?.maxAttempts ?? 3,
+        run_at: opts.runAt ?? now,
+        created_by: opts.createdBy ?? null,
+        created_at: now,
+        dedupe_key: opts.dedupeKey ?? null,
+        lane: opts.lane ?? null,
+      })
+      .run();
+    if (this.started && !opts.db) this.wake();
+    else if (this.started) queueMicrotask(() => this.wake());
+    return id;
+  }
+
+  get(id: string): Job | null {
+    const r = this.sqlite.query("SELECT * FROM jobs WHERE id = ?").get(id);
+    return r ? rowToJob(r) : null;
+  }
+
+  list(filter: { status?: string; type?: string; limit: number }): Job[] {
+    const rows = this.sqlite
+      .query(
+        `SELECT * FROM jobs WHERE ($status IS NULL OR status = $status) AND ($type IS NULL OR type = $type)
+         ORDER BY created_at DESC, id DESC LIMIT $limit`,
+      )
+      .all({ status: filter.status ?? null, type: filter.type ?? null, limit: filter.limit });
+    return rows.map(rowToJob);
+  }
+
+  /** Requeues a failed or cancelled job. Returns false when the job is not in such a state. */
+  retry(id: string): boolean {
+    const r = this.sqlite
+      .query(
+        `UPDATE jobs SET status = 'queued', attempts = 0, run_at = $now, error = NULL, finished_at = NULL, lease_until = NULL
+         WHERE id = $id AND status IN ('failed', 'cancelled') RETURNING id`,
+      )
+      .get({ id, now: this.clock.now() });
+    if (r && this.started) this.wake();
+    return !!r;
+  }
+
+  /** Cancels a queued job. Returns false when the job is not queued. */
+  cancel(id: string): boolean {
+    const r = this.sqlite
+      .query(`UPDATE jobs SET status = 'cancelled', finished_at = $now WHERE id = $id AND status = 'queued' RETURNING id`)
+      .get({ id, now: this.clock.now() });
+    return !!r;
+  }
+
+  /** Jobs left `running` by a process that died are queued again. Called once at start. */
+  recoverInterrupted(): number {
+    const r = this.sqlite
+      .query(
+        `UPDATE jobs SET status = 'queued', run_at = $now, lease_until = NULL, error = 'interrupted by a restart'
+         WHERE status = 'running' RETURNING id`,
+      )
+      .all({ now: this.clock.now() });
+    if (r.length) this.log.warn("requeued jobs interrupted by a restart", { count: r.length });
+    return r.length;
+  }
+
+  start() {
+    if (this.started) return;
+    this.started = true;
+    this.stopping = false;
+    this.recoverInterrupted();
+    this.wake();
+  }
+
+  /** Stops claiming, aborts running jobs' signals and waits for them (up to timeoutMs). */
+  async stop(timeoutMs = 10_000) {
+    this.stopping = true;
+    this.started = false;
+    if (this.timer) clearTimeout(this.timer);
+    this.timer = null;
+    const pending = [...this.running.values()];
+    for (const r of pending) r.abort.abort();
+    await Promise.race([Promise.allSettled(pending.map((p) => p.promise)), Bun.sleep(timeoutMs)]);
+  }
+
+  private wake() {
+    if (!this.started) return;
+    if (this.timer) clearTimeout(this.timer);
+    this.timer = null;
+    this.fill();
+    if (this.started) this.timer = setTimeout(() => this.wake(), this.pollMs);
+  }
+
+  private fill() {
+    while (!this.stopping && this.running.size < GLOBAL_SLOTS) {
+      const job = this.claim();
+      if (!job) return;
+      const abort = new AbortController();
+      const promise = this.execute(job, abort.signal).finally(() => {
+        this.running.delete(job.id);
+        if (this.started) queueMicrotask(() => this.wake());
+      });
+      this.running.set(job.id, { type: job.type, promise, abort });
+    }
+  }
+
+  private claim(): Job | null {
+    const counts = new Map<string, number>();
+    for (const r of this.running.values()) counts.set(r.type, (counts.get(r.type) ?? 0) + 1);
+    const types = [...this.handlers.entries()]
+      .filter(([t, h]) => (counts.get(t) ?? 0) < (h.concurrency ?? 2))
+      .map(([t]) => t);
+    if (types.length === 0) return null;
+    const now = this.clock.now();
+    const row = this.claimStmt.get({ now, lease: now + DEFAULT_LEASE, types: JSON.stringify(types) });
+    return row ? rowToJob(row) : null;
+  }
+
+  /** Runs one claimed job to completion, recording the outcome. */
+  private async execute(job: Job, signal: AbortSignal): Promise<void> {
+    const handler = this.handlers.get(job.type)!;
+    const leaseMs = handler.leaseMs ?? DEFAULT_LEASE;
+    const log = this.log.child({ job_id: job.id, job_type: job.type });
+    const heartbeat = setInterval(() => {
+      this.sqlite.query("UPDATE jobs SET lease_until = ? WHERE id = ? AND status = 'running'").run(this.clock.now() + leaseMs, job.id);
+    }, Math.max(1000, leaseMs / 3));
+    const ctx: JobContext = {
+      signal,
+      log,
+      progress: (p) => {
+        this.sqlite.query("UPDATE jobs SET progress = ? WHERE id = ?").run(JSON.stringify(p), job.id);
+      },
+    };
+    try {
+      const result = await handler.run(job, ctx);
+      if (signal.aborted && this.stopping) return; // left running: requeued at next start
+      this.sqlite
+        .query("UPDATE jobs SET status = 'succeeded', finished_at = ?, lease_until = NULL, result = ? WHERE id = ? AND status = 'running'")
+        .run(this.clock.now(), result === undefined ? null : JSON.stringify(result), job.id);
+      this.onFinished?.(job, "succeeded");
+    } catch (err) {
+      if (signal.aborted && this.stopping) return;
+      const message = err instanceof Error ? err.message : String(err);
+      const permanent = err instanceof PermanentJobError;
+      if (!permanent && job.attempts < job.max_attempts) {
+        const explicit = (err as { retryAfterMs?: number })?.retryAfterMs;
+        const delay = explicit ?? (handler.retryDelayMs ?? defaultRetryDelay)(job.attempts, err);
+        this.sqlite
+          .query("UPDATE jobs SET status = 'queued', run_at = ?, lease_until = NULL, error = ? WHERE id = ? AND status = 'running'")
+          .run(this.clock.now() + delay, message, job.id);
+        log.warn("job failed, will retry", { error: message, attempt: job.attempts, retry_in_ms: delay });
+        this.onFinished?.(job, "queued");
+      } else {
+        this.sqlite
+          .query("UPDATE jobs SET status = 'failed', finished_at = ?, lease_until = NULL, error = ? WHERE id = ? AND status = 'running'")
+          .run(this.clock.now(), message, job.id);
+        log.error("job failed", { error: message, attempts: job.attempts });
+        this.onFinished?.(job, "failed");
+      }
+    } finally {
+      clearInterval(heartbeat);
+    }
+  }
+
+  /**
+   * Runs due jobs one after another until none is due (tests and CLI use this instead of the
+   * background loop). Returns how many jobs ran.
+   */
+  async drain(opts: { types?: string[]; max?: number } = {}): Promise<number> {
+    let n = 0;
+    const max = opts.max ?? 1000;
+    while (n < max) {
+      const types = opts.types ?? this.registeredTypes();
+      const now = this.clock.now();
+      const row = this.claimStmt.get({ now, lease: now + DEFAULT_LEASE, types: JSON.stringify(types) });
+      if (!row) break;
+      await this.execute(rowToJob(row), new AbortController().signal);
+      n++;
+    }
+    return n;
+  }
+
+  /** Count of queued/running jobs (health, tests). */
+  pendingCount(): number {
+    return (this.sqlite.query("SELECT COUNT(*) AS n FROM jobs WHERE status IN ('queued','running')").get() as { n: number }).n;
+  }
+}
+
+

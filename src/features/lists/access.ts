@@ -1,0 +1,168 @@
+// The one permission model for lists. Every list, suggestion, deploy and server route asks it.
+//
+// Roles on a list:
+//   primary owner  lists.owner_id: everything
+//   co-owner       list_owners: every owner right except deleting the list and managing co-owners
+//   collaborator   list_collaborators: can_add / can_remove / can_deploy as flagged
+//   group member   group_members of a group in list_groups: the group's defaults, overridden
+//                  per list (null = inherit)
+// Effective collaborator rights are the union over the direct grant and every group grant.
+// Read access: public lists for everyone; private lists for anyone with a role above, or with
+// the list's share token (read only). Admins get no special rights on other people's lists.
+import type { Database } from "bun:sqlite";
+import { AppError } from "../../shared/errors";
+
+export interface AccessUser {
+  id: string;
+}
+
+export interface ListRow {
+  id: string;
+  owner_id: string;
+  name: string;
+  description: string;
+  is_public: boolean;
+  share_token: string;
+  suggestion_token: string;
+  require_deploy_approval: boolean;
+  community_id: string | null;
+  folder_id: string | null;
+  max_mod_age_days: number | null;
+  created_at: number;
+  updated_at: number;
+}
+
+export interface ListAccess {
+  list: ListRow;
+  userId: string | null;
+  isPrimary: boolean;
+  /** Primary owner or co-owner. */
+  isOwner: boolean;
+  /** A direct collaborator or a member of an assigned group. */
+  isCollaborator: boolean;
+  canRead: boolean;
+  canAdd: boolean;
+  canRemove: boolean;
+  canDeploy: boolean;
+  /** Read access came only from the share token. */
+  viaShare: boolean;
+}
+
+export type ListRight = "add" | "remove" | "deploy";
+
+const ACCESS_SQL = `
+SELECT l.id, l.owner_id, l.name, l.description, l.is_public, l.share_token, l.suggestion_token,
+       l.require_deploy_approval, l.community_id, l.folder_id, l.max_mod_age_days, l.created_at, l.updated_at,
+       EXISTS (SELECT 1 FROM list_owners o WHERE o.list_id = l.id AND o.user_id = $uid) AS co_owner,
+       c.user_id IS NOT NULL AS collab, c.can_add AS c_add, c.can_remove AS c_remove, c.can_deploy AS c_deploy,
+       g.n AS g_n, g.can_add AS g_add, g.can_remove AS g_remove, g.can_deploy AS g_deploy
+FROM lists l
+LEFT JOIN list_collaborators c ON c.list_id = l.id AND c.user_id = $uid
+LEFT JOIN (
+  SELECT lg.list_id, COUNT(*) AS n,
+         MAX(COALESCE(lg.can_add, pg.can_add)) AS can_add,
+         MAX(COALESCE(lg.can_remove, pg.can_remove)) AS can_remove,
+         MAX(COALESCE(lg.can_deploy, pg.can_deploy)) AS can_deploy
+  FROM list_groups lg
+  JOIN permission_groups pg ON pg.id = lg.group_id
+  JOIN group_members gm ON gm.group_id = lg.group_id AND gm.user_id = $uid
+  WHERE lg.list_id = $id
+  GROUP BY lg.list_id
+) g ON g.list_id = l.id
+WHERE l.id = $id`;
+
+const stmtCache = new WeakMap<Database, ReturnType<Database["prepare"]>>();
+
+/** Computes what `user` (or an anonymous caller holding `shareToken`) may do on list `listId`; null when the list does not exist. */
+export function resolveListAccess(
+  deps: { sqlite: Database },
+  listId: string,
+  user: AccessUser | null | undefined,
+  shareToken?: string | null,
+): ListAccess | null {
+  let stmt = stmtCache.get(deps.sqlite);
+  if (!stmt) {
+    stmt = deps.sqlite.prepare(ACCESS_SQL);
+    stmtCache.set(deps.sqlite, stmt);
+  }
+  const row = stmt.get({ id: listId, uid: user?.id ?? "" }) as Record<string, any> | null;
+  if (!row) return null;
+  const list: ListRow = {
+    id: row.id,
+    owner_id: row.owner_id,
+    name: row.name,
+    description: row.description,
+    is_public: !!row.is_public,
+    share_token: row.share_token,
+    suggestion_token: row.suggestion_token,
+    require_deploy_approval: !!row.require_deploy_approval,
+    community_id: row.community_id,
+    folder_id: row.folder_id,
+    max_mod_age_days: row.max_mod_age_days,
+    created_at: row.created_at,
+    updated_at: row.updated_at,
+  };
+  const uid = user?.id ?? null;
+  const isPrimary = uid !== null && list.owner_id === uid;
+  const isOwner = isPrimary || (uid !== null && !!row.co_owner);
+  const inGroup = uid !== null && !!row.g_n;
+  const isCollaborator = uid !== null && (!!row.collab || inGroup);
+  const grant = (direct: unknown, group: unknown) => isOwner || (!!row.collab && !!direct) || (inGroup && !!group);
+  const member = isOwner || isCollaborator;
+  const shareOk = !!shareToken && shareToken === list.share_token;
+  return {
+    list,
+    userId: uid,
+    isPrimary,
+    isOwner,
+    isCollaborator,
+    canRead: list.is_public || member || shareOk,
+    canAdd: grant(row.c_add, row.g_add),
+    canRemove: grant(row.c_remove, row.g_remove),
+    canDeploy: grant(row.c_deploy, row.g_deploy),
+    viaShare: shareOk && !list.is_public && !member,
+  };
+}
+
+const LIST_NOT_FOUND = "list not found";
+
+/** The list exists and the caller may read it; else 404 (a private list's existence is not revealed). */
+export function requireListRead(access: ListAccess | null): ListAccess {
+  if (!access || !access.canRead) throw new AppError(404, LIST_NOT_FOUND);
+  return access;
+}
+
+function requireCaller(access: ListAccess | null): ListAccess {
+  const a = requireListRead(access);
+  if (!a.userId) throw new AppError(401, "unauthorized");
+  return a;
+}
+
+/** Primary owner or co-owner. */
+export function requireListOwner(access: ListAccess | null): ListAccess {
+  const a = requireCaller(access);
+  if (!a.isOwner) throw new AppError(403, "no permission");
+  return a;
+}
+
+/** Primary owner only. */
+export function requireListPrimary(access: ListAccess | null): ListAccess {
+  const a = requireCaller(access);
+  if (!a.isPrimary) throw new AppError(403, "no permission");
+  return a;
+}
+
+/** Owner, or collaborator (direct or through a group) with the right. */
+export function requireListRight(access: ListAccess | null, right: ListRight): ListAccess {
+  const a = requireCaller(access);
+  const ok = right === "add" ? a.canAdd : right === "remove" ? a.canRemove : a.canDeploy;
+  if (!ok) throw new AppError(403, "no permission");
+  return a;
+}
+
+/** Owner or any collaborator (the spec's O/C badge for reads such as audit and suggestions). */
+export function requireListMember(access: ListAccess | null): ListAccess {
+  const a = requireCaller(access);
+  if (!a.isOwner && !a.isCollaborator) throw new AppError(403, "no permission");
+  return a;
+}

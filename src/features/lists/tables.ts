@@ -1,0 +1,220 @@
+// Lists and what hangs off them. Folders, communities, tags and templates live here too,
+// because lists reference them and account deletion must reach all of them.
+import { sqliteTable, text, integer, primaryKey, index, uniqueIndex } from "drizzle-orm/sqlite-core";
+import { users } from "../users/tables";
+
+export const communities = sqliteTable(
+  "communities",
+  {
+    id: text("id").primaryKey(),
+    owner_id: text("owner_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    name: text("name").notNull(),
+    slug: text("slug").notNull(),
+    description: text("description").notNull().default(""),
+    created_at: integer("created_at").notNull(),
+  },
+  (t) => [uniqueIndex("communities_slug_idx").on(t.slug), index("communities_owner_idx").on(t.owner_id)],
+);
+
+export const communityMembers = sqliteTable(
+  "community_members",
+  {
+    community_id: text("community_id")
+      .notNull()
+      .references(() => communities.id, { onDelete: "cascade" }),
+    user_id: text("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    role: text("role", { enum: ["owner", "member"] }).notNull().default("member"),
+    added_at: integer("added_at").notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.community_id, t.user_id] }), index("community_members_user_idx").on(t.user_id)],
+);
+
+export const folders = sqliteTable(
+  "folders",
+  {
+    id: text("id").primaryKey(),
+    owner_id: text("owner_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    name: text("name").notNull(),
+    created_at: integer("created_at").notNull(),
+  },
+  (t) => [index("folders_owner_idx").on(t.owner_id)],
+);
+
+export const lists = sqliteTable(
+  "lists",
+  {
+    id: text("id").primaryKey(),
+    owner_id: text("owner_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    name: text("name").notNull(),
+    description: text("description").notNull().default(""),
+    is_public: integer("is_public", { mode: "boolean" }).notNull().default(false),
+    share_token: text("share_token").notNull(),
+    suggestion_token: text("suggestion_token").notNull(),
+    require_deploy_approval: integer("require_deploy_approval", { mode: "boolean" }).notNull().default(false),
+    community_id: text("community_id").references(() => communities.id, { onDelete: "set null" }),
+    folder_id: text("folder_id").references(() => folders.id, { onDelete: "set null" }),
+    max_mod_age_days: integer("max_mod_age_days"),
+    created_at: integer("created_at").notNull(),
+    updated_at: integer("updated_at").notNull(),
+  },
+  (t) => [
+    index("lists_owner_idx").on(t.owner_id),
+    index("lists_public_idx").on(t.is_public, t.updated_at),
+    uniqueIndex("lists_share_token_idx").on(t.share_token),
+    uniqueIndex("lists_suggestion_token_idx").on(t.suggestion_token),
+    index("lists_community_idx").on(t.community_id),
+  ],
+);
+
+/** A mod in a list. No foreign key to mods: a list may hold a mod the catalog does not know yet. */
+export const listItems = sqliteTable(
+  "list_items",
+  {
+    list_id: text("list_id")
+      .notNull()
+      .references(() => lists.id, { onDelete: "cascade" }),
+    workshop_id: text("workshop_id").notNull(),
+    /** Name as given when added (import entry or catalog); the catalog's name wins when known. */
+    name: text("name").notNull().default(""),
+    position: integer("position").notNull(),
+    pinned_version: text("pinned_version"),
+    added_by: text("added_by"),
+    added_at: integer("added_at").notNull(),
+  },
+  (t) => [
+    primaryKey({ columns: [t.list_id, t.workshop_id] }),
+    index("list_items_position_idx").on(t.list_id, t.position),
+    index("list_items_mod_idx").on(t.workshop_id),
+  ],
+);
+
+export const listAudit = sqliteTable(
+  "list_audit",
+  {
+    id: text("id").primaryKey(),
+    list_id: text("list_id")
+      .notNull()
+      .references(() => lists.id, { onDelete: "cascade" }),
+    action: text("action").notNull(),
+    workshop_id: text("workshop_id"),
+    mod_name: text("mod_name"),
+    old_value: text("old_value"),
+    new_value: text("new_value"),
+    user_id: text("user_id"),
+    reverted: integer("reverted", { mode: "boolean" }).notNull().default(false),
+    created_at: integer("created_at").notNull(),
+  },
+  (t) => [index("list_audit_list_idx").on(t.list_id, t.created_at)],
+);
+
+export const listSnapshots = sqliteTable(
+  "list_snapshots",
+  {
+    id: text("id").primaryKey(),
+    list_id: text("list_id")
+      .notNull()
+      .references(() => lists.id, { onDelete: "cascade" }),
+    version_name: text("version_name"),
+    tag: text("tag"),
+    notes: text("notes"),
+    is_release: integer("is_release", { mode: "boolean" }).notNull().default(false),
+    snapshot_json: text("snapshot_json").notNull(),
+    created_by: text("created_by"),
+    created_at: integer("created_at").notNull(),
+  },
+  (t) => [index("list_snapshots_list_idx").on(t.list_id, t.created_at)],
+);
+
+export const listPins = sqliteTable(
+  "list_pins",
+  {
+    user_id: text("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    list_id: text("list_id")
+      .notNull()
+      .references(() => lists.id, { onDelete: "cascade" }),
+    created_at: integer("created_at").notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.user_id, t.list_id] })],
+);
+
+export const tags = sqliteTable(
+  "tags",
+  {
+    id: text("id").primaryKey(),
+    owner_id: text("owner_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    name: text("name").notNull(),
+    color: text("color").notNull(),
+    created_at: integer("created_at").notNull(),
+  },
+  (t) => [index("tags_owner_idx").on(t.owner_id)],
+);
+
+export const listTags = sqliteTable(
+  "list_tags",
+  {
+    list_id: text("list_id")
+      .notNull()
+      .references(() => lists.id, { onDelete: "cascade" }),
+    tag_id: text("tag_id")
+      .notNull()
+      .references(() => tags.id, { onDelete: "cascade" }),
+    created_at: integer("created_at").notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.list_id, t.tag_id] }), index("list_tags_tag_idx").on(t.tag_id)],
+);
+
+export const templates = sqliteTable(
+  "templates",
+  {
+    id: text("id").primaryKey(),
+    owner_id: text("owner_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    name: text("name").notNull(),
+    description: text("description").notNull().default(""),
+    source_list_id: text("source_list_id").references(() => lists.id, { onDelete: "set null" }),
+    created_at: integer("created_at").notNull(),
+    updated_at: integer("updated_at").notNull(),
+  },
+  (t) => [index("templates_owner_idx").on(t.owner_id)],
+);
+
+export const templateMods = sqliteTable(
+  "template_mods",
+  {
+    template_id: text("template_id")
+      .notNull()
+      .references(() => templates.id, { onDelete: "cascade" }),
+    workshop_id: text("workshop_id").notNull(),
+    name: text("name").notNull().default(""),
+    version: text("version"),
+    position: integer("position").notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.template_id, t.workshop_id] })],
+);
+
+export const templateLinks = sqliteTable(
+  "template_links",
+  {
+    list_id: text("list_id")
+      .notNull()
+      .references(() => lists.id, { onDelete: "cascade" }),
+    template_id: text("template_id")
+      .notNull()
+      .references(() => templates.id, { onDelete: "cascade" }),
+    created_at: integer("created_at").notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.list_id, t.template_id] }), index("template_links_template_idx").on(t.template_id)],
+);

@@ -1,0 +1,68 @@
+import { Elysia } from "elysia";
+import { z } from "zod";
+import { Registry, collectDefaultMetrics, Gauge } from "prom-client";
+import type { Deps } from "../../deps";
+import { VERSION } from "../../version";
+
+/** prom-client registry with process metrics, minus the three gauges promtool rejects. */
+export function createProcessRegistry(deps: Deps): Registry {
+  const registry = new Registry();
+  collectDefaultMetrics({ register: registry, prefix: "loadout_" });
+  for (const name of ["nodejs_active_handles_total", "nodejs_active_requests_total", "nodejs_active_resources_total"]) {
+    registry.removeSingleMetric(name);
+    registry.removeSingleMetric("loadout_" + name);
+  }
+  new Gauge({
+    name: "loadout_jobs",
+    help: "Jobs in the job table by status",
+    labelNames: ["status"],
+    registers: [registry],
+    collect() {
+      this.reset();
+      const rows = deps.sqlite.query("SELECT status, COUNT(*) AS n FROM jobs GROUP BY status").all() as { status: string; n: number }[];
+      for (const s of ["queued", "running", "succeeded", "failed", "cancelled"]) {
+        this.set({ status: s }, rows.find((r) => r.status === s)?.n ?? 0);
+      }
+    },
+  });
+  new Gauge({
+    name: "loadout_build_info",
+    help: "Build information",
+    labelNames: ["version"],
+    registers: [registry],
+    collect() {
+      this.set({ version: VERSION }, 1);
+    },
+  });
+  return registry;
+}
+
+export const METRICS_CONTENT_TYPE = "text/plain; version=0.0.4; charset=utf-8";
+
+export const platformRoutes = (deps: Deps) => {
+  const registry = createProcessRegistry(deps);
+  const healthStmt = deps.sqlite.prepare("SELECT 1 AS ok");
+  return new Elysia({ tags: ["platform"] })
+    .get(
+      "/api/v1/health",
+      ({ set }) => {
+        let db: "ok" | "error" = "ok";
+        try {
+          healthStmt.get();
+        } catch {
+          db = "error";
+          set.status = 503;
+        }
+        return { status: db === "ok" ? ("ok" as const) : ("error" as const), version: VERSION, db };
+      },
+      {
+        response: { 200: z.object({ status: z.enum(["ok", "error"]), version: z.string(), db: z.enum(["ok", "error"]) }) },
+        detail: { summary: "Health check (no authentication)" },
+      },
+    )
+    .get(
+      "/metrics",
+      async () => new Response(await registry.metrics(), { headers: { "content-type": METRICS_CONTENT_TYPE } }),
+      { detail: { summary: "Process and runtime metrics (Prometheus text format 0.0.4)" } },
+    );
+};

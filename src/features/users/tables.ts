@@ -1,0 +1,56 @@
+import { sqliteTable, text, integer, index, uniqueIndex } from "drizzle-orm/sqlite-core";
+
+export const users = sqliteTable(
+  "users",
+  {
+    id: text("id").primaryKey(),
+    /** Lower-cased. Null only for accounts created by chat OAuth without an e-mail. */
+    email: text("email"),
+    email_verified: integer("email_verified", { mode: "boolean" }).notNull().default(false),
+    display_name: text("display_name").notNull(),
+    password_hash: text("password_hash"),
+    role: text("role", { enum: ["user", "admin"] }).notNull().default("user"),
+    is_approved: integer("is_approved", { mode: "boolean" }).notNull().default(false),
+    discord_id: text("discord_id"),
+    created_at: integer("created_at").notNull(),
+    updated_at: integer("updated_at").notNull(),
+  },
+  (t) => [
+    uniqueIndex("users_email_idx").on(t.email),
+    uniqueIndex("users_discord_idx").on(t.discord_id),
+    index("users_display_name_idx").on(t.display_name),
+    index("users_pending_idx").on(t.is_approved),
+  ],
+);
+
+export const apiKeys = sqliteTable(
+  "api_keys",
+  {
+    id: text("id").primaryKey(),
+    user_id: text("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    name: text("name").notNull(),
+    prefix: text("prefix").notNull(),
+    key_hash: text("key_hash").notNull(),
+    created_at: integer("created_at").notNull(),
+    last_used_at: integer("last_used_at"),
+  },
+  (t) => [uniqueIndex("api_keys_hash_idx").on(t.key_hash), index("api_keys_user_idx").on(t.user_id)],
+);
+
+/** Single-use tokens sent by e-mail (magic link, e-mail verification). Only the SHA-256 is kept. */
+export const authTokens = sqliteTable(
+  "auth_tokens",
+  {
+    id: text("id").primaryKey(),
+    kind: text("kind", { enum: ["magic", "email_verify"] }).notNull(),
+    token_hash: text("token_hash").notNull(),
+    email: text("email").notNull(),
+    user_id: text("user_id").references(() => users.id, { onDelete: "cascade" }),
+    expires_at: integer("expires_at").notNull(),
+    used_at: integer("used_at"),
+    created_at: integer("created_at").notNull(),
+  },
+  (t) => [uniqueIndex("auth_tokens_hash_idx").on(t.token_hash)],
+);

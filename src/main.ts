@@ -1,0 +1,127 @@
+#!/usr/bin/env bun
+// The `loadout` command: serve (default) | migrate | user create | backup | rotate-key.
+import { parseArgs } from "node:util";
+import { existsSync } from "node:fs";
+import { resolve } from "node:path";
+import { loadConfig, ConfigError, type Config } from "./config";
+import { VERSION } from "./version";
+
+const HELP = `loadout ${VERSION}: mod catalog, mod lists and server deployment for Arma Reforger communities
+
+Usage:
+  loadout [serve]                                  start the HTTP service (default)
+  loadout migrate                                  apply database migrations and exit
+  loadout user create [--admin] --email E --password P [--name N]
+                                                   create an (approved) account
+  loadout backup [FILE]                            online copy of the database (VACUUM INTO);
+                                                   default <data dir>/backups/loadout-<time>.db
+  loadout rotate-key --new-key BASE64              re-encrypt server credentials with a new key
+  loadout --version | --help
+
+Configuration comes from LOADOUT_* environment variables (see README.md); the database and
+generated secrets live in LOADOUT_DATA_DIR (default ./data).`;
+
+function fail(message: string): never {
+  console.error(message);
+  process.exit(1);
+}
+
+async function main(argv: string[]) {
+  if (argv.includes("--version") || argv[0] === "version") {
+    console.log(VERSION);
+    return;
+  }
+  if (argv.includes("--help") || argv.includes("-h") || argv[0] === "help") {
+    console.log(HELP);
+    return;
+  }
+  let config: Config;
+  try {
+    config = loadConfig();
+  } catch (e) {
+    if (e instanceof ConfigError) fail(e.message);
+    throw e;
+  }
+  const command = argv[0] ?? "serve";
+  switch (command) {
+    case "serve": {
+      const { serve } = await import("./server");
+      await serve(config);
+      return;
+    }
+    case "migrate": {
+      const { createDeps } = await import("./runtime");
+      const deps = createDeps(config);
+      deps.sqlite.close();
+      console.log("migrations applied");
+      return;
+    }
+    case "user": {
+      if (argv[1] !== "create") fail("usage: loadout user create [--admin] --email E --password P [--name N]");
+      const { values } = parseArgs({
+        args: argv.slice(2),
+        options: { admin: { type: "boolean" }, email: { type: "string" }, password: { type: "string" }, name: { type: "string" } },
+      });
+      if (!values.email || !values.password) fail("usage: loadout user create [--admin] --email E --password P [--name N]");
+      if (values.password.length < 8 || values.password.length > 128) fail("--password must be 8 to 128 characters");
+      const { createDeps } = await import("./runtime");
+      const { createUser } = await import("./features/users/service");
+      const deps = createDeps(config);
+      try {
+        const id = await createUser(deps, {
+          email: values.email,
+          password: values.password,
+          display_name: values.name ?? values.email.split("@")[0]!,
+          role: values.admin ? "admin" : "user",
+          is_approved: true,
+          email_verified: true,
+        });
+        console.log(JSON.stringify({ user_id: id, email: values.email.toLowerCase(), role: values.admin ? "admin" : "user" }));
+      } catch (e) {
+        fail(e instanceof Error ? e.message : String(e));
+      } finally {
+        deps.sqlite.close();
+      }
+      return;
+    }
+    case "backup": {
+      const { openDatabase } = await import("./db/client");
+      const { mkdirSync } = await import("node:fs");
+      const { join } = await import("node:path");
+      const dbPath = join(config.LOADOUT_DATA_DIR, "loadout.db");
+      if (!existsSync(dbPath)) fail(`no database at ${dbPath}`);
+      let target = argv[1];
+      if (!target) {
+        mkdirSync(join(config.LOADOUT_DATA_DIR, "backups"), { recursive: true });
+        target = join(config.LOADOUT_DATA_DIR, "backups", `loadout-${new Date().toISOString().replace(/[:.]/g, "-")}.db`);
+      }
+      target = resolve(target);
+      if (existsSync(target)) fail(`refusing to overwrite ${target}`);
+      const { sqlite } = openDatabase(dbPath);
+      sqlite.query("VACUUM INTO ?").run(target);
+      sqlite.close();
+      console.log(target);
+      return;
+    }
+    case "rotate-key": {
+      const { values } = parseArgs({ args: argv.slice(1), options: { "new-key": { type: "string" } } });
+      const key = values["new-key"];
+      if (!key || Buffer.from(key, "base64").length !== 32) fail("usage: loadout rotate-key --new-key <32 bytes in base64>");
+      const mod = await import("./features/servers/service").catch(() => null);
+      if (!mod || typeof (mod as any).rotateCredentialKey !== "function") fail("this build has no server credentials to rotate");
+      const { createDeps } = await import("./runtime");
+      const deps = createDeps(config);
+      try {
+        const n = await (mod as any).rotateCredentialKey(deps, Buffer.from(key, "base64"));
+        console.log(JSON.stringify({ rotated: n }));
+      } finally {
+        deps.sqlite.close();
+      }
+      return;
+    }
+    default:
+      fail(`unknown command "${command}"; see loadout --help`);
+  }
+}
+
+await main(process.argv.slice(2));

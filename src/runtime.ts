@@ -1,0 +1,47 @@
+// Builds Deps from a config: data dir, secrets, database + migrations, job queue with every
+// feature's handlers. Used by the server, the CLI and the tests.
+import { mkdirSync } from "node:fs";
+import { join } from "node:path";
+import type { Config } from "./config";
+import type { Deps } from "./deps";
+import { openDatabase, migrate } from "./db/client";
+import { JobQueue } from "./features/jobs/queue";
+import { createMailer } from "./shared/mailer";
+import { createLogger, type Logger } from "./shared/log";
+import { systemClock, type Clock } from "./shared/time";
+import { loadSecrets } from "./shared/secrets";
+import { features } from "./features/index";
+
+export interface RuntimeOptions {
+  /** Database file; default `<data dir>/loadout.db`. */
+  dbPath?: string;
+  log?: Logger;
+  clock?: Clock;
+  fetch?: typeof fetch;
+  pollMs?: number;
+}
+
+export function createDeps(config: Config, opts: RuntimeOptions = {}): Deps {
+  mkdirSync(config.LOADOUT_DATA_DIR, { recursive: true });
+  const log = opts.log ?? createLogger(config.LOADOUT_LOG_LEVEL);
+  const clock = opts.clock ?? systemClock;
+  const { db, sqlite } = openDatabase(opts.dbPath ?? join(config.LOADOUT_DATA_DIR, "loadout.db"));
+  migrate(db);
+  const jobs = new JobQueue(db, sqlite, clock, log, opts.pollMs);
+  const deps: Deps = {
+    config,
+    db,
+    sqlite,
+    jobs,
+    mailer: createMailer({ smtpUrl: config.LOADOUT_SMTP_URL, from: config.LOADOUT_MAIL_FROM, log }),
+    log,
+    clock,
+    secrets: loadSecrets(config),
+    fetch: opts.fetch ?? fetch,
+  };
+  for (const f of features) {
+    if (!f.jobs) continue;
+    for (const [type, handler] of Object.entries(f.jobs(deps))) jobs.register(type, handler);
+  }
+  return deps;
+}

@@ -1,0 +1,63 @@
+// serve: config → deps (db, migrations, secrets, jobs) → app → listen → worker + schedules.
+// SIGTERM/SIGINT: stop accepting, finish in-flight requests and the running job step, close the db.
+import { Cron } from "croner";
+import type { Config } from "./config";
+import { createDeps } from "./runtime";
+import { createApp } from "./app";
+import { features } from "./features/index";
+import { ensureBootstrapAdmin } from "./features/users/service";
+import { BODY_LIMIT, IMPORT_BODY_LIMIT } from "./shared/http";
+import { VERSION } from "./version";
+
+export async function serve(config: Config) {
+  const startedAt = performance.now();
+  const deps = createDeps(config);
+  await ensureBootstrapAdmin(deps);
+  const app = createApp(deps);
+  // Elysia's listen wires `server` into the context (client IPs for rate limits).
+  app.listen({
+    port: config.LOADOUT_PORT,
+    hostname: config.LOADOUT_HOST,
+    // The app enforces 1 MiB (5 MiB on import endpoints) with a clear 413; this is the socket-level cap.
+    maxRequestBodySize: Math.max(BODY_LIMIT, IMPORT_BODY_LIMIT) + 64 * 1024,
+  });
+  const server = app.server!;
+
+  deps.jobs.start();
+  const crons: Cron[] = [];
+  if (config.LOADOUT_SCHEDULES === "on") {
+    for (const f of features) {
+      for (const s of f.schedules?.(deps) ?? []) {
+        crons.push(
+          new Cron(s.cron, { name: s.name, protect: true, catch: (e) => deps.log.error("schedule failed", { schedule: s.name, error: String(e) }) }, () => {
+            s.enqueue();
+          }),
+        );
+      }
+    }
+  }
+  deps.log.info("loadout started", {
+    version: VERSION,
+    url: `http://${config.LOADOUT_HOST}:${server.port}`,
+    data_dir: config.LOADOUT_DATA_DIR,
+    schedules: crons.map((c) => c.name),
+    startup_ms: Math.round(performance.now() - startedAt),
+  });
+
+  let stopping: Promise<void> | null = null;
+  const shutdown = (signal: string) => {
+    stopping ??= (async () => {
+      deps.log.info("shutting down", { signal });
+      for (const c of crons) c.stop();
+      await server.stop(false); // stop accepting; in-flight requests finish
+      await deps.jobs.stop(15_000); // the running job step finishes (or is requeued at next start)
+      deps.sqlite.exec("PRAGMA wal_checkpoint(TRUNCATE)");
+      deps.sqlite.close();
+      deps.log.info("stopped");
+    })();
+    return stopping;
+  };
+  process.on("SIGTERM", () => void shutdown("SIGTERM").then(() => process.exit(0)));
+  process.on("SIGINT", () => void shutdown("SIGINT").then(() => process.exit(0)));
+  return { server, deps, app, shutdown };
+}

@@ -1,0 +1,139 @@
+// Authentication as a named plugin with macros (conventions.md): routes say
+// `{ auth: true }`, `{ optionalAuth: true }` or `{ admin: true }` and get `user`.
+// JWT (Authorization: Bearer) and API keys (X-API-Key, or a Bearer value starting `lo_`)
+// are accepted everywhere. Nothing per-request goes into `store`.
+import { Elysia } from "elysia";
+import { jwt } from "@elysiajs/jwt";
+import type { Deps } from "../deps";
+import { AppError } from "./errors";
+import { sha256Hex } from "./ids";
+
+export interface AuthUser {
+  id: string;
+  email: string | null;
+  display_name: string;
+  role: "user" | "admin";
+  is_approved: boolean;
+}
+
+const READ_METHODS = new Set(["GET", "HEAD", "OPTIONS"]);
+const API_KEY_PREFIX = "lo_";
+
+export type Signer = {
+  sign(p: Record<string, string | number>): Promise<string>;
+  verify(t?: string): Promise<false | Record<string, unknown>>;
+};
+
+const signers = new WeakMap<Deps, Signer>();
+
+/** The @elysiajs/jwt signer (HS256) for these deps' secret: login, OAuth state, tests. */
+export function signerFor(deps: Deps): Signer {
+  let s = signers.get(deps);
+  if (!s) {
+    s = (jwt({ name: "jwt", secret: deps.secrets.jwtSecret, alg: "HS256" }) as any).singleton.decorator.jwt as Signer;
+    signers.set(deps, s);
+  }
+  return s;
+}
+
+/** Looks up the caller from the headers; null when no credential is sent; throws 401 for a bad one. */
+export async function authenticate(deps: Deps, signer: Signer, headers: Record<string, string | undefined>): Promise<AuthUser | null> {
+  const authz = headers["authorization"];
+  let apiKey = headers["x-api-key"];
+  let token: string | undefined;
+  if (authz) {
+    const m = /^Bearer\s+(.+)$/i.exec(authz.trim());
+    if (!m) throw new AppError(401, "unauthorized");
+    if (m[1]!.startsWith(API_KEY_PREFIX)) apiKey = m[1];
+    else token = m[1];
+  }
+  if (apiKey) return userByApiKey(deps, apiKey);
+  if (!token) return null;
+  const payload = await signer.verify(token);
+  if (!payload || typeof payload.sub !== "string") throw new AppError(401, "unauthorized");
+  const user = userById(deps, payload.sub);
+  if (!user) throw new AppError(401, "unauthorized"); // deleted user
+  return user;
+}
+
+const USER_COLS = "u.id, u.email, u.display_name, u.role, u.is_approved";
+
+function toUser(r: any): AuthUser {
+  return { id: r.id, email: r.email, display_name: r.display_name, role: r.role, is_approved: !!r.is_approved };
+}
+
+export function userById(deps: Pick<Deps, "sqlite">, id: string): AuthUser | null {
+  const r = deps.sqlite.query(`SELECT ${USER_COLS} FROM users u WHERE u.id = ?`).get(id);
+  return r ? toUser(r) : null;
+}
+
+function userByApiKey(deps: Deps, key: string): AuthUser {
+  const r = deps.sqlite
+    .query(`SELECT ${USER_COLS}, k.id AS key_id, k.last_used_at FROM api_keys k JOIN users u ON u.id = k.user_id WHERE k.key_hash = ?`)
+    .get(sha256Hex(key)) as any;
+  if (!r) throw new AppError(401, "unauthorized");
+  const now = deps.clock.now();
+  // last_used_at at minute resolution: no write on every request.
+  if (!r.last_used_at || now - r.last_used_at > 60_000) {
+    deps.sqlite.query("UPDATE api_keys SET last_used_at = ? WHERE id = ?").run(now, r.key_id);
+  }
+  return toUser(r);
+}
+
+const plugins = new WeakMap<Deps, ReturnType<typeof buildAuthPlugin>>();
+
+function buildAuthPlugin(deps: Deps) {
+  const signer = signerFor(deps);
+  return new Elysia({ name: "auth" }).macro({
+      /** A signed-in user; mutations need an approved account. */
+      auth: {
+        resolve: async ({ headers, request }) => {
+          const user = await authenticate(deps, signer, headers);
+          if (!user) throw new AppError(401, "unauthorized");
+          if (!READ_METHODS.has(request.method) && !user.is_approved) throw new AppError(403, "account pending approval");
+          return { user };
+        },
+      },
+      /** A signed-in user, approved or not (for the few mutations an unapproved account may make, such as deleting itself). */
+      authAny: {
+        resolve: async ({ headers }) => {
+          const user = await authenticate(deps, signer, headers);
+          if (!user) throw new AppError(401, "unauthorized");
+          return { user };
+        },
+      },
+      /** The signed-in user or null; a bad credential is still 401. */
+      optionalAuth: {
+        resolve: async ({ headers }) => {
+          const user = await authenticate(deps, signer, headers);
+          return { user: user as AuthUser | null };
+        },
+      },
+      /** An admin. */
+      admin: {
+        resolve: async ({ headers }) => {
+          const user = await authenticate(deps, signer, headers);
+          if (!user) throw new AppError(401, "unauthorized");
+          if (user.role !== "admin") throw new AppError(403, "no permission");
+          return { user };
+        },
+      },
+    });
+}
+
+/** The auth plugin for these deps (one instance per app, so Elysia deduplicates it by name). */
+export function authPlugin(deps: Deps) {
+  let p = plugins.get(deps);
+  if (!p) {
+    p = buildAuthPlugin(deps);
+    plugins.set(deps, p);
+  }
+  return p;
+}
+
+/** Issues a JWT for a user: claims sub, role, iat, exp (LOADOUT_JWT_TTL). */
+export async function issueToken(deps: Deps, user: { id: string; role: string }): Promise<string> {
+  const signer = signerFor(deps);
+  const iat = Math.floor(deps.clock.now() / 1000);
+  return signer.sign({ sub: user.id, role: user.role, iat, exp: iat + deps.config.LOADOUT_JWT_TTL });
+}

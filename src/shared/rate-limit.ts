@@ -1,0 +1,78 @@
+// In-process fixed-window rate limiter: the service is one process, so memory is the right
+// store. Used by the global limit (per IP / per credential), the login limit and per-route
+// limits such as the scrape-detail endpoint (10 an hour per IP).
+import { tooManyRequests } from "./errors";
+
+export interface RateLimitResult {
+  allowed: boolean;
+  remaining: number;
+  /** Seconds until the window resets. */
+  retryAfter: number;
+}
+
+export class RateLimiter {
+  private windows = new Map<string, { start: number; count: number }>();
+  private lastSweep = 0;
+
+  constructor(
+    readonly limit: number,
+    readonly windowMs: number,
+    private readonly now: () => number = Date.now,
+  ) {}
+
+  /** Counts one hit for `key`. */
+  hit(key: string): RateLimitResult {
+    return this.take(key, 1);
+  }
+
+  /** Looks without counting. */
+  peek(key: string): RateLimitResult {
+    return this.take(key, 0);
+  }
+
+  private take(key: string, n: number): RateLimitResult {
+    const t = this.now();
+    this.sweep(t);
+    let w = this.windows.get(key);
+    if (!w || t - w.start >= this.windowMs) {
+      w = { start: t, count: 0 };
+      if (n > 0) this.windows.set(key, w);
+    }
+    const retryAfter = Math.max(1, Math.ceil((w.start + this.windowMs - t) / 1000));
+    if (w.count + n > this.limit) return { allowed: false, remaining: 0, retryAfter };
+    w.count += n;
+    return { allowed: true, remaining: this.limit - w.count, retryAfter };
+  }
+
+  /** Hits and throws 429 (with Retry-After) when over the limit. */
+  consume(key: string, message = "too many requests"): void {
+    const r = this.hit(key);
+    if (!r.allowed) throw tooManyRequests(r.retryAfter, message);
+  }
+
+  reset(key?: string) {
+    if (key === undefined) this.windows.clear();
+    else this.windows.delete(key);
+  }
+
+  private sweep(t: number) {
+    if (t - this.lastSweep < this.windowMs) return;
+    this.lastSweep = t;
+    for (const [k, w] of this.windows) if (t - w.start >= this.windowMs) this.windows.delete(k);
+  }
+}
+
+/**
+ * Paths exempt from the global limit (decisions.md: unread-count and the metrics paths).
+ * Features may add patterns here at module load.
+ */
+export const rateLimitExemptions: RegExp[] = [
+  /^\/api\/v1\/notifications\/unread-count$/,
+  /^\/metrics$/,
+  /^\/mod\/[^/]+\/metrics$/,
+  /^\/servers\/[^/]+\/metrics$/,
+  /^\/community\/[^/]+\/metrics$/,
+  /^\/api\/v1\/health$/,
+];
+
+export const isRateLimitExempt = (path: string) => rateLimitExemptions.some((r) => r.test(path));
