@@ -1,0 +1,234 @@
+// The live feature's queries. Everything on the scan path and the read endpoints is a prepared
+// bun:sqlite statement (cached per connection) and set-based: batches go in as JSON arrays
+// through json_each, never one query per server or per mod. Stat series tables are
+// WITHOUT ROWID tables from src/db/custom/40_live_stats.sql (not drizzle-expressible).
+import type { Database, Statement } from "bun:sqlite";
+
+export const HOUR = 3_600_000;
+export const THREE_HOURS = 3 * HOUR;
+export const DAY = 24 * HOUR;
+
+const cache = new WeakMap<Database, Map<string, Statement>>();
+/** A prepared statement, cached per connection. */
+export function stmt(sqlite: Database, sql: string): Statement {
+  let m = cache.get(sqlite);
+  if (!m) cache.set(sqlite, (m = new Map()));
+  let s = m.get(sql);
+  if (!s) m.set(sql, (s = sqlite.prepare(sql)));
+  return s;
+}
+
+export interface ExistingServer {
+  id: string;
+  sid: number;
+  host_address: string;
+  mods_hash: string;
+  players_sum_7d: number;
+  samples_7d: number;
+}
+
+export interface CurrentMod {
+  server_id: string;
+  workshop_id: string;
+  name: string;
+  version: string | null;
+  position: number;
+}
+
+export interface CatalogMod {
+  workshop_id: string;
+  name: string;
+  size_bytes: number;
+}
+
+export const SERVER_COLUMNS = `g.id, g.sid, g.name, g.host_address, g.ip, g.port, g.country, g.player_count,
+  g.player_count_limit, g.queue_players_count, g.wait_time_estimation, g.scenario_name, g.game_version,
+  g.password_protected, g.official, g.tags, g.mods_count, g.mods_size_bytes, g.online, g.avg_players_7d,
+  g.community_id, g.first_seen_at, g.last_seen_at`;
+
+export interface ServerRow {
+  id: string;
+  sid: number;
+  name: string;
+  host_address: string;
+  ip: string;
+  port: number;
+  country: string | null;
+  player_count: number;
+  player_count_limit: number;
+  queue_players_count: number;
+  wait_time_estimation: number;
+  scenario_name: string;
+  game_version: string;
+  password_protected: number;
+  official: number;
+  tags: string;
+  mods_count: number;
+  mods_size_bytes: number;
+  online: number;
+  avg_players_7d: number;
+  community_id: string | null;
+  first_seen_at: number;
+  last_seen_at: number;
+}
+
+export const liveRepo = {
+  // ---------- scan ----------
+  existingByAddress(sqlite: Database, addresses: string[]): ExistingServer[] {
+    return stmt(
+      sqlite,
+      `SELECT id, sid, host_address, mods_hash, players_sum_7d, samples_7d FROM game_servers
+       WHERE host_address IN (SELECT value FROM json_each(?))`,
+    ).all(JSON.stringify(addresses)) as ExistingServer[];
+  },
+
+  maxSid(sqlite: Database): number {
+    return (stmt(sqlite, `SELECT coalesce(max(sid), 0) AS m FROM game_servers`).get() as { m: number }).m;
+  },
+
+  insertServer(sqlite: Database, row: Record<string, unknown>) {
+    stmt(
+      sqlite,
+      `INSERT INTO game_servers (id, sid, source, source_id, host_address, name, ip, port, country, player_count,
+        player_count_limit, queue_players_count, wait_time_estimation, scenario_name, game_version,
+        password_protected, official, tags, search_text, mods_count, mods_size_bytes, mods_hash, online,
+        players_sum_7d, samples_7d, avg_players_7d, first_seen_at, last_seen_at)
+       VALUES ($id, $sid, 'battlemetrics', $source_id, $host_address, $name, $ip, $port, $country, $player_count,
+        $player_count_limit, $queue_players_count, $wait_time_estimation, $scenario_name, $game_version,
+        $password_protected, $official, $tags, $search_text, 0, 0, '', 1,
+        $players_sum_7d, $samples_7d, $avg_players_7d, $now, $now)`,
+    ).run(row as any);
+  },
+
+  updateServer(sqlite: Database, row: Record<string, unknown>) {
+    stmt(
+      sqlite,
+      `UPDATE game_servers SET source_id = $source_id, name = $name, ip = $ip, port = $port, country = $country,
+        player_count = $player_count, player_count_limit = $player_count_limit,
+        queue_players_count = $queue_players_count, wait_time_estimation = $wait_time_estimation,
+        scenario_name = $scenario_name, game_version = $game_version, password_protected = $password_protected,
+        official = $official, tags = $tags, search_text = $search_text, online = 1,
+        players_sum_7d = $players_sum_7d, samples_7d = $samples_7d, avg_players_7d = $avg_players_7d,
+        last_seen_at = $now
+       WHERE id = $id`,
+    ).run(row as any);
+  },
+
+  insertRawPoint(sqlite: Database, sid: number, time: number, players: number, queue: number, wait: number) {
+    stmt(
+      sqlite,
+      `INSERT OR REPLACE INTO game_server_stats_raw (sid, time, players, queue, wait) VALUES (?, ?, ?, ?, ?)`,
+    ).run(sid, time, players, queue, wait);
+  },
+
+  currentMods(sqlite: Database, serverIds: string[]): CurrentMod[] {
+    return stmt(
+      sqlite,
+      `SELECT server_id, workshop_id, name, version, position FROM game_server_mods
+       WHERE server_id IN (SELECT value FROM json_each(?))`,
+    ).all(JSON.stringify(serverIds)) as CurrentMod[];
+  },
+
+  catalogMods(sqlite: Database, workshopIds: string[]): CatalogMod[] {
+    return stmt(
+      sqlite,
+      `SELECT workshop_id, name, size_bytes FROM mods WHERE workshop_id IN (SELECT value FROM json_each(?))`,
+    ).all(JSON.stringify(workshopIds)) as CatalogMod[];
+  },
+
+  insertMod(sqlite: Database, serverId: string, workshopId: string, name: string, version: string | null, position: number) {
+    stmt(
+      sqlite,
+      `INSERT INTO game_server_mods (server_id, workshop_id, name, version, position) VALUES (?, ?, ?, ?, ?)`,
+    ).run(serverId, workshopId, name, version, position);
+  },
+
+  updateMod(sqlite: Database, serverId: string, workshopId: string, name: string, version: string | null, position: number) {
+    stmt(
+      sqlite,
+      `UPDATE game_server_mods SET name = ?, version = ?, position = ? WHERE server_id = ? AND workshop_id = ?`,
+    ).run(name, version, position, serverId, workshopId);
+  },
+
+  deleteMod(sqlite: Database, serverId: string, workshopId: string) {
+    stmt(sqlite, `DELETE FROM game_server_mods WHERE server_id = ? AND workshop_id = ?`).run(serverId, workshopId);
+  },
+
+  insertChange(
+    sqlite: Database,
+    c: { sid: number; time: number; action: string; workshop_id: string; mod_name: string; old_version: string | null; new_version: string | null; size_bytes: number | null },
+  ) {
+    stmt(
+      sqlite,
+      `INSERT INTO game_server_mod_changes (server_sid, time, action, workshop_id, mod_name, old_version, new_version, size_bytes)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?)`,
+    ).run(c.sid, c.time, c.action, c.workshop_id, c.mod_name, c.old_version, c.new_version, c.size_bytes);
+  },
+
+  setModSummary(sqlite: Database, id: string, count: number, size: number, hash: string) {
+    stmt(sqlite, `UPDATE game_servers SET mods_count = ?, mods_size_bytes = ?, mods_hash = ? WHERE id = ?`).run(
+      count,
+      size,
+      hash,
+      id,
+    );
+  },
+
+  /** Servers not in the completed scan are offline now: no players, not listed. */
+  markVanished(sqlite: Database, scanTime: number): number {
+    return stmt(
+      sqlite,
+      `UPDATE game_servers SET online = 0, player_count = 0, queue_players_count = 0, wait_time_estimation = 0
+       WHERE online = 1 AND last_seen_at < ?`,
+    ).run(scanTime).changes;
+  },
+
+  insertGlobalRaw(sqlite: Database, time: number, players: number, queue: number, servers: number) {
+    stmt(sqlite, `INSERT OR REPLACE INTO live_global_stats_raw (time, players, queue, servers) VALUES (?, ?, ?, ?)`).run(
+      time,
+      players,
+      queue,
+      servers,
+    );
+  },
+
+  /** One raw point per community that has servers assigned (zeros when none is online). */
+  insertCommunityRaw(sqlite: Database, time: number) {
+    stmt(
+      sqlite,
+      `INSERT OR REPLACE INTO live_community_stats_raw (community_id, time, players, queue, servers)
+       SELECT community_id, $time,
+         coalesce(sum(CASE WHEN last_seen_at = $time THEN player_count END), 0),
+         coalesce(sum(CASE WHEN last_seen_at = $time THEN queue_players_count END), 0),
+         count(CASE WHEN last_seen_at = $time THEN 1 END)
+       FROM game_servers WHERE community_id IS NOT NULL GROUP BY community_id`,
+    ).run({ time });
+  },
+
+  /** Recomputes the per-mod usage (servers online in the last hour) read by top-mods and the catalog. */
+  refreshModUsage(sqlite: Database, now: number) {
+    stmt(sqlite, `DELETE FROM live_mod_usage`).run();
+    stmt(
+      sqlite,
+      `INSERT INTO live_mod_usage (workshop_id, name, server_count, player_count, updated_at)
+       SELECT gm.workshop_id, coalesce(nullif(max(m.name), ''), max(gm.name), ''), count(*), sum(g.player_count), $now
+       FROM game_servers g
+       JOIN game_server_mods gm ON gm.server_id = g.id
+       LEFT JOIN mods m ON m.workshop_id = gm.workshop_id
+       WHERE g.last_seen_at >= $since
+       GROUP BY gm.workshop_id`,
+    ).run({ now, since: now - HOUR });
+  },
+
+  getState(sqlite: Database, key: string): number | null {
+    const r = stmt(sqlite, `SELECT value FROM live_state WHERE key = ?`).get(key) as { value: number } | null;
+    return r ? r.value : null;
+  },
+
+  setState(sqlite: Database, key: string, value: number) {
+    stmt(sqlite, `INSERT INTO live_state (key, value) VALUES (?, ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value`).run(
+      key,
+      value,
+    );
+  },
+};

@@ -1,0 +1,265 @@
+// The scan job: reads every online server from BattleMetrics and records it. Each page is one
+// synchronous immediate transaction (network I/O happens between pages, never inside); the
+// closing step (vanished servers, global and community points, per-mod usage) is one more.
+// A server whose reported mod list hashes the same as last time skips the mod diff entirely,
+// so a steady-state scan of 5,000 servers is two prepared statements per server.
+import type { Deps } from "../../deps";
+import { newId } from "../../shared/ids";
+import { BattleMetricsClient, type LiveServer } from "./battlemetrics";
+import { liveRepo, type CatalogMod, type CurrentMod, type ExistingServer } from "./repository";
+
+export interface ScanResult {
+  pages: number;
+  servers: number;
+  new_servers: number;
+  vanished: number;
+  mod_changes: number;
+  skipped: number;
+  unknown_mods_queued: number;
+  requests: number;
+}
+
+export function clientFromConfig(deps: Deps): BattleMetricsClient {
+  return new BattleMetricsClient({
+    baseUrl: deps.config.LOADOUT_BATTLEMETRICS_URL,
+    token: deps.config.LOADOUT_BATTLEMETRICS_TOKEN ?? null,
+    fetch: deps.fetch,
+  });
+}
+
+/** Hash of the reported mod list (ids, versions, names, order). */
+export function modsHash(mods: LiveServer["mods"]): string {
+  if (mods.length === 0) return "0";
+  let s = "";
+  for (const m of mods) s += `${m.workshop_id}\u0001${m.version ?? ""}\u0001${m.name ?? ""}\u0002`;
+  return Bun.hash(s).toString(36);
+}
+
+class ScanState {
+  seen = new Set<string>();
+  nextSid = 0;
+  totalPlayers = 0;
+  totalQueue = 0;
+  servers = 0;
+  newServers = 0;
+  modChanges = 0;
+  skipped = 0;
+  pages = 0;
+  unknownQueued = new Set<string>();
+  constructor(readonly time: number) {}
+}
+
+/** Records one page of servers in one transaction; returns workshop ids to queue for a scrape. */
+export function processPage(deps: Pick<Deps, "sqlite">, servers: LiveServer[], state: ScanState): string[] {
+  const { sqlite } = deps;
+  const time = state.time;
+  const unknown: string[] = [];
+  sqlite
+    .transaction(() => {
+      if (state.nextSid === 0) state.nextSid = liveRepo.maxSid(sqlite) + 1;
+      const fresh = servers.filter((s) => {
+        if (state.seen.has(s.host_address)) return false;
+        state.seen.add(s.host_address);
+        return true;
+      });
+      if (fresh.length === 0) return;
+      const existing = new Map<string, ExistingServer>();
+      for (const e of liveRepo.existingByAddress(sqlite, fresh.map((s) => s.host_address))) existing.set(e.host_address, e);
+
+      const changed: { id: string; sid: number; server: LiveServer; hash: string; isNew: boolean }[] = [];
+      for (const s of fresh) {
+        const e = existing.get(s.host_address);
+        const row = {
+          source_id: s.source_id,
+          name: s.name,
+          ip: s.ip,
+          port: s.port,
+          country: s.country,
+          player_count: s.player_count,
+          player_count_limit: s.player_count_limit,
+          queue_players_count: s.queue_players_count,
+          wait_time_estimation: s.wait_time_estimation,
+          scenario_name: s.scenario_name,
+          game_version: s.game_version,
+          password_protected: s.password_protected ? 1 : 0,
+          official: s.official ? 1 : 0,
+          tags: `,${s.tags.join(",")},`,
+          search_text: `${s.name} ${s.host_address} ${s.scenario_name}`.toLowerCase(),
+          now: time,
+        };
+        const hash = modsHash(s.mods);
+        let id: string;
+        let sid: number;
+        if (e) {
+          id = e.id;
+          sid = e.sid;
+          const sum = e.players_sum_7d + s.player_count;
+          const n = e.samples_7d + 1;
+          liveRepo.updateServer(sqlite, { ...row, id, players_sum_7d: sum, samples_7d: n, avg_players_7d: sum / n });
+          if (e.mods_hash !== hash) changed.push({ id, sid, server: s, hash, isNew: false });
+        } else {
+          id = newId();
+          sid = state.nextSid++;
+          liveRepo.insertServer(sqlite, {
+            ...row,
+            id,
+            sid,
+            host_address: s.host_address,
+            players_sum_7d: s.player_count,
+            samples_7d: 1,
+            avg_players_7d: s.player_count,
+          });
+          state.newServers++;
+          changed.push({ id, sid, server: s, hash, isNew: true });
+        }
+        liveRepo.insertRawPoint(sqlite, sid, time, s.player_count, s.queue_players_count, s.wait_time_estimation);
+        state.servers++;
+        state.totalPlayers += s.player_count;
+        state.totalQueue += s.queue_players_count;
+      }
+      if (changed.length === 0) return;
+
+      // Mod diffs for servers whose list changed (or that are new), batched per page.
+      const current = new Map<string, Map<string, CurrentMod>>();
+      const oldIds = changed.filter((c) => !c.isNew).map((c) => c.id);
+      if (oldIds.length > 0) {
+        for (const m of liveRepo.currentMods(sqlite, oldIds)) {
+          let per = current.get(m.server_id);
+          if (!per) current.set(m.server_id, (per = new Map()));
+          per.set(m.workshop_id, m);
+        }
+      }
+      const ids = new Set<string>();
+      for (const c of changed) for (const m of c.server.mods) ids.add(m.workshop_id);
+      for (const per of current.values()) for (const id of per.keys()) ids.add(id);
+      const catalog = new Map<string, CatalogMod>();
+      if (ids.size > 0) for (const m of liveRepo.catalogMods(sqlite, [...ids])) catalog.set(m.workshop_id, m);
+
+      for (const c of changed) {
+        const old = current.get(c.id) ?? new Map<string, CurrentMod>();
+        let size = 0;
+        c.server.mods.forEach((m, position) => {
+          const cat = catalog.get(m.workshop_id);
+          size += cat?.size_bytes ?? 0;
+          const o = old.get(m.workshop_id);
+          const name = m.name ?? o?.name ?? cat?.name ?? "";
+          // A bare id (no version reported) keeps the version we knew.
+          const version = m.version ?? o?.version ?? null;
+          if (!o) {
+            liveRepo.insertMod(sqlite, c.id, m.workshop_id, name, version, position);
+            liveRepo.insertChange(sqlite, {
+              sid: c.sid,
+              time,
+              action: "added",
+              workshop_id: m.workshop_id,
+              mod_name: name || (cat?.name ?? ""),
+              old_version: null,
+              new_version: version,
+              size_bytes: cat?.size_bytes ?? null,
+            });
+            state.modChanges++;
+            if (!cat && !state.unknownQueued.has(m.workshop_id)) {
+              state.unknownQueued.add(m.workshop_id);
+              unknown.push(m.workshop_id);
+            }
+          } else {
+            if (o.version !== version && o.version !== null && version !== null) {
+              liveRepo.insertChange(sqlite, {
+                sid: c.sid,
+                time,
+                action: "updated",
+                workshop_id: m.workshop_id,
+                mod_name: name || (cat?.name ?? ""),
+                old_version: o.version,
+                new_version: version,
+                size_bytes: cat?.size_bytes ?? null,
+              });
+              state.modChanges++;
+            }
+            if (o.version !== version || o.name !== name || o.position !== position) {
+              liveRepo.updateMod(sqlite, c.id, m.workshop_id, name, version, position);
+            }
+            old.delete(m.workshop_id);
+          }
+        });
+        for (const o of old.values()) {
+          const cat = catalog.get(o.workshop_id);
+          liveRepo.deleteMod(sqlite, c.id, o.workshop_id);
+          liveRepo.insertChange(sqlite, {
+            sid: c.sid,
+            time,
+            action: "removed",
+            workshop_id: o.workshop_id,
+            mod_name: o.name || (cat?.name ?? ""),
+            old_version: o.version,
+            new_version: null,
+            size_bytes: cat?.size_bytes ?? null,
+          });
+          state.modChanges++;
+        }
+        liveRepo.setModSummary(sqlite, c.id, c.server.mods.length, size, c.hash);
+      }
+    })
+    .immediate();
+  return unknown;
+}
+
+/** Closes a complete scan: vanished servers, global and community points, per-mod usage. */
+export function finishScan(deps: Pick<Deps, "sqlite">, state: ScanState): number {
+  const { sqlite } = deps;
+  let vanished = 0;
+  sqlite
+    .transaction(() => {
+      vanished = liveRepo.markVanished(sqlite, state.time);
+      liveRepo.insertGlobalRaw(sqlite, state.time, state.totalPlayers, state.totalQueue, state.servers);
+      liveRepo.insertCommunityRaw(sqlite, state.time);
+      liveRepo.refreshModUsage(sqlite, state.time);
+      liveRepo.setState(sqlite, "last_scan_at", state.time);
+    })
+    .immediate();
+  return vanished;
+}
+
+function queueScrapes(deps: Pick<Deps, "jobs" | "log">, ids: string[]) {
+  for (const id of ids) {
+    try {
+      deps.jobs.enqueue("scrape.detail", { workshop_id: id }, { dedupeKey: `scrape:${id}` });
+    } catch (err) {
+      deps.log.warn("live: could not queue a detail scrape", { workshop_id: id, error: (err as Error).message });
+    }
+  }
+}
+
+export interface RunScanOptions {
+  client?: BattleMetricsClient;
+  signal?: AbortSignal;
+  progress?: (p: Record<string, unknown>) => void;
+}
+
+/** One full scan: every page, then the closing step. Throws when the source fails for good. */
+export async function runScan(deps: Deps, opts: RunScanOptions = {}): Promise<ScanResult> {
+  const client = opts.client ?? clientFromConfig(deps);
+  const state = new ScanState(deps.clock.now());
+  for await (const page of client.pages(opts.signal)) {
+    const unknown = processPage(deps, page.servers, state);
+    queueScrapes(deps, unknown);
+    state.pages++;
+    state.skipped += page.skipped;
+    opts.progress?.({ pages: state.pages, servers: state.servers });
+  }
+  const vanished = finishScan(deps, state);
+  const result: ScanResult = {
+    pages: state.pages,
+    servers: state.servers,
+    new_servers: state.newServers,
+    vanished,
+    mod_changes: state.modChanges,
+    skipped: state.skipped,
+    unknown_mods_queued: state.unknownQueued.size,
+    requests: client.requestCount,
+  };
+  deps.log.info("live: scan finished", { ...result });
+  return result;
+}
+
+export { ScanState };
