@@ -8,6 +8,8 @@ import { platformRoutes } from "./platform/routes";
 import { authRoutes } from "./auth/routes";
 import { usersRoutes } from "./users/routes";
 import { listsRoutes } from "./lists/routes";
+import { eventsRoutes } from "./events/routes";
+import { eventsJobs } from "./events/jobs";
 
 export interface ScheduleSpec {
   name: string;
@@ -29,4 +31,5 @@ export const features: FeatureModule[] = [
   { name: "auth", routes: authRoutes },
   { name: "users", routes: usersRoutes },
   { name: "lists", routes: listsRoutes },
+  { name: "events", routes: eventsRoutes, jobs: eventsJobs },
 ];

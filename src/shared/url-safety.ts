@@ -214,6 +214,8 @@ export interface SafeFetchOptions extends UrlSafetyOptions {
   /** Abort after this many milliseconds (default 10 000). */
   timeoutMs?: number;
   resolve?: Resolver;
+  /** The fetch to use (deps.fetch); defaults to the global one. */
+  fetchImpl?: typeof fetch;
 }
 
 /**
@@ -229,5 +231,5 @@ export async function safeFetch(
   await checkUrl(url, opts, opts.resolve ?? systemResolver);
   const timeout = AbortSignal.timeout(opts.timeoutMs ?? 10_000);
   const signal = init.signal ? AbortSignal.any([init.signal, timeout]) : timeout;
-  return fetch(url, { ...init, redirect: "manual", signal });
+  return (opts.fetchImpl ?? fetch)(url, { ...init, redirect: "manual", signal });
 }

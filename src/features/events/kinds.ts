@@ -1,20 +1,8 @@
 // The event kinds of decisions.md ("Events, webhooks, notifications"). Webhook `events` filters
 // and notification preferences are keyed by these names.
-export const EVENT_KINDS = [
-  "mod_added",
-  "mod_removed",
-  "mod_updated",
-  "version_changed",
-  "list_imported",
-  "suggestion_created",
-  "suggestion_reviewed",
-  "deploy_requested",
-  "deploy_request_decided",
-  "deployment_succeeded",
-  "deployment_failed",
-] as const;
+import { EVENT_KINDS, type EventKind } from "./outbox";
 
-export type EventKind = (typeof EVENT_KINDS)[number];
+export { EVENT_KINDS, type EventKind };
 
 /** Sent only by POST /settings/webhooks/:id/test; never filtered out by `events`. */
 export const TEST_EVENT = "test";

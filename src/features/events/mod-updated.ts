@@ -1,0 +1,35 @@
+// The catalog's `mod_updated` source: when the scraper stores a newer version of a mod, every
+// list containing that mod gets a `mod_updated` event, recorded in the scraper's own write
+// transaction (called from src/features/scraper/hooks.ts onModVersionChanged).
+import { eq } from "drizzle-orm";
+import type { Tx } from "../../db/client";
+import { listItems } from "../lists/tables";
+import { mods } from "../catalog/tables";
+import { recordEvent } from "./outbox";
+
+/** Records one `mod_updated` event per list holding the mod; returns how many were recorded. */
+export function recordModUpdated(tx: Tx, workshopId: string, oldVersion: string, newVersion: string, at?: number): number {
+  if (oldVersion === newVersion) return 0;
+  const mod = tx.select({ name: mods.name }).from(mods).where(eq(mods.workshop_id, workshopId)).get();
+  const rows = tx
+    .select({ list_id: listItems.list_id, name: listItems.name, pinned_version: listItems.pinned_version })
+    .from(listItems)
+    .where(eq(listItems.workshop_id, workshopId))
+    .all();
+  for (const r of rows) {
+    recordEvent(tx, {
+      kind: "mod_updated",
+      listId: r.list_id,
+      actorId: null,
+      data: {
+        workshop_id: workshopId,
+        mod_name: mod?.name || r.name || workshopId,
+        old_version: oldVersion,
+        new_version: newVersion,
+        pinned_version: r.pinned_version,
+      },
+      at,
+    });
+  }
+  return rows.length;
+}

@@ -1,0 +1,258 @@
+// The events feature's queries: outbox reads, webhooks, delivery log, notifications and
+// preferences. Functions take a drizzle handle (the database or a transaction) so the
+// dispatcher can do a whole fan-out in one transaction.
+import { and, desc, eq, inArray, isNull, sql } from "drizzle-orm";
+import type { Database, Statement } from "bun:sqlite";
+import type { Tx } from "../../db/client";
+import { eventOutbox, notificationPreferences, notifications, webhookDeliveries, webhooks } from "./tables";
+import { lists } from "../lists/tables";
+import { listOwners } from "../collaboration/tables";
+import { users } from "../users/tables";
+
+export type WebhookRow = typeof webhooks.$inferSelect;
+export type NewWebhook = typeof webhooks.$inferInsert;
+export type DeliveryRow = typeof webhookDeliveries.$inferSelect;
+export type NotificationRow = typeof notifications.$inferSelect;
+export type OutboxRow = typeof eventOutbox.$inferSelect;
+
+// ---------------------------------------------------------------------------------------------
+// Outbox
+
+export function pendingEvents(db: Tx, limit: number): OutboxRow[] {
+  return db
+    .select()
+    .from(eventOutbox)
+    .where(isNull(eventOutbox.dispatched_at))
+    .orderBy(eventOutbox.created_at, eventOutbox.id)
+    .limit(limit)
+    .all();
+}
+
+/** Marks an event dispatched; false when another dispatcher got there first. */
+export function markDispatched(db: Tx, id: string, at: number): boolean {
+  const r = db
+    .update(eventOutbox)
+    .set({ dispatched_at: at })
+    .where(and(eq(eventOutbox.id, id), isNull(eventOutbox.dispatched_at)))
+    .returning({ id: eventOutbox.id })
+    .all();
+  return r.length > 0;
+}
+
+export function hasPendingEvents(db: Tx): boolean {
+  return !!db.select({ id: eventOutbox.id }).from(eventOutbox).where(isNull(eventOutbox.dispatched_at)).limit(1).get();
+}
+
+// ---------------------------------------------------------------------------------------------
+// Lists and users as the events see them
+
+export function listSummary(db: Tx, listId: string): { id: string; name: string; owner_id: string } | null {
+  return db.select({ id: lists.id, name: lists.name, owner_id: lists.owner_id }).from(lists).where(eq(lists.id, listId)).get() ?? null;
+}
+
+/** Primary owner and co-owners of a list. */
+export function listOwnerIds(db: Tx, listId: string): string[] {
+  const primary = db.select({ id: lists.owner_id }).from(lists).where(eq(lists.id, listId)).get();
+  if (!primary) return [];
+  const co = db.select({ id: listOwners.user_id }).from(listOwners).where(eq(listOwners.list_id, listId)).all();
+  return [...new Set([primary.id, ...co.map((r) => r.id)])];
+}
+
+export function isListOwner(db: Tx, listId: string, userId: string): boolean {
+  return listOwnerIds(db, listId).includes(userId);
+}
+
+export function displayName(db: Tx, userId: string): string | null {
+  return db.select({ n: users.display_name }).from(users).where(eq(users.id, userId)).get()?.n ?? null;
+}
+
+export function existingUserIds(db: Tx, ids: string[]): string[] {
+  if (ids.length === 0) return [];
+  return db.select({ id: users.id }).from(users).where(inArray(users.id, ids)).all().map((r) => r.id);
+}
+
+// ---------------------------------------------------------------------------------------------
+// Webhooks
+
+export function insertWebhook(db: Tx, row: NewWebhook): WebhookRow {
+  return db.insert(webhooks).values(row).returning().get();
+}
+
+export function webhooksOfUser(db: Tx, userId: string): WebhookRow[] {
+  return db.select().from(webhooks).where(eq(webhooks.user_id, userId)).orderBy(webhooks.created_at, webhooks.id).all();
+}
+
+export function webhookById(db: Tx, id: string): WebhookRow | null {
+  return db.select().from(webhooks).where(eq(webhooks.id, id)).get() ?? null;
+}
+
+export function updateWebhook(db: Tx, id: string, patch: Partial<NewWebhook>): WebhookRow | null {
+  return db.update(webhooks).set(patch).where(eq(webhooks.id, id)).returning().get() ?? null;
+}
+
+export function deleteWebhook(db: Tx, id: string): boolean {
+  return db.delete(webhooks).where(eq(webhooks.id, id)).returning({ id: webhooks.id }).all().length > 0;
+}
+
+/**
+ * Enabled webhooks that see events of this list: `list` scope on the list, or `global` scope,
+ * in both cases only while the webhook's owner is the list's owner or a co-owner.
+ */
+export function webhooksForList(db: Tx, listId: string): WebhookRow[] {
+  return db
+    .select()
+    .from(webhooks)
+    .where(
+      and(
+        eq(webhooks.enabled, true),
+        sql`(${webhooks.scope} = 'global' OR ${webhooks.list_id} = ${listId})`,
+        sql`(${webhooks.user_id} = (SELECT owner_id FROM lists WHERE id = ${listId})
+             OR EXISTS (SELECT 1 FROM list_owners o WHERE o.list_id = ${listId} AND o.user_id = ${webhooks.user_id}))`,
+      ),
+    )
+    .all();
+}
+
+/** Counts a failed attempt; returns the new consecutive failure count. */
+export function recordWebhookFailure(db: Tx, id: string, at: number, status: number | null): number {
+  const r = db
+    .update(webhooks)
+    .set({ consecutive_failures: sql`${webhooks.consecutive_failures} + 1`, last_delivery_at: at, last_status: status })
+    .where(eq(webhooks.id, id))
+    .returning({ n: webhooks.consecutive_failures })
+    .get();
+  return r?.n ?? 0;
+}
+
+export function recordWebhookSuccess(db: Tx, id: string, at: number, status: number): void {
+  db.update(webhooks).set({ consecutive_failures: 0, last_delivery_at: at, last_status: status }).where(eq(webhooks.id, id)).run();
+}
+
+/** Disables a webhook; false when it was already disabled (so the owner is told once). */
+export function disableWebhook(db: Tx, id: string, at: number): boolean {
+  return (
+    db
+      .update(webhooks)
+      .set({ enabled: false, disabled_at: at, updated_at: at })
+      .where(and(eq(webhooks.id, id), eq(webhooks.enabled, true)))
+      .returning({ id: webhooks.id })
+      .all().length > 0
+  );
+}
+
+// ---------------------------------------------------------------------------------------------
+// Delivery log
+
+/** How many attempts are kept per webhook (the endpoint shows the last 50). */
+const DELIVERY_LOG_KEEP = 200;
+
+export function insertDelivery(db: Tx, row: typeof webhookDeliveries.$inferInsert): void {
+  db.insert(webhookDeliveries).values(row).run();
+  // Keep the log bounded: drop everything older than the newest DELIVERY_LOG_KEEP rows.
+  db.run(sql`DELETE FROM webhook_deliveries WHERE webhook_id = ${row.webhook_id} AND id < (
+    SELECT id FROM webhook_deliveries WHERE webhook_id = ${row.webhook_id} ORDER BY id DESC LIMIT 1 OFFSET ${DELIVERY_LOG_KEEP - 1})`);
+}
+
+export function recentDeliveries(db: Tx, webhookId: string, limit: number): DeliveryRow[] {
+  return db
+    .select()
+    .from(webhookDeliveries)
+    .where(eq(webhookDeliveries.webhook_id, webhookId))
+    .orderBy(desc(webhookDeliveries.id))
+    .limit(limit)
+    .all();
+}
+
+// ---------------------------------------------------------------------------------------------
+// Notifications
+
+/** Inserts unless this user already has a notification for this event (idempotent fan-out). */
+export function insertNotification(db: Tx, row: typeof notifications.$inferInsert): boolean {
+  const r = db.insert(notifications).values(row).onConflictDoNothing().returning({ id: notifications.id }).all();
+  return r.length > 0;
+}
+
+export function inbox(db: Tx, userId: string, opts: { unreadOnly: boolean; limit: number }): NotificationRow[] {
+  const where = opts.unreadOnly
+    ? and(eq(notifications.user_id, userId), eq(notifications.read, false))
+    : eq(notifications.user_id, userId);
+  return db.select().from(notifications).where(where).orderBy(desc(notifications.id)).limit(opts.limit).all();
+}
+
+export function markNotificationRead(db: Tx, userId: string, id: string): boolean {
+  return (
+    db
+      .update(notifications)
+      .set({ read: true })
+      .where(and(eq(notifications.id, id), eq(notifications.user_id, userId)))
+      .returning({ id: notifications.id })
+      .all().length > 0
+  );
+}
+
+export function markAllNotificationsRead(db: Tx, userId: string): number {
+  return db
+    .update(notifications)
+    .set({ read: true })
+    .where(and(eq(notifications.user_id, userId), eq(notifications.read, false)))
+    .returning({ id: notifications.id })
+    .all().length;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Preferences
+
+/** Explicit choices only (absent = enabled). */
+export function preferencesOf(db: Tx, userId: string): Map<string, boolean> {
+  const rows = db
+    .select({ event: notificationPreferences.event, enabled: notificationPreferences.enabled })
+    .from(notificationPreferences)
+    .where(eq(notificationPreferences.user_id, userId))
+    .all();
+  return new Map(rows.map((r) => [r.event, r.enabled]));
+}
+
+/** Users among `userIds` who turned `event` off. */
+export function usersSilencing(db: Tx, userIds: string[], event: string): Set<string> {
+  if (userIds.length === 0) return new Set();
+  const rows = db
+    .select({ id: notificationPreferences.user_id })
+    .from(notificationPreferences)
+    .where(
+      and(
+        inArray(notificationPreferences.user_id, userIds),
+        eq(notificationPreferences.event, event),
+        eq(notificationPreferences.enabled, false),
+      ),
+    )
+    .all();
+  return new Set(rows.map((r) => r.id));
+}
+
+export function setPreferences(db: Tx, userId: string, prefs: Record<string, boolean>): void {
+  for (const [event, enabled] of Object.entries(prefs)) {
+    db.insert(notificationPreferences)
+      .values({ user_id: userId, event, enabled })
+      .onConflictDoUpdate({
+        target: [notificationPreferences.user_id, notificationPreferences.event],
+        set: { enabled },
+      })
+      .run();
+  }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Hot path: unread count, polled by every open client. An index-only count over the partial
+// index notifications_unread_idx, prepared once per connection.
+
+
+const unreadStmts = new WeakMap<Database, Statement>();
+
+export function unreadCount(sqlite: Database, userId: string): number {
+  let stmt = unreadStmts.get(sqlite);
+  if (!stmt) {
+    stmt = sqlite.prepare(`SELECT COUNT(*) AS n FROM notifications WHERE user_id = ? AND "read" = 0`);
+    unreadStmts.set(sqlite, stmt);
+  }
+  return (stmt.get(userId) as { n: number }).n;
+}
