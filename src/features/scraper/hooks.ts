@@ -1,0 +1,15 @@
+// Hook points of the scraper for other features. Called synchronously inside the detail job's
+// write transaction, so anything recorded here (e.g. an outbox event) commits with the mod.
+import type { Tx } from "../../db/client";
+import { recordModUpdated } from "../events/mod-updated";
+
+/**
+ * A scraped mod's latest version changed from `oldVersion` to `newVersion`.
+ * Called only for a mod that was already in the catalog with a version (not for a first scrape),
+ * inside the transaction that stores the new version. Must not do network I/O or await.
+ *
+ * Issue 8 (events) fills this in: record `mod_updated` for every list that contains the mod.
+ */
+export function onModVersionChanged(tx: Tx, workshopId: string, oldVersion: string, newVersion: string): void {
+  recordModUpdated(tx, workshopId, oldVersion, newVersion);
+}
