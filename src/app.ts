@@ -29,6 +29,10 @@ export function createApp(deps: Deps) {
     .get(SCALAR_PATH, () => new Response(Bun.file(scalarBundle), { headers: { "content-type": "application/javascript; charset=utf-8", "cache-control": "public, max-age=86400" } }), {
       detail: { hide: true },
     })
+    // Registered before the openapi plugin so that it covers its routes (Elysia hooks apply to later routes).
+    .onAfterHandle(({ path, response }) => {
+      if (path === "/swagger/json" && response && typeof response === "object") fillRequestBodies(app as any, response as any);
+    })
     .use(
       openapi({
         path: "/swagger",
@@ -60,6 +64,28 @@ export function createApp(deps: Deps) {
     if (f.routes) app = app.use(f.routes(deps)) as any;
   }
   return app;
+}
+
+/**
+ * @elysiajs/openapi leaves `requestBody.content` empty on routes that have a function body
+ * parser, and ours is global (src/shared/http.ts). Fill those bodies from the routes' zod schemas.
+ */
+function fillRequestBodies(app: { routes: { method: string; path: string; hooks?: any }[] }, doc: { paths?: Record<string, any> }) {
+  if ((doc as any)["x-bodies-filled"] || !doc.paths) return;
+  for (const route of app.routes) {
+    const body = route.hooks?.body;
+    if (!body || !body["~standard"]) continue;
+    const path = route.path.replace(/:(\w+)/g, "{$1}");
+    const op = doc.paths[path]?.[route.method.toLowerCase()];
+    if (!op?.requestBody || Object.keys(op.requestBody.content ?? {}).length > 0) continue;
+    try {
+      const { $schema, ...schema } = z.toJSONSchema(body, { unrepresentable: "any", io: "input" }) as any;
+      op.requestBody.content = { "application/json": { schema } };
+    } catch {
+      // a schema zod cannot express stays undocumented rather than breaking the document
+    }
+  }
+  (doc as any)["x-bodies-filled"] = true;
 }
 
 export type App = ReturnType<typeof createApp>;

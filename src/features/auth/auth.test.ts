@@ -1,0 +1,299 @@
+import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { createTestApp, type TestApp } from "../../../test/helpers";
+import { startSmtpServer } from "../../../test/fakes/smtp";
+import { startFakeDiscord } from "../../../test/fakes/discord-oauth";
+import { signerFor } from "../../shared/auth";
+
+describe("registration, login and tokens", () => {
+  let t: TestApp;
+  let smtp: Awaited<ReturnType<typeof startSmtpServer>>;
+  beforeAll(async () => {
+    smtp = await startSmtpServer();
+    t = await createTestApp({ env: { LOADOUT_SMTP_URL: smtp.url, LOADOUT_REGISTRATION: "open" } });
+  });
+  afterAll(async () => {
+    await t.close();
+    await smtp.close();
+  });
+
+  test("register → verification e-mail over SMTP → verify → login → me", async () => {
+    const reg = await t.req("POST", "/api/v1/auth/register", { body: { email: "Alice@Example.com", password: "correct horse", display_name: "  Alice " } });
+    expect(reg.status).toBe(201);
+    expect(typeof reg.body.user_id).toBe("string");
+    await smtp.waitFor(1);
+    const mail = smtp.mails.at(-1)!;
+    expect(mail.to).toEqual(["alice@example.com"]);
+    const link = new URL(smtp.linkIn(mail));
+    expect(link.pathname).toBe("/api/v1/auth/email-verify");
+    const v = await t.req("GET", link.pathname + link.search);
+    expect(v.status).toBe(200);
+    expect(v.body).toEqual({ ok: true });
+    const again = await t.req("GET", link.pathname + link.search);
+    expect(again.status).toBe(401);
+
+    const login = await t.req("POST", "/api/v1/auth/login", { body: { email: "alice@example.com", password: "correct horse" } });
+    expect(login.status).toBe(200);
+    expect(login.body.user).toEqual({ user_id: reg.body.user_id, display_name: "Alice" });
+    const me = await t.req("GET", "/api/v1/auth/me", { token: login.body.token });
+    expect(me.status).toBe(200);
+    expect(me.body).toEqual({ id: reg.body.user_id, email: "alice@example.com", display_name: "Alice", role: "user", is_approved: true });
+  });
+
+  test("duplicate e-mail is 409; bad fields are 400 naming the field", async () => {
+    await t.req("POST", "/api/v1/auth/register", { body: { email: "dup@example.com", password: "password1", display_name: "Dup" } });
+    const dup = await t.req("POST", "/api/v1/auth/register", { body: { email: "DUP@example.com", password: "password1", display_name: "Dup" } });
+    expect(dup.status).toBe(409);
+    const short = await t.req("POST", "/api/v1/auth/register", { body: { email: "x@example.com", password: "short", display_name: "X" } });
+    expect(short.status).toBe(400);
+    expect(short.body.error).toBe("password: must be 8 to 128 characters");
+    const name = await t.req("POST", "/api/v1/auth/register", { body: { email: "y@example.com", password: "password1", display_name: "   " } });
+    expect(name.body.error).toBe("display_name: must be 1 to 100 characters");
+  });
+
+  test("wrong password and unknown e-mail are the same 401", async () => {
+    await t.createUser({ email: "bob@example.com", password: "bob-password" });
+    const wrong = await t.req("POST", "/api/v1/auth/login", { body: { email: "bob@example.com", password: "nope-nope" } });
+    const unknown = await t.req("POST", "/api/v1/auth/login", { body: { email: "nobody@example.com", password: "nope-nope" } });
+    expect(wrong.status).toBe(401);
+    expect(unknown.status).toBe(401);
+    expect(wrong.body).toEqual({ error: "invalid credentials" });
+    expect(unknown.body).toEqual({ error: "invalid credentials" });
+  });
+
+  test("expired, tampered and deleted-user JWTs are 401", async () => {
+    const u = await t.createUser();
+    const expiredToken = await signerFor(t.deps).sign({ sub: u.id, role: "user", exp: Math.floor(Date.now() / 1000) - 60 });
+    expect((await t.req("GET", "/api/v1/auth/me", { token: expiredToken })).status).toBe(401);
+    const [h, p, s] = u.token.split(".");
+    const forgedPayload = Buffer.from(JSON.stringify({ sub: u.id, role: "admin", exp: 9999999999 })).toString("base64url");
+    expect((await t.req("GET", "/api/v1/auth/me", { token: `${h}.${forgedPayload}.${s}` })).status).toBe(401);
+    expect((await t.req("GET", "/api/v1/auth/me", { token: `${h}.${p}.${s!.slice(0, -2)}xx` })).status).toBe(401);
+    expect((await t.req("GET", "/api/v1/auth/me", { headers: { authorization: "Basic abc" } })).status).toBe(401);
+    expect((await t.req("GET", "/api/v1/auth/me")).body).toEqual({ error: "unauthorized" });
+    expect((await t.req("DELETE", "/api/v1/settings/account", { user: u })).status).toBe(204);
+    expect((await t.req("GET", "/api/v1/auth/me", { user: u })).status).toBe(401);
+  });
+
+  test("API keys: create (shown once), list without the key, use via X-API-Key, revoke", async () => {
+    const u = await t.createUser();
+    const created = await t.req("POST", "/api/v1/api-keys", { user: u, body: { name: "deploy bot" } });
+    expect(created.status).toBe(200);
+    expect(created.body.key).toMatch(/^lo_[A-Za-z0-9_-]{43}$/);
+    expect(created.body.prefix).toBe(created.body.key.slice(0, 10));
+    const list = await t.req("GET", "/api/v1/api-keys", { user: u });
+    expect(list.body).toHaveLength(1);
+    expect(list.body[0]).toEqual({ id: created.body.id, name: "deploy bot", prefix: created.body.prefix, created_at: created.body.created_at, last_used_at: null });
+    expect(JSON.stringify(list.body)).not.toContain(created.body.key);
+    const me = await t.req("GET", "/api/v1/auth/me", { apiKey: created.body.key });
+    expect(me.body.id).toBe(u.id);
+    expect((await t.req("GET", "/api/v1/api-keys", { user: u })).body[0].last_used_at).not.toBeNull();
+    const other = await t.createUser();
+    expect((await t.req("DELETE", `/api/v1/api-keys/${created.body.id}`, { user: other })).status).toBe(404);
+    expect((await t.req("DELETE", `/api/v1/api-keys/${created.body.id}`, { user: u })).status).toBe(204);
+    expect((await t.req("GET", "/api/v1/auth/me", { apiKey: created.body.key })).status).toBe(401);
+    expect((await t.req("GET", "/api/v1/auth/me", { apiKey: "lo_not-a-key" })).status).toBe(401);
+  });
+
+  test("users/search needs 2 characters and finds by display name or exact e-mail", async () => {
+    const u = await t.createUser({ display_name: "Searchable Sam", email: "sam@example.com" });
+    const short = await t.req("GET", "/api/v1/users/search?q=a", { user: u });
+    expect(short.status).toBe(400);
+    const byName = await t.req("GET", "/api/v1/users/search?q=searchable", { user: u });
+    expect(byName.body.users).toContainEqual({ id: u.id, display_name: "Searchable Sam" });
+    const byMail = await t.req("GET", "/api/v1/users/search?q=SAM@example.com", { user: u });
+    expect(byMail.body.users.map((x: any) => x.id)).toEqual([u.id]);
+    expect((await t.req("GET", "/api/v1/users/search?q=sam")).status).toBe(401);
+  });
+
+  test("display name update", async () => {
+    const u = await t.createUser();
+    expect((await t.req("PUT", "/api/v1/settings/display-name", { user: u, body: { display_name: "New Name" } })).status).toBe(204);
+    expect((await t.req("GET", "/api/v1/auth/me", { user: u })).body.display_name).toBe("New Name");
+    expect((await t.req("PUT", "/api/v1/settings/display-name", { user: u, body: { display_name: "x".repeat(101) } })).status).toBe(400);
+  });
+});
+
+describe("login rate limit", () => {
+  test("more than 10 failed logins for one e-mail, or from one IP, in 15 minutes gives 429 with Retry-After", async () => {
+    const t = await createTestApp({ env: { LOADOUT_TRUST_PROXY: "true" } });
+    try {
+      await t.createUser({ email: "carol@example.com", password: "carol-password" });
+      const login = (email: string, password: string, ip: string) =>
+        t.req("POST", "/api/v1/auth/login", { body: { email, password }, headers: { "x-forwarded-for": ip } });
+      // One e-mail from ten different addresses.
+      for (let i = 0; i < 10; i++) expect((await login("carol@example.com", "bad-" + i, `10.0.0.${i}`)).status).toBe(401);
+      const blocked = await login("carol@example.com", "carol-password", "10.0.1.1");
+      expect(blocked.status).toBe(429);
+      expect(Number(blocked.headers.get("retry-after"))).toBeGreaterThan(0);
+      // One address trying ten different e-mails.
+      for (let i = 0; i < 10; i++) expect((await login(`nobody${i}@example.com`, "x-password", "192.0.2.7")).status).toBe(401);
+      expect((await login("carol2@example.com", "x-password", "192.0.2.7")).status).toBe(429);
+      // Another address and e-mail are not affected; after the window the e-mail may log in again.
+      await t.createUser({ email: "dave@example.com", password: "dave-password" });
+      expect((await login("dave@example.com", "dave-password", "192.0.2.8")).status).toBe(200);
+      t.clock.advance(15 * 60_000 + 1000);
+      expect((await login("carol@example.com", "carol-password", "10.0.1.1")).status).toBe(200);
+    } finally {
+      await t.close();
+    }
+  });
+});
+
+describe("magic link", () => {
+  let t: TestApp;
+  let smtp: Awaited<ReturnType<typeof startSmtpServer>>;
+  beforeAll(async () => {
+    smtp = await startSmtpServer();
+    t = await createTestApp({ env: { LOADOUT_SMTP_URL: smtp.url, LOADOUT_REGISTRATION: "open" } });
+  });
+  afterAll(async () => {
+    await t.close();
+    await smtp.close();
+  });
+
+  test("same answer for known and unknown addresses; link logs in once; new address creates the account", async () => {
+    const u = await t.createUser({ email: "known@example.com" });
+    const a = await t.req("POST", "/api/v1/auth/magic", { body: { email: "known@example.com" } });
+    const b = await t.req("POST", "/api/v1/auth/magic", { body: { email: "new-person@example.com" } });
+    expect(a.status).toBe(200);
+    expect(b.status).toBe(200);
+    expect(a.body).toEqual(b.body);
+    await smtp.waitFor(2);
+    const known = smtp.mails.find((m) => m.to[0] === "known@example.com")!;
+    const link = new URL(smtp.linkIn(known));
+    const v = await t.req("GET", link.pathname + link.search);
+    expect(v.status).toBe(200);
+    expect(v.body.user.user_id).toBe(u.id);
+    expect((await t.req("GET", "/api/v1/auth/me", { token: v.body.token })).body.id).toBe(u.id);
+    const reused = await t.req("GET", link.pathname + link.search);
+    expect(reused.status).toBe(401);
+
+    const fresh = smtp.mails.find((m) => m.to[0] === "new-person@example.com")!;
+    const l2 = new URL(smtp.linkIn(fresh));
+    const v2 = await t.req("GET", l2.pathname + l2.search);
+    expect(v2.status).toBe(200);
+    const me = await t.req("GET", "/api/v1/auth/me", { token: v2.body.token });
+    expect(me.body.email).toBe("new-person@example.com");
+  });
+
+  test("an expired magic token is refused", async () => {
+    await t.req("POST", "/api/v1/auth/magic", { body: { email: "late@example.com" } });
+    await smtp.waitFor(3);
+    const mail = smtp.mails.find((m) => m.to[0] === "late@example.com")!;
+    const link = new URL(smtp.linkIn(mail));
+    t.clock.advance(16 * 60_000);
+    const v = await t.req("GET", link.pathname + link.search);
+    expect(v.status).toBe(401);
+    expect(v.body.error).toBe("invalid or expired token");
+  });
+});
+
+describe("approval and closed registration", () => {
+  test("approval mode: an unapproved user reads but every mutation is 403 until an admin approves", async () => {
+    const t = await createTestApp({ env: { LOADOUT_REGISTRATION: "approval" } });
+    try {
+      const reg = await t.req("POST", "/api/v1/auth/register", { body: { email: "pending@example.com", password: "password1", display_name: "Pending" } });
+      expect(reg.status).toBe(201);
+      const login = await t.req("POST", "/api/v1/auth/login", { body: { email: "pending@example.com", password: "password1" } });
+      expect(login.status).toBe(200);
+      const token = login.body.token;
+      expect((await t.req("GET", "/api/v1/auth/me", { token })).body.is_approved).toBe(false);
+      const mutate = await t.req("POST", "/api/v1/api-keys", { token, body: { name: "k" } });
+      expect(mutate.status).toBe(403);
+      expect(mutate.body).toEqual({ error: "account pending approval" });
+
+      const admin = await t.createUser({ role: "admin" });
+      const user = await t.createUser();
+      expect((await t.req("GET", "/api/v1/admin/users?pending=1", { user })).status).toBe(403);
+      const pending = await t.req("GET", "/api/v1/admin/users?pending=1", { user: admin });
+      expect(pending.body.users.map((u: any) => u.id)).toEqual([reg.body.user_id]);
+      expect((await t.req("POST", `/api/v1/admin/users/${reg.body.user_id}/approve`, { user: admin })).body).toEqual({ ok: true });
+      expect((await t.req("POST", "/api/v1/api-keys", { token, body: { name: "k" } })).status).toBe(200);
+      expect((await t.req("POST", `/api/v1/admin/users/nope/approve`, { user: admin })).status).toBe(404);
+    } finally {
+      await t.close();
+    }
+  });
+
+  test("closed registration gives 403", async () => {
+    const t = await createTestApp({ env: { LOADOUT_REGISTRATION: "closed" } });
+    try {
+      const r = await t.req("POST", "/api/v1/auth/register", { body: { email: "x@example.com", password: "password1", display_name: "X" } });
+      expect(r.status).toBe(403);
+      expect(r.body).toEqual({ error: "registration closed" });
+    } finally {
+      await t.close();
+    }
+  });
+});
+
+describe("chat OAuth 2.0", () => {
+  let t: TestApp;
+  let discord: ReturnType<typeof startFakeDiscord>;
+  beforeAll(async () => {
+    discord = startFakeDiscord({ clientId: "cid", clientSecret: "csecret" });
+    t = await createTestApp({
+      env: {
+        LOADOUT_DISCORD_CLIENT_ID: "cid",
+        LOADOUT_DISCORD_CLIENT_SECRET: "csecret",
+        LOADOUT_DISCORD_API_URL: discord.url,
+        LOADOUT_DISCORD_AUTHORIZE_URL: discord.url + "/oauth2/authorize",
+        LOADOUT_BASE_URL: "https://loadout.example.org",
+      },
+    });
+  });
+  afterAll(async () => {
+    await t.close();
+    discord.close();
+  });
+
+  async function startLogin() {
+    const r = await t.req("GET", "/api/v1/auth/chat");
+    expect(r.status).toBe(302);
+    const to = new URL(r.headers.get("location")!);
+    expect(to.origin + to.pathname).toBe(discord.url + "/oauth2/authorize");
+    expect(to.searchParams.get("scope")).toBe("identify email");
+    expect(to.searchParams.get("client_id")).toBe("cid");
+    expect(to.searchParams.get("redirect_uri")).toBe("https://loadout.example.org/api/v1/auth/chat/callback");
+    return to.searchParams.get("state")!;
+  }
+
+  test("redirect with signed state → callback creates the user and returns a JWT; a second login finds the same user", async () => {
+    const player = { id: "80351110224678912", username: "nelly", global_name: "Nelly", avatar: null, email: "nelly@example.com", verified: true };
+    const state = await startLogin();
+    const cb = await t.req("GET", `/api/v1/auth/chat/callback?code=${discord.issueCode(player)}&state=${state}`);
+    expect(cb.status).toBe(200);
+    expect(cb.body.user.display_name).toBe("Nelly");
+    const me = await t.req("GET", "/api/v1/auth/me", { token: cb.body.token });
+    expect(me.body.email).toBe("nelly@example.com");
+    const form = discord.requests.find((r) => r.path === "/oauth2/token")!.form!;
+    expect(form.grant_type).toBe("authorization_code");
+    expect(form.redirect_uri).toBe("https://loadout.example.org/api/v1/auth/chat/callback");
+
+    const state2 = await startLogin();
+    const cb2 = await t.req("GET", `/api/v1/auth/chat/callback?code=${discord.issueCode(player)}&state=${state2}`);
+    expect(cb2.body.user.user_id).toBe(cb.body.user.user_id);
+  });
+
+  test("a forged, expired or missing state is refused before any call to the provider", async () => {
+    const before = discord.requests.length;
+    const player = { id: "1", username: "x", global_name: null, avatar: null, email: null, verified: false };
+    const forged = await t.req("GET", `/api/v1/auth/chat/callback?code=${discord.issueCode(player)}&state=eyJhbGciOiJIUzI1NiJ9.eyJwdXJwb3NlIjoiY2hhdC1vYXV0aCJ9.AAAA`);
+    expect(forged.status).toBe(400);
+    expect(forged.body).toEqual({ error: "invalid state" });
+    const missing = await t.req("GET", `/api/v1/auth/chat/callback?code=abc`);
+    expect(missing.status).toBe(400);
+    // A login JWT is not a state.
+    const u = await t.createUser();
+    expect((await t.req("GET", `/api/v1/auth/chat/callback?code=abc&state=${u.token}`)).status).toBe(400);
+    // An expired state (signed 11 minutes ago with a 10-minute life).
+    const past = Math.floor(Date.now() / 1000) - 660;
+    const expired = await signerFor(t.deps).sign({ purpose: "chat-oauth", nonce: "n", iat: past, exp: past + 600 });
+    expect((await t.req("GET", `/api/v1/auth/chat/callback?code=abc&state=${expired}`)).status).toBe(400);
+    expect(discord.requests.length).toBe(before);
+    const state = await startLogin();
+    // A code the provider does not know is refused by the provider.
+    const bad = await t.req("GET", `/api/v1/auth/chat/callback?code=unknown&state=${state}`);
+    expect([400, 401]).toContain(bad.status);
+  });
+});
