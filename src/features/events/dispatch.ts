@@ -15,6 +15,8 @@ import * as repo from "./repository";
 export const DISPATCH_JOB = "events.dispatch";
 export const DELIVERY_JOB = "events.webhook_delivery";
 export const DELIVERY_MAX_ATTEMPTS = 6;
+/** Dispatched outbox rows are kept this long (debugging), then deleted. */
+export const OUTBOX_RETENTION_MS = 7 * 24 * 3_600_000;
 
 export interface DeliveryPayload {
   webhook_id: string;
@@ -120,7 +122,7 @@ export function webhookWants(wh: repo.WebhookRow, kind: string): boolean {
  * Dispatches every pending event, oldest first. An event whose fan-out throws (a bug) is
  * logged and left in the outbox for the next run; the others still go out.
  */
-export function dispatchPending(deps: Deps, batchSize = 100): { dispatched: number; failed: number } {
+export function dispatchPending(deps: Deps, batchSize = 100): { dispatched: number; failed: number; pruned: number } {
   const failed = new Set<string>();
   let dispatched = 0;
   for (;;) {
@@ -135,5 +137,6 @@ export function dispatchPending(deps: Deps, batchSize = 100): { dispatched: numb
       }
     }
   }
-  return { dispatched, failed: failed.size };
+  const pruned = repo.pruneDispatched(deps.db, deps.clock.now() - OUTBOX_RETENTION_MS);
+  return { dispatched, failed: failed.size, pruned };
 }

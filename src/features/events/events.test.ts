@@ -518,3 +518,49 @@ describe("mod_updated from the catalog", () => {
     expect(inbox[0].data).toMatchObject({ old_version: "1.0.0", new_version: "1.0.1", workshop_id: "ABCDEF0123456789" });
   });
 });
+
+describe("through the real list routes", () => {
+  test("adding and removing a mod over HTTP notifies the owner and calls the webhook", async () => {
+    const u = await t.createUser({ display_name: "Lister" });
+    const created = await t.req("POST", "/api/v1/lists", { user: u, body: { name: "HTTP list", description: "", is_public: false } });
+    expect(created.status).toBe(200);
+    const listId = created.body.id as string;
+    const hook = await createHook(u, { type: "custom", scope: "global", events: ["mod_added", "mod_removed"] });
+    const add = await t.req("POST", `/api/v1/lists/${listId}/mods`, { user: u, body: { workshop_id: "5965550f24a0c152" } });
+    expect(add.status).toBeLessThan(300);
+    const del = await t.req("DELETE", `/api/v1/lists/${listId}/mods/5965550F24A0C152`, { user: u });
+    expect(del.status).toBeLessThan(300);
+    await flush();
+    const inbox = (await t.req("GET", "/api/v1/notifications", { user: u })).body as any[];
+    expect(inbox.map((n) => n.event)).toEqual(["mod_removed", "mod_added"]);
+    expect(inbox[1].title).toBe("Mod added to HTTP list");
+    expect(rx.requests.map((r) => (r.json as any).type).sort()).toEqual(["mod_added", "mod_removed"]);
+    for (const r of rx.requests) {
+      expect((r.json as any).list).toEqual({ id: listId, name: "HTTP list" });
+      expect(await verifyStandardWebhook(r.headers, r.body, hook.secret!, { nowSeconds: Math.floor(clock.now() / 1000) })).toEqual({ ok: true });
+    }
+  });
+});
+
+describe("with the background worker running", () => {
+  test("events are dispatched and delivered without anyone draining the queue", async () => {
+    const live = await createTestApp({ env: { LOADOUT_ALLOW_PRIVATE_URLS: "true" } });
+    const rx2 = await startReceiver();
+    try {
+      const u = await live.createUser();
+      const created = await live.req("POST", "/api/v1/lists", { user: u, body: { name: "Live", description: "", is_public: false } });
+      const hook = await live.req("POST", "/api/v1/settings/webhooks", { user: u, body: { url: rx2.url, type: "custom", scope: "global" } });
+      expect(hook.status).toBe(200);
+      live.deps.jobs.start();
+      await live.req("POST", `/api/v1/lists/${created.body.id}/mods`, { user: u, body: { workshop_id: "5965550F24A0C152" } });
+      const [r] = await rx2.waitForRequests(1, 10_000);
+      expect((r.json as any).type).toBe("mod_added");
+      expect(await verifyStandardWebhook(r.headers, r.body, hook.body.secret, { nowSeconds: Math.floor(live.clock.now() / 1000) })).toEqual({ ok: true });
+      const count = (await live.req("GET", "/api/v1/notifications/unread-count", { user: u })).body.count;
+      expect(count).toBe(1);
+    } finally {
+      rx2.stop();
+      await live.close();
+    }
+  });
+});

@@ -14,6 +14,16 @@ export function triggerDispatch(deps: Deps): string {
 }
 
 /**
+ * Only while the worker loop runs (the server): tests and CLI commands drain jobs by hand and
+ * must not find dispatcher jobs they did not ask for. JobQueue has no public "started" flag, so
+ * this reads its private field; if that ever disappears, the watcher errs on the side of running.
+ */
+function workerRunning(deps: Deps): boolean {
+  const started = (deps.jobs as unknown as { started?: unknown }).started;
+  return typeof started === "boolean" ? started : true;
+}
+
+/**
  * recordEvent() only writes the outbox row (it has no access to the queue), so a light
  * watcher queues the dispatcher when undispatched events exist. It also covers the race where
  * an event lands while a dispatcher is finishing (the dedupe key returned the running job).
@@ -22,7 +32,7 @@ export function triggerDispatch(deps: Deps): string {
 function startDispatchWatcher(deps: Deps): void {
   const timer = setInterval(() => {
     try {
-      if (hasPendingEvents(deps.db)) triggerDispatch(deps);
+      if (workerRunning(deps) && hasPendingEvents(deps.db)) triggerDispatch(deps);
     } catch {
       clearInterval(timer); // database closed (shutdown, end of a test)
     }

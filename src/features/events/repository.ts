@@ -39,6 +39,15 @@ export function markDispatched(db: Tx, id: string, at: number): boolean {
   return r.length > 0;
 }
 
+/** Forgets dispatched events older than `before` (epoch ms); the outbox is not an archive. */
+export function pruneDispatched(db: Tx, before: number): number {
+  return db
+    .delete(eventOutbox)
+    .where(sql`${eventOutbox.dispatched_at} IS NOT NULL AND ${eventOutbox.dispatched_at} < ${before}`)
+    .returning({ id: eventOutbox.id })
+    .all().length;
+}
+
 export function hasPendingEvents(db: Tx): boolean {
   return !!db.select({ id: eventOutbox.id }).from(eventOutbox).where(isNull(eventOutbox.dispatched_at)).limit(1).get();
 }
