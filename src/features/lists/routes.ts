@@ -66,8 +66,8 @@ export const listsRoutes = (deps: Deps) => {
     })
     .put(
       "/:id",
-      ({ params, body, user, set }) => {
-        requireListOwner(get(params.id, user));
+      ({ query, params, body, user, set }) => {
+        requireListOwner(get(params.id, user, query.share));
         const is_public = body.is_public ?? (body.visibility ? body.visibility === "public" : undefined);
         svc.updateList(deps, params.id, { ...body, is_public });
         set.status = 204;
@@ -76,8 +76,8 @@ export const listsRoutes = (deps: Deps) => {
     )
     .delete(
       "/:id",
-      ({ params, user, set }) => {
-        requireListPrimary(get(params.id, user));
+      ({ query, params, user, set }) => {
+        requireListPrimary(get(params.id, user, query.share));
         svc.deleteList(deps, params.id);
         set.status = 204;
       },
@@ -85,8 +85,8 @@ export const listsRoutes = (deps: Deps) => {
     )
     .patch(
       "/:id/community",
-      ({ params, body, user, set }) => {
-        requireListOwner(get(params.id, user));
+      ({ query, params, body, user, set }) => {
+        requireListOwner(get(params.id, user, query.share));
         svc.setCommunity(deps, params.id, user.id, body.community_id || null);
         set.status = 204;
       },
@@ -94,8 +94,8 @@ export const listsRoutes = (deps: Deps) => {
     )
     .patch(
       "/:id/folder",
-      ({ params, body, user, set }) => {
-        requireListOwner(get(params.id, user));
+      ({ query, params, body, user, set }) => {
+        requireListOwner(get(params.id, user, query.share));
         svc.setFolder(deps, params.id, user.id, body.folder_id || null);
         set.status = 204;
       },
@@ -103,24 +103,24 @@ export const listsRoutes = (deps: Deps) => {
     )
     .post(
       "/:id/pin",
-      ({ params, user }) => {
-        requireListRead(get(params.id, user));
+      ({ query, params, user }) => {
+        requireListRead(get(params.id, user, query.share));
         return svc.togglePin(deps, params.id, user.id);
       },
       { auth: true, params: m.listParams, response: { 200: z.object({ pinned: z.boolean() }), ...errors }, detail: { summary: "Toggle the caller's pin" } },
     )
     .post(
       "/:id/share-token/reset",
-      ({ params, user }) => {
-        requireListOwner(get(params.id, user));
+      ({ query, params, user }) => {
+        requireListOwner(get(params.id, user, query.share));
         return { share_token: svc.resetToken(deps, params.id, "share_token") };
       },
       { auth: true, params: m.listParams, response: { 200: z.object({ share_token: z.string() }), ...errors }, detail: { summary: "New share token; the old one stops working" } },
     )
     .post(
       "/:id/suggestion-token/reset",
-      ({ params, user }) => {
-        requireListOwner(get(params.id, user));
+      ({ query, params, user }) => {
+        requireListOwner(get(params.id, user, query.share));
         return { suggestion_token: svc.resetToken(deps, params.id, "suggestion_token") };
       },
       { auth: true, params: m.listParams, response: { 200: z.object({ suggestion_token: z.string() }), ...errors }, detail: { summary: "New suggestion token" } },
@@ -128,8 +128,8 @@ export const listsRoutes = (deps: Deps) => {
     // ---- mods ------------------------------------------------------------------------------
     .post(
       "/:id/mods",
-      ({ params, body, user }) => {
-        requireListRight(get(params.id, user), "add");
+      ({ query, params, body, user }) => {
+        requireListRight(get(params.id, user, query.share), "add");
         const r = svc.addModsToList(deps, { listId: params.id, userId: user.id, workshopIds: [body.workshop_id], source: "manual", withDependencies: body.with_dependencies });
         return { ok: true, added: r.added };
       },
@@ -143,8 +143,8 @@ export const listsRoutes = (deps: Deps) => {
     )
     .post(
       "/:id/mods/reorder",
-      ({ params, body, user }) => {
-        requireListRight(get(params.id, user), "add");
+      ({ query, params, body, user }) => {
+        requireListRight(get(params.id, user, query.share), "add");
         svc.reorderMods(deps, params.id, user.id, body.order);
         return { ok: true };
       },
@@ -152,8 +152,8 @@ export const listsRoutes = (deps: Deps) => {
     )
     .delete(
       "/:id/mods/:workshopID",
-      ({ params, user, set }) => {
-        requireListRight(get(params.id, user), "remove");
+      ({ query, params, user, set }) => {
+        requireListRight(get(params.id, user, query.share), "remove");
         svc.removeMod(deps, params.id, user.id, params.workshopID);
         set.status = 204;
       },
@@ -161,8 +161,8 @@ export const listsRoutes = (deps: Deps) => {
     )
     .put(
       "/:id/mods/:workshopID/version",
-      ({ params, body, user, set }) => {
-        requireListRight(get(params.id, user), "add");
+      ({ query, params, body, user, set }) => {
+        requireListRight(get(params.id, user, query.share), "add");
         svc.setModVersion(deps, params.id, user.id, params.workshopID, body.version);
         set.status = 204;
       },
@@ -170,8 +170,8 @@ export const listsRoutes = (deps: Deps) => {
     )
     .post(
       "/:id/rescrape",
-      ({ params, user }) => {
-        requireListMember(get(params.id, user));
+      ({ query, params, user }) => {
+        requireListMember(get(params.id, user, query.share));
         return svc.rescrapeList(deps, params.id, user.id);
       },
       {
@@ -192,7 +192,7 @@ export const listsRoutes = (deps: Deps) => {
     .post(
       "/:id/import-preview",
       ({ params, query, body, user }) => {
-        requireListMember(get(params.id, user));
+        requireListMember(get(params.id, user, query.share));
         return svc.importPreview(deps, params.id, rawBody(body), query.check_order ?? false);
       },
       { auth: true, params: m.listParams, query: m.importQuery, response: { 200: m.importDiff, ...errors }, detail: { summary: "Diff a server.json (any of the four shapes) against the list" } },
@@ -200,7 +200,7 @@ export const listsRoutes = (deps: Deps) => {
     .post(
       "/:id/import-apply",
       ({ params, query, body, user }) => {
-        requireImport(get(params.id, user));
+        requireImport(get(params.id, user, query.share));
         return svc.importApplyText(deps, params.id, user.id, rawBody(body), query.check_order ?? false);
       },
       { auth: true, params: m.listParams, query: m.importQuery, response: { 200: m.importApplyResponse, ...errors }, detail: { summary: "Apply a server.json atomically (one audit entry)" } },
@@ -232,11 +232,11 @@ export const listsRoutes = (deps: Deps) => {
     })
     .post(
       "/:id/versions",
-      ({ params, body, user }) => {
-        requireListMember(get(params.id, user));
+      ({ query, params, body, user }) => {
+        requireListMember(get(params.id, user, query.share));
         return svc.createSnapshot(deps, params.id, user.id, body ?? {});
       },
-      { auth: true, params: m.listParams, body: m.snapshotBody, response: { 200: m.snapshotOut, ...errors }, detail: { summary: "Snapshot the list" } },
+      { auth: true, params: m.listParams, body: m.snapshotBody.optional(), response: { 200: m.snapshotOut, ...errors }, detail: { summary: "Snapshot the list" } },
     )
     .get("/:id/versions/live", ({ params, query, user }) => svc.liveSnapshot(deps, requireListRead(get(params.id, user, query.share)).list), {
       optionalAuth: true,
@@ -252,16 +252,16 @@ export const listsRoutes = (deps: Deps) => {
     )
     .patch(
       "/:id/versions/:versionID",
-      ({ params, body, user }) => {
-        requireListMember(get(params.id, user));
+      ({ query, params, body, user }) => {
+        requireListMember(get(params.id, user, query.share));
         return svc.updateSnapshot(deps, params.id, params.versionID, body ?? {});
       },
-      { auth: true, params: m.snapshotParams, body: m.snapshotBody, response: { 200: m.snapshotOut, ...errors }, detail: { summary: "Update a snapshot's name, tag, notes, release flag" } },
+      { auth: true, params: m.snapshotParams, body: m.snapshotBody.optional(), response: { 200: m.snapshotOut, ...errors }, detail: { summary: "Update a snapshot's name, tag, notes, release flag" } },
     )
     .delete(
       "/:id/versions/:versionID",
-      ({ params, user, set }) => {
-        requireListMember(get(params.id, user));
+      ({ query, params, user, set }) => {
+        requireListMember(get(params.id, user, query.share));
         svc.deleteSnapshot(deps, params.id, params.versionID);
         set.status = 204;
       },
@@ -270,16 +270,16 @@ export const listsRoutes = (deps: Deps) => {
     // ---- audit -----------------------------------------------------------------------------
     .get(
       "/:id/audit",
-      ({ params, user }) => {
-        requireListMember(get(params.id, user));
+      ({ query, params, user }) => {
+        requireListMember(get(params.id, user, query.share));
         return svc.auditLog(deps, params.id);
       },
       { auth: true, params: m.listParams, response: { 200: z.array(m.auditOut), ...errors }, detail: { summary: "The last 100 audit entries, newest first" } },
     )
     .post(
       "/:id/audit/:entryID/revert",
-      ({ params, user }) => {
-        const a = requireListMember(get(params.id, user));
+      ({ query, params, user }) => {
+        const a = requireListMember(get(params.id, user, query.share));
         return svc.revertAudit(deps, a, params.entryID, user.id);
       },
       { auth: true, params: m.auditParams, response: { 200: okBody, ...errors }, detail: { summary: "Undo one entry (idempotent; the undo is audited)" } },

@@ -22,9 +22,16 @@ type Caller = { id: string } | null | undefined;
 // ---------------------------------------------------------------------------------------------
 // Helpers
 
-function tx<T>(deps: Deps, fn: (t: Tx) => T): T {
+/**
+ * Runs `fn` in an immediate write transaction, or inside the caller's when one is open on the
+ * connection (so other features may call addModsToList / applyImport from their own
+ * transaction: everything then commits or rolls back together).
+ */
+export function inTransaction<T>(deps: Pick<Deps, "db" | "sqlite">, fn: (t: Tx) => T): T {
+  if (deps.sqlite.inTransaction) return fn(deps.db);
   return deps.db.transaction((t) => fn(t), { behavior: "immediate" });
 }
+const tx = inTransaction;
 
 export function access(deps: Deps, listId: string, user: Caller, share?: string | null): ListAccess | null {
   return resolveListAccess(deps, listId, user, share);
