@@ -98,7 +98,9 @@ export function httpPlugin(deps: Deps) {
       if (rid) headers["x-request-id"] = rid;
       const cors = set.headers["access-control-allow-origin"];
       if (typeof cors === "string") headers["access-control-allow-origin"] = cors;
-      if (error instanceof AppError) return json(error.status, { error: error.message }, { ...headers, ...error.headers });
+      // Elysia wraps what a parser throws in a ParseError; ours throws AppError (413, invalid JSON).
+      const appError = error instanceof AppError ? error : (error as any)?.cause instanceof AppError ? ((error as any).cause as AppError) : null;
+      if (appError) return json(appError.status, { error: appError.message }, { ...headers, ...appError.headers });
       switch (code) {
         case "VALIDATION": {
           if ((error as any).type === "response") {
