@@ -10,6 +10,9 @@ import { usersRoutes } from "./users/routes";
 import { listsRoutes } from "./lists/routes";
 import { eventsRoutes } from "./events/routes";
 import { eventsJobs } from "./events/jobs";
+import { tagsRoutes } from "./tags/routes";
+import { foldersRoutes } from "./folders/routes";
+import { templatesRoutes } from "./templates/routes";
 
 export interface ScheduleSpec {
   name: string;
@@ -31,5 +34,8 @@ export const features: FeatureModule[] = [
   { name: "auth", routes: authRoutes },
   { name: "users", routes: usersRoutes },
   { name: "lists", routes: listsRoutes },
+  { name: "tags", routes: tagsRoutes },
+  { name: "folders", routes: foldersRoutes },
+  { name: "templates", routes: templatesRoutes },
   { name: "events", routes: eventsRoutes, jobs: eventsJobs },
 ];
