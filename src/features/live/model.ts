@@ -98,9 +98,11 @@ export type ServerMod = z.infer<typeof serverMod>;
 export const modItem = z.object({
   workshop_id: z.string(),
   mod_name: z.string(),
+  version: z.string(),
   type: z.string(),
   name: z.string(),
-  path: z.string().nullable(),
+  path: z.string(),
+  guid: z.string().nullable(),
 });
 
 export const serverDetail = z.object({

@@ -7,6 +7,8 @@ import type { Database, Statement } from "bun:sqlite";
 export const HOUR = 3_600_000;
 export const THREE_HOURS = 3 * HOUR;
 export const DAY = 24 * HOUR;
+/** Raw 5-minute points are kept (and read) for 24 hours. */
+export const RAW_WINDOW = DAY;
 
 const cache = new WeakMap<Database, Map<string, Statement>>();
 /** A prepared statement, cached per connection. */

@@ -1,0 +1,6 @@
+// The live feature's registry entry: routes, job handlers, schedules.
+import type { FeatureModule } from "../index";
+import { liveRoutes } from "./routes";
+import { liveJobs, liveSchedules } from "./jobs";
+
+export const liveFeature: FeatureModule = { name: "live", routes: liveRoutes, jobs: liveJobs, schedules: liveSchedules };

@@ -1,0 +1,382 @@
+// The read side of live game servers and global statistics, community assignment and
+// copy-from-server. Knows nothing of HTTP; throws AppError.
+import type { Database } from "bun:sqlite";
+import type { Deps } from "../../deps";
+import { AppError } from "../../shared/errors";
+import { toIso } from "../../shared/time";
+import { requireListOwner, resolveListAccess } from "../lists/access";
+import { applyImport, createList, MAX_MODS, LIMIT_MESSAGE } from "../lists/service";
+import type { ListQuery, ServerEntry, ServerMod } from "./model";
+import { DAY, HOUR, RAW_WINDOW, SERVER_COLUMNS, THREE_HOURS, liveRepo, stmt, type ServerRow } from "./repository";
+
+export const ONLINE_WINDOW = HOUR;
+
+const notFound = () => new AppError(404, "game server not found");
+
+export function toEntry(r: ServerRow): ServerEntry {
+  return {
+    id: r.id,
+    name: r.name,
+    host_address: r.host_address,
+    player_count: r.player_count,
+    player_count_limit: r.player_count_limit,
+    queue_players_count: r.queue_players_count,
+    scenario_name: r.scenario_name,
+    game_version: r.game_version,
+    password_protected: !!r.password_protected,
+    official: !!r.official,
+    last_updated: toIso(r.last_seen_at),
+    country: r.country,
+    tags: r.tags.split(",").filter((t) => t !== ""),
+    mods_count: r.mods_count,
+    mods_size_bytes: r.mods_size_bytes,
+    avg_players_7d: Math.round(r.avg_players_7d * 100) / 100,
+    community_id: r.community_id,
+  };
+}
+
+const ORDER: Record<ListQuery["sort_by"], string> = {
+  recent: "g.last_seen_at DESC, g.player_count DESC, g.id",
+  popularity: "g.avg_players_7d DESC, g.player_count DESC, g.id",
+  players_desc: "g.player_count DESC, g.name COLLATE NOCASE, g.id",
+  players_asc: "g.player_count ASC, g.name COLLATE NOCASE, g.id",
+  mod_size_desc: "g.mods_size_bytes DESC, g.player_count DESC, g.id",
+  mod_size_asc: "g.mods_size_bytes ASC, g.player_count DESC, g.id",
+  name_asc: "g.name COLLATE NOCASE ASC, g.id",
+  name_desc: "g.name COLLATE NOCASE DESC, g.id",
+};
+
+/** Escapes LIKE wildcards (ESCAPE '\'). */
+const likeEscape = (s: string) => s.replace(/[\\%_]/g, (c) => `\\${c}`);
+
+/**
+ * Live servers (in the latest scan and seen within the last hour), filtered and sorted.
+ * Search: every word must occur in name, host address or scenario (case-insensitive).
+ */
+export function listServers(deps: Pick<Deps, "sqlite" | "clock">, q: ListQuery): ServerEntry[] {
+  const where = ["g.online = 1", "g.last_seen_at >= $since"];
+  const params: Record<string, string | number> = { since: deps.clock.now() - ONLINE_WINDOW, limit: q.limit, offset: q.offset };
+  const words = (q.search ?? "").toLowerCase().split(/\s+/).filter((w) => w !== "").slice(0, 10);
+  words.forEach((w, i) => {
+    where.push(`instr(g.search_text, $w${i}) > 0`);
+    params[`w${i}`] = w;
+  });
+  if (q.official !== undefined) {
+    where.push("g.official = $official");
+    params.official = q.official ? 1 : 0;
+  }
+  if (q.password_protected !== undefined) {
+    where.push("g.password_protected = $pw");
+    params.pw = q.password_protected ? 1 : 0;
+  }
+  if (q.min_players !== undefined) {
+    where.push("g.player_count >= $minp");
+    params.minp = q.min_players;
+  }
+  if (q.max_mod_size !== undefined) {
+    where.push("g.mods_size_bytes <= $maxsize");
+    params.maxsize = q.max_mod_size;
+  }
+  (q.tags ?? []).slice(0, 20).forEach((t, i) => {
+    where.push(`g.tags LIKE $t${i} ESCAPE '\\'`);
+    params[`t${i}`] = `%,${likeEscape(t)},%`;
+  });
+  const modIds = [...new Set(q.mod_ids ?? [])];
+  if (modIds.length > 0) {
+    where.push(
+      `g.id IN (SELECT server_id FROM game_server_mods WHERE workshop_id IN (SELECT value FROM json_each($mods))
+        GROUP BY server_id HAVING count(*) = $modn)`,
+    );
+    params.mods = JSON.stringify(modIds);
+    params.modn = modIds.length;
+  }
+  const sql = `SELECT ${SERVER_COLUMNS} FROM game_servers g WHERE ${where.join(" AND ")}
+    ORDER BY ${ORDER[q.sort_by]} LIMIT $limit OFFSET $offset`;
+  return (stmt(deps.sqlite, sql).all(params) as ServerRow[]).map(toEntry);
+}
+
+export function serverRow(sqlite: Database, id: string): ServerRow {
+  const r = stmt(sqlite, `SELECT ${SERVER_COLUMNS} FROM game_servers g WHERE g.id = ?`).get(id) as ServerRow | null;
+  if (!r) throw notFound();
+  return r;
+}
+
+const MOD_SELECT = `SELECT gm.workshop_id, coalesce(nullif(gm.name, ''), m.name, '') AS name, gm.version, gm.position,
+    coalesce(m.size_bytes, 0) AS size_bytes, m.image_url, nullif(m.version, '') AS latest_version,
+    (m.workshop_id IS NOT NULL) AS in_catalog
+  FROM game_server_mods gm LEFT JOIN mods m ON m.workshop_id = gm.workshop_id
+  WHERE gm.server_id = $id ORDER BY gm.position`;
+
+const toMod = (r: any): ServerMod => ({ ...r, in_catalog: !!r.in_catalog });
+
+export function serverDetail(deps: Pick<Deps, "sqlite" | "clock">, id: string) {
+  const r = serverRow(deps.sqlite, id);
+  const mods = (stmt(deps.sqlite, MOD_SELECT).all({ id }) as any[]).map(toMod);
+  // Items of the version the server runs when it was scanned, else of the catalog's latest.
+  const mod_items = stmt(
+    deps.sqlite,
+    `SELECT gm.workshop_id, coalesce(nullif(gm.name, ''), m.name, '') AS mod_name, i.version, i.item_type AS type,
+        i.name, i.path, i.guid
+     FROM game_server_mods gm
+     LEFT JOIN mods m ON m.workshop_id = gm.workshop_id
+     JOIN mod_items i ON i.workshop_id = gm.workshop_id AND i.version = coalesce(
+       (SELECT s.version FROM mod_item_scans s WHERE s.workshop_id = gm.workshop_id AND s.version = gm.version), m.version)
+     WHERE gm.server_id = $id
+     ORDER BY gm.position, i.item_type, i.name`,
+  ).all({ id }) as any[];
+  return {
+    server: {
+      ...toEntry(r),
+      ip: r.ip,
+      port: r.port,
+      wait_time_estimation: r.wait_time_estimation,
+      online: r.last_seen_at >= deps.clock.now() - ONLINE_WINDOW,
+      first_seen_at: toIso(r.first_seen_at),
+    },
+    mods,
+    mod_items,
+  };
+}
+
+const pagesOf = (total: number, limit: number) => Math.ceil(total / limit);
+
+export function serverMods(deps: Pick<Deps, "sqlite">, id: string, page: number, limit: number) {
+  serverRow(deps.sqlite, id);
+  const agg = stmt(
+    deps.sqlite,
+    `SELECT count(*) AS total, coalesce(sum(m.size_bytes), 0) AS size FROM game_server_mods gm
+     LEFT JOIN mods m ON m.workshop_id = gm.workshop_id WHERE gm.server_id = ?`,
+  ).get(id) as { total: number; size: number };
+  const items = (stmt(deps.sqlite, `${MOD_SELECT} LIMIT $limit OFFSET $offset`).all({ id, limit, offset: (page - 1) * limit }) as any[]).map(
+    toMod,
+  );
+  return { items, total: agg.total, total_size_bytes: agg.size, page, pages: pagesOf(agg.total, limit), limit };
+}
+
+export function modChangelog(deps: Pick<Deps, "sqlite">, id: string, page: number, limit: number) {
+  const r = serverRow(deps.sqlite, id);
+  const total = (stmt(deps.sqlite, `SELECT count(*) AS n FROM game_server_mod_changes WHERE server_sid = ?`).get(r.sid) as { n: number }).n;
+  const rows = stmt(
+    deps.sqlite,
+    `SELECT time, action, workshop_id, mod_name, old_version, new_version, size_bytes FROM game_server_mod_changes
+     WHERE server_sid = ? ORDER BY id DESC LIMIT ? OFFSET ?`,
+  ).all(r.sid, limit, (page - 1) * limit) as any[];
+  const items = rows.map(({ time, ...rest }) => ({ timestamp: toIso(time), ...rest }));
+  return { items, total, page, pages: pagesOf(total, limit), limit };
+}
+
+// ---------------------------------------------------------------------------------------------
+// Stat series. Every series (server, global, community) has a raw table and hourly and 3-hour
+// bucket tables; a reader combines buckets before the roll-up watermarks with an aggregate of
+// the newer rows, so the latest hour shows before it is rolled, and raw points older than 24 h
+// are never read. Columns are normalised to (time, n, ps, pm, qs, xs): x is wait time for
+// servers and the online-server count for the global and community series.
+
+interface SeriesDef {
+  raw: string;
+  hourly: string;
+  threeHour: string;
+  key: string | null;
+  x: { raw: string; bucket: string };
+  xMaxBucket: string;
+}
+
+const SERVER_SERIES: SeriesDef = {
+  raw: "game_server_stats_raw",
+  hourly: "game_server_stats_hourly",
+  threeHour: "game_server_stats_3h",
+  key: "sid",
+  x: { raw: "wait", bucket: "wait_sum" },
+  xMaxBucket: "0",
+};
+const GLOBAL_SERIES: SeriesDef = {
+  raw: "live_global_stats_raw",
+  hourly: "live_global_stats_hourly",
+  threeHour: "live_global_stats_3h",
+  key: null,
+  x: { raw: "servers", bucket: "servers_sum" },
+  xMaxBucket: "servers_max",
+};
+const COMMUNITY_SERIES: SeriesDef = { ...GLOBAL_SERIES, raw: "live_community_stats_raw", hourly: "live_community_stats_hourly", threeHour: "live_community_stats_3h", key: "community_id" };
+
+export interface SeriesRow {
+  time: number;
+  n: number;
+  ps: number;
+  pm: number;
+  qs: number;
+  xs: number;
+}
+
+export function resolutionFor(days: number): "raw" | "hourly" | "3h" {
+  if (days <= 1) return "raw";
+  if (days <= 14) return "hourly";
+  return "3h";
+}
+
+function seriesSql(d: SeriesDef, res: "raw" | "hourly" | "3h"): string {
+  const k = d.key ? `${d.key} = $key AND ` : "";
+  const raw = `SELECT time, 1 AS n, players AS ps, players AS pm, queue AS qs, ${d.x.raw} AS xs FROM ${d.raw}`;
+  if (res === "raw") return `${raw} WHERE ${k}time >= $rawFrom ORDER BY time`;
+  const bucket = (t: string) => `SELECT time, n, players_sum AS ps, players_max AS pm, queue_sum AS qs, ${d.x.bucket} AS xs FROM ${t}`;
+  const parts: string[] = [];
+  const step = res === "hourly" ? HOUR : THREE_HOURS;
+  if (res === "3h") {
+    parts.push(`${bucket(d.threeHour)} WHERE ${k}time >= $since AND time < $w3`);
+    parts.push(`${bucket(d.hourly)} WHERE ${k}time >= max($since, $w3) AND time < $w1`);
+  } else {
+    parts.push(`${bucket(d.hourly)} WHERE ${k}time >= $since AND time < $w1`);
+  }
+  parts.push(`${raw} WHERE ${k}time >= max($since, $w1, $rawFrom)`);
+  return `SELECT (time / ${step}) * ${step} AS time, sum(n) AS n, sum(ps) AS ps, max(pm) AS pm, sum(qs) AS qs, sum(xs) AS xs
+    FROM (${parts.join(" UNION ALL ")}) GROUP BY 1 ORDER BY 1`;
+}
+
+function readSeries(deps: Pick<Deps, "sqlite" | "clock">, d: SeriesDef, key: string | number | null, days: number): SeriesRow[] {
+  const now = deps.clock.now();
+  const res = resolutionFor(days);
+  const step = res === "3h" ? THREE_HOURS : HOUR;
+  const params: Record<string, string | number> = { rawFrom: now - RAW_WINDOW };
+  if (d.key) params.key = key!;
+  if (res !== "raw") {
+    params.since = Math.floor((now - days * DAY) / step) * step;
+    params.w1 = liveRepo.getState(deps.sqlite, "hourly_until") ?? 0;
+    if (res === "3h") params.w3 = liveRepo.getState(deps.sqlite, "3h_until") ?? 0;
+  }
+  return stmt(deps.sqlite, seriesSql(d, res)).all(params) as SeriesRow[];
+}
+
+function oldestOf(deps: Pick<Deps, "sqlite">, d: SeriesDef, key: string | number | null): string | null {
+  const k = d.key ? `WHERE ${d.key} = $key` : "";
+  const r = stmt(
+    deps.sqlite,
+    `SELECT min(t) AS t FROM (SELECT min(time) AS t FROM ${d.threeHour} ${k} UNION ALL SELECT min(time) FROM ${d.hourly} ${k}
+      UNION ALL SELECT min(time) FROM ${d.raw} ${k})`,
+  ).get(d.key ? { key: key! } : {}) as { t: number | null };
+  return r.t == null ? null : toIso(r.t);
+}
+
+const avg = (sum: number, n: number) => (n > 0 ? Math.round(sum / n) : 0);
+
+export function serverStats(deps: Pick<Deps, "sqlite" | "clock">, id: string, days: number) {
+  const r = serverRow(deps.sqlite, id);
+  return readSeries(deps, SERVER_SERIES, r.sid, days).map((p) => ({
+    time: toIso(p.time),
+    player_count: avg(p.ps, p.n),
+    queue_players_count: avg(p.qs, p.n),
+    wait_time_estimation: avg(p.xs, p.n),
+    player_count_max: p.pm,
+  }));
+}
+
+export function serverStatsRange(deps: Pick<Deps, "sqlite">, id: string) {
+  const r = serverRow(deps.sqlite, id);
+  return { oldest: oldestOf(deps, SERVER_SERIES, r.sid) };
+}
+
+export function globalPlayers(deps: Pick<Deps, "sqlite" | "clock">, days: number) {
+  return readSeries(deps, GLOBAL_SERIES, null, days).map((p) => ({
+    time: toIso(p.time),
+    total_players: avg(p.ps, p.n),
+    total_servers_online: avg(p.xs, p.n),
+    total_players_max: p.pm,
+  }));
+}
+
+export const globalPlayersRange = (deps: Pick<Deps, "sqlite">) => ({ oldest: oldestOf(deps, GLOBAL_SERIES, null) });
+
+function requireCommunity(sqlite: Database, id: string) {
+  const c = stmt(sqlite, `SELECT id, slug, name FROM communities WHERE id = ?`).get(id);
+  if (!c) throw new AppError(404, "community not found");
+  return c as { id: string; slug: string; name: string };
+}
+
+export function communityPlayers(deps: Pick<Deps, "sqlite" | "clock">, communityId: string, days: number) {
+  requireCommunity(deps.sqlite, communityId);
+  return readSeries(deps, COMMUNITY_SERIES, communityId, days).map((p) => ({
+    time: toIso(p.time),
+    total_players: avg(p.ps, p.n),
+    total_queue: avg(p.qs, p.n),
+    online_servers: avg(p.xs, p.n),
+    total_players_max: p.pm,
+  }));
+}
+
+export function communityPlayersRange(deps: Pick<Deps, "sqlite">, communityId: string) {
+  requireCommunity(deps.sqlite, communityId);
+  return { oldest: oldestOf(deps, COMMUNITY_SERIES, communityId) };
+}
+
+// ---------------------------------------------------------------------------------------------
+// Top lists (precomputed: the 7-day average by roll-ups and scans, mod usage per scan).
+
+export function topServers(deps: Pick<Deps, "sqlite" | "clock">) {
+  const rows = stmt(
+    deps.sqlite,
+    `SELECT id, name, avg_players_7d FROM game_servers
+     WHERE avg_players_7d > 0 AND last_seen_at >= ? ORDER BY avg_players_7d DESC, id LIMIT 10`,
+  ).all(deps.clock.now() - 7 * DAY) as { id: string; name: string; avg_players_7d: number }[];
+  return rows.map((r) => ({ id: r.id, name: r.name, avg_players: Math.round(r.avg_players_7d * 100) / 100 }));
+}
+
+export function topMods(deps: Pick<Deps, "sqlite">) {
+  return stmt(
+    deps.sqlite,
+    `SELECT workshop_id, name, server_count FROM live_mod_usage ORDER BY server_count DESC, workshop_id LIMIT 10`,
+  ).all() as { workshop_id: string; name: string; server_count: number }[];
+}
+
+// ---------------------------------------------------------------------------------------------
+// Community assignment and copy-from-server.
+
+/** Assigns the server to one of the caller's communities (owner or member), or unassigns it. */
+export function assignCommunity(deps: Pick<Deps, "sqlite">, userId: string, serverId: string, communityId: string | null) {
+  const r = serverRow(deps.sqlite, serverId);
+  const mine = (id: string) =>
+    stmt(
+      deps.sqlite,
+      `SELECT 1 FROM communities c WHERE c.id = $c AND (c.owner_id = $u OR EXISTS
+        (SELECT 1 FROM community_members m WHERE m.community_id = c.id AND m.user_id = $u))`,
+    ).get({ c: id, u: userId });
+  if (communityId) {
+    if (!mine(communityId)) throw new AppError(404, "community not found");
+  } else if (r.community_id && !mine(r.community_id)) {
+    // Only a member of the community the server is in may take it out.
+    throw new AppError(403, "no permission");
+  }
+  stmt(deps.sqlite, `UPDATE game_servers SET community_id = ? WHERE id = ?`).run(communityId, serverId);
+}
+
+export interface CopyInput {
+  list_id?: string;
+  list_name?: string;
+  is_public?: boolean;
+}
+
+/** Copies the server's current mods (order and versions as reported) into a new or an owned list. */
+export function copyFromServer(deps: Deps, user: { id: string }, serverId: string, input: CopyInput): { list_id: string } {
+  serverRow(deps.sqlite, serverId);
+  const entries = (stmt(deps.sqlite, MOD_SELECT).all({ id: serverId }) as any[]).map((m) => ({
+    workshop_id: m.workshop_id as string,
+    name: (m.name as string) || (m.workshop_id as string),
+    version: (m.version as string | null) ?? null,
+  }));
+  if (entries.length > MAX_MODS) throw new AppError(409, LIMIT_MESSAGE);
+  if (input.list_id) {
+    requireListOwner(resolveListAccess(deps, input.list_id, user));
+    applyImport(deps, { listId: input.list_id, userId: user.id, entries, checkOrder: true, source: "copy-from-server" });
+    return { list_id: input.list_id };
+  }
+  const name = (input.list_name ?? "").trim();
+  if (name.length < 1 || name.length > 100) throw new AppError(400, "list_name: must be 1 to 100 characters");
+  const created = createList(deps, user.id, { name, is_public: input.is_public ?? false });
+  try {
+    applyImport(deps, { listId: created.id, userId: user.id, entries, checkOrder: true, source: "copy-from-server" });
+  } catch (err) {
+    deps.sqlite.query("DELETE FROM lists WHERE id = ?").run(created.id);
+    throw err;
+  }
+  return { list_id: created.id };
+}
+
+export { readSeries, SERVER_SERIES, GLOBAL_SERIES, COMMUNITY_SERIES };
