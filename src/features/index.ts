@@ -8,11 +8,13 @@ import { platformRoutes } from "./platform/routes";
 import { authRoutes } from "./auth/routes";
 import { usersRoutes } from "./users/routes";
 import { listsRoutes } from "./lists/routes";
+import { serversFeature } from "./servers";
 import { eventsRoutes } from "./events/routes";
 import { eventsJobs } from "./events/jobs";
 import { tagsRoutes } from "./tags/routes";
 import { foldersRoutes } from "./folders/routes";
 import { templatesRoutes } from "./templates/routes";
+import { liveFeature } from "./live";
 
 export interface ScheduleSpec {
   name: string;
@@ -34,8 +36,10 @@ export const features: FeatureModule[] = [
   { name: "auth", routes: authRoutes },
   { name: "users", routes: usersRoutes },
   { name: "lists", routes: listsRoutes },
+  serversFeature,
   { name: "tags", routes: tagsRoutes },
   { name: "folders", routes: foldersRoutes },
   { name: "templates", routes: templatesRoutes },
   { name: "events", routes: eventsRoutes, jobs: eventsJobs },
+  liveFeature,
 ];
