@@ -610,3 +610,71 @@ CREATE TABLE `live_state` (
 	`key` text PRIMARY KEY NOT NULL,
 	`value` integer NOT NULL
 );
+--> statement-breakpoint
+CREATE TABLE `deploy_requests` (
+	`id` text PRIMARY KEY NOT NULL,
+	`server_id` text NOT NULL,
+	`list_id` text NOT NULL,
+	`requested_by` text NOT NULL,
+	`status` text DEFAULT 'pending' NOT NULL,
+	`note` text,
+	`decided_by` text,
+	`decided_at` integer,
+	`deployment_id` text,
+	`created_at` integer NOT NULL,
+	FOREIGN KEY (`server_id`) REFERENCES `servers`(`id`) ON UPDATE no action ON DELETE cascade,
+	FOREIGN KEY (`list_id`) REFERENCES `lists`(`id`) ON UPDATE no action ON DELETE cascade,
+	FOREIGN KEY (`requested_by`) REFERENCES `users`(`id`) ON UPDATE no action ON DELETE cascade,
+	FOREIGN KEY (`decided_by`) REFERENCES `users`(`id`) ON UPDATE no action ON DELETE set null
+);
+--> statement-breakpoint
+CREATE INDEX `deploy_requests_list_idx` ON `deploy_requests` (`list_id`,`status`,`created_at`);--> statement-breakpoint
+CREATE INDEX `deploy_requests_server_idx` ON `deploy_requests` (`server_id`);--> statement-breakpoint
+CREATE TABLE `deployments` (
+	`id` text PRIMARY KEY NOT NULL,
+	`server_id` text NOT NULL,
+	`kind` text NOT NULL,
+	`status` text DEFAULT 'pending' NOT NULL,
+	`list_id` text,
+	`requested_by` text,
+	`request_id` text,
+	`trigger` text DEFAULT 'manual' NOT NULL,
+	`item_count` integer,
+	`snapshot_json` text,
+	`error_message` text,
+	`job_id` text,
+	`created_at` integer NOT NULL,
+	`started_at` integer,
+	`finished_at` integer,
+	FOREIGN KEY (`server_id`) REFERENCES `servers`(`id`) ON UPDATE no action ON DELETE cascade,
+	FOREIGN KEY (`list_id`) REFERENCES `lists`(`id`) ON UPDATE no action ON DELETE set null,
+	FOREIGN KEY (`requested_by`) REFERENCES `users`(`id`) ON UPDATE no action ON DELETE set null
+);
+--> statement-breakpoint
+CREATE INDEX `deployments_server_idx` ON `deployments` (`server_id`,`created_at`);--> statement-breakpoint
+CREATE INDEX `deployments_status_idx` ON `deployments` (`status`);--> statement-breakpoint
+CREATE TABLE `server_credentials` (
+	`server_id` text PRIMARY KEY NOT NULL,
+	`secret` text NOT NULL,
+	`key_id` text NOT NULL,
+	`created_at` integer NOT NULL,
+	`updated_at` integer NOT NULL,
+	FOREIGN KEY (`server_id`) REFERENCES `servers`(`id`) ON UPDATE no action ON DELETE cascade
+);
+--> statement-breakpoint
+CREATE TABLE `servers` (
+	`id` text PRIMARY KEY NOT NULL,
+	`owner_id` text NOT NULL,
+	`name` text NOT NULL,
+	`connection_type` text NOT NULL,
+	`file_path` text NOT NULL,
+	`linked_list_id` text,
+	`auto_deploy` integer DEFAULT false NOT NULL,
+	`created_at` integer NOT NULL,
+	`updated_at` integer NOT NULL,
+	FOREIGN KEY (`owner_id`) REFERENCES `users`(`id`) ON UPDATE no action ON DELETE cascade,
+	FOREIGN KEY (`linked_list_id`) REFERENCES `lists`(`id`) ON UPDATE no action ON DELETE set null
+);
+--> statement-breakpoint
+CREATE INDEX `servers_owner_idx` ON `servers` (`owner_id`,`created_at`);--> statement-breakpoint
+CREATE INDEX `servers_linked_list_idx` ON `servers` (`linked_list_id`);

@@ -7,3 +7,4 @@ export * from "../features/lists/tables";
 export * from "../features/collaboration/tables";
 export * from "../features/events/tables";
 export * from "../features/live/tables";
+export * from "../features/servers/tables";

@@ -17,6 +17,8 @@ export interface PanelOptions {
   maxRetryWaitMs?: number;
   /** Injected for tests; defaults to Bun.sleep. */
   sleep?: (ms: number) => Promise<void>;
+  /** The fetch to use (Deps.fetch); defaults to the global one. */
+  fetch?: typeof fetch;
   /** Called just before each request is sent (the URL-safety check re-runs here). */
   beforeRequest?: (url: URL) => Promise<void>;
 }
@@ -107,7 +109,7 @@ export class PanelTarget implements ConfigTarget {
       let res: Response;
       let text: string;
       try {
-        res = await fetch(url, {
+        res = await (this.options.fetch ?? fetch)(url, {
           method,
           headers,
           body,

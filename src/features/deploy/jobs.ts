@@ -1,0 +1,251 @@
+// The deployment worker: job `deploy.run` carries out one deployment (or connection test) and
+// `deploy.auto` turns a debounced list change into deployments of the auto_deploy servers.
+//
+// State machine (spec "Deployment status"): pending → running → success | failed. The job runs
+// in lane `server:<id>`, so one deployment at a time per server. A deployment left `running` by
+// a crash is run again when its job is requeued (a deploy is idempotent).
+import type { Deps } from "../../deps";
+import type { JobHandler } from "../jobs/queue";
+import { recordEvent } from "../events/outbox";
+import { resolveListAccess } from "../lists/access";
+import { assertHostAllowed, checkUrl } from "../../shared/url-safety";
+import { decryptSecret } from "../../shared/crypto";
+import { newId } from "../../shared/ids";
+import * as repo from "../servers/repository";
+import type { ServerRow } from "../servers/repository";
+import { DeployError, deployErrorMessage } from "./errors";
+import { PanelTarget, type PanelCredentials } from "./panel";
+import { listToServerJsonMods } from "./server-json";
+import { SftpTarget, type SftpCredentials } from "./sftp";
+import { deployMods, testTarget, type ConfigTarget } from "./target";
+
+export const DEPLOY_JOB = "deploy.run";
+export const AUTO_DEPLOY_JOB = "deploy.auto";
+/** Queued by the list_items triggers (src/db/custom/60_servers_auto_deploy.sql) on every mod change. */
+export const AUTO_DEPLOY_CHANGE_JOB = "deploy.auto-change";
+/** Changes to a linked list within this window make one auto-deployment. */
+export const AUTO_DEPLOY_DEBOUNCE_MS = 30_000;
+
+export interface DeployRuntimeOptions {
+  /** Connection and per-operation timeout for targets (default 10 s). */
+  timeoutMs?: number;
+}
+
+const NOT_ALLOWED =
+  "the target address is not allowed (loopback, private or link-local); set LOADOUT_ALLOW_PRIVATE_URLS=true to deploy to private addresses";
+
+/** Decrypts a server's credentials; throws DeployError when there are none. */
+export function loadCredentials(deps: Deps, server: ServerRow): PanelCredentials | SftpCredentials {
+  const row = repo.getCredentials(deps.db, server.id);
+  if (!row) throw new DeployError("the server has no credentials; store them with POST /servers/:id/credentials");
+  return JSON.parse(decryptSecret(row.secret, deps.secrets.credentialKey, server.id));
+}
+
+/** Builds the deploy target for a server, re-checking the address rule right before connecting. */
+export async function buildTarget(deps: Deps, server: ServerRow, opts: DeployRuntimeOptions = {}): Promise<ConfigTarget> {
+  const creds = loadCredentials(deps, server);
+  const safety = { allowPrivate: deps.config.LOADOUT_ALLOW_PRIVATE_URLS };
+  if (server.connection_type === "sftp") {
+    const c = creds as SftpCredentials;
+    try {
+      await assertHostAllowed(c.host, safety);
+    } catch {
+      throw new DeployError(NOT_ALLOWED);
+    }
+    return new SftpTarget(c, server.file_path, { timeoutMs: opts.timeoutMs });
+  }
+  const c = creds as PanelCredentials;
+  return new PanelTarget(c, server.file_path, {
+    timeoutMs: opts.timeoutMs,
+    fetch: deps.fetch,
+    beforeRequest: async (url) => {
+      try {
+        await checkUrl(url.toString(), safety);
+      } catch {
+        throw new DeployError(NOT_ALLOWED);
+      }
+    },
+  });
+}
+
+/** Creates a pending deployment and its job in the caller's transaction; returns the deployment id. */
+export function queueDeployment(
+  deps: Deps,
+  tx: repo.TxLike,
+  input: {
+    server: ServerRow;
+    kind: "deploy" | "test";
+    listId: string | null;
+    requestedBy: string | null;
+    trigger: "manual" | "auto" | "approval";
+    requestId?: string | null;
+  },
+): string {
+  const id = newId();
+  repo.insertDeployment(tx, {
+    id,
+    server_id: input.server.id,
+    kind: input.kind,
+    status: "pending",
+    list_id: input.listId,
+    requested_by: input.requestedBy,
+    request_id: input.requestId ?? null,
+    trigger: input.trigger,
+    created_at: deps.clock.now(),
+  });
+  const jobId = deps.jobs.enqueue(
+    DEPLOY_JOB,
+    { deployment_id: id },
+    { lane: `server:${input.server.id}`, createdBy: input.requestedBy, db: tx, maxAttempts: 3 },
+  );
+  repo.setDeploymentJob(tx, id, jobId);
+  return id;
+}
+
+/** Runs one deployment to its final state. Never throws for a deploy failure (it is recorded). */
+export async function runDeployment(deps: Deps, deploymentId: string, opts: DeployRuntimeOptions = {}): Promise<void> {
+  const deployment = repo.getDeployment(deps.db, deploymentId);
+  if (!deployment) return; // the server (and its deployments) was deleted meanwhile
+  if (deployment.status === "success" || deployment.status === "failed") return; // already done
+  const server = repo.getServer(deps.db, deployment.server_id);
+  if (!server) return;
+  if (!repo.markDeploymentRunning(deps.db, deploymentId, deps.clock.now())) return;
+  const log = deps.log.child({ deployment_id: deploymentId, server_id: server.id, kind: deployment.kind });
+
+  let outcome: { item_count: number; snapshot_json: string } | null = null;
+  let errorMessage: string | null = null;
+  try {
+    const target = await buildTarget(deps, server, opts);
+    if (deployment.kind === "test") {
+      await testTarget(target);
+    } else {
+      if (!deployment.list_id) throw new DeployError("the list of this deployment no longer exists");
+      const mods = listToServerJsonMods(repo.listModsForDeploy(deps.db, deployment.list_id));
+      const result = await deployMods(target, mods);
+      outcome = { item_count: result.item_count, snapshot_json: JSON.stringify(result.snapshot) };
+    }
+  } catch (err) {
+    errorMessage = deployErrorMessage(err);
+    if (!(err instanceof DeployError)) log.error("deployment failed unexpectedly", { error: err });
+  }
+
+  const now = deps.clock.now();
+  deps.db.transaction(
+    (tx) => {
+      const finished = repo.finishDeployment(
+        tx,
+        deploymentId,
+        errorMessage === null
+          ? { status: "success", item_count: outcome?.item_count ?? null, snapshot_json: outcome?.snapshot_json ?? null }
+          : { status: "failed", error_message: errorMessage },
+        now,
+      );
+      if (!finished || deployment.kind !== "deploy") return;
+      recordEvent(tx, {
+        kind: errorMessage === null ? "deployment_succeeded" : "deployment_failed",
+        listId: deployment.list_id,
+        actorId: deployment.requested_by,
+        at: now,
+        data: {
+          deployment_id: deploymentId,
+          server_id: server.id,
+          server_name: server.name,
+          trigger: deployment.trigger,
+          item_count: outcome?.item_count ?? null,
+          error_message: errorMessage,
+        },
+      });
+    },
+    { behavior: "immediate" },
+  );
+  if (errorMessage === null) log.info("deployment succeeded", { item_count: outcome?.item_count ?? null });
+  else log.warn("deployment failed", { error_message: errorMessage });
+}
+
+/**
+ * A debounced change of a list's mods: deploy it to every auto_deploy server linked to it whose
+ * owner may still deploy the list (through a deploy request when the approval gate applies).
+ */
+export function runAutoDeploy(deps: Deps, listId: string): { deployments: string[]; requests: string[] } {
+  const out = { deployments: [] as string[], requests: [] as string[] };
+  const servers = repo.autoDeployServers(deps.db, listId);
+  for (const server of servers) {
+    const access = resolveListAccess(deps, listId, { id: server.owner_id });
+    if (!access || !access.canDeploy) {
+      deps.log.info("auto-deploy skipped: server owner may not deploy the list", { server_id: server.id, list_id: listId });
+      continue;
+    }
+    if (!repo.getCredentials(deps.db, server.id)) {
+      deps.log.info("auto-deploy skipped: server has no credentials", { server_id: server.id, list_id: listId });
+      continue;
+    }
+    deps.db.transaction(
+      (tx) => {
+        if (access.list.require_deploy_approval && !access.isOwner) {
+          if (repo.pendingRequestFor(tx, server.id, listId)) return;
+          const requestId = newId();
+          repo.insertRequest(tx, {
+            id: requestId,
+            server_id: server.id,
+            list_id: listId,
+            requested_by: server.owner_id,
+            status: "pending",
+            created_at: deps.clock.now(),
+          });
+          recordEvent(tx, {
+            kind: "deploy_requested",
+            listId,
+            actorId: server.owner_id,
+            at: deps.clock.now(),
+            data: { request_id: requestId, server_id: server.id, server_name: server.name, trigger: "auto" },
+          });
+          out.requests.push(requestId);
+          return;
+        }
+        out.deployments.push(
+          queueDeployment(deps, tx, { server, kind: "deploy", listId, requestedBy: server.owner_id, trigger: "auto" }),
+        );
+      },
+      { behavior: "immediate" },
+    );
+  }
+  return out;
+}
+
+/**
+ * A linked list changed: make sure one `deploy.auto` job is queued for it, 30 s after the first
+ * change not yet covered. Later changes inside the window find it queued and add nothing; a
+ * change while it runs queues the next one.
+ */
+export function scheduleAutoDeploy(deps: Deps, listId: string): string {
+  const queued = deps.sqlite
+    .query("SELECT id FROM jobs WHERE type = ? AND status = 'queued' AND json_extract(payload, '$.list_id') = ? LIMIT 1")
+    .get(AUTO_DEPLOY_JOB, listId) as { id: string } | null;
+  if (queued) return queued.id;
+  return deps.jobs.enqueue(AUTO_DEPLOY_JOB, { list_id: listId }, { runAt: deps.clock.now() + AUTO_DEPLOY_DEBOUNCE_MS });
+}
+
+export function deployJobs(deps: Deps, opts: DeployRuntimeOptions = {}): Record<string, JobHandler> {
+  return {
+    [DEPLOY_JOB]: {
+      maxAttempts: 3,
+      leaseMs: 2 * 60_000,
+      concurrency: 4,
+      run: async (job) => {
+        await runDeployment(deps, String((job.payload as { deployment_id: string }).deployment_id), opts);
+      },
+    },
+    [AUTO_DEPLOY_JOB]: {
+      maxAttempts: 3,
+      concurrency: 1,
+      run: (job) => runAutoDeploy(deps, String((job.payload as { list_id: string }).list_id)),
+    },
+    [AUTO_DEPLOY_CHANGE_JOB]: {
+      maxAttempts: 3,
+      concurrency: 1,
+      run: (job) => {
+        scheduleAutoDeploy(deps, String((job.payload as { list_id: string }).list_id));
+      },
+    },
+  };
+}

@@ -1,0 +1,176 @@
+// Request and response schemas of registered game servers, deployments and deploy requests.
+import { z } from "zod";
+import { name, text2000, uuid } from "../../shared/schemas";
+
+export const connectionType = z.enum(["panel", "sftp"], { error: "must be panel or sftp" });
+
+const filePath = z
+  .string({ error: "must be a string" })
+  .transform((v) => v.trim())
+  .refine((v) => v.length >= 1 && v.length <= 1000, { message: "must be 1 to 1000 characters" })
+  .refine((v) => !v.includes("\0") && !/[\r\n]/.test(v), { message: "must not contain control characters" })
+  .refine((v) => !v.endsWith("/"), { message: "must name a file, not a directory" });
+
+export const createServerBody = z.object({
+  name,
+  connection_type: connectionType,
+  file_path: filePath,
+  linked_list_id: uuid.nullable().optional(),
+  auto_deploy: z.boolean({ error: "must be a boolean" }).optional().default(false),
+});
+export type CreateServerBody = z.output<typeof createServerBody>;
+
+export const updateServerBody = z.object({
+  name: name.optional(),
+  file_path: filePath.optional(),
+  linked_list_id: uuid.nullable().optional(),
+  auto_deploy: z.boolean({ error: "must be a boolean" }).optional(),
+});
+export type UpdateServerBody = z.output<typeof updateServerBody>;
+
+const hostName = z
+  .string({ error: "must be a string" })
+  .transform((v) => v.trim())
+  .refine((v) => v.length >= 1 && v.length <= 253, { message: "must be 1 to 253 characters" })
+  .refine((v) => /^(\[[0-9a-fA-F:.]+\]|[0-9a-fA-F:]*:[0-9a-fA-F:.]+|[A-Za-z0-9]([A-Za-z0-9.-]*[A-Za-z0-9])?)$/.test(v), {
+    message: "must be a host name or IP address",
+  });
+
+/** Credentials by connection_type (spec "Credentials shape by connection_type"). */
+export const panelCredentials = z.object({
+  panel_url: z
+    .string({ error: "must be a string" })
+    .transform((v) => v.trim())
+    .refine(
+      (v) => {
+        try {
+          const u = new URL(v);
+          return (u.protocol === "http:" || u.protocol === "https:") && !u.username && !u.password;
+        } catch {
+          return false;
+        }
+      },
+      { message: "must be an http(s) URL" },
+    )
+    .transform((v) => v.replace(/\/+$/, "")),
+  api_key: z
+    .string({ error: "must be a string" })
+    .refine((v) => v.length >= 1 && v.length <= 1000, { message: "must be 1 to 1000 characters" })
+    .refine((v) => !/[\s]/.test(v), { message: "must not contain whitespace" }),
+  server_uuid: z
+    .string({ error: "must be a string" })
+    .transform((v) => v.trim())
+    .refine((v) => /^[A-Za-z0-9-]{1,64}$/.test(v), { message: "must be the panel's server identifier (letters, digits, -)" }),
+});
+export type PanelCredentialsInput = z.output<typeof panelCredentials>;
+
+export const sftpCredentials = z.object({
+  host: hostName,
+  port: z
+    .number({ error: "must be an integer" })
+    .int({ message: "must be an integer" })
+    .min(1, { message: "must be 1 to 65535" })
+    .max(65535, { message: "must be 1 to 65535" })
+    .optional()
+    .default(22),
+  username: z
+    .string({ error: "must be a string" })
+    .refine((v) => v.length >= 1 && v.length <= 100, { message: "must be 1 to 100 characters" }),
+  password: z
+    .string({ error: "must be a string" })
+    .refine((v) => v.length >= 1 && v.length <= 1000, { message: "must be 1 to 1000 characters" }),
+});
+export type SftpCredentialsInput = z.output<typeof sftpCredentials>;
+
+/** The route accepts any object; the service validates it against the server's connection_type. */
+export const credentialsBody = z.record(z.string(), z.unknown(), { error: "must be an object" });
+
+export const deployBody = z
+  .object({ list_id: uuid.optional() })
+  .optional()
+  .transform((v) => v ?? {});
+
+export const requireApprovalBody = z.object({
+  require_deploy_approval: z.boolean({ error: "must be a boolean" }),
+});
+
+export const decideRequestBody = z.object({
+  status: z.enum(["approved", "rejected"], { error: "must be approved or rejected" }),
+  note: text2000.optional(),
+});
+
+export const idParams = z.object({ id: z.string() });
+
+// ---- responses
+
+export const lastTestView = z.object({
+  deployment_id: z.string(),
+  status: z.enum(["pending", "running", "success", "failed"]),
+  error_message: z.string().nullable(),
+  created_at: z.string(),
+  finished_at: z.string().nullable(),
+});
+
+export const serverView = z.object({
+  id: z.string(),
+  name: z.string(),
+  connection_type: connectionType,
+  file_path: z.string(),
+  linked_list_id: z.string().nullable(),
+  auto_deploy: z.boolean(),
+  has_credentials: z.boolean(),
+  /** Status of the latest connection test, or null when never tested. */
+  last_test_status: z.enum(["pending", "running", "success", "failed"]).nullable(),
+  last_test: lastTestView.nullable(),
+  created_at: z.string(),
+  updated_at: z.string(),
+});
+export type ServerView = z.infer<typeof serverView>;
+
+export const serverJsonModView = z.object({ modId: z.string(), name: z.string(), version: z.string().optional() });
+
+export const deploymentView = z.object({
+  id: z.string(),
+  deployment_id: z.string(),
+  server_id: z.string(),
+  kind: z.enum(["deploy", "test"]),
+  status: z.enum(["pending", "running", "success", "failed"]),
+  trigger: z.string(),
+  list_id: z.string().nullable(),
+  request_id: z.string().nullable(),
+  requested_by: z.string().nullable(),
+  item_count: z.number().int().nullable(),
+  snapshot_json: z.array(serverJsonModView).nullable(),
+  error_message: z.string().nullable(),
+  created_at: z.string(),
+  started_at: z.string().nullable(),
+  finished_at: z.string().nullable(),
+});
+export type DeploymentView = z.infer<typeof deploymentView>;
+
+export const deployRequestView = z.object({
+  id: z.string(),
+  request_id: z.string(),
+  server_id: z.string(),
+  server_name: z.string(),
+  list_id: z.string(),
+  requested_by: z.string(),
+  requested_by_name: z.string().nullable(),
+  status: z.enum(["pending", "approved", "rejected"]),
+  note: z.string().nullable(),
+  decided_by: z.string().nullable(),
+  decided_at: z.string().nullable(),
+  deployment_id: z.string().nullable(),
+  created_at: z.string(),
+});
+export type DeployRequestView = z.infer<typeof deployRequestView>;
+
+export const deploymentIdView = z.object({ deployment_id: z.string() });
+export const requestIdView = z.object({ request_id: z.string(), status: z.literal("pending") });
+/** POST /servers/:id/deploy: a deployment, or a deploy request when the approval gate applies. */
+export const deployResultView = z.union([
+  z.object({ deployment_id: z.string() }),
+  z.object({ request_id: z.string(), status: z.literal("pending") }),
+]);
+export const credentialsStoredView = z.object({ ok: z.literal(true), has_credentials: z.literal(true) });
+export const approvalView = z.object({ ok: z.literal(true), require_deploy_approval: z.boolean() });

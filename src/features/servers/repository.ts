@@ -1,0 +1,244 @@
+// The servers feature's queries (servers, credentials, deployments, deploy requests).
+import { and, desc, eq, inArray, sql } from "drizzle-orm";
+import type { DB, Tx } from "../../db/client";
+import { lists } from "../lists/tables";
+import { users } from "../users/tables";
+import { deployments, deployRequests, serverCredentials, servers } from "./tables";
+
+export type TxLike = Tx;
+export type ServerRow = typeof servers.$inferSelect;
+export type DeploymentRow = typeof deployments.$inferSelect;
+export type DeployRequestRow = typeof deployRequests.$inferSelect;
+export type CredentialRow = typeof serverCredentials.$inferSelect;
+
+// ---- servers
+
+export function insertServer(db: Tx, row: typeof servers.$inferInsert): void {
+  db.insert(servers).values(row).run();
+}
+
+export function getServer(db: Tx, id: string): ServerRow | undefined {
+  return db.select().from(servers).where(eq(servers.id, id)).get();
+}
+
+export function listServers(db: Tx, ownerId: string): ServerRow[] {
+  return db.select().from(servers).where(eq(servers.owner_id, ownerId)).orderBy(servers.created_at, servers.id).all();
+}
+
+export function updateServer(db: Tx, id: string, patch: Partial<typeof servers.$inferInsert>): void {
+  db.update(servers).set(patch).where(eq(servers.id, id)).run();
+}
+
+export function deleteServer(db: Tx, id: string): void {
+  // Credentials, deployments and requests go with it (ON DELETE CASCADE); explicit for clarity.
+  db.delete(serverCredentials).where(eq(serverCredentials.server_id, id)).run();
+  db.delete(servers).where(eq(servers.id, id)).run();
+}
+
+/** Servers of any owner that auto-deploy the list. */
+export function autoDeployServers(db: Tx, listId: string): ServerRow[] {
+  return db
+    .select()
+    .from(servers)
+    .where(and(eq(servers.linked_list_id, listId), eq(servers.auto_deploy, true)))
+    .all();
+}
+
+// ---- credentials
+
+export function credentialServerIds(db: Tx, serverIds: string[]): Set<string> {
+  if (serverIds.length === 0) return new Set();
+  const rows = db
+    .select({ id: serverCredentials.server_id })
+    .from(serverCredentials)
+    .where(inArray(serverCredentials.server_id, serverIds))
+    .all();
+  return new Set(rows.map((r) => r.id));
+}
+
+export function upsertCredentials(db: Tx, serverId: string, secret: string, keyId: string, now: number): void {
+  db.insert(serverCredentials)
+    .values({ server_id: serverId, secret, key_id: keyId, created_at: now, updated_at: now })
+    .onConflictDoUpdate({ target: serverCredentials.server_id, set: { secret, key_id: keyId, updated_at: now } })
+    .run();
+}
+
+export function getCredentials(db: Tx, serverId: string): CredentialRow | undefined {
+  return db.select().from(serverCredentials).where(eq(serverCredentials.server_id, serverId)).get();
+}
+
+export function allCredentials(db: Tx): CredentialRow[] {
+  return db.select().from(serverCredentials).all();
+}
+
+export function replaceCredentialSecret(db: Tx, serverId: string, secret: string, keyId: string, now: number): void {
+  db.update(serverCredentials).set({ secret, key_id: keyId, updated_at: now }).where(eq(serverCredentials.server_id, serverId)).run();
+}
+
+// ---- deployments
+
+export function insertDeployment(db: Tx, row: typeof deployments.$inferInsert): void {
+  db.insert(deployments).values(row).run();
+}
+
+export function getDeployment(db: Tx, id: string): DeploymentRow | undefined {
+  return db.select().from(deployments).where(eq(deployments.id, id)).get();
+}
+
+export function listDeployments(db: Tx, serverId: string, limit: number): DeploymentRow[] {
+  return db
+    .select()
+    .from(deployments)
+    .where(eq(deployments.server_id, serverId))
+    .orderBy(desc(deployments.created_at), desc(deployments.id))
+    .limit(limit)
+    .all();
+}
+
+/** Latest connection test per server. */
+export function lastTests(db: Tx, serverIds: string[]): Map<string, DeploymentRow> {
+  const out = new Map<string, DeploymentRow>();
+  if (serverIds.length === 0) return out;
+  const rows = db
+    .select()
+    .from(deployments)
+    .where(and(inArray(deployments.server_id, serverIds), eq(deployments.kind, "test")))
+    .orderBy(desc(deployments.created_at), desc(deployments.id))
+    .all();
+  for (const r of rows) if (!out.has(r.server_id)) out.set(r.server_id, r);
+  return out;
+}
+
+export function setDeploymentJob(db: Tx, id: string, jobId: string): void {
+  db.update(deployments).set({ job_id: jobId }).where(eq(deployments.id, id)).run();
+}
+
+/** pending|running → running (a crashed run is picked up again). Returns false when already finished. */
+export function markDeploymentRunning(db: Tx, id: string, now: number): boolean {
+  const r = db
+    .update(deployments)
+    .set({ status: "running", started_at: now, error_message: null })
+    .where(and(eq(deployments.id, id), inArray(deployments.status, ["pending", "running"])))
+    .returning({ id: deployments.id })
+    .all();
+  return r.length > 0;
+}
+
+export function finishDeployment(
+  db: Tx,
+  id: string,
+  result: { status: "success" | "failed"; item_count?: number | null; snapshot_json?: string | null; error_message?: string | null },
+  now: number,
+): boolean {
+  const r = db
+    .update(deployments)
+    .set({
+      status: result.status,
+      item_count: result.item_count ?? null,
+      snapshot_json: result.snapshot_json ?? null,
+      error_message: result.error_message ?? null,
+      finished_at: now,
+    })
+    .where(and(eq(deployments.id, id), eq(deployments.status, "running")))
+    .returning({ id: deployments.id })
+    .all();
+  return r.length > 0;
+}
+
+// ---- list data used by deploys
+
+export interface DeployModRow {
+  workshop_id: string;
+  name: string;
+  pinned_version: string | null;
+}
+
+/** The list's mods in manual order; the catalog's name wins when known. */
+export function listModsForDeploy(db: Tx, listId: string): DeployModRow[] {
+  return db.all<DeployModRow>(sql`
+    SELECT li.workshop_id AS workshop_id,
+           COALESCE(NULLIF(m.name, ''), NULLIF(li.name, ''), li.workshop_id) AS name,
+           li.pinned_version AS pinned_version
+    FROM list_items li
+    LEFT JOIN mods m ON m.workshop_id = li.workshop_id
+    WHERE li.list_id = ${listId}
+    ORDER BY li.position, li.added_at, li.workshop_id`);
+}
+
+export function listName(db: Tx, listId: string): string | null {
+  return db.select({ name: lists.name }).from(lists).where(eq(lists.id, listId)).get()?.name ?? null;
+}
+
+export function setRequireDeployApproval(db: Tx, listId: string, value: boolean, now: number): void {
+  db.update(lists).set({ require_deploy_approval: value, updated_at: now }).where(eq(lists.id, listId)).run();
+}
+
+// ---- deploy requests
+
+export function insertRequest(db: Tx, row: typeof deployRequests.$inferInsert): void {
+  db.insert(deployRequests).values(row).run();
+}
+
+export type DeployRequestDetail = DeployRequestRow & { server_name: string; requested_by_name: string | null };
+
+const requestDetailColumns = {
+  id: deployRequests.id,
+  server_id: deployRequests.server_id,
+  list_id: deployRequests.list_id,
+  requested_by: deployRequests.requested_by,
+  status: deployRequests.status,
+  note: deployRequests.note,
+  decided_by: deployRequests.decided_by,
+  decided_at: deployRequests.decided_at,
+  deployment_id: deployRequests.deployment_id,
+  created_at: deployRequests.created_at,
+  server_name: servers.name,
+  requested_by_name: users.display_name,
+};
+
+export function getRequest(db: Tx, id: string): DeployRequestDetail | undefined {
+  return db
+    .select(requestDetailColumns)
+    .from(deployRequests)
+    .innerJoin(servers, eq(servers.id, deployRequests.server_id))
+    .leftJoin(users, eq(users.id, deployRequests.requested_by))
+    .where(eq(deployRequests.id, id))
+    .get();
+}
+
+/** Pending first, then resolved; newest first within each. */
+export function listRequests(db: Tx, listId: string): DeployRequestDetail[] {
+  return db
+    .select(requestDetailColumns)
+    .from(deployRequests)
+    .innerJoin(servers, eq(servers.id, deployRequests.server_id))
+    .leftJoin(users, eq(users.id, deployRequests.requested_by))
+    .where(eq(deployRequests.list_id, listId))
+    .orderBy(sql`CASE ${deployRequests.status} WHEN 'pending' THEN 0 ELSE 1 END`, desc(deployRequests.created_at), desc(deployRequests.id))
+    .limit(500)
+    .all();
+}
+
+export function pendingRequestFor(db: Tx, serverId: string, listId: string): DeployRequestRow | undefined {
+  return db
+    .select()
+    .from(deployRequests)
+    .where(and(eq(deployRequests.server_id, serverId), eq(deployRequests.list_id, listId), eq(deployRequests.status, "pending")))
+    .get();
+}
+
+/** pending → approved|rejected; false when the request was no longer pending. */
+export function decideRequest(
+  db: Tx,
+  id: string,
+  decision: { status: "approved" | "rejected"; note: string | null; decided_by: string; deployment_id: string | null },
+  now: number,
+): boolean {
+  const r = db
+    .update(deployRequests)
+    .set({ ...decision, decided_at: now })
+    .where(and(eq(deployRequests.id, id), eq(deployRequests.status, "pending")))
+    .returning({ id: deployRequests.id })
+    .all();
+  return r.length > 0;
+}

@@ -1,0 +1,395 @@
+// Registered game servers: CRUD scoped to the caller, write-only credentials, deployments,
+// connection tests and the deploy approval flow. Knows nothing of HTTP.
+import type { z } from "zod";
+import type { Deps } from "../../deps";
+import { AppError } from "../../shared/errors";
+import { CredentialCryptoError, decryptSecret, encryptSecret, keyId, parseKey, reencryptSecret } from "../../shared/crypto";
+import { newId } from "../../shared/ids";
+import { toIso, toIsoOrNull } from "../../shared/time";
+import { assertHostAllowed, checkUrl } from "../../shared/url-safety";
+import { recordEvent } from "../events/outbox";
+import { requireListOwner, requireListRight, resolveListAccess, type AccessUser, type ListAccess } from "../lists/access";
+import { queueDeployment } from "../deploy/jobs";
+import {
+  panelCredentials,
+  sftpCredentials,
+  type CreateServerBody,
+  type DeploymentView,
+  type DeployRequestView,
+  type ServerView,
+  type UpdateServerBody,
+} from "./model";
+import * as repo from "./repository";
+
+const SERVER_NOT_FOUND = "server not found";
+
+function toServerView(server: repo.ServerRow, hasCredentials: boolean, lastTest: repo.DeploymentRow | undefined): ServerView {
+  return {
+    id: server.id,
+    name: server.name,
+    connection_type: server.connection_type,
+    file_path: server.file_path,
+    linked_list_id: server.linked_list_id,
+    auto_deploy: server.auto_deploy,
+    has_credentials: hasCredentials,
+    last_test_status: lastTest?.status ?? null,
+    last_test: lastTest
+      ? {
+          deployment_id: lastTest.id,
+          status: lastTest.status,
+          error_message: lastTest.error_message,
+          created_at: toIso(lastTest.created_at),
+          finished_at: toIsoOrNull(lastTest.finished_at),
+        }
+      : null,
+    created_at: toIso(server.created_at),
+    updated_at: toIso(server.updated_at),
+  };
+}
+
+export function toDeploymentView(d: repo.DeploymentRow): DeploymentView {
+  return {
+    id: d.id,
+    deployment_id: d.id,
+    server_id: d.server_id,
+    kind: d.kind,
+    status: d.status,
+    trigger: d.trigger,
+    list_id: d.list_id,
+    request_id: d.request_id,
+    requested_by: d.requested_by,
+    item_count: d.item_count,
+    snapshot_json: d.snapshot_json ? JSON.parse(d.snapshot_json) : null,
+    error_message: d.error_message,
+    created_at: toIso(d.created_at),
+    started_at: toIsoOrNull(d.started_at),
+    finished_at: toIsoOrNull(d.finished_at),
+  };
+}
+
+function toRequestView(r: repo.DeployRequestDetail): DeployRequestView {
+  return {
+    id: r.id,
+    request_id: r.id,
+    server_id: r.server_id,
+    server_name: r.server_name,
+    list_id: r.list_id,
+    requested_by: r.requested_by,
+    requested_by_name: r.requested_by_name,
+    status: r.status,
+    note: r.note,
+    decided_by: r.decided_by,
+    decided_at: toIsoOrNull(r.decided_at),
+    deployment_id: r.deployment_id,
+    created_at: toIso(r.created_at),
+  };
+}
+
+/** The caller's own server, else 404 (other people's servers are not revealed). */
+function ownServer(deps: Deps, user: AccessUser, id: string): repo.ServerRow {
+  const server = repo.getServer(deps.db, id);
+  if (!server || server.owner_id !== user.id) throw new AppError(404, SERVER_NOT_FOUND);
+  return server;
+}
+
+/** `linked_list_id` must be a list the caller may deploy. */
+function requireDeployableList(deps: Deps, user: AccessUser, listId: string): ListAccess {
+  return requireListRight(resolveListAccess(deps, listId, user), "deploy");
+}
+
+function view(deps: Deps, server: repo.ServerRow): ServerView {
+  const creds = repo.credentialServerIds(deps.db, [server.id]);
+  const tests = repo.lastTests(deps.db, [server.id]);
+  return toServerView(server, creds.has(server.id), tests.get(server.id));
+}
+
+// ---- CRUD
+
+export function listServers(deps: Deps, user: AccessUser): ServerView[] {
+  const rows = repo.listServers(deps.db, user.id);
+  const ids = rows.map((r) => r.id);
+  const creds = repo.credentialServerIds(deps.db, ids);
+  const tests = repo.lastTests(deps.db, ids);
+  return rows.map((r) => toServerView(r, creds.has(r.id), tests.get(r.id)));
+}
+
+export function getServer(deps: Deps, user: AccessUser, id: string): ServerView {
+  return view(deps, ownServer(deps, user, id));
+}
+
+export function createServer(deps: Deps, user: AccessUser, body: CreateServerBody): ServerView {
+  if (body.linked_list_id) requireDeployableList(deps, user, body.linked_list_id);
+  const now = deps.clock.now();
+  const id = newId();
+  repo.insertServer(deps.db, {
+    id,
+    owner_id: user.id,
+    name: body.name,
+    connection_type: body.connection_type,
+    file_path: body.file_path,
+    linked_list_id: body.linked_list_id ?? null,
+    auto_deploy: body.auto_deploy ?? false,
+    created_at: now,
+    updated_at: now,
+  });
+  return view(deps, repo.getServer(deps.db, id)!);
+}
+
+export function updateServer(deps: Deps, user: AccessUser, id: string, body: UpdateServerBody): ServerView {
+  const server = ownServer(deps, user, id);
+  if (body.linked_list_id && body.linked_list_id !== server.linked_list_id) {
+    requireDeployableList(deps, user, body.linked_list_id);
+  }
+  const patch: Partial<typeof server> = { updated_at: deps.clock.now() };
+  if (body.name !== undefined) patch.name = body.name;
+  if (body.file_path !== undefined) patch.file_path = body.file_path;
+  if (body.linked_list_id !== undefined) patch.linked_list_id = body.linked_list_id;
+  if (body.auto_deploy !== undefined) patch.auto_deploy = body.auto_deploy;
+  repo.updateServer(deps.db, id, patch);
+  return view(deps, repo.getServer(deps.db, id)!);
+}
+
+export function deleteServer(deps: Deps, user: AccessUser, id: string): void {
+  ownServer(deps, user, id);
+  deps.db.transaction((tx) => repo.deleteServer(tx, id), { behavior: "immediate" });
+}
+
+// ---- credentials
+
+function firstIssue(error: z.ZodError): string {
+  const issue = error.issues[0]!;
+  const field = issue.path.map(String).join(".");
+  return field ? `${field}: ${issue.message}` : issue.message;
+}
+
+/** Validates the credentials object for the server's connection_type, checks the target address, stores it sealed. */
+export async function storeCredentials(deps: Deps, user: AccessUser, id: string, body: unknown): Promise<void> {
+  const server = ownServer(deps, user, id);
+  const safety = { allowPrivate: deps.config.LOADOUT_ALLOW_PRIVATE_URLS };
+  let plain: Record<string, unknown>;
+  if (server.connection_type === "panel") {
+    const parsed = panelCredentials.safeParse(body);
+    if (!parsed.success) throw new AppError(400, firstIssue(parsed.error));
+    await checkUrl(parsed.data.panel_url, safety); // 400 url not allowed
+    plain = parsed.data;
+  } else {
+    const parsed = sftpCredentials.safeParse(body);
+    if (!parsed.success) throw new AppError(400, firstIssue(parsed.error));
+    await assertHostAllowed(parsed.data.host, safety); // 400 url not allowed
+    plain = parsed.data;
+  }
+  const key = deps.secrets.credentialKey;
+  const sealed = encryptSecret(JSON.stringify(plain), key, server.id);
+  // The server may have been deleted during the address check: the FK makes that a 404.
+  if (!repo.getServer(deps.db, server.id)) throw new AppError(404, SERVER_NOT_FOUND);
+  repo.upsertCredentials(deps.db, server.id, sealed, keyId(key), deps.clock.now());
+}
+
+/**
+ * Re-encrypts every stored credential under `newKey` (base64 text or 32 raw bytes), in one
+ * transaction. The caller then makes `newKey` the configured key (LOADOUT_SECRET_KEY or the key
+ * file). Records already under `newKey` are left alone, so a rerun after an interrupted
+ * rotation is safe. A record the current key cannot open (damaged, or sealed with a key that is
+ * gone) is left as it is and reported in `unreadable` (its owner must enter the credentials
+ * again); when no record at all can be opened, the configured key is probably wrong and
+ * nothing is changed (throws).
+ */
+export function rotateCredentialKey(
+  deps: Pick<Deps, "db" | "secrets" | "clock">,
+  newKey: string | Uint8Array,
+): { rotated: number; total: number; unreadable: string[] } {
+  const next = typeof newKey === "string" ? parseKey(newKey) : Buffer.from(newKey);
+  if (next.length !== 32) throw new Error("the new secret key must be 32 bytes");
+  const current = deps.secrets.credentialKey;
+  const nextId = keyId(next);
+  return deps.db.transaction(
+    (tx) => {
+      const rows = repo.allCredentials(tx);
+      const unreadable: string[] = [];
+      let rotated = 0;
+      let alreadyNew = 0;
+      const now = deps.clock.now();
+      for (const row of rows) {
+        if (row.key_id === nextId) {
+          alreadyNew++;
+          continue;
+        }
+        let sealed: string;
+        try {
+          sealed = reencryptSecret(row.secret, current, next, row.server_id);
+        } catch (err) {
+          if (err instanceof CredentialCryptoError) {
+            unreadable.push(row.server_id);
+            continue;
+          }
+          throw err;
+        }
+        repo.replaceCredentialSecret(tx, row.server_id, sealed, nextId, now);
+        rotated++;
+      }
+      if (unreadable.length > 0 && rotated === 0 && alreadyNew === 0) {
+        throw new CredentialCryptoError(
+          `none of the ${unreadable.length} stored credentials can be decrypted with the configured secret key; nothing was changed`,
+        );
+      }
+      return { rotated, total: rows.length, unreadable };
+    },
+    { behavior: "immediate" },
+  );
+}
+
+/** For tests and diagnostics: the decrypted credentials of a server (never sent to a client). */
+export function readCredentialsForServer(deps: Deps, serverId: string): unknown {
+  const row = repo.getCredentials(deps.db, serverId);
+  return row ? JSON.parse(decryptSecret(row.secret, deps.secrets.credentialKey, serverId)) : null;
+}
+
+// ---- deployments
+
+function requireCredentials(deps: Deps, server: repo.ServerRow): void {
+  if (repo.credentialServerIds(deps.db, [server.id]).size === 0) {
+    throw new AppError(409, "server has no credentials; store them with POST /api/v1/servers/:id/credentials first");
+  }
+}
+
+export function testConnection(deps: Deps, user: AccessUser, id: string): { deployment_id: string } {
+  const server = ownServer(deps, user, id);
+  requireCredentials(deps, server);
+  const deploymentId = deps.db.transaction(
+    (tx) => queueDeployment(deps, tx, { server, kind: "test", listId: null, requestedBy: user.id, trigger: "manual" }),
+    { behavior: "immediate" },
+  );
+  return { deployment_id: deploymentId };
+}
+
+function createRequest(deps: Deps, tx: repo.TxLike, server: repo.ServerRow, access: ListAccess, user: AccessUser): string {
+  const existing = repo.pendingRequestFor(tx, server.id, access.list.id);
+  if (existing) return existing.id;
+  const requestId = newId();
+  const now = deps.clock.now();
+  repo.insertRequest(tx, { id: requestId, server_id: server.id, list_id: access.list.id, requested_by: user.id, status: "pending", created_at: now });
+  recordEvent(tx, {
+    kind: "deploy_requested",
+    listId: access.list.id,
+    actorId: user.id,
+    at: now,
+    data: { request_id: requestId, server_id: server.id, server_name: server.name, trigger: "manual" },
+  });
+  return requestId;
+}
+
+/**
+ * Deploys the linked list (or `listId`). Owners deploy directly; collaborators with can_deploy
+ * go through a deploy request when the list has require_deploy_approval.
+ */
+export function deploy(
+  deps: Deps,
+  user: AccessUser,
+  id: string,
+  listId: string | undefined,
+): { deployment_id: string } | { request_id: string; status: "pending" } {
+  const server = ownServer(deps, user, id);
+  const target = listId ?? server.linked_list_id;
+  if (!target) throw new AppError(400, "list_id: the server has no linked list; pass list_id");
+  const access = requireDeployableList(deps, user, target);
+  requireCredentials(deps, server);
+  return deps.db.transaction(
+    (tx) => {
+      if (access.list.require_deploy_approval && !access.isOwner) {
+        return { request_id: createRequest(deps, tx, server, access, user), status: "pending" as const };
+      }
+      return {
+        deployment_id: queueDeployment(deps, tx, { server, kind: "deploy", listId: target, requestedBy: user.id, trigger: "manual" }),
+      };
+    },
+    { behavior: "immediate" },
+  );
+}
+
+/** POST /servers/:id/deploy-request: explicit request, only while the list has the approval gate. */
+export function submitDeployRequest(deps: Deps, user: AccessUser, id: string, listId: string | undefined): { request_id: string; status: "pending" } {
+  const server = ownServer(deps, user, id);
+  const target = listId ?? server.linked_list_id;
+  if (!target) throw new AppError(400, "list_id: the server has no linked list; pass list_id");
+  const access = requireDeployableList(deps, user, target);
+  if (!access.list.require_deploy_approval) {
+    throw new AppError(409, "this list does not require deploy approval; deploy directly");
+  }
+  const requestId = deps.db.transaction((tx) => createRequest(deps, tx, server, access, user), { behavior: "immediate" });
+  return { request_id: requestId, status: "pending" };
+}
+
+export function listDeployments(deps: Deps, user: AccessUser, id: string, limit: number): DeploymentView[] {
+  ownServer(deps, user, id);
+  return repo.listDeployments(deps.db, id, limit).map(toDeploymentView);
+}
+
+// ---- deploy approval
+
+export function setRequireDeployApproval(deps: Deps, user: AccessUser, listId: string, value: boolean): { ok: true; require_deploy_approval: boolean } {
+  requireListOwner(resolveListAccess(deps, listId, user));
+  repo.setRequireDeployApproval(deps.db, listId, value, deps.clock.now());
+  return { ok: true, require_deploy_approval: value };
+}
+
+export function listDeployRequests(deps: Deps, user: AccessUser, listId: string): DeployRequestView[] {
+  requireListOwner(resolveListAccess(deps, listId, user));
+  return repo.listRequests(deps.db, listId).map(toRequestView);
+}
+
+export function decideDeployRequest(
+  deps: Deps,
+  user: AccessUser,
+  requestId: string,
+  decision: { status: "approved" | "rejected"; note?: string },
+): DeployRequestView {
+  const request = repo.getRequest(deps.db, requestId);
+  const notFound = new AppError(404, "deploy request not found");
+  if (!request) throw notFound;
+  const access = resolveListAccess(deps, request.list_id, user);
+  if (!access || !access.canRead) throw notFound;
+  requireListOwner(access);
+  if (request.status !== "pending") throw new AppError(409, "deploy request already reviewed");
+  const server = repo.getServer(deps.db, request.server_id);
+  if (!server) throw notFound;
+  deps.db.transaction(
+    (tx) => {
+      const now = deps.clock.now();
+      const deploymentId =
+        decision.status === "approved"
+          ? queueDeployment(deps, tx, {
+              server,
+              kind: "deploy",
+              listId: request.list_id,
+              requestedBy: request.requested_by,
+              trigger: "approval",
+              requestId: request.id,
+            })
+          : null;
+      const moved = repo.decideRequest(
+        tx,
+        request.id,
+        { status: decision.status, note: decision.note ?? null, decided_by: user.id, deployment_id: deploymentId },
+        now,
+      );
+      if (!moved) throw new AppError(409, "deploy request already reviewed"); // rolls the deployment back
+      recordEvent(tx, {
+        kind: "deploy_request_decided",
+        listId: request.list_id,
+        actorId: user.id,
+        at: now,
+        data: {
+          request_id: request.id,
+          status: decision.status,
+          note: decision.note ?? null,
+          requested_by: request.requested_by,
+          server_id: server.id,
+          server_name: server.name,
+          deployment_id: deploymentId,
+        },
+      });
+    },
+    { behavior: "immediate" },
+  );
+  return toRequestView(repo.getRequest(deps.db, request.id)!);
+}
