@@ -1,0 +1,25 @@
+import { describe, expect, test } from "bun:test";
+import { createTestApp } from "../../../test/helpers";
+import { promtoolAccepts, promtoolCheck } from "../../../test/peers/promtool";
+
+describe("/metrics", () => {
+  test("process metrics in text format 0.0.4 that promtool accepts without any lint", async () => {
+    const t = await createTestApp();
+    try {
+      const res = await t.app.handle(new Request("http://localhost/metrics"));
+      expect(res.status).toBe(200);
+      expect(res.headers.get("content-type")).toBe("text/plain; version=0.0.4; charset=utf-8");
+      const body = await res.text();
+      expect(body).toContain("# TYPE loadout_process_cpu_user_seconds_total counter");
+      expect(body).toMatch(/^loadout_jobs\{status="queued"\} \d+$/m);
+      expect(body).not.toContain("nodejs_active_handles_total");
+      expect(body.endsWith("\n")).toBe(true);
+      const r = await promtoolCheck(body);
+      expect(r.problems).toEqual([]);
+      expect(r.exitCode).toBe(0);
+      expect(promtoolAccepts(r)).toBe(true);
+    } finally {
+      await t.close();
+    }
+  });
+});
