@@ -126,7 +126,7 @@ export function runRollups(deps: Pick<Deps, "sqlite" | "clock">, now = deps.cloc
       result.deleted.three_hour =
         stmt(
           sqlite,
-          `DELETE FROM game_server_stats_3h WHERE sid IN (SELECT sid FROM game_servers WHERE first_seen_at < $cut) AND time < $cut`,
+          `DELETE FROM game_server_stats_3h WHERE sid IN (SELECT sid FROM game_servers) AND time < $cut`,
         ).run({ cut: blockCut }).changes +
         stmt(sqlite, `DELETE FROM live_global_stats_3h WHERE time < ?`).run(blockCut).changes +
         stmt(sqlite, `DELETE FROM live_community_stats_3h WHERE time < ?`).run(blockCut).changes;
