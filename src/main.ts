@@ -124,4 +124,8 @@ async function main(argv: string[]) {
   }
 }
 
-await main(process.argv.slice(2));
+// No top-level await: the --bytecode build is CommonJS.
+main(process.argv.slice(2)).catch((e) => {
+  console.error(e instanceof Error ? e.message : String(e));
+  process.exit(1);
+});
