@@ -15,6 +15,7 @@ import { tagsRoutes } from "./tags/routes";
 import { foldersRoutes } from "./folders/routes";
 import { templatesRoutes } from "./templates/routes";
 import { liveFeature } from "./live";
+import { catalogFeature } from "./catalog";
 
 export interface ScheduleSpec {
   name: string;
@@ -42,4 +43,5 @@ export const features: FeatureModule[] = [
   { name: "templates", routes: templatesRoutes },
   { name: "events", routes: eventsRoutes, jobs: eventsJobs },
   liveFeature,
+  catalogFeature,
 ];

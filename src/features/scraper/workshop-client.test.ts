@@ -154,7 +154,7 @@ describe("workshop client", () => {
     fake = startFakeWorkshop({ mods: smallCatalog() });
     const vt = virtualTime();
     const sentAt: number[] = [];
-    const timedFetch = ((input: RequestInfo | URL, init?: RequestInit) => {
+    const timedFetch = ((input: string | URL | Request, init?: RequestInit) => {
       sentAt.push(vt.now());
       return fetch(input, init);
     }) as typeof fetch;

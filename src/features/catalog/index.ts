@@ -1,0 +1,15 @@
+// The catalog's registry entry: /mods endpoints, the mod metrics path, the scraper triggers,
+// the scraper and growth job handlers and their schedules.
+import { Elysia } from "elysia";
+import type { FeatureModule } from "../index";
+import type { Deps } from "../../deps";
+import { catalogRoutes } from "./routes";
+import { scraperRoutes } from "../scraper/routes";
+import { scraperJobs, scraperSchedules } from "../scraper/jobs";
+
+export const catalogFeature: FeatureModule = {
+  name: "catalog",
+  routes: (deps: Deps) => new Elysia().use(catalogRoutes(deps)).use(scraperRoutes(deps)),
+  jobs: scraperJobs,
+  schedules: scraperSchedules,
+};

@@ -1,0 +1,344 @@
+// Read side of the catalog: every query of the /mods endpoints and the mod metrics path.
+// Hot paths use prepared bun:sqlite statements (cached per database handle); the FTS5 index
+// and the sort indexes are in src/db/custom/30_catalog.sql.
+import type { Database, Statement } from "bun:sqlite";
+
+export type ModSort = "name_asc" | "name_desc" | "size_desc" | "updated_desc" | "relevance";
+
+export interface ModSummaryRow {
+  workshop_id: string;
+  name: string;
+  version: string;
+  size_bytes: number;
+  image_url: string | null;
+  tags_json: string;
+}
+
+export interface ModRow extends ModSummaryRow {
+  summary: string;
+  description: string;
+  author_id: string | null;
+  author_name: string;
+  type: string;
+  license: string | null;
+  game_version: string | null;
+  rating: number | null;
+  rating_count: number;
+  subscriber_count: number;
+  downloads_total: number;
+  state: string;
+  obsolete: number;
+  external_links_json: string;
+  created_at: number | null;
+  updated_at: number | null;
+  detail_scraped_at: number | null;
+}
+
+/** Mods that were never scraped (placeholders other features may create) are not catalog entries. */
+const VISIBLE = "m.state != 'unknown'";
+
+const ORDER: Record<ModSort, string> = {
+  name_asc: "m.name COLLATE NOCASE ASC, m.workshop_id ASC",
+  name_desc: "m.name COLLATE NOCASE DESC, m.workshop_id DESC",
+  size_desc: "m.size_bytes DESC, m.workshop_id DESC",
+  updated_desc: "m.updated_at DESC, m.workshop_id DESC",
+  // bm25 weights: name, author, summary, tags. Lower is better.
+  relevance: "bm25(mods_fts, 10.0, 3.0, 1.0, 2.0) ASC, m.name COLLATE NOCASE ASC, m.workshop_id ASC",
+};
+
+const SUMMARY_COLS = "m.workshop_id, m.name, m.version, m.size_bytes, m.image_url, m.tags_json";
+
+/**
+ * Builds an FTS5 query from free text: every word must match (AND), each as a prefix.
+ * Returns null when the text holds no searchable word.
+ */
+export function ftsQuery(text: string): string | null {
+  const words = text
+    .normalize("NFKC")
+    .split(/[^\p{L}\p{N}]+/u)
+    .filter((w) => w.length > 0)
+    .slice(0, 12);
+  if (words.length === 0) return null;
+  return words.map((w) => `"${w}"*`).join(" AND ");
+}
+
+interface ListStatements {
+  page: Statement<ModSummaryRow>;
+  count: Statement<{ n: number }>;
+}
+
+class CatalogStatements {
+  private lists = new Map<string, ListStatements>();
+  readonly mod: Statement<ModRow, [string]>;
+  readonly visible: Statement<{ state: string }, [string]>;
+  readonly deps: Statement<{ depends_on_id: string; depends_on_name: string; version: string | null; size_bytes: number; name: string | null; latest_version: string | null; latest_size: number | null }, [string]>;
+  readonly autocomplete: Statement<{ workshop_id: string; name: string; image_url: string | null }, [{ q: string; prefix: string }]>;
+  readonly versions: Statement<any, [string]>;
+  readonly versionExists: Statement<{ version: string }, [string, string]>;
+  readonly screenshots: Statement<{ url: string; width: number | null; height: number | null }, [string]>;
+  readonly items: Statement<any, [{ id: string; version: string; type: string | null }]>;
+  readonly itemVersions: Statement<any, [string]>;
+  readonly latestItemVersion: Statement<{ version: string }, [string]>;
+  readonly missions: Statement<any, [string, string]>;
+  readonly latestMissionVersion: Statement<{ version: string }, [string]>;
+  readonly depGraph: Statement<any, [string]>;
+  readonly counts: Statement<{ deps: number; dependents: number }, [string, string]>;
+  readonly usage: Statement<{ servers: number; players: number }, [string, number]>;
+  readonly servers: Statement<any, [string, number]>;
+  readonly growthBuckets: Statement<{ bucket: number }, [number, number]>;
+  readonly growthRows: Statement<any, [{ id: string; from: number; to: number }]>;
+  readonly growthOldest: Statement<{ b: number | null }, [string]>;
+
+  constructor(private readonly sqlite: Database) {
+    const q = <R, P extends any = any>(sql: string) => sqlite.prepare(sql) as unknown as Statement<R, P extends any[] ? P : any>;
+    this.mod = q(`SELECT m.* FROM mods m WHERE m.workshop_id = ? AND ${VISIBLE}`);
+    this.visible = q(`SELECT m.state FROM mods m WHERE m.workshop_id = ? AND ${VISIBLE}`);
+    this.deps = q(`
+      SELECT d.depends_on_id, d.depends_on_name, d.version, d.size_bytes,
+             m.name AS name, m.version AS latest_version, m.size_bytes AS latest_size
+      FROM mod_dependencies d LEFT JOIN mods m ON m.workshop_id = d.depends_on_id AND m.state != 'unknown'
+      WHERE d.workshop_id = ? ORDER BY d.rowid`);
+    // Names that start with the prefix first, then the most subscribed.
+    this.autocomplete = sqlite.prepare(`
+      SELECT m.workshop_id, m.name, m.image_url FROM mods_fts f JOIN mods m ON m.rowid = f.rowid
+      WHERE mods_fts MATCH $q AND ${VISIBLE}
+      ORDER BY (m.name LIKE $prefix ESCAPE '\\') DESC, m.subscriber_count DESC, m.name COLLATE NOCASE
+      LIMIT 10`) as any;
+    this.versions = q(`
+      SELECT version, game_version, size_bytes, changelog, approved, published, scenarios_count, dependencies_count, created_at
+      FROM mod_versions WHERE workshop_id = ? ORDER BY created_at DESC, version DESC`);
+    this.versionExists = q("SELECT version FROM mod_versions WHERE workshop_id = ? AND version = ?");
+    this.screenshots = q("SELECT url, width, height FROM mod_screenshots WHERE workshop_id = ? ORDER BY position");
+    this.items = sqlite.prepare(`
+      SELECT item_type, name, path, guid FROM mod_items
+      WHERE workshop_id = $id AND version = $version AND ($type IS NULL OR item_type = $type)
+      ORDER BY item_type, name, path`) as any;
+    this.itemVersions = q(`
+      SELECT s.version, s.item_count, s.scanned_at, v.created_at,
+        (SELECT count(*) FROM mod_items i WHERE i.workshop_id = s.workshop_id AND i.version = s.version AND i.item_type = 'vehicle') AS vehicles,
+        (SELECT count(*) FROM mod_items i WHERE i.workshop_id = s.workshop_id AND i.version = s.version AND i.item_type = 'weapon') AS weapons,
+        (SELECT count(*) FROM mod_items i WHERE i.workshop_id = s.workshop_id AND i.version = s.version AND i.item_type = 'gear') AS gear
+      FROM mod_item_scans s LEFT JOIN mod_versions v ON v.workshop_id = s.workshop_id AND v.version = s.version
+      WHERE s.workshop_id = ? ORDER BY v.created_at DESC, s.version DESC`);
+    this.latestItemVersion = q(`
+      SELECT s.version FROM mod_item_scans s LEFT JOIN mod_versions v ON v.workshop_id = s.workshop_id AND v.version = s.version
+      WHERE s.workshop_id = ? ORDER BY v.created_at DESC, s.version DESC LIMIT 1`);
+    this.missions = q(`
+      SELECT game_id, name, game_mode, player_count, description, image_url FROM mod_scenarios
+      WHERE workshop_id = ? AND version = ? ORDER BY position, game_id`);
+    this.latestMissionVersion = q(`
+      SELECT s.version FROM mod_scenarios s LEFT JOIN mod_versions v ON v.workshop_id = s.workshop_id AND v.version = s.version
+      WHERE s.workshop_id = ? ORDER BY v.created_at DESC, s.version DESC LIMIT 1`);
+    // The transitive closure (UNION dedupes, so cycles terminate), then every edge inside it.
+    this.depGraph = q(`
+      WITH RECURSIVE walk(id) AS (
+        SELECT ?1
+        UNION
+        SELECT d.depends_on_id FROM mod_dependencies d JOIN walk w ON d.workshop_id = w.id
+      )
+      SELECT w.id AS workshop_id, m.name, m.version, m.size_bytes, m.state,
+        (SELECT json_group_array(json_array(d.depends_on_id, d.depends_on_name, d.version, d.size_bytes))
+           FROM mod_dependencies d WHERE d.workshop_id = w.id) AS edges
+      FROM walk w LEFT JOIN mods m ON m.workshop_id = w.id AND m.state != 'unknown'`);
+    this.counts = q(`
+      SELECT (SELECT count(*) FROM mod_dependencies WHERE workshop_id = ?1) AS deps,
+             (SELECT count(*) FROM mod_dependencies WHERE depends_on_id = ?2) AS dependents`);
+    // Live usage: servers seen in the last hour (live feature's tables).
+    this.usage = q(`
+      SELECT count(*) AS servers, coalesce(sum(gs.player_count), 0) AS players
+      FROM game_server_mods gsm JOIN game_servers gs ON gs.id = gsm.server_id
+      WHERE gsm.workshop_id = ?1 AND gs.last_seen_at >= ?2`);
+    this.servers = q(`
+      SELECT gs.id, gs.name, gs.host_address, gs.player_count, gs.player_count_limit, gs.queue_players_count,
+             gs.scenario_name, gs.game_version, gs.password_protected, gs.official, gs.last_seen_at
+      FROM game_server_mods gsm JOIN game_servers gs ON gs.id = gsm.server_id
+      WHERE gsm.workshop_id = ?1 AND gs.last_seen_at >= ?2
+      ORDER BY gs.player_count DESC, gs.name COLLATE NOCASE, gs.id`);
+    this.growthBuckets = q("SELECT bucket FROM mod_growth_buckets WHERE bucket >= ?1 AND bucket <= ?2 ORDER BY bucket");
+    this.growthRows = sqlite.prepare(`
+      SELECT bucket, used_by_servers, players_using, dependencies, dependents FROM mod_growth
+      WHERE workshop_id = $id AND bucket <= $to AND bucket >= coalesce(
+        (SELECT max(bucket) FROM mod_growth WHERE workshop_id = $id AND bucket <= $from), $from)
+      ORDER BY bucket`) as any;
+    this.growthOldest = q("SELECT min(bucket) AS b FROM mod_growth WHERE workshop_id = ?");
+  }
+
+  /** GET /mods statements for one combination of filters and sort (few combinations: cached). */
+  list(search: boolean, tag: boolean, sort: ModSort): ListStatements {
+    const key = `${search}|${tag}|${sort}`;
+    let s = this.lists.get(key);
+    if (!s) {
+      const from = search ? "mods_fts f JOIN mods m ON m.rowid = f.rowid" : "mods m";
+      const joinTag = tag ? " JOIN mod_tags t ON t.workshop_id = m.workshop_id AND t.tag = $tag" : "";
+      const where = [VISIBLE, search ? "mods_fts MATCH $q" : null].filter(Boolean).join(" AND ");
+      const order = sort === "relevance" && !search ? ORDER.name_asc : ORDER[sort];
+      s = {
+        page: this.sqlite.prepare(`SELECT ${SUMMARY_COLS} FROM ${from}${joinTag} WHERE ${where} ORDER BY ${order} LIMIT $limit OFFSET $offset`) as any,
+        count: this.sqlite.prepare(`SELECT count(*) AS n FROM ${from}${joinTag} WHERE ${where}`) as any,
+      };
+      this.lists.set(key, s);
+    }
+    return s;
+  }
+}
+
+const cache = new WeakMap<Database, CatalogStatements>();
+export function catalogStatements(sqlite: Database): CatalogStatements {
+  let s = cache.get(sqlite);
+  if (!s) {
+    s = new CatalogStatements(sqlite);
+    cache.set(sqlite, s);
+  }
+  return s;
+}
+
+export interface ListModsParams {
+  search?: string;
+  tag?: string;
+  sort: ModSort;
+  page: number;
+  limit: number;
+}
+
+export function listMods(sqlite: Database, p: ListModsParams): { rows: ModSummaryRow[]; total: number } {
+  let q: string | null = null;
+  if (p.search !== undefined && p.search.trim() !== "") {
+    q = ftsQuery(p.search);
+    if (q === null) return { rows: [], total: 0 };
+  }
+  const st = catalogStatements(sqlite).list(q !== null, !!p.tag, p.sort);
+  const params: Record<string, unknown> = {};
+  if (q !== null) params.q = q;
+  if (p.tag) params.tag = p.tag;
+  const total = (st.count.get(params as any) as { n: number }).n;
+  if (total === 0) return { rows: [], total };
+  const rows = st.page.all({ ...params, limit: p.limit, offset: (p.page - 1) * p.limit } as any) as ModSummaryRow[];
+  return { rows, total };
+}
+
+export function autocomplete(sqlite: Database, text: string): { workshop_id: string; name: string; image_url: string | null }[] {
+  const words = ftsQuery(text);
+  if (!words) return [];
+  const q = `name : (${words})`;
+  const prefix = text.trim().replace(/[\\%_]/g, (c) => `\\${c}`) + "%";
+  return catalogStatements(sqlite).autocomplete.all({ q, prefix });
+}
+
+export function getMod(sqlite: Database, id: string): ModRow | null {
+  return catalogStatements(sqlite).mod.get(id) ?? null;
+}
+
+export function modExists(sqlite: Database, id: string): boolean {
+  return !!catalogStatements(sqlite).visible.get(id);
+}
+
+export function getDirectDependencies(sqlite: Database, id: string) {
+  return catalogStatements(sqlite).deps.all(id);
+}
+
+export function getVersions(sqlite: Database, id: string) {
+  return catalogStatements(sqlite).versions.all(id);
+}
+
+export function versionExists(sqlite: Database, id: string, version: string): boolean {
+  return !!catalogStatements(sqlite).versionExists.get(id, version);
+}
+
+export function getScreenshots(sqlite: Database, id: string) {
+  return catalogStatements(sqlite).screenshots.all(id);
+}
+
+export function getItems(sqlite: Database, id: string, version: string, type: string | null) {
+  return catalogStatements(sqlite).items.all({ id, version, type }) as { item_type: string; name: string; path: string; guid: string | null }[];
+}
+
+export function getItemVersions(sqlite: Database, id: string) {
+  return catalogStatements(sqlite).itemVersions.all(id) as {
+    version: string;
+    item_count: number;
+    scanned_at: number;
+    created_at: number | null;
+    vehicles: number;
+    weapons: number;
+    gear: number;
+  }[];
+}
+
+export function latestItemVersion(sqlite: Database, id: string): string | null {
+  return catalogStatements(sqlite).latestItemVersion.get(id)?.version ?? null;
+}
+
+export function getMissions(sqlite: Database, id: string, version: string) {
+  return catalogStatements(sqlite).missions.all(id, version) as {
+    game_id: string;
+    name: string;
+    game_mode: string | null;
+    player_count: number | null;
+    description: string | null;
+    image_url: string | null;
+  }[];
+}
+
+export function latestMissionVersion(sqlite: Database, id: string): string | null {
+  return catalogStatements(sqlite).latestMissionVersion.get(id)?.version ?? null;
+}
+
+export interface GraphNodeRow {
+  workshop_id: string;
+  name: string | null;
+  version: string | null;
+  size_bytes: number | null;
+  state: string | null;
+  /** [depends_on_id, depends_on_name, version, size_bytes][] */
+  edges: [string, string, string | null, number][];
+}
+
+export function getDependencyClosure(sqlite: Database, id: string): GraphNodeRow[] {
+  return (catalogStatements(sqlite).depGraph.all(id) as any[]).map((r) => ({ ...r, edges: JSON.parse(r.edges) }));
+}
+
+export function getLiveStats(sqlite: Database, id: string, since: number) {
+  const s = catalogStatements(sqlite);
+  const c = s.counts.get(id, id)!;
+  const u = s.usage.get(id, since)!;
+  return {
+    used_by_servers_count: u.servers,
+    players_using_count: u.players,
+    dependencies_count: c.deps,
+    dependents_count: c.dependents,
+  };
+}
+
+export function getServersUsing(sqlite: Database, id: string, since: number) {
+  return catalogStatements(sqlite).servers.all(id, since) as {
+    id: string;
+    name: string;
+    host_address: string;
+    player_count: number;
+    player_count_limit: number;
+    queue_players_count: number;
+    scenario_name: string;
+    game_version: string;
+    password_protected: number;
+    official: number;
+    last_seen_at: number;
+  }[];
+}
+
+export function getGrowthBuckets(sqlite: Database, from: number, to: number): number[] {
+  return catalogStatements(sqlite).growthBuckets.all(from, to).map((r) => r.bucket);
+}
+
+export function getGrowthRows(sqlite: Database, id: string, from: number, to: number) {
+  return catalogStatements(sqlite).growthRows.all({ id, from, to }) as {
+    bucket: number;
+    used_by_servers: number;
+    players_using: number;
+    dependencies: number;
+    dependents: number;
+  }[];
+}
+
+export function getGrowthOldest(sqlite: Database, id: string): number | null {
+  return catalogStatements(sqlite).growthOldest.get(id)?.b ?? null;
+}

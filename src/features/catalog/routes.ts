@@ -1,0 +1,111 @@
+// GET /api/v1/mods* (public) and GET /mod/:workshopID/metrics. Paths, schemas, nothing else.
+import { Elysia } from "elysia";
+import { z } from "zod";
+import type { Deps } from "../../deps";
+import { errorBody } from "../../shared/schemas";
+import * as M from "./model";
+import * as svc from "./service";
+
+const errors = { 400: errorBody, 404: errorBody };
+
+export const catalogApiRoutes = (deps: Deps) =>
+  new Elysia({ prefix: "/api/v1/mods", tags: ["catalog"] })
+    .get("/", ({ query }) => svc.listMods(deps, query), {
+      query: M.listModsQuery,
+      response: { 200: M.modListResponse, 400: errorBody },
+      detail: {
+        summary: "Search and browse the catalog",
+        description:
+          "Full-text search over name, author, summary and tags (every word must match, each as a prefix), tag filter, " +
+          "sorts name_asc, name_desc, size_desc, updated_desc (default: relevance when searching, else updated_desc). " +
+          "page from 1, limit 1..100 (default 20).",
+      },
+    })
+    .get("/autocomplete", ({ query }) => svc.autocomplete(deps, query.q), {
+      query: M.autocompleteQuery,
+      response: { 200: z.array(M.autocompleteEntry), 400: errorBody },
+      detail: { summary: "Up to 10 mods whose name matches the prefix" },
+    })
+    .get("/:workshopID", ({ params }) => svc.getModDetail(deps, params.workshopID), {
+      params: M.workshopIdParams,
+      response: { 200: M.modDetail, ...errors },
+      detail: { summary: "Mod detail" },
+    })
+    .get("/:workshopID/metadata", ({ params }) => svc.getMetadata(deps, params.workshopID), {
+      params: M.workshopIdParams,
+      response: { 200: M.modMetadata, ...errors },
+      detail: { summary: "Lightweight metadata" },
+    })
+    .get("/:workshopID/items", ({ params, query }) => svc.getItems(deps, params.workshopID, query), {
+      params: M.workshopIdParams,
+      query: M.itemsQuery,
+      response: { 200: M.itemsResponse, ...errors },
+      detail: { summary: "Extracted items (vehicle, weapon, gear) of a version (default: newest with item data)" },
+    })
+    .get("/:workshopID/missions", ({ params, query }) => svc.getMissions(deps, params.workshopID, query), {
+      params: M.workshopIdParams,
+      query: M.versionQuery,
+      response: { 200: M.missionsResponse, ...errors },
+      detail: { summary: "Missions (scenarios) of a version (default: the current version)" },
+    })
+    .get("/:workshopID/deps", ({ params }) => svc.getDependencyGraph(deps, params.workshopID), {
+      params: M.workshopIdParams,
+      response: { 200: M.depsResponse, ...errors },
+      detail: { summary: "Transitive dependency graph with sizes and the total download size" },
+    })
+    .get("/:workshopID/versions", ({ params }) => svc.getVersions(deps, params.workshopID), {
+      params: M.workshopIdParams,
+      response: { 200: z.array(M.versionEntry), ...errors },
+      detail: { summary: "Version history with changelogs, newest first" },
+    })
+    .get("/:workshopID/screenshots", ({ params }) => svc.getScreenshots(deps, params.workshopID), {
+      params: M.workshopIdParams,
+      response: { 200: z.array(M.screenshot), ...errors },
+      detail: { summary: "Official screenshot gallery" },
+    })
+    .get("/:workshopID/item-versions", ({ params }) => svc.getItemVersions(deps, params.workshopID), {
+      params: M.workshopIdParams,
+      response: { 200: z.array(M.itemVersionEntry), ...errors },
+      detail: { summary: "Versions that have extracted item data, newest first" },
+    })
+    .get("/:workshopID/diff", ({ params, query }) => svc.getItemDiff(deps, params.workshopID, query.from, query.to), {
+      params: M.workshopIdParams,
+      query: M.diffQuery,
+      response: { 200: M.diffResponse, ...errors },
+      detail: { summary: "Items added, removed and changed between two versions" },
+    })
+    .get("/:workshopID/stats", ({ params }) => svc.getLiveStats(deps, params.workshopID), {
+      params: M.workshopIdParams,
+      response: { 200: M.liveStats, ...errors },
+      detail: { summary: "Live usage (servers seen in the last hour) and dependency counts" },
+    })
+    .get("/:workshopID/stats/growth", ({ params, query }) => svc.getGrowth(deps, params.workshopID, query.days), {
+      params: M.workshopIdParams,
+      query: M.growthQuery,
+      response: { 200: z.array(M.growthPoint), ...errors },
+      detail: { summary: "Growth snapshots, one per 3 hours, days 1..180 (default 30)" },
+    })
+    .get("/:workshopID/stats/growth/range", ({ params }) => svc.getGrowthRange(deps, params.workshopID), {
+      params: M.workshopIdParams,
+      response: { 200: M.growthRange, ...errors },
+      detail: { summary: "Oldest growth snapshot timestamp, or null" },
+    })
+    .get("/:workshopID/servers", ({ params }) => svc.getServersUsing(deps, params.workshopID), {
+      params: M.workshopIdParams,
+      response: { 200: z.array(M.liveServerEntry), ...errors },
+      detail: { summary: "Live servers using the mod, most players first" },
+    });
+
+export const METRICS_CONTENT_TYPE = "text/plain; version=0.0.4; charset=utf-8";
+
+export const modMetricsRoutes = (deps: Deps) =>
+  new Elysia({ prefix: "/mod", tags: ["metrics"] }).get(
+    "/:workshopID/metrics",
+    ({ params }) => new Response(svc.modMetricsText(deps, params.workshopID), { headers: { "content-type": METRICS_CONTENT_TYPE } }),
+    {
+      params: M.workshopIdParams,
+      detail: { summary: "Mod metrics in the Prometheus text format (loadout_mod_*)" },
+    },
+  );
+
+export const catalogRoutes = (deps: Deps) => new Elysia().use(catalogApiRoutes(deps)).use(modMetricsRoutes(deps));

@@ -1,0 +1,356 @@
+// The catalog's rules: what each /mods endpoint answers. Knows nothing of HTTP; throws AppError.
+import type { Deps } from "../../deps";
+import type { Tx } from "../../db/client";
+import { AppError } from "../../shared/errors";
+import { toIsoOrNull, toIso } from "../../shared/time";
+import { normaliseWorkshopId } from "../../shared/schemas";
+import { diffItems, type ExtractedItem, type ItemType } from "../scraper/items";
+import { BUCKET_MS, bucketOf, bucketTime, LIVE_WINDOW_MS } from "../scraper/growth";
+import * as repo from "./repository";
+import type { z } from "zod";
+import type * as M from "./model";
+
+export const MOD_NOT_FOUND = "mod not found";
+export const JOB_SCRAPE_DETAIL = "scrape.detail";
+
+const notFound = () => new AppError(404, MOD_NOT_FOUND);
+
+const parseTags = (json: string): string[] => {
+  try {
+    const v = JSON.parse(json);
+    return Array.isArray(v) ? v.map(String) : [];
+  } catch {
+    return [];
+  }
+};
+
+const summaryOf = (r: repo.ModSummaryRow): M.ModSummary => ({
+  workshop_id: r.workshop_id,
+  name: r.name,
+  version: r.version,
+  size_bytes: r.size_bytes,
+  image_url: r.image_url,
+  tags: parseTags(r.tags_json),
+});
+
+/**
+ * Queues a detail scrape of one mod (lists and live call this for mods they do not know).
+ * Deduplicated: while a scrape of the mod is queued or running, its job id is returned.
+ * Pass `db` (a transaction) to enqueue together with the caller's change.
+ */
+export function queueDetailScrape(deps: Pick<Deps, "jobs">, workshopId: string, opts: { db?: Tx; createdBy?: string | null } = {}): string {
+  const id = normaliseWorkshopId(workshopId);
+  if (!id) throw new AppError(400, "invalid workshop ID");
+  return deps.jobs.enqueue(JOB_SCRAPE_DETAIL, { workshop_id: id }, { dedupeKey: `scrape:${id}`, db: opts.db, createdBy: opts.createdBy ?? null });
+}
+
+export function listMods(deps: Deps, q: z.infer<typeof M.listModsQuery>): z.infer<typeof M.modListResponse> {
+  const search = q.search?.trim() ? q.search : undefined;
+  const sort: repo.ModSort = q.sort ?? (search ? "relevance" : "updated_desc");
+  const tag = q.tag?.trim() ? q.tag.trim().toUpperCase() : undefined;
+  const { rows, total } = repo.listMods(deps.sqlite, { search, tag, sort, page: q.page, limit: q.limit });
+  return { mods: rows.map(summaryOf), total, pages: Math.ceil(total / q.limit) };
+}
+
+export function autocomplete(deps: Deps, q: string) {
+  if (!q.trim()) return [];
+  return repo.autocomplete(deps.sqlite, q);
+}
+
+function requireMod(deps: Deps, id: string): repo.ModRow {
+  const m = repo.getMod(deps.sqlite, id);
+  if (!m) throw notFound();
+  return m;
+}
+
+function requireExists(deps: Deps, id: string): void {
+  if (!repo.modExists(deps.sqlite, id)) throw notFound();
+}
+
+export function getModDetail(deps: Deps, id: string): z.infer<typeof M.modDetail> {
+  const m = requireMod(deps, id);
+  const deps_ = repo.getDirectDependencies(deps.sqlite, id);
+  let links: { label: string; url: string }[] = [];
+  try {
+    links = JSON.parse(m.external_links_json);
+  } catch {
+    links = [];
+  }
+  return {
+    ...summaryOf(m),
+    summary: m.summary,
+    description: m.description,
+    author: m.author_name,
+    author_id: m.author_id,
+    dependency_ids: deps_.map((d) => d.depends_on_id),
+    dependencies: deps_.map((d) => ({
+      workshop_id: d.depends_on_id,
+      name: d.name ?? d.depends_on_name,
+      version: d.version,
+      size_bytes: d.latest_size ?? d.size_bytes,
+      in_catalog: d.name !== null,
+    })),
+    external_links: links,
+    type: m.type,
+    license: m.license,
+    game_version: m.game_version,
+    state: m.state,
+    obsolete: !!m.obsolete,
+    rating: m.rating,
+    rating_count: m.rating_count,
+    subscriber_count: m.subscriber_count,
+    downloads_total: m.downloads_total,
+    workshop_url: `${deps.config.LOADOUT_WORKSHOP_URL}/workshop/${m.workshop_id}`,
+    created_at: toIsoOrNull(m.created_at),
+    updated_at: toIsoOrNull(m.updated_at),
+    scraped_at: toIsoOrNull(m.detail_scraped_at),
+  };
+}
+
+export function getMetadata(deps: Deps, id: string): z.infer<typeof M.modMetadata> {
+  const m = requireMod(deps, id);
+  return {
+    workshop_id: m.workshop_id,
+    name: m.name,
+    version: m.version,
+    size_bytes: m.size_bytes,
+    image_url: m.image_url,
+    author: m.author_name,
+    game_version: m.game_version,
+    state: m.state,
+    updated_at: toIsoOrNull(m.updated_at),
+  };
+}
+
+function requireVersion(deps: Deps, id: string, version: string): void {
+  if (!repo.versionExists(deps.sqlite, id, version)) throw new AppError(404, "version not found");
+}
+
+const toItem = (r: { item_type: string; name: string; path: string; guid: string | null }) => ({
+  type: r.item_type as ItemType,
+  name: r.name,
+  path: r.path,
+  guid: r.guid,
+});
+
+export function getItems(deps: Deps, id: string, q: z.infer<typeof M.itemsQuery>): z.infer<typeof M.itemsResponse> {
+  requireExists(deps, id);
+  let version: string | null;
+  if (q.version) {
+    requireVersion(deps, id, q.version);
+    version = q.version;
+  } else {
+    version = repo.latestItemVersion(deps.sqlite, id);
+  }
+  const items = version ? repo.getItems(deps.sqlite, id, version, q.type ?? null).map(toItem) : [];
+  return { workshop_id: id, version, items };
+}
+
+export function getMissions(deps: Deps, id: string, q: z.infer<typeof M.versionQuery>): z.infer<typeof M.missionsResponse> {
+  const m = requireMod(deps, id);
+  let version: string | null;
+  if (q.version) {
+    requireVersion(deps, id, q.version);
+    version = q.version;
+  } else {
+    // The current version's scenarios; else the newest version we saw scenarios for.
+    const current = repo.getMissions(deps.sqlite, id, m.version);
+    if (current.length) return { workshop_id: id, version: m.version, missions: current };
+    version = repo.latestMissionVersion(deps.sqlite, id) ?? m.version;
+  }
+  return { workshop_id: id, version, missions: repo.getMissions(deps.sqlite, id, version) };
+}
+
+/** The transitive dependency graph with sizes; each mod counted once, cycles detected and cut. */
+export function getDependencyGraph(deps: Deps, id: string): z.infer<typeof M.depsResponse> {
+  const root = requireMod(deps, id);
+  const rows = repo.getDependencyClosure(deps.sqlite, id);
+  const byId = new Map(rows.map((r) => [r.workshop_id, r]));
+  // What the edges say about a dependency we have not scraped (name, size of the required version).
+  const edgeInfo = new Map<string, { name: string; size: number; version: string | null }>();
+  for (const r of rows) {
+    for (const [to, name, version, size] of r.edges) {
+      const prev = edgeInfo.get(to);
+      if (!prev || size > prev.size) edgeInfo.set(to, { name, size, version });
+    }
+  }
+  // BFS for depth (nearest first).
+  const depth = new Map<string, number>([[id, 0]]);
+  const order: string[] = [];
+  const queue = [id];
+  while (queue.length) {
+    const cur = queue.shift()!;
+    for (const [to] of byId.get(cur)?.edges ?? []) {
+      if (depth.has(to)) continue;
+      depth.set(to, depth.get(cur)! + 1);
+      order.push(to);
+      queue.push(to);
+    }
+  }
+  // DFS for back edges (cycles).
+  const cycleEdges: [string, string][] = [];
+  const color = new Map<string, 1 | 2>();
+  const stack: { node: string; i: number }[] = [{ node: id, i: 0 }];
+  color.set(id, 1);
+  while (stack.length) {
+    const top = stack[stack.length - 1]!;
+    const edges = byId.get(top.node)?.edges ?? [];
+    if (top.i >= edges.length) {
+      color.set(top.node, 2);
+      stack.pop();
+      continue;
+    }
+    const to = edges[top.i++]![0];
+    const c = color.get(to);
+    if (c === 1) cycleEdges.push([top.node, to]);
+    else if (c === undefined) {
+      color.set(to, 1);
+      stack.push({ node: to, i: 0 });
+    }
+  }
+  const nodes = order.map((nid) => {
+    const r = byId.get(nid);
+    const inCatalog = !!r?.name;
+    const info = edgeInfo.get(nid);
+    return {
+      workshop_id: nid,
+      name: (inCatalog ? r!.name : info?.name) ?? "",
+      version: (inCatalog ? r!.version : info?.version) ?? null,
+      size_bytes: (inCatalog ? r!.size_bytes : info?.size) ?? 0,
+      depth: depth.get(nid)!,
+      dependency_ids: (r?.edges ?? []).map((e) => e[0]),
+      in_catalog: inCatalog,
+    };
+  });
+  const depsSize = nodes.reduce((s, n) => s + n.size_bytes, 0);
+  return {
+    workshop_id: id,
+    name: root.name,
+    size_bytes: root.size_bytes,
+    dependencies: nodes,
+    dependencies_size_bytes: depsSize,
+    total_size_bytes: root.size_bytes + depsSize,
+    has_cycle: cycleEdges.length > 0,
+    cycle_edges: cycleEdges,
+  };
+}
+
+export function getVersions(deps: Deps, id: string): z.infer<typeof M.versionEntry>[] {
+  requireExists(deps, id);
+  return repo.getVersions(deps.sqlite, id).map((v: any) => ({
+    version: v.version,
+    game_version: v.game_version,
+    size_bytes: v.size_bytes,
+    changelog: v.changelog,
+    approved: !!v.approved,
+    published: !!v.published,
+    scenarios_count: v.scenarios_count,
+    dependencies_count: v.dependencies_count,
+    created_at: toIsoOrNull(v.created_at),
+  }));
+}
+
+export function getScreenshots(deps: Deps, id: string) {
+  requireExists(deps, id);
+  return repo.getScreenshots(deps.sqlite, id);
+}
+
+export function getItemVersions(deps: Deps, id: string): z.infer<typeof M.itemVersionEntry>[] {
+  requireExists(deps, id);
+  return repo.getItemVersions(deps.sqlite, id).map((v) => ({
+    version: v.version,
+    item_count: v.item_count,
+    vehicles: v.vehicles,
+    weapons: v.weapons,
+    gear: v.gear,
+    created_at: toIsoOrNull(v.created_at),
+    scanned_at: toIso(v.scanned_at),
+  }));
+}
+
+export function getItemDiff(deps: Deps, id: string, from: string, to: string): z.infer<typeof M.diffResponse> {
+  requireExists(deps, id);
+  const scanned = new Set(repo.getItemVersions(deps.sqlite, id).map((v) => v.version));
+  for (const v of [from, to]) {
+    if (!scanned.has(v)) {
+      if (!repo.versionExists(deps.sqlite, id, v)) throw new AppError(404, "version not found");
+      throw new AppError(404, `no item data for version ${v}`);
+    }
+  }
+  const load = (v: string): ExtractedItem[] => repo.getItems(deps.sqlite, id, v, null).map(toItem);
+  const d = diffItems(load(from), load(to));
+  return { workshop_id: id, from, to, ...d };
+}
+
+export function getLiveStats(deps: Deps, id: string): z.infer<typeof M.liveStats> {
+  requireExists(deps, id);
+  return repo.getLiveStats(deps.sqlite, id, deps.clock.now() - LIVE_WINDOW_MS);
+}
+
+export function getGrowth(deps: Deps, id: string, days: number): z.infer<typeof M.growthPoint>[] {
+  requireExists(deps, id);
+  const now = deps.clock.now();
+  const to = bucketOf(now);
+  const from = bucketOf(now - days * 86_400_000) + 1;
+  const buckets = repo.getGrowthBuckets(deps.sqlite, from, to);
+  if (buckets.length === 0) return [];
+  const rows = repo.getGrowthRows(deps.sqlite, id, buckets[0]!, to);
+  const out: z.infer<typeof M.growthPoint>[] = [];
+  let i = 0;
+  let cur: (typeof rows)[number] | null = null;
+  for (const b of buckets) {
+    while (i < rows.length && rows[i]!.bucket <= b) cur = rows[i++]!;
+    if (!cur) continue; // the mod had no snapshot yet
+    out.push({
+      time: toIso(bucketTime(b)),
+      used_by_servers_count: cur.used_by_servers,
+      players_using_count: cur.players_using,
+      dependencies_count: cur.dependencies,
+      dependents_count: cur.dependents,
+    });
+  }
+  return out;
+}
+
+export function getGrowthRange(deps: Deps, id: string): { oldest: string | null } {
+  requireExists(deps, id);
+  const b = repo.getGrowthOldest(deps.sqlite, id);
+  return { oldest: b === null ? null : toIso(b * BUCKET_MS) };
+}
+
+export function getServersUsing(deps: Deps, id: string): z.infer<typeof M.liveServerEntry>[] {
+  requireExists(deps, id);
+  return repo.getServersUsing(deps.sqlite, id, deps.clock.now() - LIVE_WINDOW_MS).map((s) => ({
+    id: s.id,
+    name: s.name,
+    host_address: s.host_address,
+    player_count: s.player_count,
+    player_count_limit: s.player_count_limit,
+    queue_players_count: s.queue_players_count,
+    scenario_name: s.scenario_name,
+    game_version: s.game_version,
+    password_protected: !!s.password_protected,
+    official: !!s.official,
+    last_updated: toIso(s.last_seen_at),
+  }));
+}
+
+// ---- /mod/:workshopID/metrics (text exposition format 0.0.4) ----
+
+const escapeLabel = (v: string) => v.replace(/\\/g, "\\\\").replace(/\n/g, "\\n").replace(/"/g, '\\"');
+
+export function modMetricsText(deps: Deps, id: string): string {
+  const m = requireMod(deps, id);
+  const s = repo.getLiveStats(deps.sqlite, id, deps.clock.now() - LIVE_WINDOW_MS);
+  const wid = `workshop_id="${escapeLabel(m.workshop_id)}"`;
+  const gauge = (name: string, help: string, value: number, labels = wid) =>
+    `# HELP ${name} ${help}\n# TYPE ${name} gauge\n${name}{${labels}} ${value}\n`;
+  return (
+    gauge("loadout_mod_info", "Mod information (constant 1).", 1, `${wid},name="${escapeLabel(m.name)}",author="${escapeLabel(m.author_name)}"`) +
+    gauge("loadout_mod_size_bytes", "Download size of the mod's latest version in bytes.", m.size_bytes) +
+    gauge("loadout_mod_dependencies", "Number of direct dependencies of the mod.", s.dependencies_count) +
+    gauge("loadout_mod_dependents", "Number of catalog mods that depend on the mod directly.", s.dependents_count) +
+    gauge("loadout_mod_used_by_servers", "Live servers seen in the last hour that run the mod.", s.used_by_servers_count) +
+    gauge("loadout_mod_players_using", "Players on live servers seen in the last hour that run the mod.", s.players_using_count)
+  );
+}

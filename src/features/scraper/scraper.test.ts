@@ -1,0 +1,308 @@
+// The scraper against the fake workshop, through the real app and a real database.
+import { afterEach, beforeEach, describe, expect, test } from "bun:test";
+import { cpSync } from "node:fs";
+import { join } from "node:path";
+import { createTestApp, type TestApp } from "../../../test/helpers";
+import { FakeWorkshop, startFakeWorkshop } from "../../../test/fakes/workshop";
+import { generateCatalog, SMALL, smallCatalog } from "../../../test/fixtures/workshop/dataset";
+import { queueDetailScrape } from "../catalog/service";
+import { JOB_SCRAPE_DETAIL, scheduledDiscoveryMode, scraperSchedules } from "./jobs";
+
+let fake: FakeWorkshop;
+let t: TestApp;
+
+async function setup(mods = smallCatalog(), env: Record<string, string> = {}) {
+  fake = startFakeWorkshop({ mods });
+  t = await createTestApp({ env: { LOADOUT_WORKSHOP_URL: fake.url, LOADOUT_WORKSHOP_RPS: "1000", ...env } });
+}
+
+afterEach(async () => {
+  await t?.close();
+  fake?.stop();
+});
+
+const modRow = (id: string) => t.deps.sqlite.query("SELECT * FROM mods WHERE workshop_id = ?").get(id) as any;
+const count = (sql: string, ...args: any[]) => (t.deps.sqlite.query(sql).get(...args) as { n: number }).n;
+const job = (id: string) => t.deps.jobs.get(id)!;
+
+async function admin() {
+  return t.createUser({ role: "admin" });
+}
+
+async function runFull() {
+  const a = await admin();
+  const r = await t.req("POST", "/api/v1/jobs/scraper", { user: a, body: { mode: "full" } });
+  expect(r.status).toBe(202);
+  await t.deps.jobs.drain();
+  return r.body.job_id as string;
+}
+
+describe("scraper: full discovery", () => {
+  beforeEach(() => setup());
+
+  test("walks the listing and scrapes every listed mod in full", async () => {
+    const jobId = await runFull();
+    expect(job(jobId).status).toBe("succeeded");
+    expect(job(jobId).result).toMatchObject({ mode: "full", pages: 1, complete: true, queued: 9 });
+    // 9 listed mods; private, blocked and unlisted ones are not in the listing
+    expect(count("SELECT count(*) AS n FROM mods")).toBe(9);
+    const core = modRow(SMALL.core);
+    expect(core).toMatchObject({ name: "Core Framework", version: "1.2.0", size_bytes: 1_500_000, state: "active", author_name: "FrameworkTeam" });
+    expect(JSON.parse(core.tags_json)).toEqual(["SYSTEMS"]);
+    expect(JSON.parse(core.external_links_json)).toEqual([
+      { label: "Discord", url: "https://discord.gg/example" },
+      { label: "GitHub", url: "https://github.com/example/core" },
+    ]);
+    expect(count("SELECT count(*) AS n FROM mod_versions WHERE workshop_id = ?", SMALL.core)).toBe(3);
+    expect(count("SELECT count(*) AS n FROM mod_screenshots WHERE workshop_id = ?", SMALL.core)).toBe(2);
+    expect(count("SELECT count(*) AS n FROM mod_scenarios WHERE workshop_id = ?", SMALL.missions)).toBe(2);
+    const deps = t.deps.sqlite.query("SELECT depends_on_id, version FROM mod_dependencies WHERE workshop_id = ? ORDER BY rowid").all(SMALL.chainA);
+    expect(deps).toEqual([
+      { depends_on_id: SMALL.chainB, version: "2.0.0" },
+      { depends_on_id: SMALL.core, version: "1.2.0" },
+    ]);
+    const progress = job(jobId).progress as any;
+    expect(progress).toMatchObject({ pages_done: 1, pages_total: 1 });
+  });
+
+  test("is idempotent: a second full run queues nothing and writes nothing new", async () => {
+    await runFull();
+    const before = count("SELECT count(*) AS n FROM jobs");
+    const second = await runFull();
+    expect(job(second).result).toMatchObject({ queued: 0, unseen_queued: 0 });
+    expect(count("SELECT count(*) AS n FROM jobs")).toBe(before + 1);
+    expect(count("SELECT count(*) AS n FROM mods")).toBe(9);
+  });
+
+  test("a mod that vanished or went private keeps its data with that state", async () => {
+    await runFull();
+    fake.remove(SMALL.chainC);
+    fake.mods.get(SMALL.weapons)!.private = true;
+    fake.changed();
+    t.clock.advance(60_000);
+    await runFull(); // the crawl misses both and queues a detail scrape for each
+    expect(modRow(SMALL.chainC)).toMatchObject({ state: "removed", name: "Chain C", version: "0.2.0" });
+    expect(modRow(SMALL.weapons)).toMatchObject({ state: "private", name: "Modern Weapons" });
+    const r = await t.req("GET", `/api/v1/mods/${SMALL.chainC}`);
+    expect(r.status).toBe(200);
+    expect(r.body.state).toBe("removed");
+  });
+
+  test("a buildId change mid-crawl refreshes the buildId and the crawl completes", async () => {
+    await t.close();
+    fake.stop();
+    await setup(generateCatalog({ count: 100 }));
+    fake.rotateBuildIdAfter(2);
+    const a = await admin();
+    const r = await t.req("POST", "/api/v1/jobs/scraper", { user: a, body: { mode: "full" } });
+    await t.deps.jobs.drain({ types: ["scrape.full"] });
+    expect(job(r.body.job_id)).toMatchObject({ status: "succeeded" });
+    expect(job(r.body.job_id).result).toMatchObject({ pages: 5, pages_total: 5, queued: 100, complete: true });
+    const listings = fake.dataRequestsTo("listing");
+    expect(listings.filter((x) => x.status === 404).length).toBe(1);
+    expect(new Set(listings.filter((x) => x.status === 200).map((x) => x.query.page))).toEqual(new Set(["1", "2", "3", "4", "5"]));
+    expect(fake.requests.filter((x) => x.path === "/workshop").length).toBe(2);
+    await t.deps.jobs.drain();
+    expect(count("SELECT count(*) AS n FROM mods")).toBe(100);
+    expect(count("SELECT count(*) AS n FROM jobs WHERE status != 'succeeded'")).toBe(0);
+  });
+
+  test("a malformed listing page fails the job with a clear error; earlier pages' mods stay whole", async () => {
+    await t.close();
+    fake.stop();
+    await setup(generateCatalog({ count: 60 }));
+    fake.malformedPages.add(2);
+    const a = await admin();
+    const r = await t.req("POST", "/api/v1/jobs/scraper", { user: a, body: { mode: "full" } });
+    await t.deps.jobs.drain();
+    const j = job(r.body.job_id);
+    expect(j.status).toBe("failed");
+    expect(j.attempts).toBe(1); // a shape change is not retried
+    expect(j.error).toBe("workshop listing page 2 payload changed shape: pageProps.assets.rows: Invalid input: expected array, received object");
+    // page 1's 24 mods (and the dependencies they pulled in) were scraped completely
+    const newestFirst = [...fake.mods.values()].sort((a, b) => b.updatedAt.localeCompare(a.updatedAt) || a.id.localeCompare(b.id));
+    for (const m of newestFirst.slice(0, 24)) expect(modRow(m.id)?.state).toBe("active");
+    expect(count("SELECT count(*) AS n FROM mods")).toBeLessThan(60);
+    expect(count("SELECT count(*) AS n FROM mods m WHERE NOT EXISTS (SELECT 1 FROM mod_versions v WHERE v.workshop_id = m.workshop_id)")).toBe(0);
+  });
+});
+
+describe("scraper: incremental", () => {
+  beforeEach(() => setup());
+
+  test("queues only new and changed mods, stops at the first page with nothing new", async () => {
+    await t.close();
+    fake.stop();
+    await setup(generateCatalog({ count: 120 }));
+    await runFull();
+    expect(count("SELECT count(*) AS n FROM mods")).toBe(120);
+    const target = [...fake.mods.values()][50]!;
+    const oldVersion = target.versions.at(-1)!.version;
+    fake.publishVersion(target.id, { version: "9.0.0", createdAt: "2026-11-01T00:00:00.000Z", changelog: "Big update" });
+    const fresh = generateCatalog({ count: 121, seed: 7 })[120]!;
+    fresh.updatedAt = "2026-11-02T00:00:00.000Z";
+    fake.upsert(fresh);
+    const listingBefore = fake.dataRequestsTo("listing").length;
+    const a = await admin();
+    const r = await t.req("POST", "/api/v1/jobs/scraper", { user: a, body: { mode: "incremental" } });
+    await t.deps.jobs.drain({ types: ["scrape.incremental"] });
+    expect(job(r.body.job_id).result).toMatchObject({ mode: "incremental", queued: 2, pages: 2 });
+    // page 1 had the two changes, page 2 had nothing new: stop there (not all 6 pages)
+    expect(fake.dataRequestsTo("listing").length - listingBefore).toBe(2);
+    await t.deps.jobs.drain();
+    expect(modRow(target.id).version).toBe("9.0.0");
+    expect(modRow(fresh.id)).toBeTruthy();
+    const versions = t.deps.sqlite.query("SELECT version, changelog FROM mod_versions WHERE workshop_id = ? ORDER BY created_at DESC").all(target.id) as any[];
+    expect(versions[0]).toEqual({ version: "9.0.0", changelog: "Big update" });
+    // the previous current version keeps the changelog scraped back then
+    expect(versions.find((v) => v.version === oldVersion)?.changelog).toMatch(/^Version /);
+  });
+
+  test("the default mode of POST /jobs/scraper is incremental; the schedule picks full on a fresh catalog", async () => {
+    const a = await admin();
+    const r = await t.req("POST", "/api/v1/jobs/scraper", { user: a });
+    expect(r.status).toBe(202);
+    expect(job(r.body.job_id).type).toBe("scrape.incremental");
+    expect(scheduledDiscoveryMode(t.deps)).toBe("full");
+    await t.deps.jobs.drain();
+    await runFull();
+    expect(scheduledDiscoveryMode(t.deps)).toBe("incremental");
+    const schedules = scraperSchedules(t.deps);
+    expect(schedules.map((s) => s.cron)).toEqual(["0 */6 * * *", "0 */3 * * *"]);
+    schedules[0]!.enqueue();
+    expect(count("SELECT count(*) AS n FROM jobs WHERE type = 'scrape.incremental' AND status = 'queued'")).toBe(1);
+  });
+});
+
+describe("scraper: detail", () => {
+  beforeEach(() => setup());
+
+  test("scrapes one mod and queues its unknown dependencies transitively", async () => {
+    const r = await t.req("POST", "/api/v1/jobs/scraper/detail", { body: { workshop_id: SMALL.chainA.toLowerCase() } });
+    expect(r.status).toBe(202);
+    expect(job(r.body.job_id)).toMatchObject({ type: JOB_SCRAPE_DETAIL, payload: { workshop_id: SMALL.chainA } });
+    await t.deps.jobs.drain();
+    expect(job(r.body.job_id).result).toMatchObject({ status: "scraped", version: "3.0.0", queued_dependencies: 3 });
+    for (const id of [SMALL.chainA, SMALL.chainB, SMALL.chainC, SMALL.core]) expect(modRow(id)?.state).toBe("active");
+    expect(count("SELECT count(*) AS n FROM mods")).toBe(4);
+  });
+
+  test("a dependency cycle is scraped once per mod and terminates", async () => {
+    const id = queueDetailScrape(t.deps, SMALL.cycleX);
+    await t.deps.jobs.drain();
+    expect(job(id).status).toBe("succeeded");
+    expect(count("SELECT count(*) AS n FROM jobs WHERE type = 'scrape.detail'")).toBe(2);
+    expect(modRow(SMALL.cycleY).state).toBe("active");
+  });
+
+  test("queueDetailScrape deduplicates while a scrape is queued", () => {
+    const a = queueDetailScrape(t.deps, SMALL.core.toLowerCase());
+    const b = queueDetailScrape(t.deps, SMALL.core);
+    expect(a).toBe(b);
+    expect(() => queueDetailScrape(t.deps, "nope")).toThrow("invalid workshop ID");
+  });
+
+  test("429s are retried after Retry-After and the scrape succeeds", async () => {
+    fake.failNext(3, { status: 429, retryAfter: "0" });
+    const id = queueDetailScrape(t.deps, SMALL.weapons);
+    await t.deps.jobs.drain();
+    expect(job(id)).toMatchObject({ status: "succeeded", attempts: 1 });
+    expect(fake.requests.filter((r) => r.status === 429).length).toBe(3);
+    expect(modRow(SMALL.weapons).version).toBe("2.3.1");
+  });
+
+  test("a malformed detail fails the job with a clear error and writes nothing", async () => {
+    fake.malformedDetails.add(SMALL.weapons);
+    const id = queueDetailScrape(t.deps, SMALL.weapons);
+    await t.deps.jobs.drain();
+    const j = job(id);
+    expect(j.status).toBe("failed");
+    expect(j.attempts).toBe(1);
+    expect(j.error).toBe(
+      `workshop detail ${SMALL.weapons} payload changed shape: pageProps.asset.currentVersionNumber: Invalid input: expected string, received number`,
+    );
+    expect(modRow(SMALL.weapons)).toBeNull();
+    for (const table of ["mod_versions", "mod_tags", "mod_dependencies", "mod_screenshots"]) {
+      expect(count(`SELECT count(*) AS n FROM ${table} WHERE workshop_id = ?`, SMALL.weapons)).toBe(0);
+    }
+  });
+
+  test("a malformed detail of a known mod leaves the stored mod as it was", async () => {
+    queueDetailScrape(t.deps, SMALL.core);
+    await t.deps.jobs.drain();
+    fake.publishVersion(SMALL.core, { version: "2.0.0", createdAt: "2026-10-01T00:00:00.000Z", totalFileSize: 9 });
+    fake.malformedDetails.add(SMALL.core);
+    const id = queueDetailScrape(t.deps, SMALL.core);
+    await t.deps.jobs.drain();
+    expect(job(id).status).toBe("failed");
+    expect(modRow(SMALL.core)).toMatchObject({ version: "1.2.0", size_bytes: 1_500_000 });
+    expect(count("SELECT count(*) AS n FROM mod_versions WHERE workshop_id = ?", SMALL.core)).toBe(3);
+  });
+
+  test("an id the workshop does not know ends as not_found and stores nothing", async () => {
+    const id = queueDetailScrape(t.deps, "FFFFFFFFFFFFFFFF");
+    await t.deps.jobs.drain();
+    expect(job(id)).toMatchObject({ status: "succeeded", result: { status: "not_found" } });
+    expect(modRow("FFFFFFFFFFFFFFFF")).toBeNull();
+  });
+
+  test("items are extracted from the versions' resource path lists", async () => {
+    cpSync(join(import.meta.dir, "../../../test/fixtures/workshop/paths"), join(t.dir, "resource-paths"), { recursive: true });
+    const id = queueDetailScrape(t.deps, SMALL.vehicles);
+    await t.deps.jobs.drain();
+    expect(job(id).result).toMatchObject({ item_versions_scanned: 2 });
+    expect(count("SELECT count(*) AS n FROM mod_items WHERE workshop_id = ? AND version = '1.0.0'", SMALL.vehicles)).toBe(4);
+    expect(count("SELECT count(*) AS n FROM mod_items WHERE workshop_id = ? AND version = '1.1.0'", SMALL.vehicles)).toBe(5);
+    // a second scrape does not rescan
+    const again = queueDetailScrape(t.deps, SMALL.vehicles);
+    await t.deps.jobs.drain();
+    expect(job(again).result).toMatchObject({ item_versions_scanned: 0 });
+  });
+});
+
+describe("scraper: trigger endpoints", () => {
+  beforeEach(() => setup());
+
+  test("POST /jobs/scraper is admin only and validates the mode", async () => {
+    expect((await t.req("POST", "/api/v1/jobs/scraper", { body: { mode: "full" } })).status).toBe(401);
+    const u = await t.createUser();
+    const r = await t.req("POST", "/api/v1/jobs/scraper", { user: u, body: { mode: "full" } });
+    expect(r.status).toBe(403);
+    expect(r.body).toEqual({ error: "no permission" });
+    const a = await admin();
+    const bad = await t.req("POST", "/api/v1/jobs/scraper", { user: a, body: { mode: "everything" } });
+    expect(bad.status).toBe(400);
+    expect(bad.body).toEqual({ error: "mode: must be full or incremental" });
+    // a second trigger while one is queued returns the same job
+    const one = await t.req("POST", "/api/v1/jobs/scraper", { user: a, body: { mode: "full" } });
+    const two = await t.req("POST", "/api/v1/jobs/scraper", { user: a, body: { mode: "full" } });
+    expect(one.body.job_id).toBe(two.body.job_id);
+  });
+
+  test("POST /jobs/scraper/detail validates the id and allows 10 an hour per IP", async () => {
+    const bad = await t.req("POST", "/api/v1/jobs/scraper/detail", { body: { workshop_id: "xyz" } });
+    expect(bad.status).toBe(400);
+    expect(bad.body).toEqual({ error: "invalid workshop ID" });
+    for (let i = 0; i < 10; i++) {
+      const r = await t.req("POST", "/api/v1/jobs/scraper/detail", { body: { workshop_id: SMALL.core } });
+      expect(r.status).toBe(202);
+      expect(typeof r.body.job_id).toBe("string");
+    }
+    const limited = await t.req("POST", "/api/v1/jobs/scraper/detail", { body: { workshop_id: SMALL.core } });
+    expect(limited.status).toBe(429);
+    expect(limited.body).toEqual({ error: "rate limit exceeded" });
+    expect(Number(limited.headers.get("retry-after"))).toBeGreaterThan(0);
+    t.clock.advance(3_600_000);
+    expect((await t.req("POST", "/api/v1/jobs/scraper/detail", { body: { workshop_id: SMALL.core } })).status).toBe(202);
+  });
+
+  test("the limit is per client IP (behind a trusted proxy)", async () => {
+    await t.close();
+    fake.stop();
+    await setup(smallCatalog(), { LOADOUT_TRUST_PROXY: "true" });
+    const from = (ip: string) => t.req("POST", "/api/v1/jobs/scraper/detail", { body: { workshop_id: SMALL.core }, headers: { "x-forwarded-for": ip } });
+    for (let i = 0; i < 10; i++) expect((await from("203.0.113.1")).status).toBe(202);
+    expect((await from("203.0.113.1")).status).toBe(429);
+    expect((await from("203.0.113.2")).status).toBe(202);
+  });
+});
