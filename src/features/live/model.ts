@@ -23,11 +23,12 @@ export const daysQuery = z.object({
     .default(7),
 });
 
+// Comma-separated values; Elysia may already have split "a,b" (or repeated keys) into an array.
 const csv = z
-  .string()
+  .union([z.string(), z.array(z.string())], { error: "must be a comma-separated list" })
   .transform((v) =>
-    v
-      .split(",")
+    (Array.isArray(v) ? v : [v])
+      .flatMap((p) => p.split(","))
       .map((s) => s.trim())
       .filter((s) => s !== ""),
   );
@@ -35,7 +36,12 @@ const csv = z
 export const listQuery = z.object({
   limit: int().min(1, { message: "must be 1 to 200" }).max(200, { message: "must be 1 to 200" }).default(100),
   offset: int().min(0, { message: "must be at least 0" }).default(0),
-  search: z.string().max(200, { message: "must be at most 200 characters" }).optional(),
+  // Elysia splits a value containing a comma (even %2C) into an array: join it back.
+  search: z
+    .union([z.string(), z.array(z.string())])
+    .transform((v) => (Array.isArray(v) ? v.join(",") : v))
+    .pipe(z.string().max(200, { message: "must be at most 200 characters" }))
+    .optional(),
   sort_by: z.enum(SORTS, { message: `must be one of ${SORTS.join(", ")}` }).default("players_desc"),
   mod_ids: csv
     .transform((ids) => ids.map((s) => s.toUpperCase()))

@@ -36,7 +36,7 @@ export function toEntry(r: ServerRow): ServerEntry {
 }
 
 const ORDER: Record<ListQuery["sort_by"], string> = {
-  recent: "g.last_seen_at DESC, g.player_count DESC, g.id",
+  recent: "g.last_seen_at DESC, g.first_seen_at DESC, g.player_count DESC, g.id",
   popularity: "g.avg_players_7d DESC, g.player_count DESC, g.id",
   players_desc: "g.player_count DESC, g.name COLLATE NOCASE, g.id",
   players_asc: "g.player_count ASC, g.name COLLATE NOCASE, g.id",
