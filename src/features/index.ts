@@ -8,6 +8,7 @@ import { platformRoutes } from "./platform/routes";
 import { authRoutes } from "./auth/routes";
 import { usersRoutes } from "./users/routes";
 import { listsRoutes } from "./lists/routes";
+import { collaborationRoutes } from "./collaboration/routes";
 import { serversFeature } from "./servers";
 import { eventsRoutes } from "./events/routes";
 import { eventsJobs } from "./events/jobs";
@@ -37,6 +38,7 @@ export const features: FeatureModule[] = [
   { name: "auth", routes: authRoutes },
   { name: "users", routes: usersRoutes },
   { name: "lists", routes: listsRoutes },
+  { name: "collaboration", routes: collaborationRoutes },
   serversFeature,
   { name: "tags", routes: tagsRoutes },
   { name: "folders", routes: foldersRoutes },
