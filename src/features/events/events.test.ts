@@ -13,7 +13,7 @@ import { jobs } from "../jobs/tables";
 import { recordEvent, type EventKind } from "./outbox";
 import { eventOutbox, webhooks } from "./tables";
 import { triggerDispatch } from "./jobs";
-import { DELIVERY_JOB } from "./dispatch";
+import { DELIVERY_JOB, DISPATCH_JOB } from "./dispatch";
 import { AUTO_DISABLE_AFTER, RETRY_DELAYS_MS } from "./delivery";
 import { DISCORD_LIMITS } from "./render";
 import { recordModUpdated } from "./mod-updated";
@@ -44,7 +44,8 @@ function emit(kind: EventKind, listId: string | null, data: Record<string, unkno
 /** Runs the dispatcher and every due job. */
 async function flush(): Promise<void> {
   triggerDispatch(t.deps);
-  await t.deps.jobs.drain();
+  // Only the events feature's jobs: adding an unknown mod also queues a catalog scrape.
+  await t.deps.jobs.drain({ types: [DISPATCH_JOB, DELIVERY_JOB] });
 }
 
 async function createHook(user: TestUser, body: Record<string, unknown>) {

@@ -91,6 +91,7 @@ export class JobQueue {
   private started = false;
   private stopping = false;
   private claimStmt;
+  private tickHooks: (() => void)[] = [];
   /** Called after each job finishes (tests, metrics). */
   onFinished?: (job: Job, status: JobStatus) => void;
 
@@ -114,6 +115,19 @@ export class JobQueue {
 
   register(type: string, handler: JobHandler) {
     this.handlers.set(type, handler);
+  }
+
+  /**
+   * Runs `fn` on every tick of the background worker (each poll, enqueue and job end), only
+   * while the worker runs: a cheap probe that enqueues work found elsewhere (e.g. the events
+   * outbox). Tests and CLI commands that drain by hand are not affected.
+   */
+  onTick(fn: () => void) {
+    this.tickHooks.push(fn);
+  }
+
+  get isRunning(): boolean {
+    return this.started;
   }
 
   registeredTypes(): string[] {
@@ -223,6 +237,13 @@ export class JobQueue {
     if (!this.started) return;
     if (this.timer) clearTimeout(this.timer);
     this.timer = null;
+    for (const hook of this.tickHooks) {
+      try {
+        hook();
+      } catch (e) {
+        this.log.error("job tick hook failed", { error: String(e) });
+      }
+    }
     this.fill();
     if (this.started) this.timer = setTimeout(() => this.wake(), this.pollMs);
   }
