@@ -107,13 +107,25 @@ async function main(argv: string[]) {
       const { values } = parseArgs({ args: argv.slice(1), options: { "new-key": { type: "string" } } });
       const key = values["new-key"];
       if (!key || Buffer.from(key, "base64").length !== 32) fail("usage: loadout rotate-key --new-key <32 bytes in base64>");
-      const mod = await import("./features/servers/service").catch(() => null);
-      if (!mod || typeof (mod as any).rotateCredentialKey !== "function") fail("this build has no server credentials to rotate");
       const { createDeps } = await import("./runtime");
+      const { rotateCredentialKey } = await import("./features/servers/service");
+      const { writeFileSync, renameSync, chmodSync } = await import("node:fs");
+      const { join } = await import("node:path");
       const deps = createDeps(config);
       try {
-        const n = await (mod as any).rotateCredentialKey(deps, Buffer.from(key, "base64"));
-        console.log(JSON.stringify({ rotated: n }));
+        const r = rotateCredentialKey(deps, Buffer.from(key, "base64"));
+        if (config.LOADOUT_SECRET_KEY) {
+          console.log(JSON.stringify({ ...r, next_step: "set LOADOUT_SECRET_KEY to the new key and restart" }));
+        } else {
+          // The generated key file is ours: replace it atomically (mode 0600).
+          const file = join(config.LOADOUT_DATA_DIR, "secret-key");
+          writeFileSync(file + ".new", key + "\n", { mode: 0o600 });
+          chmodSync(file + ".new", 0o600);
+          renameSync(file + ".new", file);
+          console.log(JSON.stringify({ ...r, key_file: file, next_step: "restart the service" }));
+        }
+      } catch (e) {
+        fail(e instanceof Error ? e.message : String(e));
       } finally {
         deps.sqlite.close();
       }

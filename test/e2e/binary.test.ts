@@ -103,5 +103,14 @@ describe("compiled binary", () => {
     expect(await proc.exited).toBe(0);
     const logs = await new Response(proc.stdout).text();
     expect(logs).toContain('"msg":"stopped"');
+
+    // rotate-key replaces the generated key file (0600) after re-encrypting credentials.
+    const newKey = Buffer.alloc(32, 7).toString("base64");
+    const rot = await run(["rotate-key", "--new-key", newKey], { LOADOUT_DATA_DIR: data });
+    expect(rot.code).toBe(0);
+    expect(JSON.parse(rot.out)).toMatchObject({ rotated: 0, total: 0 });
+    expect((await Bun.file(join(data, "secret-key")).text()).trim()).toBe(newKey);
+    expect(statSync(join(data, "secret-key")).mode & 0o777).toBe(0o600);
+    expect((await run(["rotate-key", "--new-key", "short"], { LOADOUT_DATA_DIR: data })).code).toBe(1);
   }, 60_000);
 });
