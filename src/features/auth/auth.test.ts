@@ -297,3 +297,31 @@ describe("chat OAuth 2.0", () => {
     expect([400, 401]).toContain(bad.status);
   });
 });
+
+describe("first admin and mail without SMTP", () => {
+  test("LOADOUT_ADMIN_EMAIL/PASSWORD create the first admin on an empty database, once", async () => {
+    const { ensureBootstrapAdmin } = await import("../users/service");
+    const t = await createTestApp({ env: { LOADOUT_ADMIN_EMAIL: "Root@Example.com", LOADOUT_ADMIN_PASSWORD: "root-password" } });
+    try {
+      const id = await ensureBootstrapAdmin(t.deps);
+      expect(id).toBeTruthy();
+      expect(await ensureBootstrapAdmin(t.deps)).toBeNull();
+      const login = await t.req("POST", "/api/v1/auth/login", { body: { email: "root@example.com", password: "root-password" } });
+      const me = await t.req("GET", "/api/v1/auth/me", { token: login.body.token });
+      expect(me.body).toMatchObject({ role: "admin", is_approved: true });
+    } finally {
+      await t.close();
+    }
+  });
+
+  test("without LOADOUT_SMTP_URL the magic link is written to the log", async () => {
+    const t = await createTestApp();
+    try {
+      await t.req("POST", "/api/v1/auth/magic", { body: { email: "logme@example.com" } });
+      const line = t.log.lines.find((l) => l.includes("logme@example.com"));
+      expect(line).toContain("/api/v1/auth/magic/verify?token=");
+    } finally {
+      await t.close();
+    }
+  });
+});
