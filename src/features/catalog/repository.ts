@@ -137,8 +137,9 @@ class CatalogStatements {
         SELECT d.depends_on_id FROM mod_dependencies d JOIN walk w ON d.workshop_id = w.id
       )
       SELECT w.id AS workshop_id, m.name, m.version, m.size_bytes, m.state,
-        (SELECT json_group_array(json_array(d.depends_on_id, d.depends_on_name, d.version, d.size_bytes))
-           FROM mod_dependencies d WHERE d.workshop_id = w.id) AS edges
+        (SELECT json_group_array(json_array(e.depends_on_id, e.depends_on_name, e.version, e.size_bytes)) FROM
+           (SELECT d.depends_on_id, d.depends_on_name, d.version, d.size_bytes FROM mod_dependencies d
+            WHERE d.workshop_id = w.id ORDER BY d.rowid) e) AS edges
       FROM walk w LEFT JOIN mods m ON m.workshop_id = w.id AND m.state != 'unknown'`);
     this.counts = q(`
       SELECT (SELECT count(*) FROM mod_dependencies WHERE workshop_id = ?1) AS deps,
