@@ -28,7 +28,7 @@ describe("DELETE /settings/account", () => {
     try {
       const u = await t.createUser();
       const other = await t.createUser();
-      const ok = (r: { status: number; text: string }) => {
+      const ok = <R extends { status: number; text: string }>(r: R): R => {
         if (r.status >= 300) throw new Error(`${r.status} ${r.text}`);
         return r;
       };
