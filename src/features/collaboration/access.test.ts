@@ -169,7 +169,7 @@ describe("guards", () => {
         add: status(() => requireListRight(a, "add")),
         deploy: status(() => requireListRight(a, "deploy")),
       };
-      expect({ who, ...got }).toEqual({ who, ...want });
+      expect({ who, ...got } as Record<string, unknown>).toEqual({ who, ...want });
     }
   });
 });
