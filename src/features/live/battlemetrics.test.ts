@@ -5,7 +5,7 @@ import {
   startFakeBattleMetrics,
   type FakeBattleMetrics,
 } from "../../../test/fakes/battlemetrics";
-import { BattleMetricsClient, BattleMetricsError, parseRetryAfter } from "./battlemetrics";
+import { BattleMetricsClient, BattleMetricsError, bmServerSchema, normaliseServer, parseRetryAfter } from "./battlemetrics";
 
 let fake: FakeBattleMetrics | null = null;
 afterEach(() => {
@@ -137,6 +137,17 @@ describe("BattleMetrics client", () => {
     });
     await c.fetchAll();
     expect(waits).toEqual([1000, 1000]);
+  });
+
+  test("malformed mod entries are dropped, the server is kept", () => {
+    const raw = loadBmFixture("scan-1")[0]!;
+    const copy = structuredClone(raw) as any;
+    copy.attributes.details.reforger.mods = [42, null, { modId: 7 }, { name: "no id" }, { modId: "5965550F24A0C152", version: 3 }, "591AF5BDA9F7CE8B"];
+    const s = normaliseServer(bmServerSchema.parse(copy));
+    expect(s.mods).toEqual([
+      { workshop_id: "5965550F24A0C152", name: null, version: null },
+      { workshop_id: "591AF5BDA9F7CE8B", name: null, version: null },
+    ]);
   });
 
   test("parses Retry-After as seconds or HTTP date", () => {

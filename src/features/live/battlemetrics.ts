@@ -6,14 +6,19 @@ import { z } from "zod";
 
 const WORKSHOP_ID = /^[0-9A-F]{16}$/;
 
-const bmModSchema = z.union([
-  z.string(),
-  z.looseObject({
-    modId: z.string(),
-    name: z.string().nullish(),
-    version: z.string().nullish(),
-  }),
-]);
+/** One reported mod: a bare id string or `{modId, name, version}`. Checked by hand in
+ * normaliseServer (not by zod) because a scan sees ~200,000 of them. */
+export type BmMod = string | { modId: string; name?: string | null; version?: string | null };
+
+function readMod(m: unknown): BmMod | null {
+  if (typeof m === "string") return m;
+  if (m === null || typeof m !== "object") return null;
+  const o = m as Record<string, unknown>;
+  if (typeof o.modId !== "string") return null;
+  const name = typeof o.name === "string" ? o.name : null;
+  const version = typeof o.version === "string" ? o.version : null;
+  return { modId: o.modId, name, version };
+}
 
 export const bmServerSchema = z.looseObject({
   type: z.literal("server"),
@@ -45,7 +50,7 @@ export const bmServerSchema = z.looseObject({
             scenarioName: z.string().nullish(),
             supportedGameClientTypes: z.array(z.string()).nullish(),
             battlEye: z.boolean().nullish(),
-            mods: z.array(bmModSchema).nullish(),
+            mods: z.array(z.unknown()).nullish(),
           })
           .nullish(),
       })
@@ -99,7 +104,9 @@ export function normaliseServer(s: BmServer): LiveServer {
   const reforger = a.details?.reforger ?? null;
   const mods: LiveMod[] = [];
   const seen = new Set<string>();
-  for (const m of reforger?.mods ?? []) {
+  for (const item of reforger?.mods ?? []) {
+    const m = readMod(item);
+    if (m === null) continue;
     const raw = typeof m === "string" ? m : m.modId;
     const id = raw.trim().toUpperCase();
     if (!WORKSHOP_ID.test(id) || seen.has(id)) continue;

@@ -74,7 +74,42 @@ export interface ServerRow {
   last_seen_at: number;
 }
 
+/** Multi-row INSERT in chunks of 100 rows (statements cached per chunk size). */
+function insertRows(sqlite: Database, head: string, cols: number, rows: unknown[][]) {
+  const placeholders = `(${new Array(cols).fill("?").join(", ")})`;
+  for (let i = 0; i < rows.length; i += 100) {
+    const chunk = rows.slice(i, i + 100);
+    const sql = `${head} VALUES ${new Array(chunk.length).fill(placeholders).join(", ")}`;
+    stmt(sqlite, sql).run(...(chunk.flat() as any[]));
+  }
+}
+
+export type ModRow = [server_id: string, workshop_id: string, name: string, version: string | null, position: number];
+export type ChangeRow = [
+  sid: number,
+  time: number,
+  action: string,
+  workshop_id: string,
+  mod_name: string,
+  old_version: string | null,
+  new_version: string | null,
+  size_bytes: number | null,
+];
+
 export const liveRepo = {
+  insertMods(sqlite: Database, rows: ModRow[]) {
+    insertRows(sqlite, `INSERT INTO game_server_mods (server_id, workshop_id, name, version, position)`, 5, rows);
+  },
+
+  insertChanges(sqlite: Database, rows: ChangeRow[]) {
+    insertRows(
+      sqlite,
+      `INSERT INTO game_server_mod_changes (server_sid, time, action, workshop_id, mod_name, old_version, new_version, size_bytes)`,
+      8,
+      rows,
+    );
+  },
+
   // ---------- scan ----------
   existingByAddress(sqlite: Database, addresses: string[]): ExistingServer[] {
     return stmt(
@@ -207,18 +242,26 @@ export const liveRepo = {
     ).run({ time });
   },
 
-  /** Recomputes the per-mod usage (servers online in the last hour) read by top-mods and the catalog. */
+  /**
+   * Recomputes the per-mod usage (servers online in the last hour) read by top-mods and the
+   * catalog. CROSS JOIN keeps the online servers (~5,000, by the last_seen index) as the outer
+   * loop, reading each one's mods from the covering primary-key index; names are joined after
+   * the aggregate (one lookup per distinct mod, not per row).
+   */
   refreshModUsage(sqlite: Database, now: number) {
     stmt(sqlite, `DELETE FROM live_mod_usage`).run();
     stmt(
       sqlite,
       `INSERT INTO live_mod_usage (workshop_id, name, server_count, player_count, updated_at)
-       SELECT gm.workshop_id, coalesce(nullif(max(m.name), ''), max(gm.name), ''), count(*), sum(g.player_count), $now
-       FROM game_servers g
-       JOIN game_server_mods gm ON gm.server_id = g.id
-       LEFT JOIN mods m ON m.workshop_id = gm.workshop_id
-       WHERE g.last_seen_at >= $since
-       GROUP BY gm.workshop_id`,
+       SELECT u.workshop_id,
+         coalesce(nullif(m.name, ''), (SELECT x.name FROM game_server_mods x WHERE x.workshop_id = u.workshop_id AND x.name != '' LIMIT 1), ''),
+         u.c, u.p, $now
+       FROM (
+         SELECT gm.workshop_id AS workshop_id, count(*) AS c, sum(g.player_count) AS p
+         FROM game_servers g CROSS JOIN game_server_mods gm ON gm.server_id = g.id
+         WHERE g.last_seen_at >= $since
+         GROUP BY gm.workshop_id
+       ) u LEFT JOIN mods m ON m.workshop_id = u.workshop_id`,
     ).run({ now, since: now - HOUR });
   },
 

@@ -130,9 +130,13 @@ export function runRollups(deps: Pick<Deps, "sqlite" | "clock">, now = deps.cloc
         ).run({ cut: blockCut }).changes +
         stmt(sqlite, `DELETE FROM live_global_stats_3h WHERE time < ?`).run(blockCut).changes +
         stmt(sqlite, `DELETE FROM live_community_stats_3h WHERE time < ?`).run(blockCut).changes;
-      result.deleted.changelog = stmt(sqlite, `DELETE FROM game_server_mod_changes WHERE time < ?`).run(
-        now - CHANGELOG_RETENTION,
-      ).changes;
+      // Ids grow with time: the expired rows are a rowid prefix, found by scanning only them.
+      result.deleted.changelog = stmt(
+        sqlite,
+        `DELETE FROM game_server_mod_changes WHERE id < coalesce(
+           (SELECT id FROM game_server_mod_changes WHERE time >= $cut ORDER BY id LIMIT 1),
+           (SELECT max(id) + 1 FROM game_server_mod_changes))`,
+      ).run({ cut: now - CHANGELOG_RETENTION }).changes;
     })
     .immediate();
 

@@ -6,7 +6,7 @@
 import type { Deps } from "../../deps";
 import { newId } from "../../shared/ids";
 import { BattleMetricsClient, type LiveServer } from "./battlemetrics";
-import { liveRepo, type CatalogMod, type CurrentMod, type ExistingServer } from "./repository";
+import { liveRepo, type CatalogMod, type ChangeRow, type CurrentMod, type ExistingServer, type ModRow } from "./repository";
 
 export interface ScanResult {
   pages: number;
@@ -135,6 +135,8 @@ export function processPage(deps: Pick<Deps, "sqlite">, servers: LiveServer[], s
       const catalog = new Map<string, CatalogMod>();
       if (ids.size > 0) for (const m of liveRepo.catalogMods(sqlite, [...ids])) catalog.set(m.workshop_id, m);
 
+      const modRows: ModRow[] = [];
+      const changeRows: ChangeRow[] = [];
       for (const c of changed) {
         const old = current.get(c.id) ?? new Map<string, CurrentMod>();
         let size = 0;
@@ -146,17 +148,8 @@ export function processPage(deps: Pick<Deps, "sqlite">, servers: LiveServer[], s
           // A bare id (no version reported) keeps the version we knew.
           const version = m.version ?? o?.version ?? null;
           if (!o) {
-            liveRepo.insertMod(sqlite, c.id, m.workshop_id, name, version, position);
-            liveRepo.insertChange(sqlite, {
-              sid: c.sid,
-              time,
-              action: "added",
-              workshop_id: m.workshop_id,
-              mod_name: name || (cat?.name ?? ""),
-              old_version: null,
-              new_version: version,
-              size_bytes: cat?.size_bytes ?? null,
-            });
+            modRows.push([c.id, m.workshop_id, name, version, position]);
+            changeRows.push([c.sid, time, "added", m.workshop_id, name || (cat?.name ?? ""), null, version, cat?.size_bytes ?? null]);
             state.modChanges++;
             if (!cat && !state.unknownQueued.has(m.workshop_id)) {
               state.unknownQueued.add(m.workshop_id);
@@ -164,16 +157,7 @@ export function processPage(deps: Pick<Deps, "sqlite">, servers: LiveServer[], s
             }
           } else {
             if (o.version !== version && o.version !== null && version !== null) {
-              liveRepo.insertChange(sqlite, {
-                sid: c.sid,
-                time,
-                action: "updated",
-                workshop_id: m.workshop_id,
-                mod_name: name || (cat?.name ?? ""),
-                old_version: o.version,
-                new_version: version,
-                size_bytes: cat?.size_bytes ?? null,
-              });
+              changeRows.push([c.sid, time, "updated", m.workshop_id, name || (cat?.name ?? ""), o.version, version, cat?.size_bytes ?? null]);
               state.modChanges++;
             }
             if (o.version !== version || o.name !== name || o.position !== position) {
@@ -185,20 +169,13 @@ export function processPage(deps: Pick<Deps, "sqlite">, servers: LiveServer[], s
         for (const o of old.values()) {
           const cat = catalog.get(o.workshop_id);
           liveRepo.deleteMod(sqlite, c.id, o.workshop_id);
-          liveRepo.insertChange(sqlite, {
-            sid: c.sid,
-            time,
-            action: "removed",
-            workshop_id: o.workshop_id,
-            mod_name: o.name || (cat?.name ?? ""),
-            old_version: o.version,
-            new_version: null,
-            size_bytes: cat?.size_bytes ?? null,
-          });
+          changeRows.push([c.sid, time, "removed", o.workshop_id, o.name || (cat?.name ?? ""), o.version, null, cat?.size_bytes ?? null]);
           state.modChanges++;
         }
         liveRepo.setModSummary(sqlite, c.id, c.server.mods.length, size, c.hash);
       }
+      liveRepo.insertMods(sqlite, modRows);
+      liveRepo.insertChanges(sqlite, changeRows);
     })
     .immediate();
   return unknown;

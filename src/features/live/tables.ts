@@ -93,7 +93,8 @@ export const gameServerModChanges = sqliteTable(
     new_version: text("new_version"),
     size_bytes: integer("size_bytes"),
   },
-  (t) => [index("game_server_mod_changes_server_idx").on(t.server_sid, t.id), index("game_server_mod_changes_time_idx").on(t.time)],
+  // No time index: ids grow with time, so retention deletes a prefix of the rowid order.
+  (t) => [index("game_server_mod_changes_server_idx").on(t.server_sid, t.id)],
 );
 
 /** Precomputed per scan: servers online in the last hour using each mod, and their players. */
