@@ -547,7 +547,6 @@ CREATE TABLE `game_server_mod_changes` (
 );
 --> statement-breakpoint
 CREATE INDEX `game_server_mod_changes_server_idx` ON `game_server_mod_changes` (`server_sid`,`id`);--> statement-breakpoint
-CREATE INDEX `game_server_mod_changes_time_idx` ON `game_server_mod_changes` (`time`);--> statement-breakpoint
 CREATE TABLE `game_server_mods` (
 	`server_id` text NOT NULL,
 	`workshop_id` text NOT NULL,
