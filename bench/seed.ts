@@ -107,7 +107,9 @@ function arg(name: string, def?: string): string | undefined {
   return eq ? eq.slice(name.length + 3) : def;
 }
 
-export const BENCH_API_KEY = "lo_benchmark-key-not-a-secret-0000000000000";
+/** API keys of the bench user (not secrets: the seeded database is for benchmarks only). */
+export const BENCH_API_KEYS = 1_000;
+export const benchApiKey = (k: number) => `lo_benchmark-key-not-a-secret-${String(k).padStart(6, "0")}`;
 export const BENCH_PASSWORD = "bench-password-1";
 
 export interface SeedMeta {
@@ -120,6 +122,7 @@ export interface SeedMeta {
   db_bytes: number;
   ids: {
     api_key: string;
+    api_keys: number;
     user_id: string;
     list130: string;
     list1000: string;
@@ -157,6 +160,8 @@ export async function seed(scaleName: string, out: string): Promise<SeedMeta> {
   migrate(db);
   phase("migrations");
   // Bulk load: no journal, no fsync, foreign keys checked by construction (parents first).
+  sqlite.exec("PRAGMA wal_checkpoint(TRUNCATE)");
+  sqlite.exec("PRAGMA journal_mode = DELETE");
   sqlite.exec("PRAGMA journal_mode = OFF");
   sqlite.exec("PRAGMA synchronous = OFF");
   sqlite.exec("PRAGMA foreign_keys = OFF");
@@ -182,9 +187,13 @@ export async function seed(scaleName: string, out: string): Promise<SeedMeta> {
       userIds.push(id);
       userNames.push(name);
     }
-    sqlite
-      .prepare(`INSERT INTO api_keys (id, user_id, name, prefix, key_hash, created_at) VALUES (?, ?, 'bench', ?, ?, ?)`)
-      .run(uuid7(now - DAY), userIds[0]!, BENCH_API_KEY.slice(0, 10), new Bun.CryptoHasher("sha256").update(BENCH_API_KEY).digest("hex"), now - DAY);
+    // The bench user's API keys: the rate limiter counts per credential (1,200 a minute), so
+    // the load generator rotates over many keys, like many clients of one account would.
+    const key = sqlite.prepare(`INSERT INTO api_keys (id, user_id, name, prefix, key_hash, created_at) VALUES (?, ?, ?, ?, ?, ?)`);
+    for (let k = 0; k < BENCH_API_KEYS; k++) {
+      const value = benchApiKey(k);
+      key.run(uuid7(now - DAY), userIds[0]!, `bench ${k}`, value.slice(0, 10), new Bun.CryptoHasher("sha256").update(value).digest("hex"), now - DAY);
+    }
   });
   counts.users = S.users;
   phase("users");
@@ -718,7 +727,8 @@ export async function seed(scaleName: string, out: string): Promise<SeedMeta> {
     counts,
     db_bytes: dbBytes,
     ids: {
-      api_key: BENCH_API_KEY,
+      api_key: benchApiKey(0),
+      api_keys: BENCH_API_KEYS,
       user_id: userIds[0]!,
       list130,
       list1000,

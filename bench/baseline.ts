@@ -1,0 +1,126 @@
+// The bare baseline of the benchmark: Bun.serve + bun:sqlite, nothing else in the request path.
+//
+//   bun bench/baseline.ts <database> <port>
+//
+// It answers the benchmark's hot endpoints with the same SQL and the same JSON as the service:
+// it calls the features' repositories and their plain service functions (prepared bun:sqlite
+// statements and the object-building code), so the body is byte-for-byte the service's (the
+// benchmark checks that). What it leaves out is exactly what the ratio service/baseline
+// measures: Elysia routing and hooks, zod validation of query, params and response, the auth
+// plugin and list-access macros, the rate limiter, request ids, security headers and the
+// per-request log line. Authenticated endpoints do the same API-key lookup (one indexed query).
+import { openDatabase } from "../src/db/client";
+import { loadConfig } from "../src/config";
+import { sha256Hex } from "../src/shared/ids";
+import * as catalog from "../src/features/catalog/service";
+import * as live from "../src/features/live/service";
+import { serverMetrics, communityMetrics } from "../src/features/live/metrics";
+import * as lists from "../src/features/lists/service";
+import { resolveListAccess } from "../src/features/lists/access";
+import { listItems } from "../src/features/lists/repository";
+import { exportFragment, exportFileName, type ExportType } from "../src/features/lists/serverjson";
+import { unreadCount } from "../src/features/events/repository";
+import { createProcessRegistry } from "../src/features/platform/routes";
+
+const [dbPath, portArg] = process.argv.slice(2);
+if (!dbPath || !portArg) {
+  console.error("usage: bun bench/baseline.ts <database> <port>");
+  process.exit(2);
+}
+const { db, sqlite } = openDatabase(dbPath);
+const config = loadConfig({ LOADOUT_SCHEDULES: "off", LOADOUT_LOG_LEVEL: "error" });
+const deps = { db, sqlite, config, clock: { now: () => Date.now() } } as any;
+const registry = createProcessRegistry(deps);
+const METRICS = "text/plain; version=0.0.4; charset=utf-8";
+
+const json = (body: unknown, status = 200) => new Response(JSON.stringify(body), { status, headers: { "content-type": "application/json" } });
+const text = (body: string) => new Response(body, { headers: { "content-type": METRICS } });
+const notFound = () => json({ error: "not found" }, 404);
+
+const keyStmt = sqlite.prepare(`SELECT u.id FROM api_keys k JOIN users u ON u.id = k.user_id WHERE k.key_hash = ?`);
+function userOf(req: Request): string | null {
+  const key = req.headers.get("x-api-key");
+  if (!key) return null;
+  const r = keyStmt.get(sha256Hex(key)) as { id: string } | null;
+  return r?.id ?? null;
+}
+
+const int = (v: string | null, d: number) => (v === null || v === "" ? d : Number(v));
+const bool = (v: string | null) => (v === null ? undefined : v === "true" || v === "1");
+const csv = (v: string | null) => (v ? v.split(",").map((s) => s.trim()).filter((s) => s !== "") : undefined);
+
+type Handler = (m: RegExpMatchArray, q: URLSearchParams, req: Request) => Response | Promise<Response>;
+const routes: [string, RegExp, Handler][] = [
+  ["GET", /^\/api\/v1\/mods$/, (_, q) =>
+    json(catalog.listMods(deps, { search: q.get("search") ?? undefined, tag: q.get("tag") ?? undefined, sort: (q.get("sort") as any) ?? undefined, page: int(q.get("page"), 1), limit: int(q.get("limit"), 20) } as any))],
+  ["GET", /^\/api\/v1\/mods\/autocomplete$/, (_, q) => json(catalog.autocomplete(deps, q.get("q") ?? ""))],
+  ["GET", /^\/api\/v1\/mods\/([0-9A-Fa-f]{16})$/, (m) => json(catalog.getModDetail(deps, m[1]!.toUpperCase()))],
+  ["GET", /^\/api\/v1\/mods\/([0-9A-Fa-f]{16})\/deps$/, (m) => json(catalog.getDependencyGraph(deps, m[1]!.toUpperCase()))],
+  ["GET", /^\/api\/v1\/lists\/([0-9a-f-]{36})$/, (m, q) => {
+    const a = resolveListAccess(deps, m[1]!, null, q.get("share"));
+    if (!a || !a.canRead) return json({ error: "list not found" }, 404);
+    return json(lists.listDetail(deps, a));
+  }],
+  ["POST", /^\/api\/v1\/lists\/([0-9a-f-]{36})\/import-preview$/, async (m, q, req) => {
+    const uid = userOf(req);
+    if (!uid) return json({ error: "unauthorized" }, 401);
+    const a = resolveListAccess(deps, m[1]!, { id: uid } as any, q.get("share"));
+    if (!a || !a.canRead) return json({ error: "list not found" }, 404);
+    return json(lists.importPreview(deps, m[1]!, await req.text(), q.get("check_order") === "true"));
+  }],
+  ["GET", /^\/api\/v1\/lists\/([0-9a-f-]{36})\/export$/, (m, q) => {
+    const a = resolveListAccess(deps, m[1]!, null, q.get("share"));
+    if (!a || !a.canRead) return json({ error: "list not found" }, 404);
+    const items = listItems(sqlite, a.list.id).map((i) => ({ workshop_id: i.workshop_id, name: i.name, pinned_version: i.pinned_version, latest_version: i.version }));
+    return new Response(JSON.stringify(exportFragment(items, (q.get("type") ?? "fixed") as ExportType), null, 2) + "\n", {
+      headers: { "content-type": "application/json; charset=utf-8", "content-disposition": `attachment; filename="${exportFileName(a.list.name, "server")}"` },
+    });
+  }],
+  ["GET", /^\/api\/v1\/game-servers$/, (_, q) =>
+    json(live.listServers(deps, {
+      limit: int(q.get("limit"), 100), offset: int(q.get("offset"), 0), search: q.get("search") ?? undefined,
+      sort_by: (q.get("sort_by") as any) ?? "players_desc", mod_ids: csv(q.get("mod_ids"))?.map((s) => s.toUpperCase()),
+      min_players: q.get("min_players") ? Number(q.get("min_players")) : undefined,
+      max_mod_size: q.get("max_mod_size") ? Number(q.get("max_mod_size")) : undefined,
+      official: bool(q.get("official")), password_protected: bool(q.get("password_protected")),
+      tags: csv(q.get("tags"))?.map((s) => s.toLowerCase()),
+    } as any))],
+  ["GET", /^\/api\/v1\/game-servers\/([0-9a-f-]{36})$/, (m) => json(live.serverDetail(deps, m[1]!))],
+  ["GET", /^\/api\/v1\/game-servers\/([0-9a-f-]{36})\/stats$/, (m, q) => json(live.serverStats(deps, m[1]!, int(q.get("days"), 7)))],
+  ["GET", /^\/api\/v1\/stats\/top-mods$/, () => json(live.topMods(deps))],
+  ["GET", /^\/api\/v1\/stats\/top-servers$/, () => json(live.topServers(deps))],
+  ["GET", /^\/api\/v1\/stats\/global-players$/, (_, q) => json(live.globalPlayers(deps, int(q.get("days"), 7)))],
+  ["GET", /^\/api\/v1\/notifications\/unread-count$/, (_, __, req) => {
+    const uid = userOf(req);
+    if (!uid) return json({ error: "unauthorized" }, 401);
+    return json({ count: unreadCount(sqlite, uid) });
+  }],
+  ["GET", /^\/metrics$/, async () => text(await registry.metrics())],
+  ["GET", /^\/mod\/([0-9A-Fa-f]{16})\/metrics$/, (m) => text(catalog.modMetricsText(deps, m[1]!.toUpperCase()))],
+  ["GET", /^\/servers\/([0-9a-f-]{36})\/metrics$/, (m) => text(serverMetrics(deps, m[1]!))],
+  ["GET", /^\/community\/([^/]+)\/metrics$/, (m) => text(communityMetrics(deps, decodeURIComponent(m[1]!)))],
+  ["GET", /^\/api\/v1\/health$/, () => json({ status: "ok" })],
+];
+
+Bun.serve({
+  port: Number(portArg),
+  hostname: "127.0.0.1",
+  async fetch(req) {
+    const url = new URL(req.url);
+    for (const [method, re, handler] of routes) {
+      if (req.method !== method) continue;
+      const m = url.pathname.match(re);
+      if (!m) continue;
+      try {
+        return await handler(m, url.searchParams, req);
+      } catch (err: any) {
+        // AppError (status + message) as the service renders it.
+        if (typeof err?.status === "number") return json({ error: err.message }, err.status);
+        console.error(err);
+        return json({ error: "internal error" }, 500);
+      }
+    }
+    return notFound();
+  },
+});
+console.log(`baseline listening on ${portArg}`);

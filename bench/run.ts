@@ -1,0 +1,476 @@
+// The benchmark: the compiled service and a bare baseline on the same seeded database.
+//
+//   bun bench/run.ts [--scale full|small] [--duration S] [--connections 1,32] [--only REGEX]
+//                    [--no-build] [--out bench/results/<date>.json] [--no-docs]
+//
+// 1. Builds dist/loadout (`bun run build`) unless it exists and is newer than every source file.
+// 2. Copies bench/data/<scale>.db (from `bun run seed:bench --scale <scale>`) into a temp data
+//    dir and moves the online servers' last_seen_at forward by the time since seeding (the live
+//    feature calls "online" what reported within the last hour).
+// 3. Cold start: spawns the binary three times, time from spawn to the first 200 of /api/v1/health.
+// 4. Starts the service (LOADOUT_SCHEDULES=off, LOADOUT_TRUST_PROXY=true) and bench/baseline.ts,
+//    checks each endpoint once on both (status; same body?), then drives each with autocannon at
+//    every connection count for a fixed time, service first, then baseline. Anonymous requests
+//    rotate X-Forwarded-For over many addresses and authenticated ones rotate over the bench
+//    user's API keys, so the per-IP / per-credential rate limits (300 / 1,200 a minute) stay in
+//    the measured path without turning the run into a 429 benchmark.
+// 5. Prints a table, writes bench/results/<date>.json and the results section of docs/performance.md.
+import autocannon from "autocannon";
+import { spawn, type Subprocess } from "bun";
+import { Database } from "bun:sqlite";
+import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { cpus, totalmem, tmpdir, release } from "node:os";
+import { join, resolve } from "node:path";
+import type { SeedMeta } from "./seed";
+
+const ROOT = resolve(import.meta.dir, "..");
+const BUN = process.execPath;
+
+function arg(name: string, def?: string): string | undefined {
+  const i = process.argv.indexOf(`--${name}`);
+  if (i >= 0 && process.argv[i + 1] && !process.argv[i + 1]!.startsWith("--")) return process.argv[i + 1];
+  const eq = process.argv.find((a) => a.startsWith(`--${name}=`));
+  return eq ? eq.slice(name.length + 3) : def;
+}
+const flag = (name: string) => process.argv.includes(`--${name}`);
+
+// ------------------------------------------------------------------------------------------
+// Endpoints
+
+export interface Endpoint {
+  name: string;
+  area: "catalog" | "lists" | "live" | "events" | "metrics";
+  method?: "GET" | "POST";
+  path: string;
+  body?: string;
+  auth?: boolean;
+  /** p99 budget at 32 connections (ms) from the feature issues, when one is set. */
+  budget?: number;
+  budgetSource?: string;
+  text?: boolean;
+}
+
+function endpoints(meta: SeedMeta, importBody: string): Endpoint[] {
+  const id = meta.ids;
+  return [
+    { name: "mods list (updated_desc)", area: "catalog", path: "/api/v1/mods", budget: 10, budgetSource: "#3" },
+    { name: "mods list tag+size_desc p3", area: "catalog", path: `/api/v1/mods?tag=${id.tag}&sort=size_desc&page=3`, budget: 10, budgetSource: "#3" },
+    { name: "mods list name_asc p200", area: "catalog", path: "/api/v1/mods?sort=name_asc&page=200&limit=50", budget: 10, budgetSource: "#3" },
+    { name: "mods search (2 words)", area: "catalog", path: `/api/v1/mods?search=${encodeURIComponent(id.search_terms[0]!)}`, budget: 10, budgetSource: "#3" },
+    { name: "mods search (1 prefix)", area: "catalog", path: `/api/v1/mods?search=${encodeURIComponent(id.search_terms[1]!)}&sort=name_asc`, budget: 10, budgetSource: "#3" },
+    { name: "mods autocomplete", area: "catalog", path: `/api/v1/mods/autocomplete?q=${id.autocomplete_terms[0]}`, budget: 5, budgetSource: "#3" },
+    { name: "mod detail", area: "catalog", path: `/api/v1/mods/${id.mod_detail}`, budget: 10, budgetSource: "#3" },
+    { name: "mod deps (6 deep)", area: "catalog", path: `/api/v1/mods/${id.mod_deep}/deps`, budget: 10, budgetSource: "#3" },
+    { name: "list detail 130 mods", area: "lists", path: `/api/v1/lists/${id.list130}`, budget: 20, budgetSource: "#4 (1,000-mod figure)" },
+    { name: "list detail 1,000 mods", area: "lists", path: `/api/v1/lists/${id.list1000}`, budget: 20, budgetSource: "#4" },
+    { name: "import-preview 1,000", area: "lists", method: "POST", path: `/api/v1/lists/${id.list1000}/import-preview`, body: importBody, auth: true, budget: 100, budgetSource: "#4" },
+    { name: "export 1,000 (fixed)", area: "lists", path: `/api/v1/lists/${id.list1000}/export?type=fixed`, budget: 10, budgetSource: "#4" },
+    { name: "game-servers (default)", area: "live", path: "/api/v1/game-servers", budget: 15, budgetSource: "#7" },
+    { name: "game-servers search+filters", area: "live", path: "/api/v1/game-servers?search=conflict%20eu&min_players=5&official=false&password_protected=false&sort_by=popularity", budget: 15, budgetSource: "#7" },
+    { name: "game-servers mod_ids (2)", area: "live", path: `/api/v1/game-servers?mod_ids=${id.popular_mod_ids[0]},${id.popular_mod_ids[1]}&sort_by=players_desc`, budget: 15, budgetSource: "#7" },
+    { name: "game-servers tags+max_mod_size", area: "live", path: "/api/v1/game-servers?tags=pc&max_mod_size=20000000000&sort_by=mod_size_asc&limit=200", budget: 15, budgetSource: "#7" },
+    { name: "game-server detail (130 mods)", area: "live", path: `/api/v1/game-servers/${id.server_busy}` },
+    { name: "server stats 1 day", area: "live", path: `/api/v1/game-servers/${id.server_typical}/stats?days=1` },
+    { name: "server stats 14 days", area: "live", path: `/api/v1/game-servers/${id.server_typical}/stats?days=14` },
+    { name: "server stats 365 days", area: "live", path: `/api/v1/game-servers/${id.server_typical}/stats?days=365`, budget: 20, budgetSource: "#7" },
+    { name: "top-mods", area: "live", path: "/api/v1/stats/top-mods", budget: 10, budgetSource: "#7" },
+    { name: "global-players 7 days", area: "live", path: "/api/v1/stats/global-players", budget: 10, budgetSource: "#7" },
+    { name: "global-players 365 days", area: "live", path: "/api/v1/stats/global-players?days=365", budget: 10, budgetSource: "#7" },
+    { name: "unread-count", area: "events", path: "/api/v1/notifications/unread-count", auth: true },
+    { name: "/metrics", area: "metrics", path: "/metrics", text: true },
+    { name: "/mod/:id/metrics", area: "metrics", path: `/mod/${id.mod_popular}/metrics`, text: true },
+    { name: "/servers/:id/metrics", area: "metrics", path: `/servers/${id.server_busy}/metrics`, text: true },
+    { name: "/community/:slug/metrics", area: "metrics", path: `/community/${id.community_slug}/metrics`, text: true },
+  ];
+}
+
+/** A server.json of 1,000 entries against the 1,000-mod list: 950 kept (50 with another version), 50 new. */
+function buildImportBody(dbPath: string, meta: SeedMeta): string {
+  const db = new Database(dbPath, { readonly: true });
+  const items = db.query(`SELECT li.workshop_id, li.name, m.version FROM list_items li LEFT JOIN mods m ON m.workshop_id = li.workshop_id
+    WHERE li.list_id = ? ORDER BY li.position`).all(meta.ids.list1000) as { workshop_id: string; name: string; version: string }[];
+  const extra = db.query(`SELECT workshop_id, name, version FROM mods WHERE workshop_id NOT IN (SELECT workshop_id FROM list_items WHERE list_id = ?)
+    ORDER BY workshop_id LIMIT 50`).all(meta.ids.list1000) as { workshop_id: string; name: string; version: string }[];
+  db.close();
+  const keep = items.slice(0, Math.max(0, items.length - extra.length));
+  const mods = [
+    ...keep.map((m, i) => ({ modId: m.workshop_id, name: m.name, version: i % 19 === 0 ? "0.0.1" : m.version })),
+    ...extra.map((m) => ({ modId: m.workshop_id, name: m.name, version: m.version })),
+  ];
+  return JSON.stringify({ game: { mods } }, null, 2);
+}
+
+// ------------------------------------------------------------------------------------------
+// Processes
+
+function newestMtime(dir: string): number {
+  let newest = 0;
+  for (const e of readdirSync(dir, { withFileTypes: true })) {
+    const p = join(dir, e.name);
+    if (e.isDirectory()) newest = Math.max(newest, newestMtime(p));
+    else newest = Math.max(newest, statSync(p).mtimeMs);
+  }
+  return newest;
+}
+
+async function ensureBinary(): Promise<{ path: string; built: boolean; seconds: number }> {
+  const bin = join(ROOT, "dist/loadout");
+  const stale = !existsSync(bin) || Math.max(newestMtime(join(ROOT, "src")), newestMtime(join(ROOT, "drizzle"))) > statSync(bin).mtimeMs;
+  if (flag("no-build") && existsSync(bin)) return { path: bin, built: false, seconds: 0 };
+  if (!stale && !flag("build")) return { path: bin, built: false, seconds: 0 };
+  const t = performance.now();
+  console.log("building dist/loadout …");
+  const p = spawn([BUN, "scripts/build.ts"], { cwd: ROOT, stdout: "inherit", stderr: "inherit" });
+  if ((await p.exited) !== 0) throw new Error("build failed");
+  return { path: bin, built: true, seconds: Math.round(performance.now() - t) / 1000 };
+}
+
+async function waitFor200(url: string, timeoutMs: number): Promise<number> {
+  const t0 = performance.now();
+  while (performance.now() - t0 < timeoutMs) {
+    try {
+      const r = await fetch(url);
+      if (r.status === 200) {
+        await r.arrayBuffer();
+        return performance.now() - t0;
+      }
+    } catch {}
+    await Bun.sleep(2);
+  }
+  throw new Error(`no 200 from ${url} within ${timeoutMs} ms`);
+}
+
+function serviceEnv(dataDir: string, port: number): Record<string, string> {
+  return {
+    ...(process.env as Record<string, string>),
+    LOADOUT_DATA_DIR: dataDir,
+    LOADOUT_PORT: String(port),
+    LOADOUT_HOST: "127.0.0.1",
+    LOADOUT_SCHEDULES: "off",
+    LOADOUT_TRUST_PROXY: "true",
+    LOADOUT_LOG_LEVEL: process.env.LOADOUT_LOG_LEVEL ?? "info",
+    LOADOUT_JWT_SECRET: "bench-jwt-secret-bench-jwt-secret-0123456789",
+  };
+}
+
+function rssOf(pid: number): number {
+  try {
+    const m = readFileSync(`/proc/${pid}/status`, "utf8").match(/VmRSS:\s+(\d+) kB/);
+    return m ? Number(m[1]) * 1024 : 0;
+  } catch {
+    return 0;
+  }
+}
+
+async function stop(p: Subprocess) {
+  p.kill("SIGTERM");
+  const t = setTimeout(() => p.kill("SIGKILL"), 5_000);
+  await p.exited;
+  clearTimeout(t);
+}
+
+// ------------------------------------------------------------------------------------------
+// Load
+
+interface Load {
+  connections: number;
+  requests: number;
+  rps: number;
+  p50: number;
+  p90: number;
+  p99: number;
+  max: number;
+  non2xx: number;
+  errors: number;
+  bytes_per_response: number;
+}
+
+let ipCounter = 1;
+let keyCounter = 0;
+
+async function drive(base: string, ep: Endpoint, connections: number, seconds: number, apiKeys: number): Promise<Load> {
+  const headers: Record<string, string> = {};
+  if (ep.body) headers["content-type"] = "application/json";
+  const r = await autocannon({
+    url: base + ep.path,
+    method: ep.method ?? "GET",
+    body: ep.body,
+    headers,
+    connections,
+    duration: seconds,
+    timeout: 30,
+    requests: [
+      {
+        setupRequest: (req: any) => {
+          const h: Record<string, string> = { ...req.headers };
+          const n = ipCounter++;
+          h["x-forwarded-for"] = `10.${(n >> 16) & 255}.${(n >> 8) & 255}.${n & 255}`;
+          if (ep.auth) h["x-api-key"] = `lo_benchmark-key-not-a-secret-${String(keyCounter++ % apiKeys).padStart(6, "0")}`;
+          req.headers = h;
+          return req;
+        },
+      },
+    ],
+  } as any);
+  const total = r.requests.total || 1;
+  return {
+    connections,
+    requests: r.requests.total,
+    rps: Math.round(r.requests.average * 10) / 10,
+    p50: r.latency.p50,
+    p90: r.latency.p90,
+    p99: r.latency.p99,
+    max: r.latency.max,
+    non2xx: r.non2xx,
+    errors: r.errors + r.timeouts,
+    bytes_per_response: Math.round(r.throughput.total / total),
+  };
+}
+
+async function probe(base: string, ep: Endpoint, apiKey: string) {
+  const headers: Record<string, string> = { "x-forwarded-for": "192.0.2.1" };
+  if (ep.body) headers["content-type"] = "application/json";
+  if (ep.auth) headers["x-api-key"] = apiKey;
+  const r = await fetch(base + ep.path, { method: ep.method ?? "GET", body: ep.body, headers });
+  return { status: r.status, body: await r.text() };
+}
+
+/** Same JSON (parsed, key order ignored) or same text, with volatile lines of process metrics ignored. */
+function sameBody(a: string, b: string, ep: Endpoint): boolean | null {
+  if (ep.path === "/metrics") return null; // process metrics differ by nature (two processes)
+  if (ep.text) return a === b;
+  try {
+    return Bun.deepEquals(JSON.parse(a), JSON.parse(b));
+  } catch {
+    return a === b;
+  }
+}
+
+// ------------------------------------------------------------------------------------------
+
+interface Row {
+  name: string;
+  area: string;
+  method: string;
+  path: string;
+  available: boolean;
+  note?: string;
+  status?: number;
+  same_body?: boolean | null;
+  response_bytes?: number;
+  budget_p99_ms?: number;
+  budget_source?: string;
+  service: Load[];
+  baseline: Load[];
+  ratio_rps: (number | null)[];
+  within_budget?: boolean | null;
+}
+
+function machine() {
+  const cpu = cpus();
+  let bunVersion = Bun.version;
+  const pkg = (name: string) => {
+    try {
+      return JSON.parse(readFileSync(join(ROOT, "node_modules", name, "package.json"), "utf8")).version as string;
+    } catch {
+      return "?";
+    }
+  };
+  const db = new Database(":memory:");
+  const sqliteVersion = (db.query("SELECT sqlite_version() AS v").get() as { v: string }).v;
+  db.close();
+  return {
+    nproc: navigator.hardwareConcurrency,
+    cpu_model: cpu[0]?.model ?? "?",
+    memory_gib: Math.round((totalmem() / 2 ** 30) * 10) / 10,
+    kernel: release(),
+    bun: bunVersion,
+    sqlite: sqliteVersion,
+    elysia: pkg("elysia"),
+    zod: pkg("zod"),
+    drizzle_orm: pkg("drizzle-orm"),
+    autocannon: pkg("autocannon"),
+  };
+}
+
+const fmt = (n: number | undefined | null, d = 1) => (n === undefined || n === null ? "—" : n === 0 ? "<1" : n.toFixed(d).replace(/\.0$/, ""));
+
+function markdown(res: any): string {
+  const conns: number[] = res.method.connections;
+  const L: string[] = [];
+  L.push(`Run ${res.date} · scale **${res.scale}** · ${res.method.duration_s} s per measurement · connections ${conns.join(" and ")}`);
+  L.push("");
+  L.push(`Machine: ${res.machine.nproc} cores (${res.machine.cpu_model}), ${res.machine.memory_gib} GiB, Linux ${res.machine.kernel}. ` +
+    `Bun ${res.machine.bun}, SQLite ${res.machine.sqlite}, Elysia ${res.machine.elysia}, zod ${res.machine.zod}, drizzle-orm ${res.machine.drizzle_orm}, autocannon ${res.machine.autocannon}.`);
+  L.push("");
+  L.push(`Database: ${(res.database.bytes / 2 ** 20).toFixed(0)} MiB (seeded in ${res.database.seed_seconds} s). ` +
+    `Cold start of dist/loadout to the first 200: ${res.cold_start_ms.map((x: number) => x.toFixed(0)).join(", ")} ms (median ${res.cold_start_median_ms.toFixed(0)} ms). ` +
+    `Service RSS: ${(res.rss.idle_bytes / 2 ** 20).toFixed(0)} MiB idle after start, ${(res.rss.max_bytes / 2 ** 20).toFixed(0)} MiB max under load; baseline ${(res.rss.baseline_max_bytes / 2 ** 20).toFixed(0)} MiB max.`);
+  L.push("");
+  const head = ["endpoint", "budget p99"];
+  for (const c of conns) head.push(`c=${c} p50 / p99 ms`, `c=${c} req/s`, `c=${c} baseline req/s`, `c=${c} ratio`);
+  head.push("same body");
+  L.push(`| ${head.join(" | ")} |`);
+  L.push(`|${head.map(() => "---").join("|")}|`);
+  for (const r of res.endpoints as Row[]) {
+    if (!r.available) {
+      L.push(`| ${r.name} | ${r.budget_p99_ms ?? "—"} | not available: ${r.note} |${" |".repeat(head.length - 3)}`);
+      continue;
+    }
+    const cells = [r.name, r.budget_p99_ms ? `${r.budget_p99_ms} ms${r.within_budget === false ? " **missed**" : ""}` : "—"];
+    conns.forEach((_, i) => {
+      const s = r.service[i];
+      const b = r.baseline[i];
+      const ratio = r.ratio_rps[i];
+      const bad = s && (s.non2xx > 0 || s.errors > 0) ? ` (${s.non2xx} non-2xx, ${s.errors} errors)` : "";
+      cells.push(s ? `${fmt(s.p50, 0)} / ${fmt(s.p99, 0)}${bad}` : "—", s ? fmt(s.rps, 0) : "—", b ? fmt(b.rps, 0) : "—",
+        ratio == null ? "—" : `${ratio.toFixed(2)}${ratio < 0.5 ? " **<0.5**" : ""}`);
+    });
+    cells.push(r.same_body === null || r.same_body === undefined ? "n/a" : r.same_body ? "yes" : "**no**");
+    L.push(`| ${cells.join(" | ")} |`);
+  }
+  L.push("");
+  L.push("Latencies are autocannon's (1 ms histogram resolution: `<1` means under a millisecond). " +
+    "ratio = service req/s ÷ baseline req/s at the same connection count.");
+  return L.join("\n");
+}
+
+function writeDocs(md: string) {
+  const file = join(ROOT, "docs/performance.md");
+  const START = "<!-- bench:results:start -->";
+  const END = "<!-- bench:results:end -->";
+  let doc = existsSync(file) ? readFileSync(file, "utf8") : `# Performance\n\n${START}\n${END}\n`;
+  if (!doc.includes(START)) doc += `\n${START}\n${END}\n`;
+  const a = doc.indexOf(START) + START.length;
+  const b = doc.indexOf(END);
+  doc = doc.slice(0, a) + "\n" + md + "\n" + doc.slice(b);
+  writeFileSync(file, doc);
+}
+
+export async function runBench(opts: { scale: string; duration: number; connections: number[]; only?: RegExp; out?: string; docs: boolean }) {
+  const dbSrc = join(ROOT, `bench/data/${opts.scale}.db`);
+  if (!existsSync(dbSrc) || !existsSync(`${dbSrc}.meta.json`)) throw new Error(`no seeded database: run \`bun run seed:bench --scale ${opts.scale}\` first`);
+  const meta = JSON.parse(readFileSync(`${dbSrc}.meta.json`, "utf8")) as SeedMeta;
+  const bin = await ensureBinary();
+
+  // A private copy: the service writes (api_keys.last_used_at, the job table, WAL).
+  const dataDir = mkdtempSync(join(tmpdir(), "loadout-bench-"));
+  const dbPath = join(dataDir, "loadout.db");
+  copyFileSync(dbSrc, dbPath);
+  {
+    const db = new Database(dbPath);
+    const shift = Date.now() - meta.now;
+    if (shift > 0) db.query("UPDATE game_servers SET last_seen_at = last_seen_at + ? WHERE online = 1").run(shift);
+    db.exec("PRAGMA wal_checkpoint(TRUNCATE)");
+    db.close();
+  }
+  const importBody = buildImportBody(dbPath, meta);
+  const eps = endpoints(meta, importBody).filter((e) => !opts.only || opts.only.test(e.name));
+
+  // Cold start, three times (the first also runs the migration check on this database).
+  const port = 18_000 + Math.floor(Math.random() * 1_000);
+  const cold: number[] = [];
+  for (let i = 0; i < 3; i++) {
+    const t0 = performance.now();
+    const p = spawn([bin.path], { env: serviceEnv(dataDir, port), stdout: "ignore", stderr: "ignore" });
+    await waitFor200(`http://127.0.0.1:${port}/api/v1/health`, 30_000).catch(async (e) => {
+      await stop(p);
+      throw e;
+    });
+    cold.push(performance.now() - t0);
+    await stop(p);
+  }
+
+  const logFile = join(dataDir, "service.log");
+  const svc = spawn([bin.path], { env: serviceEnv(dataDir, port), stdout: Bun.file(logFile), stderr: "inherit" });
+  const bport = port + 1;
+  const base = spawn([BUN, join(ROOT, "bench/baseline.ts"), dbPath, String(bport)], { cwd: ROOT, stdout: "ignore", stderr: "inherit" });
+  const S = `http://127.0.0.1:${port}`;
+  const B = `http://127.0.0.1:${bport}`;
+  const rows: Row[] = [];
+  let maxRss = 0, baseMaxRss = 0, idleRss = 0;
+  try {
+    await waitFor200(`${S}/api/v1/health`, 30_000);
+    await waitFor200(`${B}/api/v1/health`, 30_000);
+    await Bun.sleep(300);
+    idleRss = rssOf(svc.pid);
+    const sampler = setInterval(() => {
+      maxRss = Math.max(maxRss, rssOf(svc.pid));
+      baseMaxRss = Math.max(baseMaxRss, rssOf(base.pid));
+    }, 100);
+
+    for (const ep of eps) {
+      const row: Row = {
+        name: ep.name, area: ep.area, method: ep.method ?? "GET", path: ep.path.length > 120 ? ep.path.slice(0, 117) + "..." : ep.path,
+        available: false, budget_p99_ms: ep.budget, budget_source: ep.budgetSource, service: [], baseline: [], ratio_rps: [],
+      };
+      rows.push(row);
+      const ps = await probe(S, ep, meta.ids.api_key);
+      row.status = ps.status;
+      if (ps.status < 200 || ps.status >= 300) {
+        row.note = `service answered ${ps.status} ${ps.body.slice(0, 80)}`;
+        console.log(`${ep.name.padEnd(32)} not available (${row.note})`);
+        continue;
+      }
+      const pb = await probe(B, ep, meta.ids.api_key);
+      row.available = true;
+      row.response_bytes = ps.body.length;
+      row.same_body = pb.status === 200 ? sameBody(ps.body, pb.body, ep) : false;
+      for (const c of opts.connections) {
+        const s = await drive(S, ep, c, opts.duration, meta.ids.api_keys ?? 1);
+        const b = await drive(B, ep, c, opts.duration, meta.ids.api_keys ?? 1);
+        row.service.push(s);
+        row.baseline.push(b);
+        row.ratio_rps.push(b.rps > 0 ? Math.round((s.rps / b.rps) * 100) / 100 : null);
+        console.log(`${ep.name.padEnd(32)} c=${String(c).padEnd(3)} service p50 ${fmt(s.p50, 0).padStart(3)} p99 ${fmt(s.p99, 0).padStart(4)} ms ${String(s.rps).padStart(8)} req/s` +
+          ` | baseline p50 ${fmt(b.p50, 0).padStart(3)} p99 ${fmt(b.p99, 0).padStart(4)} ms ${String(b.rps).padStart(8)} req/s | ratio ${row.ratio_rps.at(-1)}` +
+          (s.non2xx || s.errors ? ` | service non-2xx ${s.non2xx} errors ${s.errors}` : ""));
+      }
+      const i32 = opts.connections.indexOf(32);
+      const at = row.service[i32 >= 0 ? i32 : row.service.length - 1];
+      row.within_budget = ep.budget && at ? at.p99 <= ep.budget && at.non2xx === 0 : null;
+    }
+    clearInterval(sampler);
+  } finally {
+    await stop(svc);
+    await stop(base);
+  }
+
+  const sorted = [...cold].sort((a, b) => a - b);
+  const res = {
+    date: new Date().toISOString(),
+    scale: opts.scale,
+    method: {
+      duration_s: opts.duration,
+      connections: opts.connections,
+      load_generator: "autocannon (programmatic, same machine, same run)",
+      service: `dist/loadout${bin.built ? " (built for this run)" : ""}, LOADOUT_SCHEDULES=off, LOADOUT_TRUST_PROXY=true, log level ${process.env.LOADOUT_LOG_LEVEL ?? "info"} to a file`,
+      baseline: "bench/baseline.ts: Bun.serve + bun:sqlite, same repository SQL and service object builders",
+    },
+    machine: machine(),
+    database: { bytes: statSync(dbPath).size, seed_seconds: meta.seconds, seeded_at: meta.seeded_at, counts: meta.counts },
+    cold_start_ms: cold.map((x) => Math.round(x * 10) / 10),
+    cold_start_median_ms: Math.round(sorted[1]! * 10) / 10,
+    rss: { idle_bytes: idleRss, max_bytes: maxRss, baseline_max_bytes: baseMaxRss },
+    endpoints: rows,
+  };
+  rmSync(dataDir, { recursive: true, force: true });
+
+  const out = opts.out ?? join(ROOT, `bench/results/${res.date.slice(0, 10)}-${opts.scale}.json`);
+  mkdirSync(resolve(out, ".."), { recursive: true });
+  writeFileSync(out, JSON.stringify(res, null, 2) + "\n");
+  const md = markdown(res);
+  console.log("\n" + md + "\n");
+  if (opts.docs) writeDocs(md);
+  console.log(`results: ${out}`);
+  return { res, out };
+}
+
+if (import.meta.main) {
+  const scale = arg("scale") ?? (existsSync(join(ROOT, "bench/data/full.db")) ? "full" : "small");
+  const duration = Number(arg("duration", scale === "full" ? "5" : "1"));
+  const connections = arg("connections", "1,32")!.split(",").map(Number);
+  const only = arg("only");
+  await runBench({ scale, duration, connections, only: only ? new RegExp(only, "i") : undefined, out: arg("out"), docs: !flag("no-docs") });
+  process.exit(0);
+}
