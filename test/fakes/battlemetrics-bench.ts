@@ -109,7 +109,16 @@ if (year) {
 }
 
 const roll = await cpu(async () => runRollups(deps, now));
-console.log(`roll-up: ${roll.ms.toFixed(0)} ms CPU`);
+console.log(`roll-up (first run, catches up on all history): ${roll.ms.toFixed(0)} ms CPU`);
+// Steady state: the next hour's scan points, then the hourly roll-up.
+now += HOUR;
+sqlite.transaction(() => {
+  const put = sqlite.prepare(`INSERT OR REPLACE INTO game_server_stats_raw VALUES (?, ?, ?, 0, 0)`);
+  const sids = sqlite.query(`SELECT sid FROM game_servers WHERE online = 1`).all() as { sid: number }[];
+  for (let k = 12; k >= 1; k--) for (const { sid } of sids) put.run(sid, now - k * 5 * 60_000, sid % 90);
+})();
+const roll2 = await cpu(async () => runRollups(deps, now));
+console.log(`roll-up (steady, one hour): ${roll2.ms.toFixed(0)} ms CPU`);
 sqlite.exec("PRAGMA wal_checkpoint(TRUNCATE)");
 sqlite.exec("ANALYZE");
 const size = statSync(join(dir, "loadout.db"), { throwIfNoEntry: false })?.size ?? 0;
