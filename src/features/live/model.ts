@@ -173,7 +173,7 @@ export const topServer = z.object({ id: z.string(), name: z.string(), avg_player
 export const topMod = z.object({ workshop_id: z.string(), name: z.string(), server_count: z.number().int() });
 
 export const communityAssignBody = z.object({
-  community_id: z.string({ error: "must be a UUID or an empty string" }),
+  community_id: z.string({ error: "must be a UUID or an empty string" }).nullable(),
 });
 
 export const copyFromServerBody = z.object({

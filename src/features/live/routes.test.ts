@@ -266,6 +266,11 @@ describe("communities", () => {
     const un = await t.req("POST", `/api/v1/game-servers/${ids[ECHO]}/community`, { user: owner, body: { community_id: "" } });
     expect(un.status).toBe(204);
     expect((await t.req("GET", `/api/v1/game-servers/${ids[ECHO]}`)).body.server.community_id).toBeNull();
+    const noBody = await t.req("POST", `/api/v1/game-servers/${ids[ECHO]}/community`, { user: owner, body: {} });
+    expect(noBody.status).toBe(400);
+    expect(noBody.body.error).toStartWith("community_id:");
+    expect((await t.req("POST", `/api/v1/game-servers/${ids[ALPHA]}/community`, { user: owner, body: { community_id: null } })).status).toBe(204);
+    expect((await t.req("GET", `/api/v1/game-servers/${ids[ALPHA]}`)).body.server.community_id).toBeNull();
   });
 });
 

@@ -58,7 +58,7 @@ export const liveRoutes = (deps: Deps) =>
     .post(
       "/api/v1/game-servers/:id/community",
       ({ params, body, user, set }) => {
-        const id = body.community_id.trim();
+        const id = (body.community_id ?? "").trim();
         svc.assignCommunity(deps, user.id, params.id, id === "" ? null : id);
         set.status = 204;
       },
