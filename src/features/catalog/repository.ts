@@ -42,14 +42,14 @@ const ORDER: Record<ModSort, string> = {
   name_desc: "m.name COLLATE NOCASE DESC, m.workshop_id DESC",
   size_desc: "m.size_bytes DESC, m.workshop_id DESC",
   updated_desc: "m.updated_at DESC, m.workshop_id DESC",
-  // bm25 weights: name, author, summary, tags. Lower is better.
-  relevance: "bm25(mods_fts, 10.0, 3.0, 1.0, 2.0) ASC, m.name COLLATE NOCASE ASC, m.workshop_id ASC",
+  relevance: "", // ranked by the FTS index (see list())
 };
 
 const SUMMARY_COLS = "m.workshop_id, m.name, m.version, m.size_bytes, m.image_url, m.tags_json";
 
 /**
- * Builds an FTS5 query from free text: every word must match (AND), each as a prefix.
+ * Builds an FTS5 query from free text: every word must match (AND), each as a prefix
+ * (words of one letter as whole words).
  * Returns null when the text holds no searchable word.
  */
 export function ftsQuery(text: string): string | null {
@@ -59,7 +59,8 @@ export function ftsQuery(text: string): string | null {
     .filter((w) => w.length > 0)
     .slice(0, 12);
   if (words.length === 0) return null;
-  return words.map((w) => `"${w}"*`).join(" AND ");
+  // One-letter words match whole words only: as prefixes they would match most of the catalog.
+  return words.map((w) => (w.length > 1 ? `"${w}"*` : `"${w}"`)).join(" AND ");
 }
 
 interface ListStatements {
@@ -67,12 +68,14 @@ interface ListStatements {
   count: Statement<{ n: number }>;
 }
 
+type AcRow = { workshop_id: string; name: string; image_url: string | null };
+
 class CatalogStatements {
   private lists = new Map<string, ListStatements>();
   readonly mod: Statement<ModRow, [string]>;
   readonly visible: Statement<{ state: string }, [string]>;
   readonly deps: Statement<{ depends_on_id: string; depends_on_name: string; version: string | null; size_bytes: number; name: string | null; latest_version: string | null; latest_size: number | null }, [string]>;
-  readonly autocomplete: Statement<{ workshop_id: string; name: string; image_url: string | null }, [{ q: string; prefix: string }]>;
+  readonly autocomplete: Statement<AcRow, [{ q: string }]>;
   readonly versions: Statement<any, [string]>;
   readonly versionExists: Statement<{ version: string }, [string, string]>;
   readonly screenshots: Statement<{ url: string; width: number | null; height: number | null }, [string]>;
@@ -88,6 +91,8 @@ class CatalogStatements {
   readonly growthBuckets: Statement<{ bucket: number }, [number, number]>;
   readonly growthRows: Statement<any, [{ id: string; from: number; to: number }]>;
   readonly growthOldest: Statement<{ b: number | null }, [string]>;
+  readonly totalChanges: Statement<{ c: number }, []>;
+  readonly acStarts: Statement<AcRow, [{ lo: string; hi: string }]>;
 
   constructor(private readonly sqlite: Database) {
     const q = <R, P extends any = any>(sql: string) => sqlite.prepare(sql) as unknown as Statement<R, P extends any[] ? P : any>;
@@ -98,12 +103,11 @@ class CatalogStatements {
              m.name AS name, m.version AS latest_version, m.size_bytes AS latest_size
       FROM mod_dependencies d LEFT JOIN mods m ON m.workshop_id = d.depends_on_id AND m.state != 'unknown'
       WHERE d.workshop_id = ? ORDER BY d.rowid`);
-    // Names that start with the prefix first, then the most subscribed.
+    // Names with a word starting with the text, best bm25 first (name column only).
     this.autocomplete = sqlite.prepare(`
-      SELECT m.workshop_id, m.name, m.image_url FROM mods_fts f JOIN mods m ON m.rowid = f.rowid
-      WHERE mods_fts MATCH $q AND ${VISIBLE}
-      ORDER BY (m.name LIKE $prefix ESCAPE '\\') DESC, m.subscriber_count DESC, m.name COLLATE NOCASE
-      LIMIT 10`) as any;
+      SELECT m.workshop_id, m.name, m.image_url FROM
+        (SELECT rowid AS rid, rank AS rk FROM mods_fts WHERE mods_fts MATCH $q ORDER BY rank, rowid LIMIT 20) p
+      JOIN mods m ON m.rowid = p.rid ORDER BY p.rk, p.rid`) as any;
     this.versions = q(`
       SELECT version, game_version, size_bytes, changelog, approved, published, scenarios_count, dependencies_count, created_at
       FROM mod_versions WHERE workshop_id = ? ORDER BY created_at DESC, version DESC`);
@@ -162,24 +166,59 @@ class CatalogStatements {
         (SELECT max(bucket) FROM mod_growth WHERE workshop_id = $id AND bucket <= $from), $from)
       ORDER BY bucket`) as any;
     this.growthOldest = q("SELECT min(bucket) AS b FROM mod_growth WHERE workshop_id = ?");
+    this.totalChanges = q("SELECT total_changes() AS c");
+    // Names starting with the text (case-insensitive range on the partial NOCASE index).
+    this.acStarts = sqlite.prepare(`
+      SELECT m.workshop_id, m.name, m.image_url FROM mods m
+      WHERE m.state != 'unknown' AND m.name >= $lo COLLATE NOCASE AND m.name < $hi COLLATE NOCASE
+      ORDER BY m.name COLLATE NOCASE, m.workshop_id LIMIT 10`) as any;
   }
 
-  /** GET /mods statements for one combination of filters and sort (few combinations: cached). */
+  /**
+   * GET /mods statements for one combination of filters and sort (few combinations: cached).
+   * The page is chosen on narrow rowid subqueries (partial sort indexes, the FTS index with its
+   * rank) and only the page's rows are read in full, so deep pages stay cheap.
+   */
   list(search: boolean, tag: boolean, sort: ModSort): ListStatements {
     const key = `${search}|${tag}|${sort}`;
     let s = this.lists.get(key);
     if (!s) {
-      const from = search ? "mods_fts f JOIN mods m ON m.rowid = f.rowid" : "mods m";
-      const joinTag = tag ? " JOIN mod_tags t ON t.workshop_id = m.workshop_id AND t.tag = $tag" : "";
-      const where = [VISIBLE, search ? "mods_fts MATCH $q" : null].filter(Boolean).join(" AND ");
-      const order = sort === "relevance" && !search ? ORDER.name_asc : ORDER[sort];
+      const hasTag = "EXISTS (SELECT 1 FROM mod_tags t WHERE t.workshop_id = m.workshop_id AND t.tag = $tag)";
+      let inner: string;
+      let outerOrder: string;
+      let count: string;
+      if (search && sort === "relevance") {
+        // rank is bm25 with the column weights set in 30_catalog.sql; only catalog entries are indexed.
+        inner = tag
+          ? `SELECT f.rowid AS rid, f.rank AS rk FROM mods_fts f WHERE mods_fts MATCH $q
+               AND EXISTS (SELECT 1 FROM mods m WHERE m.rowid = f.rowid AND ${hasTag})
+             ORDER BY f.rank, f.rowid LIMIT $limit OFFSET $offset`
+          : `SELECT rowid AS rid, rank AS rk FROM mods_fts WHERE mods_fts MATCH $q ORDER BY rank, rowid LIMIT $limit OFFSET $offset`;
+        outerOrder = "p.rk, p.rid";
+        count = tag
+          ? `SELECT count(*) AS n FROM mods_fts f JOIN mods m ON m.rowid = f.rowid WHERE mods_fts MATCH $q AND ${hasTag}`
+          : "SELECT count(*) AS n FROM mods_fts WHERE mods_fts MATCH $q";
+      } else {
+        const order = ORDER[sort === "relevance" ? "name_asc" : sort];
+        const where = [VISIBLE, search ? "m.rowid IN (SELECT rowid FROM mods_fts WHERE mods_fts MATCH $q)" : null, tag ? hasTag : null]
+          .filter(Boolean)
+          .join(" AND ");
+        inner = `SELECT m.rowid AS rid FROM mods m WHERE ${where} ORDER BY ${order} LIMIT $limit OFFSET $offset`;
+        outerOrder = order;
+        count = `SELECT count(*) AS n FROM mods m WHERE ${where}`;
+      }
       s = {
-        page: this.sqlite.prepare(`SELECT ${SUMMARY_COLS} FROM ${from}${joinTag} WHERE ${where} ORDER BY ${order} LIMIT $limit OFFSET $offset`) as any,
-        count: this.sqlite.prepare(`SELECT count(*) AS n FROM ${from}${joinTag} WHERE ${where}`) as any,
+        page: this.sqlite.prepare(`SELECT ${SUMMARY_COLS} FROM (${inner}) p JOIN mods m ON m.rowid = p.rid ORDER BY ${outerOrder}`) as any,
+        count: this.sqlite.prepare(count) as any,
       };
       this.lists.set(key, s);
     }
     return s;
+  }
+
+  /** Changes made through this connection so far: a cheap key that moves on every write. */
+  changes(): number {
+    return (this.totalChanges.get() as { c: number }).c;
   }
 }
 
@@ -201,7 +240,48 @@ export interface ListModsParams {
   limit: number;
 }
 
+/**
+ * A small LRU of recent answers, valid while nothing was written through the connection
+ * (total_changes() unchanged): popular searches and first pages cost one lookup.
+ */
+class AnswerCache<T> {
+  private map = new Map<string, T>();
+  private at = -1;
+  constructor(private readonly max = 500) {}
+  get(changes: number, key: string, compute: () => T): T {
+    if (changes !== this.at) {
+      this.map.clear();
+      this.at = changes;
+    }
+    const hit = this.map.get(key);
+    if (hit !== undefined) {
+      this.map.delete(key);
+      this.map.set(key, hit);
+      return hit;
+    }
+    const v = compute();
+    this.map.set(key, v);
+    if (this.map.size > this.max) this.map.delete(this.map.keys().next().value!);
+    return v;
+  }
+}
+const listCache = new WeakMap<Database, AnswerCache<{ rows: ModSummaryRow[]; total: number }>>();
+const acCache = new WeakMap<Database, AnswerCache<{ workshop_id: string; name: string; image_url: string | null }[]>>();
+function cacheFor<T>(map: WeakMap<Database, AnswerCache<T>>, sqlite: Database): AnswerCache<T> {
+  let c = map.get(sqlite);
+  if (!c) {
+    c = new AnswerCache<T>();
+    map.set(sqlite, c);
+  }
+  return c;
+}
+
 export function listMods(sqlite: Database, p: ListModsParams): { rows: ModSummaryRow[]; total: number } {
+  const key = JSON.stringify([p.search ?? null, p.tag ?? null, p.sort, p.page, p.limit]);
+  return cacheFor(listCache, sqlite).get(catalogStatements(sqlite).changes(), key, () => listModsUncached(sqlite, p));
+}
+
+function listModsUncached(sqlite: Database, p: ListModsParams): { rows: ModSummaryRow[]; total: number } {
   let q: string | null = null;
   if (p.search !== undefined && p.search.trim() !== "") {
     q = ftsQuery(p.search);
@@ -217,12 +297,26 @@ export function listMods(sqlite: Database, p: ListModsParams): { rows: ModSummar
   return { rows, total };
 }
 
-export function autocomplete(sqlite: Database, text: string): { workshop_id: string; name: string; image_url: string | null }[] {
-  const words = ftsQuery(text);
-  if (!words) return [];
-  const q = `name : (${words})`;
-  const prefix = text.trim().replace(/[\\%_]/g, (c) => `\\${c}`) + "%";
-  return catalogStatements(sqlite).autocomplete.all({ q, prefix });
+/**
+ * Up to 10 mods for a name prefix: names starting with the text first (alphabetically), then
+ * names with a later word starting with it (by relevance).
+ */
+export function autocomplete(sqlite: Database, text: string): AcRow[] {
+  const t = text.trim().normalize("NFKC");
+  if (!t) return [];
+  const st = catalogStatements(sqlite);
+  return cacheFor(acCache, sqlite).get(st.changes(), t.toLowerCase(), () => {
+    const out = st.acStarts.all({ lo: t, hi: t + "\u{10FFFF}" });
+    if (out.length >= 10) return out;
+    const words = ftsQuery(t);
+    if (!words || !/[\p{L}\p{N}]{2}/u.test(t)) return out;
+    const seen = new Set(out.map((r) => r.workshop_id));
+    for (const r of st.autocomplete.all({ q: `name : (${words})` })) {
+      if (out.length >= 10) break;
+      if (!seen.has(r.workshop_id)) out.push(r);
+    }
+    return out;
+  });
 }
 
 export function getMod(sqlite: Database, id: string): ModRow | null {

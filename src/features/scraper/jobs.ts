@@ -4,6 +4,9 @@
 //   scrape.full         walk every listing page; queue a detail scrape for new or changed mods,
 //                       and for listed mods the crawl did not see (vanished / private / blocked)
 //   scrape.incremental  newest first; stop at the first page with nothing new or changed
+//   scrape.detail_batch the detail scrapes of one listing page (discovery queues one job per
+//                       page, not one per mod: 1,750 jobs for a full crawl instead of 42,000);
+//                       a mod that fails gets its own scrape.detail job (retries, clear error)
 //   scrape.detail       one mod: metadata, versions, dependencies, scenarios, screenshots, tags,
 //                       items of versions with a resource path list
 //   catalog.growth      the 3-hourly growth snapshot and its 180-day retention
@@ -23,6 +26,8 @@ import { rollupGrowth } from "./growth";
 export const JOB_SCRAPE_FULL = "scrape.full";
 export const JOB_SCRAPE_INCREMENTAL = "scrape.incremental";
 export const JOB_GROWTH = "catalog.growth";
+/** Detail scrapes of one listing page's new/changed mods, queued by discovery. */
+export const JOB_SCRAPE_DETAIL_BATCH = "scrape.detail_batch";
 export { JOB_SCRAPE_DETAIL };
 
 export type ScrapeMode = "full" | "incremental";
@@ -162,9 +167,7 @@ export async function discover(deps: Deps, mode: ScrapeMode, ctx?: Pick<JobConte
     const decisions = repo.reconcileListingPage(deps.sqlite, listing.rows, deps.clock.now());
     const toScrape = [...decisions].filter(([, d]) => d !== "unchanged").map(([id]) => id);
     if (toScrape.length) {
-      deps.sqlite.transaction(() => {
-        for (const id of toScrape) deps.jobs.enqueue(JOB_SCRAPE_DETAIL, { workshop_id: id }, { dedupeKey: `scrape:${id}`, db: deps.db });
-      })();
+      queueDetailBatch(deps, toScrape);
       result.queued += toScrape.length;
     }
     ctx?.progress({ mode, pages_done: page, pages_total: result.pages_total, queued: result.queued });
@@ -179,13 +182,42 @@ export async function discover(deps: Deps, mode: ScrapeMode, ctx?: Pick<JobConte
     // Listed mods this crawl did not see: one detail scrape each tells vanished from private.
     const unseen = repo.modsUnseenSince(deps.sqlite, startedAt);
     deps.sqlite.transaction(() => {
-      for (const id of unseen) deps.jobs.enqueue(JOB_SCRAPE_DETAIL, { workshop_id: id }, { dedupeKey: `scrape:${id}`, db: deps.db });
+      for (let i = 0; i < unseen.length; i += LISTING_PAGE_SIZE) queueDetailBatch(deps, unseen.slice(i, i + LISTING_PAGE_SIZE));
       repo.setScraperState(deps.sqlite, "last_full_discovery", startedAt);
     })();
     result.unseen_queued = unseen.length;
   }
   repo.setScraperState(deps.sqlite, `last_${mode}_run`, startedAt);
   return result;
+}
+
+function queueDetailBatch(deps: Deps, ids: string[]): string {
+  return deps.jobs.enqueue(JOB_SCRAPE_DETAIL_BATCH, { workshop_ids: ids }, { db: deps.db });
+}
+
+export interface BatchResult {
+  scraped: number;
+  removed: number;
+  not_found: number;
+  /** Mods that failed here and were handed to their own scrape.detail job. */
+  deferred: { workshop_id: string; error: string }[];
+}
+
+/** Scrapes each mod of a batch in turn (one transaction each); a failing mod gets its own job. */
+export async function scrapeDetailBatch(deps: Deps, ids: string[], ctx?: Pick<JobContext, "progress" | "signal">): Promise<BatchResult> {
+  const out: BatchResult = { scraped: 0, removed: 0, not_found: 0, deferred: [] };
+  for (const id of ids) {
+    if (ctx?.signal.aborted) throw ctx.signal.reason ?? new Error("aborted");
+    try {
+      const r = await scrapeDetail(deps, id, ctx?.signal);
+      out[r.status]++;
+    } catch (err) {
+      if (ctx?.signal.aborted) throw err;
+      out.deferred.push({ workshop_id: id, error: (err as Error).message });
+      deps.jobs.enqueue(JOB_SCRAPE_DETAIL, { workshop_id: id }, { dedupeKey: `scrape:${id}` });
+    }
+  }
+  return out;
 }
 
 /** Queues a discovery run (deduplicated while one of that mode is queued or running). */
@@ -201,6 +233,15 @@ export const scraperJobs = (deps: Deps): Record<string, JobHandler> => ({
       const id = normaliseWorkshopId(String(job.payload?.workshop_id ?? ""));
       if (!id) throw new PermanentJobError("payload.workshop_id: invalid workshop ID");
       return scrapeDetail(deps, id, ctx.signal);
+    },
+  },
+  [JOB_SCRAPE_DETAIL_BATCH]: {
+    concurrency: 2,
+    maxAttempts: 3,
+    run: (job: Job<{ workshop_ids?: unknown }>, ctx) => {
+      const raw = Array.isArray(job.payload?.workshop_ids) ? job.payload.workshop_ids : [];
+      const ids = raw.map((x) => normaliseWorkshopId(String(x))).filter((x): x is string => x !== null);
+      return scrapeDetailBatch(deps, ids, ctx);
     },
   },
   [JOB_SCRAPE_FULL]: {

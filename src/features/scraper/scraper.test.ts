@@ -65,6 +65,20 @@ describe("scraper: full discovery", () => {
     expect(progress).toMatchObject({ pages_done: 1, pages_total: 1 });
   });
 
+  test("one malformed mod in a crawl fails alone, in its own detail job; the others are stored", async () => {
+    fake.malformedDetails.add(SMALL.weapons);
+    const jobId = await runFull();
+    expect(job(jobId).status).toBe("succeeded");
+    const batches = t.deps.jobs.list({ type: "scrape.detail_batch", limit: 10 });
+    expect(batches.length).toBe(1);
+    expect(batches[0]!.result).toMatchObject({ scraped: 8, deferred: [{ workshop_id: SMALL.weapons }] });
+    const single = t.deps.jobs.list({ type: JOB_SCRAPE_DETAIL, limit: 10 }).find((j) => j.payload.workshop_id === SMALL.weapons)!;
+    expect(single.status).toBe("failed");
+    expect(single.error).toContain(`workshop detail ${SMALL.weapons} payload changed shape: pageProps.asset.currentVersionNumber`);
+    expect(modRow(SMALL.weapons)).toBeNull();
+    expect(count("SELECT count(*) AS n FROM mods")).toBe(8);
+  });
+
   test("is idempotent: a second full run queues nothing and writes nothing new", async () => {
     await runFull();
     const before = count("SELECT count(*) AS n FROM jobs");
