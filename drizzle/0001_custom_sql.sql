@@ -3,37 +3,45 @@
 -- Every statement is idempotent; statements are separated by breakpoints for the migrator.
 
 -- Full-text search over name, author, summary and tags (external content: the mods table).
+-- Only catalog entries are indexed (not 'unknown' placeholders), so searches need no join to filter.
 CREATE VIRTUAL TABLE IF NOT EXISTS mods_fts USING fts5(
   name, author_name, summary, tags_json,
   content='mods', content_rowid='rowid',
   tokenize='unicode61 remove_diacritics 2', prefix='2 3'
 );
 --> statement-breakpoint
-CREATE TRIGGER IF NOT EXISTS mods_fts_ai AFTER INSERT ON mods BEGIN
+-- Relevance: bm25 weights name 10, author 3, summary 1, tags 2.
+INSERT INTO mods_fts(mods_fts, rank) VALUES ('rank', 'bm25(10.0, 3.0, 1.0, 2.0)');
+--> statement-breakpoint
+CREATE TRIGGER IF NOT EXISTS mods_fts_ai AFTER INSERT ON mods WHEN new.state != 'unknown' BEGIN
   INSERT INTO mods_fts(rowid, name, author_name, summary, tags_json)
   VALUES (new.rowid, new.name, new.author_name, new.summary, new.tags_json);
 END;
 --> statement-breakpoint
-CREATE TRIGGER IF NOT EXISTS mods_fts_ad AFTER DELETE ON mods BEGIN
+CREATE TRIGGER IF NOT EXISTS mods_fts_ad AFTER DELETE ON mods WHEN old.state != 'unknown' BEGIN
   INSERT INTO mods_fts(mods_fts, rowid, name, author_name, summary, tags_json)
   VALUES ('delete', old.rowid, old.name, old.author_name, old.summary, old.tags_json);
 END;
 --> statement-breakpoint
-CREATE TRIGGER IF NOT EXISTS mods_fts_au AFTER UPDATE OF name, author_name, summary, tags_json ON mods BEGIN
+CREATE TRIGGER IF NOT EXISTS mods_fts_au AFTER UPDATE OF name, author_name, summary, tags_json, state ON mods BEGIN
   INSERT INTO mods_fts(mods_fts, rowid, name, author_name, summary, tags_json)
-  VALUES ('delete', old.rowid, old.name, old.author_name, old.summary, old.tags_json);
+  SELECT 'delete', old.rowid, old.name, old.author_name, old.summary, old.tags_json WHERE old.state != 'unknown';
   INSERT INTO mods_fts(rowid, name, author_name, summary, tags_json)
-  VALUES (new.rowid, new.name, new.author_name, new.summary, new.tags_json);
+  SELECT new.rowid, new.name, new.author_name, new.summary, new.tags_json WHERE new.state != 'unknown';
 END;
 --> statement-breakpoint
-INSERT INTO mods_fts(mods_fts) VALUES ('rebuild');
+INSERT INTO mods_fts(mods_fts) VALUES ('delete-all');
 --> statement-breakpoint
--- Sorts of GET /mods with a stable tie-breaker, so pages never overlap.
-CREATE INDEX IF NOT EXISTS mods_name_nocase_idx ON mods(name COLLATE NOCASE, workshop_id);
+INSERT INTO mods_fts(rowid, name, author_name, summary, tags_json)
+SELECT rowid, name, author_name, summary, tags_json FROM mods WHERE state != 'unknown';
 --> statement-breakpoint
-CREATE INDEX IF NOT EXISTS mods_size_id_idx ON mods(size_bytes, workshop_id);
+-- Sorts of GET /mods over catalog entries only (partial indexes: no row lookups to filter
+-- placeholders), with a stable tie-breaker so pages never overlap.
+CREATE INDEX IF NOT EXISTS mods_vis_name_idx ON mods(name COLLATE NOCASE, workshop_id) WHERE state != 'unknown';
 --> statement-breakpoint
-CREATE INDEX IF NOT EXISTS mods_updated_id_idx ON mods(updated_at, workshop_id);
+CREATE INDEX IF NOT EXISTS mods_vis_size_idx ON mods(size_bytes, workshop_id) WHERE state != 'unknown';
+--> statement-breakpoint
+CREATE INDEX IF NOT EXISTS mods_vis_updated_idx ON mods(updated_at, workshop_id) WHERE state != 'unknown';
 --> statement-breakpoint
 -- Growth snapshots: one bucket per 3 hours (bucket = epoch ms / 10,800,000). A row is written
 -- only when a mod's values differ from its previous row, so readers carry values forward.
