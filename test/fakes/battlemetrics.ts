@@ -23,6 +23,8 @@ export interface FakeBattleMetrics {
   setServers(servers: BmResource[]): void;
   /** The next requests to /servers answer with these failures, one each, in order. */
   failNext(...failures: FakeFailure[]): void;
+  /** Lets `okCount` requests through, then answers the following ones with these failures. */
+  failAfter(okCount: number, ...failures: FakeFailure[]): void;
   stop(): void;
 }
 
@@ -37,6 +39,7 @@ export interface FakeBattleMetricsOptions {
 export function startFakeBattleMetrics(opts: FakeBattleMetricsOptions = {}): FakeBattleMetrics {
   let servers: BmResource[] = opts.servers ?? [];
   const failures: FakeFailure[] = [];
+  let passBeforeFailures = 0;
   const requests: FakeBattleMetrics["requests"] = [];
   const maxPageSize = opts.maxPageSize ?? 100;
 
@@ -56,7 +59,7 @@ export function startFakeBattleMetrics(opts: FakeBattleMetricsOptions = {}): Fak
       if (opts.token && authorization !== `Bearer ${opts.token}`) {
         return record(Response.json({ errors: [{ status: "401", title: "Unauthorized" }] }, { status: 401 }));
       }
-      const failure = failures.shift();
+      const failure = passBeforeFailures > 0 ? (passBeforeFailures--, undefined) : failures.shift();
       if (failure) {
         const headers: Record<string, string> = {};
         if (failure.retryAfter !== undefined) headers["Retry-After"] = failure.retryAfter;
@@ -103,6 +106,10 @@ export function startFakeBattleMetrics(opts: FakeBattleMetricsOptions = {}): Fak
       servers = next;
     },
     failNext(...f) {
+      failures.push(...f);
+    },
+    failAfter(okCount, ...f) {
+      passBeforeFailures = okCount;
       failures.push(...f);
     },
     stop() {

@@ -91,6 +91,17 @@ describe("live scan", () => {
     expect(fake.requests.map((r) => r.status)).toEqual([429, 503, 200, 200, 200]);
   });
 
+  test("a scan whose source fails for good records nothing", async () => {
+    // Page 1 answers; page 2 fails on all six attempts.
+    fake.failAfter(1, ...Array.from({ length: 6 }, () => ({ status: 503 })));
+    const err = await runScan(t.deps, { client: client() }).catch((e) => e);
+    expect(err).toBeInstanceOf(Error);
+    expect(String(err.message)).toContain("HTTP 503");
+    expect(fake.requests.map((r) => r.status)).toEqual([200, 503, 503, 503, 503, 503, 503]);
+    expect(one(`SELECT count(*) AS n FROM game_servers`).n).toBe(0);
+    expect(one(`SELECT count(*) AS n FROM live_global_stats_raw`).n).toBe(0);
+  });
+
   test("second scan: updated, vanished and new servers; mod changelog entries", async () => {
     await runScan(t.deps, { client: client() });
     const alpha = serverByAddress("203.0.113.10:2001");
