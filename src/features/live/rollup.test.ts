@@ -111,6 +111,20 @@ describe("roll-ups", () => {
   });
 });
 
+test("moving the 7-day window subtracts the hours that left it, matching an exact recompute", () => {
+  const old = T0 - 7 * DAY + 2 * HOUR; // 12:00 seven days ago
+  t.deps.sqlite
+    .query(`INSERT INTO game_server_stats_hourly (sid, time, n, players_sum, players_max, queue_sum, queue_max, wait_sum) VALUES (?, ?, 10, 1000, 100, 0, 0, 0)`)
+    .run(sid, old);
+  clock.set(T0 + HOUR + 60_000); // 11:01: window [11:00 seven days ago, 11:00) + raw from 11:00
+  expect(runRollups(t.deps).averages).toBe("recomputed");
+  expect(one(`SELECT players_sum_7d AS s, samples_7d AS n FROM game_servers WHERE id = ?`, serverId)).toEqual({ s: 1867, n: 24 });
+  clock.set(T0 + 5 * HOUR + 60_000); // 15:01 the same day: the 12:00 bucket of seven days ago left
+  expect(runRollups(t.deps).averages).toBe("advanced");
+  const r = one(`SELECT players_sum_7d AS s, samples_7d AS n, avg_players_7d AS a FROM game_servers WHERE id = ?`, serverId);
+  expect(r).toEqual({ s: 867, n: 14, a: 867 / 14 });
+});
+
 describe("stats resolution", () => {
   const stats = (days?: number) => t.req("GET", `/api/v1/game-servers/${serverId}/stats${days ? `?days=${days}` : ""}`);
 

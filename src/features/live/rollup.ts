@@ -20,6 +20,7 @@ const floorTo = (t: number, step: number) => Math.floor(t / step) * step;
 export interface RollupResult {
   hours_rolled: number;
   blocks_rolled: number;
+  averages?: "recomputed" | "advanced";
   deleted: { raw: number; hourly: number; three_hour: number; changelog: number };
 }
 
@@ -70,6 +71,30 @@ function rollBlock(sqlite: Database, b: number) {
 function oldest(sqlite: Database, table: string): number | null {
   const r = stmt(sqlite, `SELECT min(time) AS t FROM ${table}`).get() as { t: number | null };
   return r.t;
+}
+
+/** Exact 7-day sums: hourly buckets in [from, hw) plus raw points from hw on. */
+function recomputeAverages(sqlite: Database, from: number, hw: number) {
+  stmt(
+    sqlite,
+    `WITH tot AS (
+       SELECT sid, sum(s) AS s, sum(n) AS n FROM (
+         SELECT h.sid AS sid, h.players_sum AS s, h.n AS n FROM game_servers g
+           JOIN game_server_stats_hourly h ON h.sid = g.sid AND h.time >= $from AND h.time < $hw
+           WHERE g.last_seen_at >= $from
+         UNION ALL
+         SELECT r.sid, r.players, 1 FROM game_server_stats_raw r WHERE r.time >= $hw
+       ) GROUP BY sid
+     )
+     UPDATE game_servers SET players_sum_7d = tot.s, samples_7d = tot.n,
+       avg_players_7d = CASE WHEN tot.n > 0 THEN CAST(tot.s AS REAL) / tot.n ELSE 0 END
+     FROM tot WHERE game_servers.sid = tot.sid`,
+  ).run({ from, hw });
+  stmt(
+    sqlite,
+    `UPDATE game_servers SET players_sum_7d = 0, samples_7d = 0, avg_players_7d = 0
+     WHERE samples_7d > 0 AND last_seen_at < ?`,
+  ).run(from);
 }
 
 /** Runs every roll-up step for `now`. Idempotent. */
@@ -140,31 +165,32 @@ export function runRollups(deps: Pick<Deps, "sqlite" | "clock">, now = deps.cloc
     })
     .immediate();
 
-  // 4. Exact 7-day averages (hourly buckets before the watermark + raw points after it), and
-  //    mod-size sums from the catalog (sizes arrive after a mod is first seen).
+  // 4. 7-day averages: the window is the hourly buckets in [hourNow - 7 d, hourNow) plus the raw
+  //    points after hourNow (scans add those as they come). Moving the window by an hour only
+  //    subtracts the buckets that fell out of it (~5,000 rows); once a day, and on the first
+  //    run, everything is recomputed exactly from the buckets (~1 s at 5,000 servers).
+  //    Then mod-size sums from the catalog (sizes arrive after a mod is first seen).
   sqlite
     .transaction(() => {
-      const since = now - 7 * DAY;
-      stmt(
-        sqlite,
-        `WITH tot AS (
-           SELECT sid, sum(s) AS s, sum(n) AS n FROM (
-             SELECT h.sid AS sid, h.players_sum AS s, h.n AS n FROM game_servers g
-               JOIN game_server_stats_hourly h ON h.sid = g.sid AND h.time >= $since AND h.time < $hw
-               WHERE g.last_seen_at >= $since
-             UNION ALL
-             SELECT r.sid, r.players, 1 FROM game_server_stats_raw r WHERE r.time >= $hw
-           ) GROUP BY sid
-         )
-         UPDATE game_servers SET players_sum_7d = tot.s, samples_7d = tot.n,
-           avg_players_7d = CASE WHEN tot.n > 0 THEN CAST(tot.s AS REAL) / tot.n ELSE 0 END
-         FROM tot WHERE game_servers.sid = tot.sid`,
-      ).run({ since, hw: hourNow });
-      stmt(
-        sqlite,
-        `UPDATE game_servers SET players_sum_7d = 0, samples_7d = 0, avg_players_7d = 0
-         WHERE samples_7d > 0 AND last_seen_at < ?`,
-      ).run(since);
+      const windowStart = hourNow - 7 * DAY;
+      const prev = liveRepo.getState(sqlite, "avg7_from");
+      if (prev == null || Math.floor(prev / DAY) !== Math.floor(windowStart / DAY) || windowStart < prev) {
+        recomputeAverages(sqlite, windowStart, hourNow);
+        result.averages = "recomputed";
+      } else if (windowStart > prev) {
+        stmt(
+          sqlite,
+          `WITH gone AS (
+             SELECT sid, sum(players_sum) AS s, sum(n) AS n FROM game_server_stats_hourly
+             WHERE time >= $from AND time < $to GROUP BY sid
+           )
+           UPDATE game_servers SET players_sum_7d = max(0, players_sum_7d - gone.s), samples_7d = max(0, samples_7d - gone.n),
+             avg_players_7d = CASE WHEN samples_7d - gone.n > 0 THEN CAST(players_sum_7d - gone.s AS REAL) / (samples_7d - gone.n) ELSE 0 END
+           FROM gone WHERE game_servers.sid = gone.sid`,
+        ).run({ from: prev, to: windowStart });
+        result.averages = "advanced";
+      }
+      liveRepo.setState(sqlite, "avg7_from", windowStart);
       stmt(
         sqlite,
         `UPDATE game_servers SET mods_size_bytes = coalesce((
