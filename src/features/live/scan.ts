@@ -6,6 +6,7 @@
 // so a steady-state scan of 5,000 servers is two prepared statements per server.
 import type { Deps } from "../../deps";
 import { newId } from "../../shared/ids";
+import { queueDetailScrape } from "../catalog/service";
 import { BattleMetricsClient, type LiveServer } from "./battlemetrics";
 import { liveRepo, type CatalogMod, type ChangeRow, type CurrentMod, type ExistingServer, type ModRow } from "./repository";
 
@@ -201,7 +202,7 @@ export function finishScan(deps: Pick<Deps, "sqlite">, state: ScanState): number
 function queueScrapes(deps: Pick<Deps, "jobs" | "log">, ids: string[]) {
   for (const id of ids) {
     try {
-      deps.jobs.enqueue("scrape.detail", { workshop_id: id }, { dedupeKey: `scrape:${id}` });
+      queueDetailScrape(deps, id);
     } catch (err) {
       deps.log.warn("live: could not queue a detail scrape", { workshop_id: id, error: (err as Error).message });
     }
