@@ -122,6 +122,23 @@ describe("GET /mods", () => {
     expect((await get("/api/v1/mods?tag=NOPE")).body).toEqual({ mods: [], total: 0, pages: 0 });
   });
 
+  test("placeholder rows of mods never scraped (state unknown) are not catalog entries", async () => {
+    const ph = "0000000000000ABC";
+    t.deps.sqlite.query("INSERT INTO mods (workshop_id, name, state) VALUES (?, 'Placeholder Chain', 'unknown')").run(ph);
+    t.deps.sqlite.query("INSERT INTO mod_tags (workshop_id, tag) VALUES (?, 'MISC')").run(ph);
+    try {
+      expect((await get("/api/v1/mods")).body.total).toBe(LISTED);
+      expect((await get("/api/v1/mods?tag=MISC")).body.total).toBe(4);
+      expect((await get("/api/v1/mods?search=placeholder")).body.total).toBe(0);
+      expect((await get("/api/v1/mods/autocomplete?q=placeholder")).body).toEqual([]);
+      expect((await get(`/api/v1/mods/${ph}`)).status).toBe(404);
+    } finally {
+      t.deps.sqlite.query("DELETE FROM mod_tags WHERE workshop_id = ?").run(ph);
+      t.deps.sqlite.query("DELETE FROM mods WHERE workshop_id = ?").run(ph);
+    }
+    expect((await get("/api/v1/mods?tag=MISC")).body.total).toBe(4);
+  });
+
   test("bad query parameters are 400", async () => {
     const cases: [string, string][] = [
       ["limit=101", "limit: must be an integer from 1 to 100"],

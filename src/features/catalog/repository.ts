@@ -92,6 +92,8 @@ class CatalogStatements {
   readonly growthRows: Statement<any, [{ id: string; from: number; to: number }]>;
   readonly growthOldest: Statement<{ b: number | null }, [string]>;
   readonly totalChanges: Statement<{ c: number }, []>;
+  readonly hasPlaceholders: Statement<{ x: number }, []>;
+  readonly tagCount: Statement<{ n: number }, [string]>;
   readonly acStarts: Statement<AcRow, [{ lo: string; hi: string }]>;
 
   constructor(private readonly sqlite: Database) {
@@ -167,6 +169,8 @@ class CatalogStatements {
       ORDER BY bucket`) as any;
     this.growthOldest = q("SELECT min(bucket) AS b FROM mod_growth WHERE workshop_id = ?");
     this.totalChanges = q("SELECT total_changes() AS c");
+    this.hasPlaceholders = q("SELECT 1 AS x FROM mods WHERE state = 'unknown' LIMIT 1");
+    this.tagCount = q("SELECT count(*) AS n FROM mod_tags WHERE tag = ?");
     // Names starting with the text (case-insensitive range on the partial NOCASE index).
     this.acStarts = sqlite.prepare(`
       SELECT m.workshop_id, m.name, m.image_url FROM mods m
@@ -266,6 +270,7 @@ class AnswerCache<T> {
   }
 }
 const listCache = new WeakMap<Database, AnswerCache<{ rows: ModSummaryRow[]; total: number }>>();
+const countCache = new WeakMap<Database, AnswerCache<number>>();
 const acCache = new WeakMap<Database, AnswerCache<{ workshop_id: string; name: string; image_url: string | null }[]>>();
 function cacheFor<T>(map: WeakMap<Database, AnswerCache<T>>, sqlite: Database): AnswerCache<T> {
   let c = map.get(sqlite);
@@ -291,7 +296,13 @@ function listModsUncached(sqlite: Database, p: ListModsParams): { rows: ModSumma
   const params: Record<string, unknown> = {};
   if (q !== null) params.q = q;
   if (p.tag) params.tag = p.tag;
-  const total = (st.count.get(params as any) as { n: number }).n;
+  const cs = catalogStatements(sqlite);
+  // The total does not depend on sort or page: computed once per filter while nothing changes.
+  const total = cacheFor(countCache, sqlite).get(cs.changes(), JSON.stringify([q, p.tag ?? null]), () => {
+    // Without placeholder rows, a tag's total is a covering-index count of mod_tags.
+    if (q === null && p.tag && !cs.hasPlaceholders.get()) return cs.tagCount.get(p.tag)!.n;
+    return (st.count.get(params as any) as { n: number }).n;
+  });
   if (total === 0) return { rows: [], total };
   const rows = st.page.all({ ...params, limit: p.limit, offset: (p.page - 1) * p.limit } as any) as ModSummaryRow[];
   return { rows, total };

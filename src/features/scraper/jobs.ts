@@ -123,7 +123,8 @@ export async function scrapeDetail(deps: Deps, workshopId: string, signal?: Abor
       let queued = 0;
       for (const depId of mod.dependency_tree_ids) {
         if (known.has(depId)) continue;
-        deps.jobs.enqueue(JOB_SCRAPE_DETAIL, { workshop_id: depId }, { dedupeKey: `scrape:${depId}`, db: deps.db });
+        // if_unknown: skipped when a batch of the same crawl stored the mod in the meantime.
+        deps.jobs.enqueue(JOB_SCRAPE_DETAIL, { workshop_id: depId, if_unknown: true }, { dedupeKey: `scrape:${depId}`, db: deps.db });
         queued++;
       }
       return {
@@ -229,9 +230,12 @@ export const scraperJobs = (deps: Deps): Record<string, JobHandler> => ({
   [JOB_SCRAPE_DETAIL]: {
     concurrency: 4,
     maxAttempts: 5,
-    run: async (job: Job<{ workshop_id?: string }>, ctx) => {
+    run: async (job: Job<{ workshop_id?: string; if_unknown?: boolean }>, ctx) => {
       const id = normaliseWorkshopId(String(job.payload?.workshop_id ?? ""));
       if (!id) throw new PermanentJobError("payload.workshop_id: invalid workshop ID");
+      if (job.payload.if_unknown && repo.knownModIds(deps.sqlite, [id]).has(id)) {
+        return { workshop_id: id, status: "already_known" };
+      }
       return scrapeDetail(deps, id, ctx.signal);
     },
   },

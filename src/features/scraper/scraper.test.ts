@@ -195,6 +195,7 @@ describe("scraper: detail", () => {
     const r = await t.req("POST", "/api/v1/jobs/scraper/detail", { body: { workshop_id: SMALL.chainA.toLowerCase() } });
     expect(r.status).toBe(202);
     expect(job(r.body.job_id)).toMatchObject({ type: JOB_SCRAPE_DETAIL, payload: { workshop_id: SMALL.chainA } });
+    expect(job(r.body.job_id).payload.if_unknown).toBeUndefined();
     await t.deps.jobs.drain();
     expect(job(r.body.job_id).result).toMatchObject({ status: "scraped", version: "3.0.0", queued_dependencies: 3 });
     for (const id of [SMALL.chainA, SMALL.chainB, SMALL.chainC, SMALL.core]) expect(modRow(id)?.state).toBe("active");
