@@ -113,7 +113,14 @@ function newestMtime(dir: string): number {
   return newest;
 }
 
-async function ensureBinary(): Promise<{ path: string; built: boolean; seconds: number }> {
+async function ensureBinary(out?: string): Promise<{ path: string; built: boolean; seconds: number }> {
+  if (out) {
+    // A private build (the smoke test): never touch dist/ that other runs may be using.
+    const t = performance.now();
+    const p = spawn([BUN, "scripts/build.ts", out], { cwd: ROOT, stdout: "ignore", stderr: "inherit" });
+    if ((await p.exited) !== 0) throw new Error("build failed");
+    return { path: out, built: true, seconds: Math.round(performance.now() - t) / 1000 };
+  }
   const bin = join(ROOT, "dist/loadout");
   const stale = !existsSync(bin) || Math.max(newestMtime(join(ROOT, "src")), newestMtime(join(ROOT, "drizzle"))) > statSync(bin).mtimeMs;
   if (flag("no-build") && existsSync(bin)) return { path: bin, built: false, seconds: 0 };
@@ -188,7 +195,7 @@ interface Load {
 let ipCounter = 1;
 let keyCounter = 0;
 
-async function drive(base: string, ep: Endpoint, connections: number, seconds: number, apiKeys: number): Promise<Load> {
+async function drive(base: string, ep: Endpoint, connections: number, seconds: number, apiKeys: number, amount?: number): Promise<Load> {
   const headers: Record<string, string> = {};
   if (ep.body) headers["content-type"] = "application/json";
   const r = await autocannon({
@@ -197,7 +204,8 @@ async function drive(base: string, ep: Endpoint, connections: number, seconds: n
     body: ep.body,
     headers,
     connections,
-    duration: seconds,
+    // autocannon's duration has a floor of about a second; the smoke test asks for a request count.
+    ...(amount ? { amount, sampleInt: 50 } : { duration: seconds }),
     timeout: 30,
     requests: [
       {
@@ -347,11 +355,28 @@ function writeDocs(md: string) {
   writeFileSync(file, doc);
 }
 
-export async function runBench(opts: { scale: string; duration: number; connections: number[]; only?: RegExp; out?: string; docs: boolean }) {
-  const dbSrc = join(ROOT, `bench/data/${opts.scale}.db`);
+export interface BenchOptions {
+  scale: string;
+  duration: number;
+  connections: number[];
+  only?: RegExp;
+  out?: string;
+  docs: boolean;
+  /** Seeded database (default bench/data/<scale>.db, with its .meta.json beside it). */
+  db?: string;
+  /** Build the binary to this path instead of reusing/refreshing dist/loadout. */
+  binaryOut?: string;
+  quiet?: boolean;
+  /** Fixed number of requests per measurement instead of a duration (smoke test). */
+  amount?: number;
+}
+
+export async function runBench(opts: BenchOptions) {
+  const dbSrc = opts.db ?? join(ROOT, `bench/data/${opts.scale}.db`);
   if (!existsSync(dbSrc) || !existsSync(`${dbSrc}.meta.json`)) throw new Error(`no seeded database: run \`bun run seed:bench --scale ${opts.scale}\` first`);
   const meta = JSON.parse(readFileSync(`${dbSrc}.meta.json`, "utf8")) as SeedMeta;
-  const bin = await ensureBinary();
+  const bin = await ensureBinary(opts.binaryOut);
+  const log = opts.quiet ? (..._: unknown[]) => {} : console.log;
 
   // A private copy: the service writes (api_keys.last_used_at, the job table, WAL).
   const dataDir = mkdtempSync(join(tmpdir(), "loadout-bench-"));
@@ -409,7 +434,7 @@ export async function runBench(opts: { scale: string; duration: number; connecti
       row.status = ps.status;
       if (ps.status < 200 || ps.status >= 300) {
         row.note = `service answered ${ps.status} ${ps.body.slice(0, 80)}`;
-        console.log(`${ep.name.padEnd(32)} not available (${row.note})`);
+        log(`${ep.name.padEnd(32)} not available (${row.note})`);
         continue;
       }
       const pb = await probe(B, ep, meta.ids.api_key);
@@ -417,12 +442,12 @@ export async function runBench(opts: { scale: string; duration: number; connecti
       row.response_bytes = ps.body.length;
       row.same_body = pb.status === 200 ? sameBody(ps.body, pb.body, ep) : false;
       for (const c of opts.connections) {
-        const s = await drive(S, ep, c, opts.duration, meta.ids.api_keys ?? 1);
-        const b = await drive(B, ep, c, opts.duration, meta.ids.api_keys ?? 1);
+        const s = await drive(S, ep, c, opts.duration, meta.ids.api_keys ?? 1, opts.amount);
+        const b = await drive(B, ep, c, opts.duration, meta.ids.api_keys ?? 1, opts.amount);
         row.service.push(s);
         row.baseline.push(b);
         row.ratio_rps.push(b.rps > 0 ? Math.round((s.rps / b.rps) * 100) / 100 : null);
-        console.log(`${ep.name.padEnd(32)} c=${String(c).padEnd(3)} service p50 ${fmt(s.p50, 0).padStart(3)} p99 ${fmt(s.p99, 0).padStart(4)} ms ${String(s.rps).padStart(8)} req/s` +
+        log(`${ep.name.padEnd(32)} c=${String(c).padEnd(3)} service p50 ${fmt(s.p50, 0).padStart(3)} p99 ${fmt(s.p99, 0).padStart(4)} ms ${String(s.rps).padStart(8)} req/s` +
           ` | baseline p50 ${fmt(b.p50, 0).padStart(3)} p99 ${fmt(b.p99, 0).padStart(4)} ms ${String(b.rps).padStart(8)} req/s | ratio ${row.ratio_rps.at(-1)}` +
           (s.non2xx || s.errors ? ` | service non-2xx ${s.non2xx} errors ${s.errors}` : ""));
       }
@@ -460,9 +485,9 @@ export async function runBench(opts: { scale: string; duration: number; connecti
   mkdirSync(resolve(out, ".."), { recursive: true });
   writeFileSync(out, JSON.stringify(res, null, 2) + "\n");
   const md = markdown(res);
-  console.log("\n" + md + "\n");
+  log("\n" + md + "\n");
   if (opts.docs) writeDocs(md);
-  console.log(`results: ${out}`);
+  log(`results: ${out}`);
   return { res, out };
 }
 

@@ -57,7 +57,12 @@ function mulberry32(seed: number) {
     return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
   };
 }
-const rnd = mulberry32(0x10ad07);
+let rnd = mulberry32(0x10ad07);
+/** Each phase restarts the PRNG from its own seed, so a phase's rows never depend on how many
+ * numbers an earlier phase drew (some draws depend on where "now" falls in a 3-hour block). */
+const reseed = (phase: number) => {
+  rnd = mulberry32(0x10ad07 + phase * 7919);
+};
 const int = (lo: number, hi: number) => lo + Math.floor(rnd() * (hi - lo + 1));
 const pick = <T>(a: readonly T[]): T => a[Math.floor(rnd() * a.length)]!;
 const chance = (p: number) => rnd() < p;
@@ -172,6 +177,7 @@ export async function seed(scaleName: string, out: string): Promise<SeedMeta> {
   const tx = (fn: () => void) => sqlite.transaction(fn)();
 
   // ---------------------------------------------------------------- users
+  reseed(1);
   const passwordHash = await Bun.password.hash(BENCH_PASSWORD, { algorithm: "argon2id", memoryCost: 19456, timeCost: 2 });
   const userIds: string[] = [];
   const userNames: string[] = [];
@@ -199,6 +205,7 @@ export async function seed(scaleName: string, out: string): Promise<SeedMeta> {
   phase("users");
 
   // ---------------------------------------------------------------- mods
+  reseed(2);
   const modIds: string[] = [];
   const modNames: string[] = [];
   const modVersion: string[] = [];
@@ -339,6 +346,7 @@ export async function seed(scaleName: string, out: string): Promise<SeedMeta> {
   phase("mods");
 
   // ---------------------------------------------------------------- communities, folders, tags
+  reseed(3);
   const communityIds: string[] = [];
   const communitySlugs: string[] = [];
   tx(() => {
@@ -359,6 +367,7 @@ export async function seed(scaleName: string, out: string): Promise<SeedMeta> {
   phase("communities");
 
   // ---------------------------------------------------------------- game servers + current mods
+  reseed(4);
   const usedPool = Math.min(S.mods, Math.max(500, Math.floor(S.mods * 0.2))); // mods servers actually run
   const serverIds: string[] = [];
   const onlineSids: number[] = [];
@@ -424,6 +433,7 @@ export async function seed(scaleName: string, out: string): Promise<SeedMeta> {
   phase("game servers");
 
   // ---------------------------------------------------------------- mod changelog (365 days)
+  reseed(5);
   tx(() => {
     const ins = sqlite.prepare(`INSERT INTO game_server_mod_changes (server_sid, time, action, workshop_id, mod_name, old_version, new_version, size_bytes)
       VALUES (?, ?, ?, ?, ?, ?, ?, ?)`);
@@ -445,6 +455,7 @@ export async function seed(scaleName: string, out: string): Promise<SeedMeta> {
   phase("mod changelog");
 
   // ---------------------------------------------------------------- player history
+  reseed(6);
   // Stored as the live feature keeps it: raw 5-minute points for 24 h, hourly buckets for 14 days,
   // 3-hour buckets for a year (n, sums, maxima), plus the global and per-community series, with
   // the roll-up watermarks `hourly_until` and `3h_until` in live_state.
@@ -532,6 +543,7 @@ export async function seed(scaleName: string, out: string): Promise<SeedMeta> {
   phase("player history");
 
   // ---------------------------------------------------------------- catalog growth (180 days)
+  reseed(7);
   // Compact like the roll-up writes it: a row only when a mod's values changed; every bucket in
   // mod_growth_buckets; the last row per mod in mod_growth_latest.
   let growthRows = 0;
@@ -580,6 +592,7 @@ export async function seed(scaleName: string, out: string): Promise<SeedMeta> {
   phase("catalog growth");
 
   // ---------------------------------------------------------------- lists and collaboration
+  reseed(8);
   let list130 = "", list1000 = "", list1000Other = "";
   let nItems = 0, nAudit = 0, nSnap = 0;
   tx(() => {
@@ -693,6 +706,7 @@ export async function seed(scaleName: string, out: string): Promise<SeedMeta> {
   phase("lists");
 
   // ---------------------------------------------------------------- notifications
+  reseed(9);
   let nNotif = 0;
   tx(() => {
     const ins = sqlite.prepare(`INSERT INTO notifications (id, user_id, event, event_id, title, body, list_id, data, read, created_at) VALUES (?, ?, ?, ?, ?, ?, NULL, '{}', ?, ?)`);

@@ -1,0 +1,54 @@
+// CI smoke test of the benchmark harness (issue 9): a tiny seed and a very short bench run must
+// work end to end and write a result file with the expected keys. No timing assertions: the
+// numbers live in bench/results and docs/performance.md, never in tests.
+import { test, expect } from "bun:test";
+import { mkdtempSync, readFileSync, rmSync, existsSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { seed } from "../bench/seed";
+import { runBench } from "../bench/run";
+
+test(
+  "seed:bench --scale small and bench run end to end and write a result file",
+  async () => {
+    const dir = mkdtempSync(join(tmpdir(), "loadout-bench-smoke-"));
+    try {
+      const dbPath = join(dir, "small.db");
+      const meta = await seed("small", dbPath);
+      expect(meta.counts.mods).toBeGreaterThan(0);
+      expect(meta.ids.list1000).toBeTruthy();
+      expect(meta.ids.server_busy).toBeTruthy();
+      expect(existsSync(`${dbPath}.meta.json`)).toBe(true);
+
+      const out = join(dir, "result.json");
+      await runBench({
+        scale: "small",
+        db: dbPath,
+        duration: 1,
+        amount: 40,
+        connections: [1, 4],
+        out,
+        docs: false,
+        binaryOut: join(dir, "loadout"),
+        quiet: true,
+      });
+      const res = JSON.parse(readFileSync(out, "utf8"));
+      for (const k of ["date", "scale", "method", "machine", "database", "cold_start_ms", "cold_start_median_ms", "rss", "endpoints"]) {
+        expect(res).toHaveProperty(k);
+      }
+      expect(res.endpoints.length).toBeGreaterThan(20);
+      for (const e of res.endpoints) {
+        for (const k of ["name", "area", "path", "available", "service", "baseline", "ratio_rps"]) expect(e).toHaveProperty(k);
+        if (e.available) {
+          expect(e.service).toHaveLength(2);
+          for (const k of ["rps", "p50", "p99", "non2xx", "errors"]) expect(e.service[0]).toHaveProperty(k);
+        }
+      }
+      // The features this harness measures are merged: most endpoints must answer.
+      expect(res.endpoints.filter((e: any) => e.available).length).toBeGreaterThan(20);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  },
+  90_000,
+);
