@@ -172,3 +172,21 @@ describe("RateLimiter", () => {
     }).toThrow("too many requests");
   });
 });
+
+describe("query strings", () => {
+  test("values with commas or brackets reach the route as the strings they are", async () => {
+    const t = await createTestApp();
+    try {
+      const a = await t.req("GET", "/api/v1/mods?search=rhs,%20status%20quo");
+      expect(a.status).toBe(200);
+      const b = await t.req("GET", "/api/v1/mods?search=%5Bweapons%5D");
+      expect(b.status).toBe(200);
+      const c = await t.req("GET", "/api/v1/mods/autocomplete?q=a,b");
+      expect(c.status).toBe(200);
+      const d = await t.req("GET", "/api/v1/game-servers?search=a%2Cb&mod_ids=5965550F24A0C152,5965550F24A0C153");
+      expect(d.status).toBe(200);
+    } finally {
+      await t.close();
+    }
+  });
+});

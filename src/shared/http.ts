@@ -75,6 +75,21 @@ export function httpPlugin(deps: Deps) {
         }
       }
     })
+    .onTransform({ as: "global" }, (ctx) => {
+      // Elysia's query parser for standard (zod) schemas splits any value containing a comma
+      // (even %2C) into an array and JSON-parses values in [] or {}: `search=a,b` or
+      // `q=[x]` would then fail validation. Rebuild the query from the URL (repeated keys
+      // still become arrays) whenever such a value is present; routes split lists themselves.
+      const url = ctx.request.url;
+      const qi = url.indexOf("?");
+      if (qi === -1 || !/,|%2c|\[|%5b|\{|%7b/i.test(url.slice(qi + 1))) return;
+      const out: Record<string, string | string[]> = {};
+      for (const [k, v] of new URLSearchParams(url.slice(qi + 1))) {
+        const cur = out[k];
+        out[k] = cur === undefined ? v : Array.isArray(cur) ? [...cur, v] : [cur, v];
+      }
+      ctx.query = out as any;
+    })
     .onParse({ as: "global" }, async ({ request, contentType, path }) => {
       // Our own JSON parser: enforces the body limit on chunked bodies too, and answers
       // `invalid JSON` for anything unparsable. Import paths get the raw text.
