@@ -5,8 +5,6 @@ import type { Database } from "bun:sqlite";
 import type { Logger } from "../../shared/log";
 import type { Clock } from "../../shared/time";
 import { newId } from "../../shared/ids";
-import { jobs as jobsTable } from "./tables";
-import { and, eq, inArray } from "drizzle-orm";
 import type { DB, Tx } from "../../db/client";
 
 export type JobStatus = "queued" | "running" | "succeeded" | "failed" | "cancelled";
@@ -91,6 +89,8 @@ export class JobQueue {
   private started = false;
   private stopping = false;
   private claimStmt;
+  private dedupeStmt;
+  private insertStmt;
   private tickHooks: (() => void)[] = [];
   /** Called after each job finishes (tests, metrics). */
   onFinished?: (job: Job, status: JobStatus) => void;
@@ -102,6 +102,13 @@ export class JobQueue {
     private readonly log: Logger,
     private readonly pollMs = 1000,
   ) {
+    this.dedupeStmt = sqlite.prepare(
+      "SELECT id FROM jobs WHERE dedupe_key = ? AND dedupe_key IS NOT NULL AND status IN ('queued', 'running') LIMIT 1",
+    );
+    this.insertStmt = sqlite.prepare(
+      `INSERT INTO jobs (id, type, payload, status, attempts, max_attempts, run_at, created_by, created_at, dedupe_key, lane)
+       VALUES ($id, $type, $payload, 'queued', 0, $max_attempts, $run_at, $created_by, $created_at, $dedupe_key, $lane)`,
+    );
     this.claimStmt = sqlite.prepare(`
       UPDATE jobs SET status = 'running', attempts = attempts + 1, started_at = $now, lease_until = $lease, error = NULL
       WHERE id = (
@@ -136,32 +143,26 @@ export class JobQueue {
 
   /** Queues a job and returns its id (or the id of the queued/running job with the same dedupeKey). */
   enqueue(type: string, payload: unknown = {}, opts: EnqueueOptions = {}): string {
-    const db = opts.db ?? this.db;
+    // Raw statements on the one connection: inside a caller's drizzle transaction they take
+    // part in it (bun:sqlite transactions are per connection). The status literals match the
+    // partial index jobs_dedupe_idx, so the look-up is one index probe however many jobs wait.
     if (opts.dedupeKey) {
-      const existing = db
-        .select({ id: jobsTable.id })
-        .from(jobsTable)
-        .where(and(eq(jobsTable.dedupe_key, opts.dedupeKey), inArray(jobsTable.status, ["queued", "running"])))
-        .get();
+      const existing = this.dedupeStmt.get(opts.dedupeKey) as { id: string } | null;
       if (existing) return existing.id;
     }
     const id = newId();
     const now = this.clock.now();
-    db.insert(jobsTable)
-      .values({
-        id,
-        type,
-        payload: JSON.stringify(payload ?? {}),
-        status: "queued",
-        attempts: 0,
-        max_attempts: opts.maxAttempts ?? this.handlers.get(type)?.maxAttempts ?? 3,
-        run_at: opts.runAt ?? now,
-        created_by: opts.createdBy ?? null,
-        created_at: now,
-        dedupe_key: opts.dedupeKey ?? null,
-        lane: opts.lane ?? null,
-      })
-      .run();
+    this.insertStmt.run({
+      id,
+      type,
+      payload: JSON.stringify(payload ?? {}),
+      max_attempts: opts.maxAttempts ?? this.handlers.get(type)?.maxAttempts ?? 3,
+      run_at: opts.runAt ?? now,
+      created_by: opts.createdBy ?? null,
+      created_at: now,
+      dedupe_key: opts.dedupeKey ?? null,
+      lane: opts.lane ?? null,
+    });
     if (this.started && !opts.db) this.wake();
     else if (this.started) queueMicrotask(() => this.wake());
     return id;
