@@ -1,6 +1,7 @@
 // HTTP surface of live game servers, global statistics, their metrics paths, copy-from-server
 // and the two admin job triggers. Paths, guards and schemas only; the rules live in service.ts.
 import { Elysia } from "elysia";
+import { JOB_GROWTH } from "../scraper/jobs";
 import { z } from "zod";
 import type { Deps } from "../../deps";
 import { authPlugin } from "../../shared/auth";
@@ -130,9 +131,15 @@ export const liveRoutes = (deps: Deps) =>
       "/api/v1/jobs/rollups",
       ({ user, set }) => {
         set.status = 202;
+        // The catalog's growth snapshot is a roll-up too: run it alongside (its own job).
+        deps.jobs.enqueue(JOB_GROWTH, {}, { dedupeKey: "catalog:growth", createdBy: user.id });
         return { job_id: enqueueRollups(deps, user.id) };
       },
-      { admin: true, response: { 202: m.jobAccepted, 401: errorBody, 403: errorBody }, detail: { summary: "Run the stats roll-ups now (Admin)" } },
+      {
+        admin: true,
+        response: { 202: m.jobAccepted, 401: errorBody, 403: errorBody },
+        detail: { summary: "Run the stats roll-ups now (Admin): player history buckets and retention; also queues the catalog's growth snapshot" },
+      },
     )
     // ---- Metrics paths (no /api/v1 prefix, no authentication) ------------------------------
     .get("/servers/:id/metrics", ({ params }) => metricsResponse(serverMetrics(deps, params.id)), {

@@ -182,7 +182,9 @@ describe("live scan", () => {
 
     const roll = await t.req("POST", "/api/v1/jobs/rollups", { user: admin });
     expect(roll.status).toBe(202);
-    await t.deps.jobs.drain({ types: ["live.rollup"] });
+    await t.deps.jobs.drain({ types: ["live.rollup", "catalog.growth"] });
     expect(t.deps.jobs.get(roll.body.job_id)!.status).toBe("succeeded");
+    const growth = t.deps.jobs.list({ type: "catalog.growth", limit: 5 });
+    expect(growth.map((j) => j.status)).toEqual(["succeeded"]);
   });
 });
