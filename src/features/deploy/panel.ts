@@ -1,5 +1,6 @@
 // Panel deploy target: Pterodactyl / Pelican client API (external-formats.md §4).
 import { DeployError } from "./errors";
+import { parseRetryAfter } from "../../shared/retry";
 import type { ConfigFileIO, ConfigTarget } from "./target";
 
 export interface PanelCredentials {
@@ -26,14 +27,6 @@ export interface PanelOptions {
 export const PANEL_ACCEPT = "Application/vnd.pterodactyl.v1+json";
 
 type Purpose = "server" | "read" | "write";
-
-function retryAfterMs(header: string | null): number | null {
-  if (!header) return null;
-  const seconds = Number(header);
-  if (Number.isFinite(seconds) && seconds >= 0) return seconds * 1000;
-  const date = Date.parse(header);
-  return Number.isNaN(date) ? null : Math.max(0, date - Date.now());
-}
 
 export class PanelTarget implements ConfigTarget {
   readonly label: string;
@@ -71,7 +64,7 @@ export class PanelTarget implements ConfigTarget {
       return new DeployError(`server ${this.creds.server_uuid} not found on the panel (404)`);
     }
     if (status === 429) {
-      const wait = retryAfterMs(res.headers.get("retry-after"));
+      const wait = parseRetryAfter(res.headers.get("retry-after"), Date.now());
       const hint = wait === null ? "" : `; try again in ${Math.ceil(wait / 1000)} s`;
       return new DeployError(`the panel is rate limiting requests (429 Too Many Requests)${hint}`);
     }
@@ -121,7 +114,7 @@ export class PanelTarget implements ConfigTarget {
         throw this.networkError(err);
       }
       if (res.status === 429 && attempt < this.maxRetries) {
-        const wait = retryAfterMs(res.headers.get("retry-after")) ?? 1000 * 2 ** attempt;
+        const wait = parseRetryAfter(res.headers.get("retry-after"), Date.now()) ?? 1000 * 2 ** attempt;
         if (wait <= this.maxRetryWaitMs) {
           await this.sleep(wait);
           continue;

@@ -3,6 +3,7 @@
 // the receiver's Retry-After when it sends one; 20 failed attempts in a row disable the
 // webhook and tell its owner. Every attempt is written to the delivery log.
 import type { Deps } from "../../deps";
+import { parseRetryAfter } from "../../shared/retry";
 import { AppError } from "../../shared/errors";
 import { newId } from "../../shared/ids";
 import { safeFetch } from "../../shared/url-safety";
@@ -30,16 +31,6 @@ export interface AttemptResult {
   duration_ms: number;
   /** From Retry-After (header, or Discord's JSON retry_after), when the receiver sent one. */
   retry_after_ms: number | null;
-}
-
-/** Parses Retry-After: delta seconds (fractions allowed) or an HTTP date. */
-export function parseRetryAfter(value: string | null, now: number): number | null {
-  if (!value) return null;
-  const v = value.trim();
-  if (/^\d+(\.\d+)?$/.test(v)) return Math.round(Number(v) * 1000);
-  const date = Date.parse(v);
-  if (!Number.isNaN(date)) return Math.max(0, date - now);
-  return null;
 }
 
 function renderRequest(wh: repo.WebhookRow, event: EventEnvelope, deps: Deps): { body: string; headers: Record<string, string> } {

@@ -5,7 +5,8 @@ import {
   startFakeBattleMetrics,
   type FakeBattleMetrics,
 } from "../../../test/fakes/battlemetrics";
-import { BattleMetricsClient, BattleMetricsError, bmServerSchema, normaliseServer, parseRetryAfter } from "./battlemetrics";
+import { BattleMetricsClient, BattleMetricsError, bmServerSchema, normaliseServer } from "./battlemetrics";
+import { parseRetryAfter } from "../../shared/retry";
 
 let fake: FakeBattleMetrics | null = null;
 afterEach(() => {

@@ -3,6 +3,7 @@
 // network failures with exponential backoff (honouring Retry-After), validates with zod and
 // normalises each server into the shape the scan job stores.
 import { z } from "zod";
+import { parseRetryAfter, sleep } from "../../shared/retry";
 
 const WORKSHOP_ID = /^[0-9A-F]{16}$/;
 
@@ -182,32 +183,6 @@ export interface BmPage {
   url: string;
 }
 
-export function sleepFor(ms: number, signal?: AbortSignal): Promise<void> {
-  if (ms <= 0) return Promise.resolve();
-  return new Promise((resolve, reject) => {
-    if (signal?.aborted) return reject(signal.reason ?? new Error("aborted"));
-    const t = setTimeout(() => {
-      signal?.removeEventListener("abort", onAbort);
-      resolve();
-    }, ms);
-    const onAbort = () => {
-      clearTimeout(t);
-      reject(signal?.reason ?? new Error("aborted"));
-    };
-    signal?.addEventListener("abort", onAbort, { once: true });
-  });
-}
-
-/** Parses Retry-After (delta seconds or an HTTP date) into milliseconds; null when absent/invalid. */
-export function parseRetryAfter(value: string | null, now: number): number | null {
-  if (value == null || value.trim() === "") return null;
-  const v = value.trim();
-  if (/^\d+(\.\d+)?$/.test(v)) return Math.round(Number(v) * 1000);
-  const date = Date.parse(v);
-  if (Number.isNaN(date)) return null;
-  return Math.max(0, date - now);
-}
-
 export function firstPageUrl(baseUrl: string, pageSize = 100): string {
   const base = baseUrl.replace(/\/+$/, "");
   return (
@@ -243,7 +218,7 @@ export class BattleMetricsClient {
       userAgent: options.userAgent ?? "Loadout (self-hosted Arma Reforger community service)",
     };
     this.fetchFn = options.fetch ?? fetch;
-    this.sleep = options.sleep ?? sleepFor;
+    this.sleep = options.sleep ?? sleep;
     this.now = options.now ?? Date.now;
   }
 

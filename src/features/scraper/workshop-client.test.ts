@@ -1,9 +1,9 @@
+import { parseRetryAfter } from "../../shared/retry";
 import { afterEach, describe, expect, test } from "bun:test";
 import { FakeWorkshop, PAGE_SIZE, startFakeWorkshop } from "../../../test/fakes/workshop";
 import { generateCatalog, SMALL, smallCatalog } from "../../../test/fixtures/workshop/dataset";
 import {
   extractBuildId,
-  parseRetryAfter,
   WorkshopClient,
   WorkshopHttpError,
   WorkshopNotFoundError,

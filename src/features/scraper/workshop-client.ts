@@ -7,6 +7,7 @@
 //   (seconds or HTTP date) is honoured.
 // - Every payload is validated with zod; a mismatch is a WorkshopShapeError naming the path.
 import { z } from "zod";
+import { parseRetryAfter, sleep } from "../../shared/retry";
 import {
   describeZodError,
   detailPageSchema,
@@ -87,30 +88,6 @@ export function extractBuildId(html: string): string {
   return parsed.data.buildId;
 }
 
-/** Parses Retry-After (delta seconds or an HTTP date) into ms, or null. */
-export function parseRetryAfter(value: string | null, now: number): number | null {
-  if (!value) return null;
-  const v = value.trim();
-  if (/^\d+(\.\d+)?$/.test(v)) return Math.round(Number(v) * 1000);
-  const t = Date.parse(v);
-  if (Number.isNaN(t)) return null;
-  return Math.max(0, t - now);
-}
-
-const defaultSleep = (ms: number, signal?: AbortSignal) =>
-  new Promise<void>((resolve, reject) => {
-    if (signal?.aborted) return reject(signal.reason ?? new Error("aborted"));
-    const t = setTimeout(() => {
-      signal?.removeEventListener("abort", onAbort);
-      resolve();
-    }, ms);
-    const onAbort = () => {
-      clearTimeout(t);
-      reject(signal!.reason ?? new Error("aborted"));
-    };
-    signal?.addEventListener("abort", onAbort, { once: true });
-  });
-
 export interface RequestStats {
   requests: number;
   retries: number;
@@ -144,7 +121,7 @@ export class WorkshopClient {
     this.backoffMs = opts.backoffMs ?? 1000;
     this.maxWaitMs = opts.maxWaitMs ?? 120_000;
     this.fetchFn = opts.fetch ?? fetch;
-    this.sleep = opts.sleep ?? defaultSleep;
+    this.sleep = opts.sleep ?? sleep;
     this.now = opts.now ?? Date.now;
   }
 
