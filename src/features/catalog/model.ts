@@ -1,5 +1,6 @@
 // Request and response schemas of the catalog endpoints (interface-spec.md "Mod catalog").
 import { z } from "zod";
+import { serverEntryBase } from "../live/model";
 import { workshopId } from "../../shared/schemas";
 
 export const workshopIdParams = z.object({ workshopID: workshopId });
@@ -202,16 +203,5 @@ export const liveStats = z.object({
 export const growthPoint = liveStats.extend({ time: z.string() });
 export const growthRange = z.object({ oldest: z.string().nullable() });
 
-export const liveServerEntry = z.object({
-  id: z.string(),
-  name: z.string(),
-  host_address: z.string(),
-  player_count: z.number().int(),
-  player_count_limit: z.number().int(),
-  queue_players_count: z.number().int(),
-  scenario_name: z.string(),
-  game_version: z.string(),
-  password_protected: z.boolean(),
-  official: z.boolean(),
-  last_updated: z.string(),
-});
+/** Same entry as the live server list (src/features/live/model.ts). */
+export const liveServerEntry = serverEntryBase;

@@ -60,7 +60,8 @@ export const serverPageQuery = pageQuery(10, 500);
 
 export const idParams = z.object({ id: z.string() });
 
-export const serverEntry = z.object({
+/** The spec's live server list entry fields (plus `official`); the catalog's /mods/:id/servers uses it too. */
+export const serverEntryBase = z.object({
   id: z.string(),
   name: z.string(),
   host_address: z.string(),
@@ -72,6 +73,9 @@ export const serverEntry = z.object({
   password_protected: z.boolean(),
   official: z.boolean(),
   last_updated: z.string(),
+});
+
+export const serverEntry = serverEntryBase.extend({
   country: z.string().nullable(),
   tags: z.array(z.string()),
   mods_count: z.number().int(),
