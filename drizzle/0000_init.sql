@@ -656,6 +656,7 @@ CREATE TABLE `server_credentials` (
 	`server_id` text PRIMARY KEY NOT NULL,
 	`secret` text NOT NULL,
 	`key_id` text NOT NULL,
+	`host_key_sha256` text,
 	`created_at` integer NOT NULL,
 	`updated_at` integer NOT NULL,
 	FOREIGN KEY (`server_id`) REFERENCES `servers`(`id`) ON UPDATE no action ON DELETE cascade

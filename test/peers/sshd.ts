@@ -17,6 +17,8 @@ export interface SshdPeer {
   port: number;
   username: string;
   password: string;
+  /** The host key's fingerprint as OpenSSH prints it ("SHA256:..."). */
+  hostKeyFingerprint: string;
   /** A fresh directory owned by sftptest, for this peer's test files. */
   workDir: string;
   /** Writes a file owned by sftptest (mode 0644 unless given). */
@@ -102,6 +104,9 @@ export async function startSshd(): Promise<SshdPeer> {
   const hostKey = join(dir, "host_ed25519");
   const kg = run(["ssh-keygen", "-q", "-t", "ed25519", "-N", "", "-f", hostKey]);
   if (kg.code !== 0) throw new Error(`sshd peer: ssh-keygen failed: ${kg.out}`);
+  const fp = run(["ssh-keygen", "-l", "-E", "sha256", "-f", `${hostKey}.pub`]);
+  const hostKeyFingerprint = /SHA256:\S+/.exec(fp.out)?.[0];
+  if (!hostKeyFingerprint) throw new Error(`sshd peer: could not read the host key fingerprint: ${fp.out}`);
   const port = await freePort();
   const config = join(dir, "sshd_config");
   writeFileSync(
@@ -138,6 +143,7 @@ export async function startSshd(): Promise<SshdPeer> {
   return {
     host: "127.0.0.1",
     port,
+    hostKeyFingerprint,
     username: SFTP_USER,
     password: SFTP_PASSWORD,
     workDir,

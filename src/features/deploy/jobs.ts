@@ -36,14 +36,19 @@ const NOT_ALLOWED =
 
 /** Decrypts a server's credentials; throws DeployError when there are none. */
 export function loadCredentials(deps: Deps, server: ServerRow): PanelCredentials | SftpCredentials {
+  return loadCredentialRow(deps, server).creds;
+}
+
+function loadCredentialRow(deps: Deps, server: ServerRow) {
   const row = repo.getCredentials(deps.db, server.id);
   if (!row) throw new DeployError("the server has no credentials; store them with POST /servers/:id/credentials");
-  return JSON.parse(decryptSecret(row.secret, deps.secrets.credentialKey, server.id));
+  const creds = JSON.parse(decryptSecret(row.secret, deps.secrets.credentialKey, server.id)) as PanelCredentials | SftpCredentials;
+  return { creds, hostKey: row.host_key_sha256 };
 }
 
 /** Builds the deploy target for a server, re-checking the address rule right before connecting. */
 export async function buildTarget(deps: Deps, server: ServerRow, opts: DeployRuntimeOptions = {}): Promise<ConfigTarget> {
-  const creds = loadCredentials(deps, server);
+  const { creds, hostKey } = loadCredentialRow(deps, server);
   const safety = { allowPrivate: deps.config.LOADOUT_ALLOW_PRIVATE_URLS };
   if (server.connection_type === "sftp") {
     const c = creds as SftpCredentials;
@@ -52,7 +57,11 @@ export async function buildTarget(deps: Deps, server: ServerRow, opts: DeployRun
     } catch {
       throw new DeployError(NOT_ALLOWED);
     }
-    return new SftpTarget(c, server.file_path, { timeoutMs: opts.timeoutMs });
+    return new SftpTarget(c, server.file_path, {
+      timeoutMs: opts.timeoutMs,
+      pinnedHostKey: hostKey,
+      onFirstHostKey: (fingerprint) => repo.pinHostKey(deps.db, server.id, fingerprint),
+    });
   }
   const c = creds as PanelCredentials;
   return new PanelTarget(c, server.file_path, {

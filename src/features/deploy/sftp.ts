@@ -1,5 +1,5 @@
 // SFTP deploy target (ssh2 client, password authentication).
-import { randomBytes } from "node:crypto";
+import { createHash, randomBytes } from "node:crypto";
 import { Client, type SFTPWrapper, type Stats } from "ssh2";
 import { DeployError } from "./errors";
 import type { ConfigFileIO, ConfigTarget } from "./target";
@@ -14,6 +14,10 @@ export interface SftpCredentials {
 export interface SftpOptions {
   /** Connect/handshake timeout and per-operation timeout, ms (default 10 s). */
   timeoutMs?: number;
+  /** The host key pinned at the first connection ("SHA256:..."); a different key is refused. */
+  pinnedHostKey?: string | null;
+  /** Called with the host key of the first successful connection when none is pinned yet. */
+  onFirstHostKey?: (fingerprint: string) => void;
   /** Largest config file we are willing to read (default 5 MiB). */
   maxFileBytes?: number;
 }
@@ -24,6 +28,11 @@ const PERMISSION_DENIED = 3;
 
 type SshError = Error & { level?: string; code?: string | number };
 
+/** OpenSSH's fingerprint format: "SHA256:" + unpadded base64 of the key's SHA-256. */
+export function hostKeyFingerprint(key: Buffer): string {
+  return "SHA256:" + createHash("sha256").update(key).digest("base64").replace(/=+$/, "");
+}
+
 function firstLine(text: string): string {
   return (text.split("\n")[0] ?? "").slice(0, 200);
 }
@@ -32,6 +41,8 @@ export class SftpTarget implements ConfigTarget {
   readonly label: string;
   private readonly timeoutMs: number;
   private readonly maxFileBytes: number;
+  private readonly pinnedHostKey: string | null;
+  private readonly onFirstHostKey?: (fingerprint: string) => void;
 
   constructor(
     private readonly creds: SftpCredentials,
@@ -41,6 +52,8 @@ export class SftpTarget implements ConfigTarget {
     this.label = `${creds.username}@${creds.host}:${creds.port}`;
     this.timeoutMs = options.timeoutMs ?? 10_000;
     this.maxFileBytes = options.maxFileBytes ?? 5 * 1024 * 1024;
+    this.pinnedHostKey = options.pinnedHostKey ?? null;
+    this.onFirstHostKey = options.onFirstHostKey;
   }
 
   private hostPort(): string {
@@ -100,6 +113,7 @@ export class SftpTarget implements ConfigTarget {
     return new Promise((resolve, reject) => {
       const client = new Client();
       let settled = false;
+      let seenHostKey: string | null = null;
       const fail = (err: DeployError) => {
         if (settled) return;
         settled = true;
@@ -109,7 +123,17 @@ export class SftpTarget implements ConfigTarget {
       };
       // readyTimeout covers the handshake; this also covers opening the sftp channel.
       const overall = setTimeout(() => fail(new DeployError(`timed out connecting to ${this.hostPort()}`)), this.timeoutMs + 1000);
-      client.on("error", (err: SshError) => fail(this.connectError(err)));
+      client.on("error", (err: SshError) => {
+        if (this.pinnedHostKey && seenHostKey && seenHostKey !== this.pinnedHostKey) {
+          return fail(
+            new DeployError(
+              `the host key of ${this.hostPort()} changed (expected ${this.pinnedHostKey}, got ${seenHostKey}); ` +
+                "if the server was reinstalled, store its credentials again to trust the new key",
+            ),
+          );
+        }
+        fail(this.connectError(err));
+      });
       client.on("close", () => fail(new DeployError(`connection to ${this.hostPort()} was closed unexpectedly`)));
       client.on("ready", () => {
         client.sftp((err, sftp) => {
@@ -117,6 +141,7 @@ export class SftpTarget implements ConfigTarget {
           if (settled) return;
           settled = true;
           clearTimeout(overall);
+          if (!this.pinnedHostKey && seenHostKey) this.onFirstHostKey?.(seenHostKey);
           resolve({ client, sftp });
         });
       });
@@ -128,7 +153,12 @@ export class SftpTarget implements ConfigTarget {
           password: this.creds.password,
           readyTimeout: this.timeoutMs,
           tryKeyboard: false,
-          // Host keys are not pinned (the service has no known_hosts); see docs/deploy.md.
+          // Trust on first use, like ssh's known_hosts: the first successful connection pins
+          // the host key, and a different key later is refused before the password is sent.
+          hostVerifier: (key: Buffer) => {
+            seenHostKey = hostKeyFingerprint(key);
+            return !this.pinnedHostKey || seenHostKey === this.pinnedHostKey;
+          },
           keepaliveInterval: 0,
         });
       } catch (err) {

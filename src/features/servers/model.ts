@@ -119,6 +119,8 @@ export const serverView = z.object({
   linked_list_id: z.string().nullable(),
   auto_deploy: z.boolean(),
   has_credentials: z.boolean(),
+  /** SFTP: the host key pinned at the first successful connection (as `ssh-keygen -lf` prints it), or null. */
+  host_key_fingerprint: z.string().nullable(),
   /** Status of the latest connection test, or null when never tested. */
   last_test_status: z.enum(["pending", "running", "success", "failed"]).nullable(),
   last_test: lastTestView.nullable(),

@@ -1,5 +1,5 @@
 // The servers feature's queries (servers, credentials, deployments, deploy requests).
-import { and, desc, eq, inArray, sql } from "drizzle-orm";
+import { and, desc, eq, inArray, isNull, sql } from "drizzle-orm";
 import type { DB, Tx } from "../../db/client";
 import { lists } from "../lists/tables";
 import { users } from "../users/tables";
@@ -46,20 +46,30 @@ export function autoDeployServers(db: Tx, listId: string): ServerRow[] {
 
 // ---- credentials
 
-export function credentialServerIds(db: Tx, serverIds: string[]): Set<string> {
-  if (serverIds.length === 0) return new Set();
+/** Which of these servers have credentials, with the pinned SFTP host key (never the secret). */
+export function credentialStates(db: Tx, serverIds: string[]): Map<string, { host_key_sha256: string | null }> {
+  if (serverIds.length === 0) return new Map();
   const rows = db
-    .select({ id: serverCredentials.server_id })
+    .select({ id: serverCredentials.server_id, host_key_sha256: serverCredentials.host_key_sha256 })
     .from(serverCredentials)
     .where(inArray(serverCredentials.server_id, serverIds))
     .all();
-  return new Set(rows.map((r) => r.id));
+  return new Map(rows.map((r) => [r.id, { host_key_sha256: r.host_key_sha256 }]));
 }
 
 export function upsertCredentials(db: Tx, serverId: string, secret: string, keyId: string, now: number): void {
   db.insert(serverCredentials)
     .values({ server_id: serverId, secret, key_id: keyId, created_at: now, updated_at: now })
-    .onConflictDoUpdate({ target: serverCredentials.server_id, set: { secret, key_id: keyId, updated_at: now } })
+    // New credentials may point at a new host: the pinned host key starts over.
+    .onConflictDoUpdate({ target: serverCredentials.server_id, set: { secret, key_id: keyId, host_key_sha256: null, updated_at: now } })
+    .run();
+}
+
+/** Pins an SFTP host key (first successful connection only). */
+export function pinHostKey(db: Tx, serverId: string, fingerprint: string): void {
+  db.update(serverCredentials)
+    .set({ host_key_sha256: fingerprint })
+    .where(and(eq(serverCredentials.server_id, serverId), isNull(serverCredentials.host_key_sha256)))
     .run();
 }
 

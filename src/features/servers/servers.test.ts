@@ -386,6 +386,40 @@ describe("deployments", () => {
     expect(t.log.lines.join("\n")).not.toContain("not-the-password");
   });
 
+  test("SFTP host key: pinned at the first connection, a different key is refused, storing credentials again re-pins", async () => {
+    const path = sshd.writeFile("pinned.json", SAMPLE_SERVER_JSON);
+    const listId = await createList(owner, [MOD_A]);
+    const server = await createServer(owner, { connection_type: "sftp", file_path: path, linked_list_id: listId });
+    const creds = { host: sshd.host, port: sshd.port, username: sshd.username, password: sshd.password };
+    await t.req("POST", `/api/v1/servers/${server.id}/credentials`, { user: owner, body: creds });
+    expect((await t.req("GET", `/api/v1/servers/${server.id}`, { user: owner })).body.host_key_fingerprint).toBeNull();
+    await t.req("POST", `/api/v1/servers/${server.id}/test`, { user: owner });
+    await drain();
+    const pinned = await t.req("GET", `/api/v1/servers/${server.id}`, { user: owner });
+    expect(pinned.body.last_test.status).toBe("success");
+    expect(pinned.body.host_key_fingerprint).toBe(sshd.hostKeyFingerprint);
+
+    // The host now presents another key (simulated by pinning a different one): refused, file untouched.
+    const other = "SHA256:" + Buffer.alloc(32, 1).toString("base64").replace(/=+$/, "");
+    t.deps.sqlite.query("UPDATE server_credentials SET host_key_sha256 = ? WHERE server_id = ?").run(other, server.id);
+    await t.req("POST", `/api/v1/servers/${server.id}/deploy`, { user: owner });
+    await drain();
+    const [refused] = await deployments(owner, server.id);
+    expect(refused.status).toBe("failed");
+    expect(refused.error_message).toBe(
+      `the host key of 127.0.0.1:${sshd.port} changed (expected ${other}, got ${sshd.hostKeyFingerprint}); if the server was reinstalled, store its credentials again to trust the new key`,
+    );
+    expect(sshd.readFile("pinned.json")).toBe(SAMPLE_SERVER_JSON);
+
+    // Storing the credentials again trusts the key the host presents next.
+    await t.req("POST", `/api/v1/servers/${server.id}/credentials`, { user: owner, body: creds });
+    await t.req("POST", `/api/v1/servers/${server.id}/deploy`, { user: owner });
+    await drain();
+    const [ok] = await deployments(owner, server.id);
+    expect(ok.status).toBe("success");
+    expect((await t.req("GET", `/api/v1/servers/${server.id}`, { user: owner })).body.host_key_fingerprint).toBe(sshd.hostKeyFingerprint);
+  });
+
   test("a deployment interrupted by a crash while running is retried after restart", async () => {
     panel.files.set("/server.json", SAMPLE_SERVER_JSON);
     const listId = await createList(owner, [MOD_A, MOD_B, MOD_C]);

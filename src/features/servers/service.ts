@@ -23,7 +23,11 @@ import * as repo from "./repository";
 
 const SERVER_NOT_FOUND = "server not found";
 
-function toServerView(server: repo.ServerRow, hasCredentials: boolean, lastTest: repo.DeploymentRow | undefined): ServerView {
+function toServerView(
+  server: repo.ServerRow,
+  creds: { host_key_sha256: string | null } | undefined,
+  lastTest: repo.DeploymentRow | undefined,
+): ServerView {
   return {
     id: server.id,
     name: server.name,
@@ -31,7 +35,8 @@ function toServerView(server: repo.ServerRow, hasCredentials: boolean, lastTest:
     file_path: server.file_path,
     linked_list_id: server.linked_list_id,
     auto_deploy: server.auto_deploy,
-    has_credentials: hasCredentials,
+    has_credentials: !!creds,
+    host_key_fingerprint: creds?.host_key_sha256 ?? null,
     last_test_status: lastTest?.status ?? null,
     last_test: lastTest
       ? {
@@ -98,9 +103,9 @@ function requireDeployableList(deps: Deps, user: AccessUser, listId: string): Li
 }
 
 function view(deps: Deps, server: repo.ServerRow): ServerView {
-  const creds = repo.credentialServerIds(deps.db, [server.id]);
+  const creds = repo.credentialStates(deps.db, [server.id]);
   const tests = repo.lastTests(deps.db, [server.id]);
-  return toServerView(server, creds.has(server.id), tests.get(server.id));
+  return toServerView(server, creds.get(server.id), tests.get(server.id));
 }
 
 // ---- CRUD
@@ -108,9 +113,9 @@ function view(deps: Deps, server: repo.ServerRow): ServerView {
 export function listServers(deps: Deps, user: AccessUser): ServerView[] {
   const rows = repo.listServers(deps.db, user.id);
   const ids = rows.map((r) => r.id);
-  const creds = repo.credentialServerIds(deps.db, ids);
+  const creds = repo.credentialStates(deps.db, ids);
   const tests = repo.lastTests(deps.db, ids);
-  return rows.map((r) => toServerView(r, creds.has(r.id), tests.get(r.id)));
+  return rows.map((r) => toServerView(r, creds.get(r.id), tests.get(r.id)));
 }
 
 export function getServer(deps: Deps, user: AccessUser, id: string): ServerView {
@@ -247,7 +252,7 @@ export function readCredentialsForServer(deps: Deps, serverId: string): unknown 
 // ---- deployments
 
 function requireCredentials(deps: Deps, server: repo.ServerRow): void {
-  if (repo.credentialServerIds(deps.db, [server.id]).size === 0) {
+  if (repo.credentialStates(deps.db, [server.id]).size === 0) {
     throw new AppError(409, "server has no credentials; store them with POST /api/v1/servers/:id/credentials first");
   }
 }

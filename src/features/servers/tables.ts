@@ -32,6 +32,11 @@ export const serverCredentials = sqliteTable("server_credentials", {
     .references(() => servers.id, { onDelete: "cascade" }),
   secret: text("secret").notNull(),
   key_id: text("key_id").notNull(),
+  /**
+   * SFTP only: the host key seen at the first successful connection ("SHA256:..." as OpenSSH
+   * prints it). Later connections must present the same key. Storing credentials again clears it.
+   */
+  host_key_sha256: text("host_key_sha256"),
   created_at: integer("created_at").notNull(),
   updated_at: integer("updated_at").notNull(),
 });
