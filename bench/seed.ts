@@ -12,6 +12,7 @@
 import { mkdirSync, rmSync, existsSync, statSync, writeFileSync } from "node:fs";
 import { dirname, resolve } from "node:path";
 import { openDatabase, migrate } from "../src/db/client";
+import { readMigrations } from "../src/db/migrations.macro";
 
 // ------------------------------------------------------------------------------------------
 // Scale
@@ -117,8 +118,12 @@ export const BENCH_API_KEYS = 1_000;
 export const benchApiKey = (k: number) => `lo_benchmark-key-not-a-secret-${String(k).padStart(6, "0")}`;
 export const BENCH_PASSWORD = "bench-password-1";
 
+/** Hashes of the migrations the database was built with (a regenerated drizzle/ makes it stale). */
+export const schemaFingerprint = (): string[] => readMigrations(resolve(import.meta.dir, "../drizzle")).map((m) => m.hash);
+
 export interface SeedMeta {
   scale: string;
+  schema: string[];
   now: number;
   seeded_at: string;
   seconds: number;
@@ -734,6 +739,7 @@ export async function seed(scaleName: string, out: string): Promise<SeedMeta> {
   const popular = [...Array(Math.min(10, S.mods)).keys()].map((i) => modIds[i]!);
   const meta: SeedMeta = {
     scale: scaleName,
+    schema: schemaFingerprint(),
     now,
     seeded_at: new Date().toISOString(),
     seconds,
