@@ -5,7 +5,7 @@ import { authPlugin } from "../../shared/auth";
 import { AppError } from "../../shared/errors";
 import type { Job } from "./queue";
 import { toIsoOrNull, toIso } from "../../shared/time";
-import { errorBody } from "../../shared/schemas";
+import { errorBody, okBody } from "../../shared/schemas";
 
 export const jobView = z.object({
   id: z.string(),
@@ -78,7 +78,7 @@ export const jobsRoutes = (deps: Deps) =>
         if (!deps.jobs.retry(params.id)) throw new AppError(409, `job is ${job.status}; only failed or cancelled jobs can be retried`);
         return { ok: true };
       },
-      { admin: true, params: idParams, detail: { summary: "Retry a failed or cancelled job (Admin)" } },
+      { admin: true, params: idParams, response: { 200: okBody, 404: errorBody, 409: errorBody }, detail: { summary: "Retry a failed or cancelled job (Admin)" } },
     )
     .delete(
       "/:id",

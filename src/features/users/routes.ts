@@ -4,7 +4,7 @@ import { and, desc, eq, like, or, sql } from "drizzle-orm";
 import type { Deps } from "../../deps";
 import { authPlugin } from "../../shared/auth";
 import { AppError } from "../../shared/errors";
-import { name, errorBody, queryBool } from "../../shared/schemas";
+import { name, errorBody, okBody, queryBool } from "../../shared/schemas";
 import { toIso, toIsoOrNull } from "../../shared/time";
 import { users, apiKeys } from "./tables";
 import { createApiKey, deleteAccount } from "./service";
@@ -132,5 +132,5 @@ export const usersRoutes = (deps: Deps) =>
         if (r.length === 0) throw new AppError(404, "user not found");
         return { ok: true };
       },
-      { admin: true, params: z.object({ id: z.string() }), detail: { summary: "Approve an account (Admin)" } },
+      { admin: true, params: z.object({ id: z.string() }), response: { 200: okBody, 404: errorBody }, detail: { summary: "Approve an account (Admin)" } },
     );
