@@ -3,6 +3,7 @@
 // the receiver's Retry-After when it sends one; 20 failed attempts in a row disable the
 // webhook and tell its owner. Every attempt is written to the delivery log.
 import type { Deps } from "../../deps";
+import { openWebhookSecret } from "./service";
 import { parseRetryAfter } from "../../shared/retry";
 import { AppError } from "../../shared/errors";
 import { newId } from "../../shared/ids";
@@ -39,18 +40,24 @@ function renderRequest(wh: repo.WebhookRow, event: EventEnvelope, deps: Deps): {
     return { body: JSON.stringify(discordPayload(event, { baseUrl: deps.config.LOADOUT_BASE_URL })), headers };
   }
   const body = customWebhookBody(event);
-  if (wh.secret) {
-    Object.assign(
-      headers,
-      webhookSignatureHeaders({ id: event.id, timestamp: Math.floor(deps.clock.now() / 1000), body, secret: wh.secret }),
-    );
+  const secret = openWebhookSecret(deps, wh);
+  if (secret) {
+    Object.assign(headers, webhookSignatureHeaders({ id: event.id, timestamp: Math.floor(deps.clock.now() / 1000), body, secret }));
   }
   return { body, headers };
 }
 
 /** One HTTP attempt; never throws. */
 export async function attemptDelivery(deps: Deps, wh: repo.WebhookRow, event: EventEnvelope, signal?: AbortSignal): Promise<AttemptResult> {
-  const { body, headers } = renderRequest(wh, event, deps);
+  let rendered: { body: string; headers: Record<string, string> };
+  try {
+    rendered = renderRequest(wh, event, deps);
+  } catch (e) {
+    // The signing secret cannot be opened with the configured key (the key was replaced
+    // without `loadout rotate-key`): nothing is sent unsigned.
+    return { ok: false, status: null, error: `cannot sign: ${e instanceof Error ? e.message : String(e)}`, duration_ms: 0, retry_after_ms: null };
+  }
+  const { body, headers } = rendered;
   const started = performance.now();
   const elapsed = () => Math.round(performance.now() - started);
   try {

@@ -202,6 +202,41 @@ describe("custom webhook delivery", () => {
     expect(log[0]).toMatchObject({ event_id: eventId, event: "mod_added", attempt: 1, success: true, response_status: 204, error: null });
   });
 
+  test("the signing secret is sealed at rest, and key rotation keeps deliveries verifiable", async () => {
+    const list = seedList(owner.id, "Rotated list");
+    const hook = await createHook(owner, { type: "custom", scope: "list", list_id: list });
+    const stored = t.deps.db.select().from(webhooks).where(eq(webhooks.id, hook.id)).get()!;
+    expect(stored.secret).not.toContain(hook.secret!);
+    expect(stored.secret).not.toContain(hook.secret!.slice("whsec_".length));
+    expect(stored.secret!.startsWith("v1.")).toBe(true);
+
+    const { rotateCredentialKey } = await import("../servers/service");
+    const oldKey = t.deps.secrets.credentialKey;
+    const newKey = Buffer.alloc(32, 9);
+    const r = rotateCredentialKey(t.deps, newKey);
+    expect(r.webhooks_rotated).toBeGreaterThanOrEqual(1);
+    t.deps.secrets.credentialKey = newKey; // what a restart with the new key does
+    try {
+      const eventId = emit("mod_added", list, { workshop_id: "5965550F24A0C152" });
+      await flush();
+      const req = rx.requests.find((x) => x.headers.get("webhook-id") === eventId)!;
+      expect(await verifyStandardWebhook(req.headers, req.body, hook.secret!, { nowSeconds: Math.floor(clock.now() / 1000) })).toEqual({ ok: true });
+
+      // A key that cannot open the secret: nothing is sent unsigned, the attempt records why.
+      t.deps.secrets.credentialKey = Buffer.alloc(32, 3);
+      const before = rx.requests.length;
+      emit("mod_added", list, { workshop_id: "5965550F24A0C152" });
+      await flush();
+      expect(rx.requests.length).toBe(before);
+      const log = (await t.req("GET", `/api/v1/settings/webhooks/${hook.id}/deliveries`, { user: owner })).body;
+      expect(log[0].success).toBe(false);
+      expect(log[0].error).toStartWith("cannot sign: ");
+    } finally {
+      t.deps.secrets.credentialKey = oldKey;
+      rotateCredentialKey({ ...t.deps, secrets: { ...t.deps.secrets, credentialKey: newKey } }, oldKey);
+    }
+  });
+
   test("an event from a rolled-back transaction is never delivered", async () => {
     const list = seedList(owner.id);
     await createHook(owner, { type: "custom", scope: "list", list_id: list });

@@ -1,5 +1,7 @@
 // Rules of the webhooks and notifications endpoints. Knows nothing of HTTP; throws AppError.
 import type { Deps } from "../../deps";
+import type { Tx } from "../../db/client";
+import { CredentialCryptoError, decryptSecret, encryptSecret, keyId, reencryptSecret, sealedKeyId } from "../../shared/crypto";
 import { AppError } from "../../shared/errors";
 import { newId } from "../../shared/ids";
 import { toIso, toIsoOrNull } from "../../shared/time";
@@ -67,8 +69,9 @@ export async function createWebhook(deps: Deps, userId: string, input: CreateWeb
   }
   const now = deps.clock.now();
   const secret = input.type === "custom" ? generateWebhookSecret() : null;
+  const id = newId();
   const row = repo.insertWebhook(deps.db, {
-    id: newId(),
+    id,
     user_id: userId,
     name: input.name ?? defaultName(input.url),
     url: input.url,
@@ -76,13 +79,45 @@ export async function createWebhook(deps: Deps, userId: string, input: CreateWeb
     events: JSON.stringify(input.events ?? [...EVENT_KINDS]),
     scope: input.scope,
     list_id: listId,
-    secret,
+    // Sealed at rest with the credential key (shown in clear once, in this answer).
+    secret: secret ? sealWebhookSecret(deps, id, secret) : null,
     enabled: true,
     consecutive_failures: 0,
     created_at: now,
     updated_at: now,
   });
   return { ...webhookToView(row), ...(secret ? { secret } : {}) };
+}
+
+const webhookAad = (id: string) => `webhook:${id}`;
+
+/** Seals a signing secret with the credential key (AES-256-GCM, the webhook id as AAD). */
+export function sealWebhookSecret(deps: Pick<Deps, "secrets">, webhookId: string, secret: string): string {
+  return encryptSecret(secret, deps.secrets.credentialKey, webhookAad(webhookId));
+}
+
+/** The signing secret of a webhook, or null for chat webhooks. Throws CredentialCryptoError when the key cannot open it. */
+export function openWebhookSecret(deps: Pick<Deps, "secrets">, wh: Pick<repo.WebhookRow, "id" | "secret">): string | null {
+  if (!wh.secret) return null;
+  return decryptSecret(wh.secret, deps.secrets.credentialKey, webhookAad(wh.id));
+}
+
+/** Re-seals every webhook secret under `next` inside the caller's transaction (key rotation). */
+export function reencryptWebhookSecrets(tx: Tx, current: Uint8Array, next: Uint8Array): { rotated: number; unreadable: string[] } {
+  let rotated = 0;
+  const unreadable: string[] = [];
+  const nextId = keyId(next);
+  for (const row of repo.webhookSecrets(tx)) {
+    if (sealedKeyId(row.secret) === nextId) continue;
+    try {
+      repo.setWebhookSecret(tx, row.id, reencryptSecret(row.secret, current, next, webhookAad(row.id)));
+      rotated++;
+    } catch (e) {
+      if (!(e instanceof CredentialCryptoError)) throw e;
+      unreadable.push(row.id);
+    }
+  }
+  return { rotated, unreadable };
 }
 
 /** The caller's webhook; someone else's is 404 like a missing one (ids are not revealed). */

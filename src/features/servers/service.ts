@@ -1,6 +1,7 @@
 // Registered game servers: CRUD scoped to the caller, write-only credentials, deployments,
 // connection tests and the deploy approval flow. Knows nothing of HTTP.
 import type { z } from "zod";
+import { reencryptWebhookSecrets } from "../events/service";
 import type { Deps } from "../../deps";
 import { AppError } from "../../shared/errors";
 import { CredentialCryptoError, decryptSecret, encryptSecret, keyId, parseKey, reencryptSecret } from "../../shared/crypto";
@@ -202,7 +203,7 @@ export async function storeCredentials(deps: Deps, user: AccessUser, id: string,
 export function rotateCredentialKey(
   deps: Pick<Deps, "db" | "secrets" | "clock">,
   newKey: string | Uint8Array,
-): { rotated: number; total: number; unreadable: string[] } {
+): { rotated: number; total: number; unreadable: string[]; webhooks_rotated: number; webhooks_unreadable: string[] } {
   const next = typeof newKey === "string" ? parseKey(newKey) : Buffer.from(newKey);
   if (next.length !== 32) throw new Error("the new secret key must be 32 bytes");
   const current = deps.secrets.credentialKey;
@@ -232,12 +233,14 @@ export function rotateCredentialKey(
         repo.replaceCredentialSecret(tx, row.server_id, sealed, nextId, now);
         rotated++;
       }
+      // Webhook signing secrets are sealed with the same key: rotated in the same transaction.
+      const hooks = reencryptWebhookSecrets(tx, current, next);
       if (unreadable.length > 0 && rotated === 0 && alreadyNew === 0) {
         throw new CredentialCryptoError(
           `none of the ${unreadable.length} stored credentials can be decrypted with the configured secret key; nothing was changed`,
         );
       }
-      return { rotated, total: rows.length, unreadable };
+      return { rotated, total: rows.length, unreadable, webhooks_rotated: hooks.rotated, webhooks_unreadable: hooks.unreadable };
     },
     { behavior: "immediate" },
   );
