@@ -19,7 +19,7 @@ import autocannon from "autocannon";
 import { spawn, type Subprocess } from "bun";
 import { Database } from "bun:sqlite";
 import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
-import { cpus, totalmem, tmpdir, release } from "node:os";
+import { cpus, totalmem, tmpdir, release, loadavg } from "node:os";
 import { join, resolve } from "node:path";
 import { seed, schemaFingerprint, type SeedMeta } from "./seed";
 
@@ -313,6 +313,7 @@ function markdown(res: any): string {
   L.push(`Run ${res.date} · scale **${res.scale}** · ${res.method.duration_s} s per measurement · connections ${conns.join(" and ")}`);
   L.push("");
   L.push(`Machine: ${res.machine.nproc} cores (${res.machine.cpu_model}), ${res.machine.memory_gib} GiB, Linux ${res.machine.kernel}. ` +
+    `Load average before/after: ${res.machine.loadavg_before.map((x: number) => x.toFixed(2)).join(" ")} / ${res.machine.loadavg_after.map((x: number) => x.toFixed(2)).join(" ")}. ` +
     `Bun ${res.machine.bun}, SQLite ${res.machine.sqlite}, Elysia ${res.machine.elysia}, zod ${res.machine.zod}, drizzle-orm ${res.machine.drizzle_orm}, autocannon ${res.machine.autocannon}.`);
   L.push("");
   L.push(`Database: ${(res.database.bytes / 2 ** 20).toFixed(0)} MiB (seeded in ${res.database.seed_seconds} s). ` +
@@ -400,6 +401,8 @@ export async function runBench(opts: BenchOptions) {
     db.close();
   }
   const importBody = buildImportBody(dbPath, meta);
+  // Other work on the machine skews absolute numbers (ratios less: both sides run back to back).
+  const loadBefore = loadavg();
   const eps = endpoints(meta, importBody).filter((e) => !opts.only || opts.only.test(e.name));
 
   // Cold start, three times (the first also runs the migration check on this database).
@@ -471,6 +474,7 @@ export async function runBench(opts: BenchOptions) {
     await stop(base);
   }
 
+  const loadAfter = loadavg();
   const sorted = [...cold].sort((a, b) => a - b);
   const res = {
     date: new Date().toISOString(),
@@ -482,7 +486,7 @@ export async function runBench(opts: BenchOptions) {
       service: `dist/loadout${bin.built ? " (built for this run)" : ""}, LOADOUT_SCHEDULES=off, LOADOUT_TRUST_PROXY=true, log level ${process.env.LOADOUT_LOG_LEVEL ?? "info"} to a file`,
       baseline: "bench/baseline.ts: Bun.serve + bun:sqlite, same repository SQL and service object builders",
     },
-    machine: machine(),
+    machine: { ...machine(), loadavg_before: loadBefore, loadavg_after: loadAfter },
     database: { bytes: statSync(dbPath).size, seed_seconds: meta.seconds, seeded_at: meta.seeded_at, counts: meta.counts },
     cold_start_ms: cold.map((x) => Math.round(x * 10) / 10),
     cold_start_median_ms: Math.round(sorted[1]! * 10) / 10,
