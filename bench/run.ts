@@ -162,6 +162,14 @@ function serviceEnv(dataDir: string, port: number): Record<string, string> {
   };
 }
 
+/** A port nothing listens on right now (bind to 0, read it, close). */
+async function freePort(): Promise<number> {
+  const s = Bun.listen({ hostname: "127.0.0.1", port: 0, socket: { data() {} } });
+  const p = s.port;
+  s.stop(true);
+  return p;
+}
+
 function rssOf(pid: number): number {
   try {
     const m = readFileSync(`/proc/${pid}/status`, "utf8").match(/VmRSS:\s+(\d+) kB/);
@@ -222,7 +230,7 @@ async function drive(base: string, ep: Endpoint, connections: number, seconds: n
         },
       },
     ],
-  } as any);
+  });
   const total = r.requests.total || 1;
   return {
     connections,
@@ -406,7 +414,7 @@ export async function runBench(opts: BenchOptions) {
   const eps = endpoints(meta, importBody).filter((e) => !opts.only || opts.only.test(e.name));
 
   // Cold start, three times (the first also runs the migration check on this database).
-  const port = 18_000 + Math.floor(Math.random() * 1_000);
+  const port = await freePort();
   const cold: number[] = [];
   for (let i = 0; i < 3; i++) {
     const t0 = performance.now();
@@ -421,7 +429,7 @@ export async function runBench(opts: BenchOptions) {
 
   const logFile = join(dataDir, "service.log");
   const svc = spawn([bin.path], { env: serviceEnv(dataDir, port), stdout: Bun.file(logFile), stderr: "inherit" });
-  const bport = port + 1;
+  const bport = await freePort();
   const base = spawn([BUN, join(ROOT, "bench/baseline.ts"), dbPath, String(bport)], { cwd: ROOT, stdout: "ignore", stderr: "inherit" });
   const S = `http://127.0.0.1:${port}`;
   const B = `http://127.0.0.1:${bport}`;
