@@ -538,6 +538,7 @@ export async function seed(scaleName: string, out: string): Promise<SeedMeta> {
     st.run("hourly_until", hourNow);
     st.run("3h_until", blockNow);
     st.run("last_scan_at", now);
+    st.run("mod_usage_at", now);
     // Per-mod usage exactly as the scan precomputes it (live repository refreshModUsage).
     sqlite.prepare(`INSERT INTO live_mod_usage (workshop_id, name, server_count, player_count, updated_at)
        SELECT gm.workshop_id, coalesce(nullif(max(m.name), ''), max(gm.name), ''), count(*), sum(g.player_count), $now

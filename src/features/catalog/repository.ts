@@ -87,6 +87,8 @@ class CatalogStatements {
   readonly depGraph: Statement<any, [string]>;
   readonly counts: Statement<{ deps: number; dependents: number }, [string, string]>;
   readonly usage: Statement<{ servers: number; players: number }, [string, number]>;
+  readonly usageAt: Statement<{ value: number }, []>;
+  readonly usageSince: Statement<{ servers: number; players: number }, [string, number, number]>;
   readonly servers: Statement<any, [string, number]>;
   readonly growthBuckets: Statement<{ bucket: number }, [number, number]>;
   readonly growthRows: Statement<any, [{ id: string; from: number; to: number }]>;
@@ -155,6 +157,17 @@ class CatalogStatements {
       SELECT count(*) AS servers, coalesce(sum(gs.player_count), 0) AS players
       FROM game_server_mods gsm JOIN game_servers gs ON gs.id = gsm.server_id
       WHERE gsm.workshop_id = ?1 AND gs.last_seen_at >= ?2`);
+    // The same numbers from the per-scan precomputed usage (live_mod_usage, as of ?3 = its
+    // refresh time) minus the servers that have left the one-hour window since: only scans
+    // move last_seen_at and they refresh the usage in the same transaction, so this is exact,
+    // and it costs a few probes instead of walking every server that ever ran the mod.
+    this.usageAt = q(`SELECT value FROM live_state WHERE key = 'mod_usage_at'`);
+    this.usageSince = q(`
+      SELECT coalesce(u.server_count, 0) - d.c AS servers, coalesce(u.player_count, 0) - d.p AS players
+      FROM (SELECT count(*) AS c, coalesce(sum(gs.player_count), 0) AS p
+            FROM game_servers gs CROSS JOIN game_server_mods gsm ON gsm.server_id = gs.id AND gsm.workshop_id = ?1
+            WHERE gs.last_seen_at >= ?3 - 3600000 AND gs.last_seen_at < ?2) d
+      LEFT JOIN live_mod_usage u ON u.workshop_id = ?1`);
     this.servers = q(`
       SELECT gs.id, gs.name, gs.host_address, gs.player_count, gs.player_count_limit, gs.queue_players_count,
              gs.scenario_name, gs.game_version, gs.password_protected, gs.official, gs.last_seen_at
@@ -406,7 +419,9 @@ export function getDependencyClosure(sqlite: Database, id: string): GraphNodeRow
 export function getLiveStats(sqlite: Database, id: string, since: number) {
   const s = catalogStatements(sqlite);
   const c = s.counts.get(id, id)!;
-  const u = s.usage.get(id, since)!;
+  const at = s.usageAt.get()?.value;
+  // Before any scan has refreshed the usage (or for a window older than it), count directly.
+  const u = at !== undefined && since >= at - 3_600_000 ? s.usageSince.get(id, since, at)! : s.usage.get(id, since)!;
   return {
     used_by_servers_count: u.servers,
     players_using_count: u.players,

@@ -263,6 +263,9 @@ export const liveRepo = {
          GROUP BY gm.workshop_id
        ) u LEFT JOIN mods m ON m.workshop_id = u.workshop_id`,
     ).run({ now, since: now - HOUR });
+    // The catalog's live stats read the usage as of this time and subtract what left the
+    // window since (src/features/catalog/repository.ts).
+    this.setState(sqlite, "mod_usage_at", now);
   },
 
   getState(sqlite: Database, key: string): number | null {
