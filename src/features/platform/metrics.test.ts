@@ -13,6 +13,7 @@ describe("/metrics", () => {
       expect(body).toContain("# TYPE loadout_process_cpu_user_seconds_total counter");
       expect(body).toMatch(/^loadout_jobs\{status="queued"\} \d+$/m);
       expect(body).not.toContain("nodejs_active_handles_total");
+      expect(body).not.toContain("heap_space_size");
       expect(body.endsWith("\n")).toBe(true);
       const r = await promtoolCheck(body);
       expect(r.problems).toEqual([]);
