@@ -92,15 +92,17 @@ const SQL = {
   catalog: `SELECT j.value AS workshop_id, COALESCE(m.name, '') AS name, COALESCE(m.version, '') AS version,
       COALESCE(m.size_bytes, 0) AS size_bytes, ${LATEST_AT} AS latest_at, ${IN_CATALOG} AS in_catalog
     FROM json_each(?) j LEFT JOIN mods m ON m.workshop_id = j.value ORDER BY j.key`,
+  // CROSS JOIN keeps the closure as the outer loop (a primary-key probe per node); a plain JOIN
+  // let SQLite scan every dependency edge of the catalog for each list read (docs/performance.md).
   closureEdges: `WITH RECURSIVE closure(id) AS (
       SELECT workshop_id FROM list_items WHERE list_id = ?
-      UNION SELECT d.depends_on_id FROM mod_dependencies d JOIN closure c ON d.workshop_id = c.id
+      UNION SELECT d.depends_on_id FROM closure c CROSS JOIN mod_dependencies d ON d.workshop_id = c.id
     )
     SELECT d.workshop_id, d.depends_on_id, COALESCE(NULLIF(m.name, ''), NULLIF(d.depends_on_name, ''), d.depends_on_id) AS name
-    FROM mod_dependencies d JOIN closure c ON d.workshop_id = c.id LEFT JOIN mods m ON m.workshop_id = d.depends_on_id`,
+    FROM closure c CROSS JOIN mod_dependencies d ON d.workshop_id = c.id LEFT JOIN mods m ON m.workshop_id = d.depends_on_id`,
   depsOf: `WITH RECURSIVE closure(id) AS (
       SELECT value FROM json_each(?)
-      UNION SELECT d.depends_on_id FROM mod_dependencies d JOIN closure c ON d.workshop_id = c.id
+      UNION SELECT d.depends_on_id FROM closure c CROSS JOIN mod_dependencies d ON d.workshop_id = c.id
     ) SELECT id FROM closure`,
   versionExists: `SELECT 1 AS ok FROM mod_versions WHERE workshop_id = ? AND version = ?
     UNION ALL SELECT 1 FROM mods WHERE workshop_id = ? AND version = ? LIMIT 1`,
