@@ -83,9 +83,11 @@ export function listServers(deps: Pick<Deps, "sqlite" | "clock">, q: ListQuery):
   });
   const modIds = [...new Set(q.mod_ids ?? [])];
   if (modIds.length > 0) {
+    // Counted per live server (primary-key probes into its mods) rather than grouping every
+    // server that ever ran a popular mod: 10 ms -> 5.5 ms for two popular mods at full scale.
     where.push(
-      `g.id IN (SELECT server_id FROM game_server_mods WHERE workshop_id IN (SELECT value FROM json_each($mods))
-        GROUP BY server_id HAVING count(*) = $modn)`,
+      `(SELECT count(*) FROM game_server_mods gm WHERE gm.server_id = g.id
+          AND gm.workshop_id IN (SELECT value FROM json_each($mods))) = $modn`,
     );
     params.mods = JSON.stringify(modIds);
     params.modn = modIds.length;
