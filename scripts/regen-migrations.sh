@@ -1,26 +1,26 @@
 #!/usr/bin/env bash
-# Regenerates drizzle/ from the current schema. Until the first release there is one
-# generated migration (0000_init) plus one custom migration made of src/db/custom/*.sql
-# (FTS5 tables, triggers: things drizzle-kit cannot express). After a release, switch to
-# plain `drizzle-kit generate --name <what>` so existing databases migrate forward.
+# `npm run db:generate [-- <name>]`: the next migration(s), incrementally, so existing databases
+# migrate forward (the first release's baseline is drizzle/0000_init + 0001_custom_sql).
+#  1. drizzle-kit diffs src/db/schema.ts against drizzle/meta and writes a migration for the
+#     difference (or nothing when the schema did not change).
+#  2. Each src/db/custom/*.sql (FTS5 tables, triggers, WITHOUT ROWID tables: what drizzle-kit
+#     cannot express) not yet in a migration becomes a custom migration of its own. A custom file
+#     is applied once: to change what one did, add a new file (test/migrations.test.ts checks that
+#     applied files were not edited). Statements inside a file are separated by
+#     `--> statement-breakpoint` lines (drizzle runs each chunk as one statement).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 exec 9>.regen-migrations.lock
 flock 9
 BIN=node_modules/.bin
-rm -rf drizzle
-"$BIN/drizzle-kit" generate --name init >/dev/null
-if ls src/db/custom/*.sql >/dev/null 2>&1; then
-  "$BIN/drizzle-kit" generate --custom --name custom_sql >/dev/null
-  # Statements inside a custom file are separated by `--> statement-breakpoint` lines (drizzle
-  # runs each chunk as one statement); files are joined the same way, with no empty chunk.
-  f=$(ls drizzle/0001_*.sql)
-  first=1
-  for s in src/db/custom/*.sql; do
-    if [ $first -eq 0 ]; then printf '\n--> statement-breakpoint\n' >> "$f"; fi
-    first=0
-    echo "-- from $s" >> "$f"
-    sed -e '${/^[[:space:]]*$/d}' "$s" >> "$f"
-  done
-fi
-ls drizzle
+name="${1:-schema}"
+"$BIN/drizzle-kit" generate --name "$name"
+for s in src/db/custom/*.sql; do
+  [ -e "$s" ] || continue
+  if grep -qF -- "-- from $s" drizzle/*.sql; then continue; fi
+  "$BIN/drizzle-kit" generate --custom --name "$(basename "$s" .sql)" >/dev/null
+  f=$(ls -t drizzle/*.sql | head -1)
+  echo "-- from $s" >> "$f"
+  sed -e '${/^[[:space:]]*$/d}' "$s" >> "$f"
+  echo "custom migration $f from $s"
+done
