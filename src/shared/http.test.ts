@@ -151,6 +151,15 @@ describe("global rate limit", () => {
 });
 
 describe("RateLimiter", () => {
+  test("memory stays bounded however many client keys appear", () => {
+    const rl = new RateLimiter(10, 60_000, () => 0, 1000);
+    for (let i = 0; i < 50_000; i++) rl.hit("ip:" + i);
+    expect(rl.size).toBeLessThanOrEqual(1000);
+    // The newest keys are kept and still counted.
+    rl.hit("ip:49999");
+    expect(rl.peek("ip:49999").remaining).toBe(8);
+  });
+
   test("fixed window: limit, remaining, retryAfter, reset after the window", () => {
     let now = 0;
     const rl = new RateLimiter(3, 10_000, () => now);

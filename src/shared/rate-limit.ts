@@ -18,6 +18,12 @@ export class RateLimiter {
     readonly limit: number,
     readonly windowMs: number,
     private readonly now: () => number = Date.now,
+    /**
+     * Most keys kept at once. Keys come from client addresses, which a proxy that passes a
+     * spoofed X-Forwarded-For lets anyone invent; past the bound the oldest windows are dropped
+     * (Map keeps insertion order), so memory stays bounded at the price of forgetting them.
+     */
+    private readonly maxKeys = 100_000,
   ) {}
 
   /** Counts one hit for `key`. */
@@ -36,7 +42,11 @@ export class RateLimiter {
     let w = this.windows.get(key);
     if (!w || t - w.start >= this.windowMs) {
       w = { start: t, count: 0 };
-      if (n > 0) this.windows.set(key, w);
+      if (n > 0) {
+        this.windows.delete(key); // re-insert at the end: insertion order is age order
+        this.windows.set(key, w);
+        if (this.windows.size > this.maxKeys) this.evictOldest();
+      }
     }
     const retryAfter = Math.max(1, Math.ceil((w.start + this.windowMs - t) / 1000));
     if (w.count + n > this.limit) return { allowed: false, remaining: 0, retryAfter };
@@ -53,6 +63,20 @@ export class RateLimiter {
   reset(key?: string) {
     if (key === undefined) this.windows.clear();
     else this.windows.delete(key);
+  }
+
+  private evictOldest() {
+    const drop = this.windows.size - this.maxKeys + Math.ceil(this.maxKeys / 10);
+    let i = 0;
+    for (const k of this.windows.keys()) {
+      if (i++ >= drop) break;
+      this.windows.delete(k);
+    }
+  }
+
+  /** Keys currently tracked (tests, metrics). */
+  get size(): number {
+    return this.windows.size;
   }
 
   private sweep(t: number) {
