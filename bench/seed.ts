@@ -13,6 +13,7 @@ import { mkdirSync, rmSync, existsSync, statSync, writeFileSync } from "node:fs"
 import { dirname, resolve } from "node:path";
 import { openDatabase, migrate } from "../src/db/client";
 import { readMigrations } from "../src/db/migrations.macro";
+import { mulberry32 } from "../test/fixtures/prng";
 
 // ------------------------------------------------------------------------------------------
 // Scale
@@ -48,16 +49,6 @@ export const SCALES: Record<string, Scale> = {
 // ------------------------------------------------------------------------------------------
 // Deterministic randomness
 
-function mulberry32(seed: number) {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 let rnd = mulberry32(0x10ad07);
 /** Each phase restarts the PRNG from its own seed, so a phase's rows never depend on how many
  * numbers an earlier phase drew (some draws depend on where "now" falls in a 3-hour block). */

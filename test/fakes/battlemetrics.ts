@@ -4,6 +4,7 @@
 // told to answer the next requests with 429/5xx (with or without Retry-After).
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
+import { mulberry32 } from "../fixtures/prng";
 
 export interface BmResource {
   type: "server";
@@ -124,18 +125,6 @@ export function loadBmFixture(name: string): BmResource[] {
   return (JSON.parse(readFileSync(file, "utf8")) as { data: BmResource[] }).data;
 }
 
-/** Deterministic 32-bit PRNG (mulberry32) so generated data is the same every run. */
-export function prng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-
 /** The workshop id of generated mod number i (16 upper-case hex characters). */
 export function generatedModId(i: number): string {
   return (0x5a00000000000000n + BigInt(i)).toString(16).toUpperCase().padStart(16, "0");
@@ -154,7 +143,7 @@ export interface GenerateOptions {
  * 20 to 59 mods (about 40 mods a server on average), popular mods drawn more often.
  */
 export function generateBmServers(count: number, opts: GenerateOptions = {}): BmResource[] {
-  const rnd = prng(opts.seed ?? 42);
+  const rnd = mulberry32(opts.seed ?? 42);
   const pool = opts.modPool ?? 3000;
   const offset = opts.idOffset ?? 0;
   const scenarios = ["Conflict - Everon", "Conflict - Arland", "Game Master - Everon", "Combat Ops - Arland", "Capture & Hold"];
