@@ -15,6 +15,7 @@ import { DELIVERY_MAX_ATTEMPTS, type DeliveryPayload } from "./dispatch";
 import { WEBHOOK_DISABLED_EVENT, type EventEnvelope } from "./kinds";
 import { customWebhookBody, describeEvent, discordPayload } from "./render";
 import * as repo from "./repository";
+import type { Tx } from "../../db/client";
 
 export const DELIVERY_TIMEOUT_MS = 10_000;
 /** Delay before retry n (1-based): about 30 s, 2 min, 10 min, 30 min, 2 h. */
@@ -101,24 +102,29 @@ export function retryDelayMs(attempt: number, retryAfterMs: number | null): numb
   return RETRY_DELAYS_MS[Math.min(attempt, RETRY_DELAYS_MS.length) - 1]!;
 }
 
+/** One row of the delivery log (GET /settings/webhooks/:id/deliveries). */
+function logAttempt(tx: Tx, wh: repo.WebhookRow, event: EventEnvelope, attempt: number, r: AttemptResult, nextRetryAt: number | null, now: number) {
+  repo.insertDelivery(tx, {
+    id: newId(),
+    webhook_id: wh.id,
+    event_id: event.id,
+    event: event.kind,
+    attempt,
+    success: r.ok,
+    response_status: r.status,
+    error: r.ok ? null : r.error,
+    duration_ms: r.duration_ms,
+    next_retry_at: nextRetryAt,
+    created_at: now,
+  });
+}
+
 /** Records a failed attempt; disables the webhook and notifies its owner at the threshold. Returns true when disabled now. */
 function recordFailure(deps: Deps, wh: repo.WebhookRow, event: EventEnvelope, attempt: number, r: AttemptResult, nextRetryAt: number | null): boolean {
   return deps.db.transaction(
     (tx) => {
       const now = deps.clock.now();
-      repo.insertDelivery(tx, {
-        id: newId(),
-        webhook_id: wh.id,
-        event_id: event.id,
-        event: event.kind,
-        attempt,
-        success: false,
-        response_status: r.status,
-        error: r.error,
-        duration_ms: r.duration_ms,
-        next_retry_at: nextRetryAt,
-        created_at: now,
-      });
+      logAttempt(tx, wh, event, attempt, r, nextRetryAt, now);
       const failures = repo.recordWebhookFailure(tx, wh.id, now, r.status);
       if (failures < AUTO_DISABLE_AFTER || !repo.disableWebhook(tx, wh.id, now)) return false;
       const data = { webhook_id: wh.id, url: wh.url, consecutive_failures: failures, last_error: r.error };
@@ -145,19 +151,7 @@ function recordSuccess(deps: Deps, wh: repo.WebhookRow, event: EventEnvelope, at
   deps.db.transaction(
     (tx) => {
       const now = deps.clock.now();
-      repo.insertDelivery(tx, {
-        id: newId(),
-        webhook_id: wh.id,
-        event_id: event.id,
-        event: event.kind,
-        attempt,
-        success: true,
-        response_status: r.status,
-        error: null,
-        duration_ms: r.duration_ms,
-        next_retry_at: null,
-        created_at: now,
-      });
+      logAttempt(tx, wh, event, attempt, r, null, now);
       repo.recordWebhookSuccess(tx, wh.id, now, r.status ?? 0);
     },
     { behavior: "immediate" },
