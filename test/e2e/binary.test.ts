@@ -1,11 +1,10 @@
 // Black-box: build the real executable, move it to an empty folder, run it on a fresh data
 // dir and use it the way the README says.
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import { mkdtempSync, rmSync, renameSync, statSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { rmSync, statSync } from "node:fs";
 import { join } from "node:path";
+import { binaryInFreshFolder, freePort } from "./build";
 
-const root = join(import.meta.dir, "../..");
 let dir: string;
 let bin: string;
 
@@ -15,21 +14,8 @@ async function run(args: string[], env: Record<string, string> = {}) {
   return { out, err, code };
 }
 
-async function freePort(): Promise<number> {
-  const s = Bun.serve({ port: 0, fetch: () => new Response() });
-  const port = s.port!;
-  s.stop(true);
-  return port;
-}
-
 beforeAll(async () => {
-  dir = mkdtempSync(join(tmpdir(), "loadout-e2e-"));
-  const built = join(dir, "build-out");
-  const b = Bun.spawn([process.execPath, "scripts/build.ts", built], { cwd: root, stdout: "pipe", stderr: "pipe" });
-  const [out, err, code] = await Promise.all([new Response(b.stdout).text(), new Response(b.stderr).text(), b.exited]);
-  if (code !== 0) throw new Error(`build failed: ${out}\n${err}`);
-  bin = join(dir, "loadout");
-  renameSync(built, bin);
+  ({ dir, bin } = await binaryInFreshFolder());
 }, 120_000);
 
 afterAll(() => rmSync(dir, { recursive: true, force: true }));

@@ -30,7 +30,9 @@ export async function promtoolCheck(body: string): Promise<PromtoolResult> {
     .split("\n")
     .map((l) => l.trim())
     .filter((l) => l !== "")
-    .filter((l) => !ACCEPTED_LINT_NAMES.some((n) => l.startsWith(n + " ") && /non-counter metrics should not have "_(total|count)" suffix/.test(l)));
+    // promtool words it "non-counter metrics should not have "_total" suffix" and
+    // "non-histogram and non-summary metrics should not have "_count" suffix".
+    .filter((l) => !ACCEPTED_LINT_NAMES.some((n) => l.startsWith(n + " ") && /metrics should not have "_(total|count)" suffix/.test(l)));
   return { exitCode, output, problems };
 }
 

@@ -1,0 +1,55 @@
+// Builds the real executable once per test process (bun test runs every file in one process)
+// and hands out copies moved into empty folders, the way a user would run it.
+import { copyFileSync, mkdtempSync, chmodSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+
+const root = join(import.meta.dir, "../..");
+let built: Promise<string> | null = null;
+
+function build(): Promise<string> {
+  built ??= (async () => {
+    const out = join(mkdtempSync(join(tmpdir(), "loadout-build-")), "loadout");
+    const b = Bun.spawn([process.execPath, "scripts/build.ts", out], { cwd: root, stdout: "pipe", stderr: "pipe" });
+    const [stdout, stderr, code] = await Promise.all([new Response(b.stdout).text(), new Response(b.stderr).text(), b.exited]);
+    if (code !== 0) throw new Error(`build failed: ${stdout}\n${stderr}`);
+    return out;
+  })();
+  return built;
+}
+
+/** A fresh folder holding a copy of the built binary; returns {dir, bin}. */
+export async function binaryInFreshFolder(): Promise<{ dir: string; bin: string }> {
+  const src = await build();
+  const dir = mkdtempSync(join(tmpdir(), "loadout-e2e-"));
+  const bin = join(dir, "loadout");
+  copyFileSync(src, bin);
+  chmodSync(bin, 0o755);
+  return { dir, bin };
+}
+
+export async function freePort(): Promise<number> {
+  const s = Bun.serve({ port: 0, hostname: "127.0.0.1", fetch: () => new Response() });
+  const port = s.port!;
+  s.stop(true);
+  return port;
+}
+
+/** Starts the binary with `env` and waits for /api/v1/health; returns the process and base URL. */
+export async function startBinary(bin: string, cwd: string, env: Record<string, string>) {
+  const port = await freePort();
+  const proc = Bun.spawn([bin], {
+    cwd,
+    env: { PATH: process.env.PATH ?? "", LOADOUT_PORT: String(port), LOADOUT_HOST: "127.0.0.1", LOADOUT_SCHEDULES: "off", ...env },
+    stdout: "pipe",
+    stderr: "pipe",
+  });
+  const base = `http://127.0.0.1:${port}`;
+  for (let i = 0; i < 400; i++) {
+    const r = await fetch(`${base}/api/v1/health`).catch(() => null);
+    if (r?.status === 200) return { proc, base };
+    await Bun.sleep(25);
+  }
+  proc.kill();
+  throw new Error(`the binary did not answer /api/v1/health: ${await new Response(proc.stderr).text()}`);
+}
