@@ -6,6 +6,7 @@ import { createTestApp, type TestApp } from "../../../test/helpers";
 import { FakeWorkshop, startFakeWorkshop } from "../../../test/fakes/workshop";
 import { SMALL, smallCatalog, type FakeMod } from "../../../test/fixtures/workshop/dataset";
 import { BUCKET_MS, bucketOf, RETENTION_BUCKETS, rollupGrowth } from "../scraper/growth";
+import { promtoolCheck } from "../../../test/peers/promtool";
 
 let fake: FakeWorkshop;
 let t: TestApp;
@@ -412,8 +413,8 @@ describe("live stats, servers, metrics", () => {
     expect(body).toContain(`loadout_mod_dependencies{workshop_id="${WEIRD}"} 0\n`);
     expect(body).toContain(`loadout_mod_dependents{workshop_id="${WEIRD}"} 0\n`);
     expect(body.endsWith("\n")).toBe(true);
-    const check = Bun.spawnSync(["promtool", "check", "metrics"], { stdin: new TextEncoder().encode(body) });
-    expect({ exit: check.exitCode, out: check.stdout.toString() + check.stderr.toString() }).toEqual({ exit: 0, out: "" });
+    const check = await promtoolCheck(body);
+    expect({ exit: check.exitCode, out: check.output }).toEqual({ exit: 0, out: "" });
     const core = await (await t.app.handle(new Request(`http://localhost/mod/${SMALL.core}/metrics`))).text();
     expect(core).toContain(`loadout_mod_dependents{workshop_id="${SMALL.core}"} 3\n`);
   });

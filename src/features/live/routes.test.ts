@@ -1,12 +1,10 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import { mkdtempSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
 import { createTestApp, TestClock, type TestApp, type TestUser } from "../../../test/helpers";
 import { loadBmFixture, startFakeBattleMetrics, type FakeBattleMetrics } from "../../../test/fakes/battlemetrics";
 import { BattleMetricsClient } from "./battlemetrics";
 import { runScan } from "./scan";
 import { runRollups } from "./rollup";
+import { promtoolCheck } from "../../../test/peers/promtool";
 
 // One app for the read-only endpoint tests: scan-1 then scan-2 five minutes later.
 // Online after that: Alpha (70, 3 mods), Official (40, vanilla), Echo (22, 1 mod), Charlie (5,
@@ -274,19 +272,13 @@ describe("communities", () => {
   });
 });
 
-/** Runs `promtool check metrics`; only the lint lines for the given spec names are accepted. */
+/** `promtool check metrics`: exactly one lint line for each given spec-fixed name, nothing else. */
 async function promtool(body: string, acceptedLintNames: string[]) {
-  const dir = mkdtempSync(join(tmpdir(), "promtool-"));
-  const file = join(dir, "metrics.txt");
-  writeFileSync(file, body);
-  const p = Bun.spawn(["sh", "-c", `promtool check metrics < ${file}`], { stdout: "pipe", stderr: "pipe" });
-  const out = (await new Response(p.stdout).text()) + (await new Response(p.stderr).text());
-  const code = await p.exited;
-  const lines = out.split("\n").filter((l) => l.trim() !== "");
-  const unexpected = lines.filter((l) => !acceptedLintNames.some((n) => l.startsWith(`${n} `) && l.includes("metrics should not have")));
-  expect(unexpected).toEqual([]);
-  expect(lines.length).toBe(acceptedLintNames.length);
-  expect(code).toBe(acceptedLintNames.length > 0 ? 3 : 0);
+  const r = await promtoolCheck(body);
+  expect(r.problems).toEqual([]);
+  const lintNames = r.output.split("\n").filter((l) => l.trim() !== "").map((l) => l.split(" ")[0]);
+  expect(lintNames.sort()).toEqual([...acceptedLintNames].sort());
+  expect(r.exitCode).toBe(acceptedLintNames.length > 0 ? 3 : 0);
 }
 
 describe("server metrics", () => {
