@@ -87,19 +87,34 @@ export const userById = (db: Database, id: string) => db.query("SELECT id, displ
 
 // ---- list co-owners and collaborators -------------------------------------------------------
 
-export const listOwners = (db: Database, listId: string) =>
-  db
-    .query(
-      `SELECT o.user_id, u.display_name, o.added_at FROM list_owners o JOIN users u ON u.id = o.user_id
-       WHERE o.list_id = ? ORDER BY o.added_at, u.display_name`,
-    )
-    .all(listId) as PersonRow[];
-export const isListCoOwner = (db: Database, listId: string, userId: string) =>
-  !!db.query("SELECT 1 FROM list_owners WHERE list_id = ? AND user_id = ?").get(listId, userId);
-export const insertListOwner = (db: Database, listId: string, userId: string, at: number) =>
-  db.query("INSERT INTO list_owners (list_id, user_id, added_at) VALUES (?, ?, ?)").run(listId, userId, at);
-export const deleteListOwner = (db: Database, listId: string, userId: string) =>
-  db.query("DELETE FROM list_owners WHERE list_id = ? AND user_id = ?").run(listId, userId).changes;
+/**
+ * The three membership tables (list co-owners, group members, group co-owners) have the same
+ * shape: (scope id, user_id, added_at). One set of statements serves each; table and column
+ * names are constants, never input.
+ */
+function membership(table: "list_owners" | "group_members" | "group_owners", scope: "list_id" | "group_id") {
+  return {
+    people: (db: Database, scopeId: string) =>
+      db
+        .query(
+          `SELECT m.user_id, u.display_name, m.added_at FROM ${table} m JOIN users u ON u.id = m.user_id
+           WHERE m.${scope} = ? ORDER BY m.added_at, u.display_name`,
+        )
+        .all(scopeId) as PersonRow[],
+    has: (db: Database, scopeId: string, userId: string) =>
+      !!db.query(`SELECT 1 FROM ${table} WHERE ${scope} = ? AND user_id = ?`).get(scopeId, userId),
+    insert: (db: Database, scopeId: string, userId: string, at: number) =>
+      db.query(`INSERT INTO ${table} (${scope}, user_id, added_at) VALUES (?, ?, ?)`).run(scopeId, userId, at),
+    remove: (db: Database, scopeId: string, userId: string) =>
+      db.query(`DELETE FROM ${table} WHERE ${scope} = ? AND user_id = ?`).run(scopeId, userId).changes,
+  };
+}
+
+const listCoOwners = membership("list_owners", "list_id");
+export const listOwners = listCoOwners.people;
+export const isListCoOwner = listCoOwners.has;
+export const insertListOwner = listCoOwners.insert;
+export const deleteListOwner = listCoOwners.remove;
 
 const COLLAB_SELECT = `SELECT c.user_id, u.display_name, c.can_add, c.can_remove, c.can_deploy, c.added_at
   FROM list_collaborators c JOIN users u ON u.id = c.user_id`;
@@ -159,33 +174,17 @@ export const communityVisible = (db: Database, communityId: string, userId: stri
     )
     .get({ cid: communityId, uid: userId });
 
-export const groupMembers = (db: Database, groupId: string) =>
-  db
-    .query(
-      `SELECT m.user_id, u.display_name, m.added_at FROM group_members m JOIN users u ON u.id = m.user_id
-       WHERE m.group_id = ? ORDER BY m.added_at, u.display_name`,
-    )
-    .all(groupId) as PersonRow[];
-export const isGroupMember = (db: Database, groupId: string, userId: string) =>
-  !!db.query("SELECT 1 FROM group_members WHERE group_id = ? AND user_id = ?").get(groupId, userId);
-export const insertGroupMember = (db: Database, groupId: string, userId: string, at: number) =>
-  db.query("INSERT INTO group_members (group_id, user_id, added_at) VALUES (?, ?, ?)").run(groupId, userId, at);
-export const deleteGroupMember = (db: Database, groupId: string, userId: string) =>
-  db.query("DELETE FROM group_members WHERE group_id = ? AND user_id = ?").run(groupId, userId).changes;
+const groupMemberRows = membership("group_members", "group_id");
+export const groupMembers = groupMemberRows.people;
+export const isGroupMember = groupMemberRows.has;
+export const insertGroupMember = groupMemberRows.insert;
+export const deleteGroupMember = groupMemberRows.remove;
 
-export const groupOwners = (db: Database, groupId: string) =>
-  db
-    .query(
-      `SELECT o.user_id, u.display_name, o.added_at FROM group_owners o JOIN users u ON u.id = o.user_id
-       WHERE o.group_id = ? ORDER BY o.added_at, u.display_name`,
-    )
-    .all(groupId) as PersonRow[];
-export const isGroupCoOwner = (db: Database, groupId: string, userId: string) =>
-  !!db.query("SELECT 1 FROM group_owners WHERE group_id = ? AND user_id = ?").get(groupId, userId);
-export const insertGroupOwner = (db: Database, groupId: string, userId: string, at: number) =>
-  db.query("INSERT INTO group_owners (group_id, user_id, added_at) VALUES (?, ?, ?)").run(groupId, userId, at);
-export const deleteGroupOwner = (db: Database, groupId: string, userId: string) =>
-  db.query("DELETE FROM group_owners WHERE group_id = ? AND user_id = ?").run(groupId, userId).changes;
+const groupOwnerRows = membership("group_owners", "group_id");
+export const groupOwners = groupOwnerRows.people;
+export const isGroupCoOwner = groupOwnerRows.has;
+export const insertGroupOwner = groupOwnerRows.insert;
+export const deleteGroupOwner = groupOwnerRows.remove;
 
 // ---- groups on lists ------------------------------------------------------------------------
 
