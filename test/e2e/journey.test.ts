@@ -104,6 +104,18 @@ describe("journey through the compiled binary", () => {
     const exported = await call("GET", `/api/v1/lists/${list.json.id}/export?type=latest`);
     expect(exported.json.game.mods).toHaveLength(4);
 
+    // Import, in the text-fragment shape (not JSON on its own): preview, then apply atomically.
+    const fragment = `"mods": ${JSON.stringify([...exported.json.game.mods, { modId: SMALL.weapons, name: "Weapons" }])}`;
+    const importReq = (path: string) =>
+      fetch(`${base}/api/v1/lists/${list.json.id}/${path}`, { method: "POST", headers: { authorization: `Bearer ${user}`, "content-type": "text/plain" }, body: fragment });
+    const preview = await (await importReq("import-preview")).json();
+    expect(preview.added.map((a: any) => a.workshop_id)).toEqual([SMALL.weapons]);
+    expect(preview.removed).toEqual([]);
+    const applied = await (await importReq("import-apply")).json();
+    expect(applied).toEqual({ ok: true, added: 1, removed: 0, version_changed: 0 });
+    const audit = await call("GET", `/api/v1/lists/${list.json.id}/audit`, undefined, user);
+    expect(audit.json[0].action).toBe("import");
+
     // A signed webhook for the list's events, delivered by the background worker.
     const hook = await call("POST", "/api/v1/settings/webhooks", { url: rx.url, type: "custom", events: ["mod_added", "deployment_succeeded"], scope: "global" }, user);
     expect(hook.status).toBe(200);
@@ -123,7 +135,7 @@ describe("journey through the compiled binary", () => {
     expect(done.error_message).toBeNull();
     expect(done.status).toBe("success");
     const written = JSON.parse(sshd.readFile("server.json"));
-    expect(written.game.mods.map((m: any) => m.modId).sort()).toEqual([SMALL.chainA, SMALL.chainB, SMALL.chainC, SMALL.core].sort());
+    expect(written.game.mods.map((m: any) => m.modId).sort()).toEqual([SMALL.chainA, SMALL.chainB, SMALL.chainC, SMALL.core, SMALL.weapons].sort());
     expect(written.bindPort).toBe(2001);
 
     // Live servers: a scan of the fake BattleMetrics.
