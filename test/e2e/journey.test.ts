@@ -108,10 +108,10 @@ describe("journey through the compiled binary", () => {
     const fragment = `"mods": ${JSON.stringify([...exported.json.game.mods, { modId: SMALL.weapons, name: "Weapons" }])}`;
     const importReq = (path: string) =>
       fetch(`${base}/api/v1/lists/${list.json.id}/${path}`, { method: "POST", headers: { authorization: `Bearer ${user}`, "content-type": "text/plain" }, body: fragment });
-    const preview = await (await importReq("import-preview")).json();
+    const preview = (await (await importReq("import-preview")).json()) as any;
     expect(preview.added.map((a: any) => a.workshop_id)).toEqual([SMALL.weapons]);
     expect(preview.removed).toEqual([]);
-    const applied = await (await importReq("import-apply")).json();
+    const applied = (await (await importReq("import-apply")).json()) as any;
     expect(applied).toEqual({ ok: true, added: 1, removed: 0, version_changed: 0 });
     const audit = await call("GET", `/api/v1/lists/${list.json.id}/audit`, undefined, user);
     expect(audit.json[0].action).toBe("import");
