@@ -88,6 +88,8 @@ class CatalogStatements {
   readonly counts: Statement<{ deps: number; dependents: number }, [string, string]>;
   readonly usage: Statement<{ servers: number; players: number }, [string, number]>;
   readonly usageAt: Statement<{ value: number }, []>;
+  readonly onlineUsage: Statement<{ server_count: number }, [string]>;
+  readonly serversOnlineFirst: Statement<any, [string, number]>;
   readonly usageSince: Statement<{ servers: number; players: number }, [string, number, number]>;
   readonly servers: Statement<any, [string, number]>;
   readonly growthBuckets: Statement<{ bucket: number }, [number, number]>;
@@ -168,12 +170,22 @@ class CatalogStatements {
             FROM game_servers gs CROSS JOIN game_server_mods gsm ON gsm.server_id = gs.id AND gsm.workshop_id = ?1
             WHERE gs.last_seen_at >= ?3 - 3600000 AND gs.last_seen_at < ?2) d
       LEFT JOIN live_mod_usage u ON u.workshop_id = ?1`);
+    const SERVER_COLS = `gs.id, gs.name, gs.host_address, gs.player_count, gs.player_count_limit, gs.queue_players_count,
+             gs.scenario_name, gs.game_version, gs.password_protected, gs.official, gs.last_seen_at`;
+    // Two join orders for the same rows: from the mod's rows (cheap for most mods), or from the
+    // live servers, probing each one's mods (bounded by the ~5,000 live servers; wins for mods
+    // that thousands of servers, live and gone, have run). getServersUsing picks by usage.
     this.servers = q(`
-      SELECT gs.id, gs.name, gs.host_address, gs.player_count, gs.player_count_limit, gs.queue_players_count,
-             gs.scenario_name, gs.game_version, gs.password_protected, gs.official, gs.last_seen_at
+      SELECT ${SERVER_COLS}
       FROM game_server_mods gsm JOIN game_servers gs ON gs.id = gsm.server_id
       WHERE gsm.workshop_id = ?1 AND gs.last_seen_at >= ?2
       ORDER BY gs.player_count DESC, gs.name COLLATE NOCASE, gs.id`);
+    this.serversOnlineFirst = q(`
+      SELECT ${SERVER_COLS}
+      FROM game_servers gs CROSS JOIN game_server_mods gsm ON gsm.server_id = gs.id AND gsm.workshop_id = ?1
+      WHERE gs.last_seen_at >= ?2
+      ORDER BY gs.player_count DESC, gs.name COLLATE NOCASE, gs.id`);
+    this.onlineUsage = q(`SELECT server_count FROM live_mod_usage WHERE workshop_id = ?`);
     this.growthBuckets = q("SELECT bucket FROM mod_growth_buckets WHERE bucket >= ?1 AND bucket <= ?2 ORDER BY bucket");
     this.growthRows = sqlite.prepare(`
       SELECT bucket, used_by_servers, players_using, dependencies, dependents FROM mod_growth
@@ -430,8 +442,13 @@ export function getLiveStats(sqlite: Database, id: string, since: number) {
   };
 }
 
-export function getServersUsing(sqlite: Database, id: string, since: number) {
-  return catalogStatements(sqlite).servers.all(id, since) as {
+/** Live servers above which starting from the live servers is cheaper (measured at full scale). */
+const ONLINE_FIRST_ABOVE = 500;
+
+export function getServersUsing(sqlite: Database, id: string, since: number, plan: "auto" | "mod-first" | "online-first" = "auto") {
+  const s = catalogStatements(sqlite);
+  const onlineFirst = plan === "online-first" || (plan === "auto" && (s.onlineUsage.get(id)?.server_count ?? 0) > ONLINE_FIRST_ABOVE);
+  return (onlineFirst ? s.serversOnlineFirst : s.servers).all(id, since) as {
     id: string;
     name: string;
     host_address: string;

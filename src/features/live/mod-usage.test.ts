@@ -6,7 +6,7 @@ import { createTestApp, type TestApp } from "../../../test/helpers";
 import { loadBmFixture, startFakeBattleMetrics, type FakeBattleMetrics } from "../../../test/fakes/battlemetrics";
 import { BattleMetricsClient } from "./battlemetrics";
 import { runScan } from "./scan";
-import { getLiveStats } from "../catalog/repository";
+import { getLiveStats, getServersUsing } from "../catalog/repository";
 
 let t: TestApp;
 let fake: FakeBattleMetrics;
@@ -40,6 +40,11 @@ test("live stats equal a direct count of servers seen in the last hour, as time 
     for (const id of all) {
       const s = getLiveStats(t.deps.sqlite, id, t.clock.now() - 60 * MIN);
       expect({ id, servers: s.used_by_servers_count, players: s.players_using_count }).toEqual({ id, ...direct(id) });
+      // Both join orders of /mods/:id/servers give the same rows in the same order.
+      const since = t.clock.now() - 60 * MIN;
+      const modFirst = getServersUsing(t.deps.sqlite, id, since, "mod-first");
+      expect(getServersUsing(t.deps.sqlite, id, since, "online-first")).toEqual(modFirst);
+      expect(modFirst.length).toBe(s.used_by_servers_count);
     }
     return all.length;
   };
