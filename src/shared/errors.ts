@@ -10,10 +10,5 @@ export class AppError extends Error {
   }
 }
 
-export const badRequest = (message: string) => new AppError(400, message);
-export const unauthorized = (message = "unauthorized") => new AppError(401, message);
-export const forbidden = (message = "no permission") => new AppError(403, message);
-export const notFound = (message = "not found") => new AppError(404, message);
-export const conflict = (message: string) => new AppError(409, message);
 export const tooManyRequests = (retryAfterSeconds: number, message = "too many requests") =>
   new AppError(429, message, { "Retry-After": String(Math.max(1, Math.ceil(retryAfterSeconds))) });

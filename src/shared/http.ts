@@ -19,8 +19,6 @@ interface RequestMeta {
 }
 const meta = new WeakMap<Request, RequestMeta>();
 
-export const requestId = (request: Request): string | undefined => meta.get(request)?.id;
-
 /** Client IP: the socket address, or the first X-Forwarded-For hop when LOADOUT_TRUST_PROXY is on. */
 export function clientIp(deps: Pick<Deps, "config">, request: Request, server?: Server<any> | null): string {
   if (deps.config.LOADOUT_TRUST_PROXY) {

@@ -34,11 +34,7 @@ export interface DeployRuntimeOptions {
 const NOT_ALLOWED =
   "the target address is not allowed (loopback, private or link-local); set LOADOUT_ALLOW_PRIVATE_URLS=true to deploy to private addresses";
 
-/** Decrypts a server's credentials; throws DeployError when there are none. */
-export function loadCredentials(deps: Deps, server: ServerRow): PanelCredentials | SftpCredentials {
-  return loadCredentialRow(deps, server).creds;
-}
-
+/** Decrypts a server's credentials (with its pinned SFTP host key); throws DeployError when there are none. */
 function loadCredentialRow(deps: Deps, server: ServerRow) {
   const row = repo.getCredentials(deps.db, server.id);
   if (!row) throw new DeployError("the server has no credentials; store them with POST /servers/:id/credentials");
