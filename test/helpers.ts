@@ -12,9 +12,12 @@ import { createUser as createUserRow } from "../src/features/users/service";
 import { issueToken } from "../src/shared/auth";
 import { createApiKey } from "../src/features/users/service";
 
-/** A clock tests can move. */
+/**
+ * A clock tests can move. It starts at the real time (so the suite passes on any day) unless
+ * a test gives it a start; everything the app signs or dates reads this clock (`deps.clock`).
+ */
 export class TestClock {
-  constructor(public t = Date.UTC(2026, 10, 22, 12, 0, 0)) {}
+  constructor(public t = Date.now()) {}
   now = () => this.t;
   advance(ms: number) {
     this.t += ms;

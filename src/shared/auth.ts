@@ -26,11 +26,23 @@ export type Signer = {
 
 const signers = new WeakMap<Deps, Signer>();
 
-/** The @elysiajs/jwt signer (HS256) for these deps' secret: login, OAuth state, tests. */
+/**
+ * The @elysiajs/jwt signer (HS256) for these deps' secret: login, OAuth state, tests.
+ * Expiry is judged by `deps.clock`, the same clock that computed `exp` when signing (the
+ * library would compare with the machine's clock, so a token signed by an injected clock
+ * could expire or live on according to another clock than the one that issued it).
+ */
 export function signerFor(deps: Deps): Signer {
   let s = signers.get(deps);
   if (!s) {
-    s = (jwt({ name: "jwt", secret: deps.secrets.jwtSecret, alg: "HS256" }) as any).singleton.decorator.jwt as Signer;
+    const lib = (jwt({ name: "jwt", secret: deps.secrets.jwtSecret, alg: "HS256" }) as any).singleton.decorator.jwt as {
+      sign: Signer["sign"];
+      verify(t: string | undefined, options: { currentDate: Date }): Promise<false | Record<string, unknown>>;
+    };
+    s = {
+      sign: (payload) => lib.sign(payload),
+      verify: (token) => lib.verify(token, { currentDate: new Date(deps.clock.now()) }),
+    };
     signers.set(deps, s);
   }
   return s;

@@ -35,12 +35,22 @@ export async function freePort(): Promise<number> {
   return port;
 }
 
+/**
+ * A run of the suite under libfaketime (`faketime -f '+400d' npx bun test`, how we check that
+ * the suite passes on any date) hands its shifted clock to the binary too, so both sides of a
+ * signed exchange keep one clock.
+ */
+function fakeTimeEnv(): Record<string, string> {
+  const { FAKETIME, LD_PRELOAD } = process.env;
+  return FAKETIME && LD_PRELOAD ? { FAKETIME, LD_PRELOAD } : {};
+}
+
 /** Starts the binary with `env` and waits for /api/v1/health; returns the process and base URL. */
 export async function startBinary(bin: string, cwd: string, env: Record<string, string>) {
   const port = await freePort();
   const proc = Bun.spawn([bin], {
     cwd,
-    env: { PATH: process.env.PATH ?? "", LOADOUT_PORT: String(port), LOADOUT_HOST: "127.0.0.1", LOADOUT_SCHEDULES: "off", ...env },
+    env: { PATH: process.env.PATH ?? "", ...fakeTimeEnv(), LOADOUT_PORT: String(port), LOADOUT_HOST: "127.0.0.1", LOADOUT_SCHEDULES: "off", ...env },
     stdout: "pipe",
     stderr: "pipe",
   });

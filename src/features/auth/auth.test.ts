@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import { createTestApp, type TestApp } from "../../../test/helpers";
+import { createTestApp, TestClock, type TestApp } from "../../../test/helpers";
 import { startSmtpServer } from "../../../test/fakes/smtp";
 import { startFakeDiscord } from "../../../test/fakes/discord-oauth";
 import { signerFor } from "../../shared/auth";
@@ -62,7 +62,7 @@ describe("registration, login and tokens", () => {
 
   test("expired, tampered and deleted-user JWTs are 401", async () => {
     const u = await t.createUser();
-    const expiredToken = await signerFor(t.deps).sign({ sub: u.id, role: "user", exp: Math.floor(Date.now() / 1000) - 60 });
+    const expiredToken = await signerFor(t.deps).sign({ sub: u.id, role: "user", exp: Math.floor(t.clock.now() / 1000) - 60 });
     expect((await t.req("GET", "/api/v1/auth/me", { token: expiredToken })).status).toBe(401);
     const [h, p, s] = u.token.split(".");
     const forgedPayload = Buffer.from(JSON.stringify({ sub: u.id, role: "admin", exp: 9999999999 })).toString("base64url");
@@ -287,7 +287,7 @@ describe("chat OAuth 2.0", () => {
     const u = await t.createUser();
     expect((await t.req("GET", `/api/v1/auth/chat/callback?code=abc&state=${u.token}`)).status).toBe(400);
     // An expired state (signed 11 minutes ago with a 10-minute life).
-    const past = Math.floor(Date.now() / 1000) - 660;
+    const past = Math.floor(t.clock.now() / 1000) - 660;
     const expired = await signerFor(t.deps).sign({ purpose: "chat-oauth", nonce: "n", iat: past, exp: past + 600 });
     expect((await t.req("GET", `/api/v1/auth/chat/callback?code=abc&state=${expired}`)).status).toBe(400);
     expect(discord.requests.length).toBe(before);
@@ -324,4 +324,48 @@ describe("first admin and mail without SMTP", () => {
       await t.close();
     }
   });
+});
+
+// Everything signed with a timestamp is signed and verified against one clock (deps.clock), so
+// the suite passes on any day and a clock injected into the app is the only judge of expiry.
+describe("tokens and OAuth state follow the app's clock, not the machine's", () => {
+  const YEAR = 365 * 24 * 3600_000;
+  for (const [label, offset] of [["a year behind", -YEAR], ["a year ahead", YEAR]] as const) {
+    test(`with the clock ${label} of real time`, async () => {
+      const discord = startFakeDiscord({ clientId: "cid", clientSecret: "csecret" });
+      const clock = new TestClock(Date.now() + offset);
+      const t = await createTestApp({
+        clock,
+        env: {
+          LOADOUT_DISCORD_CLIENT_ID: "cid",
+          LOADOUT_DISCORD_CLIENT_SECRET: "csecret",
+          LOADOUT_DISCORD_API_URL: discord.url,
+          LOADOUT_DISCORD_AUTHORIZE_URL: discord.url + "/oauth2/authorize",
+        },
+      });
+      try {
+        // A login JWT lives LOADOUT_JWT_TTL (7 days) on the app's clock.
+        const u = await t.createUser();
+        expect((await t.req("GET", "/api/v1/auth/me", { user: u })).status).toBe(200);
+        clock.advance(6 * 24 * 3600_000);
+        expect((await t.req("GET", "/api/v1/auth/me", { user: u })).status).toBe(200);
+        clock.advance(2 * 24 * 3600_000);
+        expect((await t.req("GET", "/api/v1/auth/me", { user: u })).status).toBe(401);
+
+        // The OAuth state lives 10 minutes on the app's clock.
+        const player = { id: "1234", username: "p", global_name: "P", avatar: null, email: "p@example.com", verified: true };
+        const stateOf = async () => new URL((await t.req("GET", "/api/v1/auth/chat")).headers.get("location")!).searchParams.get("state")!;
+        const fresh = await stateOf();
+        expect((await t.req("GET", `/api/v1/auth/chat/callback?code=${discord.issueCode(player)}&state=${fresh}`)).status).toBe(200);
+        const stale = await stateOf();
+        clock.advance(11 * 60_000);
+        const r = await t.req("GET", `/api/v1/auth/chat/callback?code=${discord.issueCode(player)}&state=${stale}`);
+        expect(r.status).toBe(400);
+        expect(r.body).toEqual({ error: "invalid state" });
+      } finally {
+        await t.close();
+        discord.close();
+      }
+    });
+  }
 });

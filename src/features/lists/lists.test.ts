@@ -49,7 +49,7 @@ describe("lists CRUD", () => {
       expect(d).toHaveProperty(k);
     expect(d.mod_count).toBe(2);
     expect(d.total_size_bytes).toBe(500);
-    expect(d.items[0]).toEqual({ workshop_id: A, name: "Alpha", version: "1.1.0", pinned_version: null, size_bytes: 100, image_url: null, position: 0, added_at: "2026-11-22T12:00:00.000Z" });
+    expect(d.items[0]).toEqual({ workshop_id: A, name: "Alpha", version: "1.1.0", pinned_version: null, size_bytes: 100, image_url: null, position: 0, added_at: new Date(t.clock.now()).toISOString() });
     // A → B → C → (A cut)
     expect(d.dependency_tree[0]).toEqual({
       workshop_id: A,
