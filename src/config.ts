@@ -28,13 +28,27 @@ const cron = (name: string, def: string) =>
     .default(def)
     .refine((v) => v.trim().split(/\s+/).length >= 5 && v.trim().split(/\s+/).length <= 7, `${name} must be a cron expression`);
 
+/** Requests a minute; 0 turns the limit off. */
+const perMinute = (name: string, def: number) =>
+  z.coerce
+    .number({ error: `${name} must be a whole number of requests a minute (0 = off)` })
+    .int(`${name} must be a whole number of requests a minute (0 = off)`)
+    .min(0, `${name} must be 0 (off) or more`)
+    .max(1_000_000, `${name} must be at most 1000000`)
+    .default(def);
+
 const optionalNonEmpty = z
   .string()
   .optional()
   .transform((v) => (v && v.trim() !== "" ? v : undefined));
 
 export const configSchema = z.object({
-  LOADOUT_PORT: z.coerce.number({ error: "LOADOUT_PORT must be a port number" }).int().min(0).max(65535).default(8080),
+  LOADOUT_PORT: z.coerce
+    .number({ error: "LOADOUT_PORT must be a port number" })
+    .int("LOADOUT_PORT must be a whole number from 0 to 65535")
+    .min(0, "LOADOUT_PORT must be a whole number from 0 to 65535")
+    .max(65535, "LOADOUT_PORT must be a whole number from 0 to 65535")
+    .default(8080),
   LOADOUT_HOST: z.string().min(1).default("0.0.0.0"),
   LOADOUT_DATA_DIR: z.string().min(1).default("./data"),
   LOADOUT_BASE_URL: url("LOADOUT_BASE_URL").default("http://localhost:8080"),
@@ -75,7 +89,11 @@ export const configSchema = z.object({
   LOADOUT_DISCORD_API_URL: url("LOADOUT_DISCORD_API_URL").default("https://discord.com/api"),
   LOADOUT_DISCORD_AUTHORIZE_URL: url("LOADOUT_DISCORD_AUTHORIZE_URL").default("https://discord.com/oauth2/authorize"),
   LOADOUT_WORKSHOP_URL: url("LOADOUT_WORKSHOP_URL").default("https://reforger.armaplatform.com"),
-  LOADOUT_WORKSHOP_RPS: z.coerce.number({ error: "LOADOUT_WORKSHOP_RPS must be a number" }).positive("LOADOUT_WORKSHOP_RPS must be positive").max(1000).default(2),
+  LOADOUT_WORKSHOP_RPS: z.coerce
+    .number({ error: "LOADOUT_WORKSHOP_RPS must be a number" })
+    .positive("LOADOUT_WORKSHOP_RPS must be more than 0 requests a second")
+    .max(1000, "LOADOUT_WORKSHOP_RPS must be at most 1000 requests a second")
+    .default(2),
   LOADOUT_BATTLEMETRICS_URL: url("LOADOUT_BATTLEMETRICS_URL").default("https://api.battlemetrics.com"),
   LOADOUT_BATTLEMETRICS_TOKEN: optionalNonEmpty,
   LOADOUT_SCHEDULES: z.enum(["on", "off"], { error: "LOADOUT_SCHEDULES must be on or off" }).default("on"),
@@ -84,6 +102,8 @@ export const configSchema = z.object({
   LOADOUT_CRON_ROLLUPS: cron("LOADOUT_CRON_ROLLUPS", "0 * * * *"),
   LOADOUT_ALLOW_PRIVATE_URLS: bool("LOADOUT_ALLOW_PRIVATE_URLS", false),
   LOADOUT_TRUST_PROXY: bool("LOADOUT_TRUST_PROXY", false),
+  LOADOUT_RATE_LIMIT_ANON: perMinute("LOADOUT_RATE_LIMIT_ANON", 300),
+  LOADOUT_RATE_LIMIT_USER: perMinute("LOADOUT_RATE_LIMIT_USER", 1200),
   LOADOUT_LOG_LEVEL: z.enum(["debug", "info", "warn", "error"], { error: "LOADOUT_LOG_LEVEL must be debug, info, warn or error" }).default("info"),
   /** Comma-separated allowed origins for CORS, or `*` (the API uses no cookies, so `*` is safe). */
   LOADOUT_CORS_ORIGINS: z.string().default("*"),

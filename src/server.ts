@@ -6,7 +6,7 @@ import { createDeps } from "./runtime";
 import { createApp } from "./app";
 import { features } from "./features/index";
 import { ensureBootstrapAdmin } from "./features/users/service";
-import { BODY_LIMIT, IMPORT_BODY_LIMIT } from "./shared/http";
+import { SOCKET_BODY_CAP } from "./shared/http";
 import { VERSION } from "./version";
 
 export async function serve(config: Config) {
@@ -18,8 +18,11 @@ export async function serve(config: Config) {
   app.listen({
     port: config.LOADOUT_PORT,
     hostname: config.LOADOUT_HOST,
-    // The app enforces 1 MiB (5 MiB on import endpoints) with a clear 413; this is the socket-level cap.
-    maxRequestBodySize: Math.max(BODY_LIMIT, IMPORT_BODY_LIMIT) + 64 * 1024,
+    // The app enforces 1 MiB (5 MiB on import endpoints) with a JSON 413: a declared
+    // Content-Length is judged before anything is read, a chunked body is read as a stream up to
+    // the route's limit. Bun's own cap answers a bare 413 with no body, so it sits far above ours
+    // and only guards against absurd declared lengths.
+    maxRequestBodySize: SOCKET_BODY_CAP,
   });
   const server = app.server!;
 

@@ -16,7 +16,7 @@ export interface AuthUser {
   is_approved: boolean;
 }
 
-const READ_METHODS = new Set(["GET", "HEAD", "OPTIONS"]);
+export const READ_METHODS = new Set(["GET", "HEAD", "OPTIONS"]);
 const API_KEY_PREFIX = "lo_";
 
 export type Signer = {
@@ -92,15 +92,34 @@ function userByApiKey(deps: Deps, key: string): AuthUser {
   return toUser(r);
 }
 
+const requestCallers = new WeakMap<Request, Promise<AuthUser | null>>();
+
+/**
+ * The caller of a request, looked up once per request: the http plugin asks first (rate limit
+ * per user, 401 before a body is read), the route's macro gets the same answer. Resolves null
+ * without a credential; rejects with 401 for a bad one.
+ */
+export function callerOf(deps: Deps, request: Request): Promise<AuthUser | null> {
+  let p = requestCallers.get(request);
+  if (!p) {
+    p = authenticate(deps, signerFor(deps), {
+      authorization: request.headers.get("authorization") ?? undefined,
+      "x-api-key": request.headers.get("x-api-key") ?? undefined,
+    });
+    p.catch(() => {}); // a bad credential is reported where it is awaited
+    requestCallers.set(request, p);
+  }
+  return p;
+}
+
 const plugins = new WeakMap<Deps, ReturnType<typeof buildAuthPlugin>>();
 
 function buildAuthPlugin(deps: Deps) {
-  const signer = signerFor(deps);
   return new Elysia({ name: "auth" }).macro({
       /** A signed-in user; mutations need an approved account. */
       auth: {
-        resolve: async ({ headers, request }) => {
-          const user = await authenticate(deps, signer, headers);
+        resolve: async ({ request }) => {
+          const user = await callerOf(deps, request);
           if (!user) throw new AppError(401, "unauthorized");
           if (!READ_METHODS.has(request.method) && !user.is_approved) throw new AppError(403, "account pending approval");
           return { user };
@@ -108,23 +127,23 @@ function buildAuthPlugin(deps: Deps) {
       },
       /** A signed-in user, approved or not (for the few mutations an unapproved account may make, such as deleting itself). */
       authAny: {
-        resolve: async ({ headers }) => {
-          const user = await authenticate(deps, signer, headers);
+        resolve: async ({ request }) => {
+          const user = await callerOf(deps, request);
           if (!user) throw new AppError(401, "unauthorized");
           return { user };
         },
       },
       /** The signed-in user or null; a bad credential is still 401. */
       optionalAuth: {
-        resolve: async ({ headers }) => {
-          const user = await authenticate(deps, signer, headers);
+        resolve: async ({ request }) => {
+          const user = await callerOf(deps, request);
           return { user: user as AuthUser | null };
         },
       },
       /** An admin. */
       admin: {
-        resolve: async ({ headers }) => {
-          const user = await authenticate(deps, signer, headers);
+        resolve: async ({ request }) => {
+          const user = await callerOf(deps, request);
           if (!user) throw new AppError(401, "unauthorized");
           if (user.role !== "admin") throw new AppError(403, "no permission");
           return { user };

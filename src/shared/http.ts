@@ -7,11 +7,52 @@ import type { Deps } from "../deps";
 import { AppError } from "./errors";
 import { BARE_MESSAGES } from "./schemas";
 import { RateLimiter, isRateLimitExempt } from "./rate-limit";
+import { READ_METHODS, callerOf } from "./auth";
 
 export const BODY_LIMIT = 1024 * 1024;
 export const IMPORT_BODY_LIMIT = 5 * 1024 * 1024;
+/** Bun.serve's maxRequestBodySize: far above every route limit, so the app's JSON 413 answers first. */
+export const SOCKET_BODY_CAP = 1024 * 1024 * 1024;
 /** Import endpoints take up to 5 MiB and receive the raw body text (shape 3 is not JSON). */
 export const isImportPath = (path: string) => /\/import-(preview|apply)$/.test(path);
+
+/**
+ * The only mutating routes open without a credential (the spec's "public" rows). Every other
+ * POST/PUT/PATCH/DELETE answers 401 before its body is read; test/http-limits.test.ts checks
+ * this list against every route the app has.
+ */
+export const PUBLIC_MUTATIONS = new Set([
+  "POST /api/v1/auth/register",
+  "POST /api/v1/auth/login",
+  "POST /api/v1/auth/magic",
+  "POST /api/v1/jobs/scraper/detail",
+]);
+
+const isJsonType = (contentType: string) => /^application\/([\w.+-]+\+)?json\s*(;|$)/i.test(contentType);
+const utf8 = new TextDecoder("utf-8", { fatal: true });
+
+/**
+ * Reads a body as a stream and stops at `limit` bytes with 413, so a chunked body (no
+ * Content-Length) is never buffered past the route's limit.
+ */
+async function readBounded(request: Request, limit: number): Promise<Uint8Array> {
+  const body = request.body;
+  if (!body) return new Uint8Array(0);
+  const reader = body.getReader();
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    size += value.byteLength;
+    if (size > limit) {
+      reader.cancel().catch(() => {});
+      throw new AppError(413, "request body too large");
+    }
+    chunks.push(value);
+  }
+  return chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks);
+}
 
 interface RequestMeta {
   id: string;
@@ -47,11 +88,14 @@ function validationMessage(error: any): string {
 }
 
 export function httpPlugin(deps: Deps) {
-  const anonLimiter = new RateLimiter(300, 60_000, () => deps.clock.now());
-  const userLimiter = new RateLimiter(1200, 60_000, () => deps.clock.now());
+  // Anonymous requests and bad credentials count against the client IP; valid credentials
+  // against the user, all their API keys and tokens together. 0 turns a limit off.
+  const { LOADOUT_RATE_LIMIT_ANON: anonLimit, LOADOUT_RATE_LIMIT_USER: userLimit } = deps.config;
+  const anonLimiter = anonLimit > 0 ? new RateLimiter(anonLimit, 60_000, () => deps.clock.now()) : null;
+  const userLimiter = userLimit > 0 ? new RateLimiter(userLimit, 60_000, () => deps.clock.now()) : null;
 
   return new Elysia({ name: "http" })
-    .onRequest(({ request, set, server }) => {
+    .onRequest(async ({ request, set, server }) => {
       const id = request.headers.get("x-request-id")?.slice(0, 100) || crypto.randomUUID();
       meta.set(request, { id, start: performance.now() });
       set.headers["x-request-id"] = id;
@@ -63,12 +107,11 @@ export function httpPlugin(deps: Deps) {
         return json(413, { error: "request body too large" }, { "x-request-id": id });
       }
 
-      if (!isRateLimitExempt(path)) {
-        const cred = request.headers.get("authorization") ?? request.headers.get("x-api-key");
-        const r = cred
-          ? userLimiter.hit("c:" + Bun.hash(cred).toString(36))
-          : anonLimiter.hit("ip:" + clientIp(deps, request, server));
-        if (!r.allowed) {
+      if ((anonLimiter || userLimiter) && !isRateLimitExempt(path)) {
+        const hasCredential = request.headers.has("authorization") || request.headers.has("x-api-key");
+        const caller = hasCredential ? await callerOf(deps, request).catch(() => null) : null;
+        const r = caller ? userLimiter?.hit("u:" + caller.id) : anonLimiter?.hit("ip:" + clientIp(deps, request, server));
+        if (r && !r.allowed) {
           return json(429, { error: "too many requests" }, { "retry-after": String(r.retryAfter), "x-request-id": id });
         }
       }
@@ -89,13 +132,24 @@ export function httpPlugin(deps: Deps) {
       ctx.query = out as any;
     })
     .onParse({ as: "global" }, async ({ request, contentType, path }) => {
-      // Our own JSON parser: enforces the body limit on chunked bodies too, and answers
-      // `invalid JSON` for anything unparsable. Import paths get the raw text.
+      // Our own body parser, run before any byte is read: a route that needs a credential and
+      // has none (or a bad one) is 401 here; then only JSON is JSON (415 otherwise), the body is
+      // read as a stream up to the route's limit (413), must be UTF-8 and parse. Import paths
+      // take any text up to 5 MiB (shape 3 is not JSON).
+      if (!PUBLIC_MUTATIONS.has(`${request.method} ${path}`)) {
+        const caller = await callerOf(deps, request); // rejects with 401 for a bad credential
+        if (!caller) throw new AppError(401, "unauthorized");
+      }
       const importPath = isImportPath(path);
-      if (!importPath && !contentType?.startsWith("application/json")) return;
-      const text = await request.text();
-      if (Buffer.byteLength(text) > (importPath ? IMPORT_BODY_LIMIT : BODY_LIMIT)) {
-        throw new AppError(413, "request body too large");
+      if (!importPath && contentType && !isJsonType(contentType)) {
+        throw new AppError(415, "content type must be application/json");
+      }
+      const bytes = await readBounded(request, importPath ? IMPORT_BODY_LIMIT : BODY_LIMIT);
+      let text: string;
+      try {
+        text = utf8.decode(bytes);
+      } catch {
+        throw new AppError(400, importPath ? "request body is not valid UTF-8" : "invalid JSON");
       }
       if (importPath) return text;
       if (text.trim() === "") return {};

@@ -18,11 +18,15 @@ export const normaliseWorkshopId = (v: string): string | null => {
   return WORKSHOP_ID_RE.test(up) ? up : null;
 };
 
-/** Names: 1 to 100 characters after trimming. */
+/** C0 control characters (NUL, newlines, escape …) and DEL: never part of a name. */
+export const CONTROL_CHARS_RE = /[\u0000-\u001f\u007f]/;
+
+/** Names: 1 to 100 characters after trimming, no control characters. */
 export const name = z
   .string({ error: "must be a string" })
   .transform((v) => v.trim())
-  .refine((v) => v.length >= 1 && v.length <= 100, { message: "must be 1 to 100 characters" });
+  .refine((v) => v.length >= 1 && v.length <= 100, { message: "must be 1 to 100 characters", abort: true })
+  .refine((v) => !CONTROL_CHARS_RE.test(v), { message: "must not contain control characters" });
 
 /** Descriptions, reasons, notes: 0 to 2000 characters. */
 export const text2000 = z.string({ error: "must be a string" }).max(2000, { message: "must be at most 2000 characters" });

@@ -8,7 +8,7 @@ import { authPlugin, issueToken, signerFor, userById } from "../../shared/auth";
 import { AppError } from "../../shared/errors";
 import { RateLimiter } from "../../shared/rate-limit";
 import { clientIp } from "../../shared/http";
-import { email, password, name, errorBody } from "../../shared/schemas";
+import { CONTROL_CHARS_RE, email, password, name, errorBody } from "../../shared/schemas";
 import { newId, randomToken, sha256Hex } from "../../shared/ids";
 import { users, authTokens } from "../users/tables";
 import { approvalForNewAccount, createUser, findUserByEmail, verifyPassword } from "../users/service";
@@ -211,7 +211,7 @@ export const authRoutes = (deps: Deps) => {
           const approved = approvalForNewAccount(deps);
           const id = await createUser(deps, {
             email: verifiedEmail,
-            display_name: (me.global_name || me.username || "player").slice(0, 100),
+            display_name: (me.global_name || me.username || "player").replace(new RegExp(CONTROL_CHARS_RE, "g"), "").trim().slice(0, 100) || "player",
             is_approved: approved,
             email_verified: !!verifiedEmail,
             discord_id: me.id,
