@@ -5,6 +5,7 @@ import { existsSync } from "node:fs";
 import { resolve } from "node:path";
 import { loadConfig, ConfigError, type Config } from "./config";
 import { VERSION } from "./version";
+import { lockedMessage, tryLockDataDir } from "./shared/data-dir";
 
 const HELP = `loadout ${VERSION}: mod catalog, mod lists and server deployment for Arma Reforger communities
 
@@ -26,6 +27,13 @@ function fail(message: string): never {
   process.exit(1);
 }
 
+/** Holds the data dir's lock for a command that must not run beside a server, or exits 1. */
+function exclusiveOrFail(config: Config, command: string, advice: string) {
+  const held = tryLockDataDir(config.LOADOUT_DATA_DIR);
+  if (!held.ok) fail(lockedMessage(config.LOADOUT_DATA_DIR, held.pid, command, advice));
+  return held.lock;
+}
+
 async function main(argv: string[]) {
   if (argv.includes("--version") || argv[0] === "version") {
     console.log(VERSION);
@@ -45,14 +53,23 @@ async function main(argv: string[]) {
   const command = argv[0] ?? "serve";
   switch (command) {
     case "serve": {
-      const { serve } = await import("./server");
-      await serve(config);
+      const { serve, DataDirTakenError } = await import("./server");
+      try {
+        await serve(config);
+      } catch (e) {
+        if (e instanceof DataDirTakenError) fail(e.message);
+        throw e;
+      }
       return;
     }
     case "migrate": {
+      // A running server applied the migrations it knows at its start; changing the schema
+      // under it could break it, so migrate only with no server on this data dir.
+      const lock = exclusiveOrFail(config, "migrate", "stop it first: the server applies migrations itself when it starts");
       const { createDeps } = await import("./runtime");
       const deps = createDeps(config);
       deps.sqlite.close();
+      lock.release();
       console.log("migrations applied");
       return;
     }
@@ -97,9 +114,18 @@ async function main(argv: string[]) {
       }
       target = resolve(target);
       if (existsSync(target)) fail(`refusing to overwrite ${target}`);
+      const { ensurePrivateDir, ensurePrivateFile, tryLockDataDir } = await import("./shared/data-dir");
+      const { dirname } = await import("node:path");
+      const held = tryLockDataDir(config.LOADOUT_DATA_DIR);
+      if (!held.ok) {
+        console.error(`backup: a loadout server${held.pid ? ` (pid ${held.pid})` : ""} is running on this data directory; copying online (VACUUM INTO reads one consistent snapshot while it keeps serving)`);
+      }
+      if (dirname(target) === join(config.LOADOUT_DATA_DIR, "backups")) ensurePrivateDir(dirname(target));
+      ensurePrivateFile(target); // VACUUM INTO fills an empty file and keeps its mode: 0600
       const { sqlite } = openDatabase(dbPath);
       sqlite.query("VACUUM INTO ?").run(target);
       sqlite.close();
+      if (held.ok) held.lock.release();
       console.log(target);
       return;
     }
@@ -107,6 +133,8 @@ async function main(argv: string[]) {
       const { values } = parseArgs({ args: argv.slice(1), options: { "new-key": { type: "string" } } });
       const key = values["new-key"];
       if (!key || Buffer.from(key, "base64").length !== 32) fail("usage: loadout rotate-key --new-key <32 bytes in base64>");
+      // A running server keeps the old key in memory: it could not read what is re-encrypted.
+      const lock = exclusiveOrFail(config, "rotate-key", "stop it first, rotate, then start it again");
       const { createDeps } = await import("./runtime");
       const { rotateCredentialKey } = await import("./features/servers/service");
       const { writeFileSync, renameSync, chmodSync } = await import("node:fs");
@@ -128,6 +156,7 @@ async function main(argv: string[]) {
         fail(e instanceof Error ? e.message : String(e));
       } finally {
         deps.sqlite.close();
+        lock.release();
       }
       return;
     }

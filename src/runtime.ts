@@ -1,6 +1,5 @@
 // Builds Deps from a config: data dir, secrets, database + migrations, job queue with every
 // feature's handlers. Used by the server, the CLI and the tests.
-import { mkdirSync } from "node:fs";
 import { join } from "node:path";
 import type { Config } from "./config";
 import type { Deps } from "./deps";
@@ -11,6 +10,7 @@ import { createLogger, type Logger } from "./shared/log";
 import { systemClock, type Clock } from "./shared/time";
 import { loadSecrets } from "./shared/secrets";
 import { features } from "./features/index";
+import { DB_FILE, ensurePrivateDir, prepareDatabaseFile } from "./shared/data-dir";
 
 export interface RuntimeOptions {
   /** Database file; default `<data dir>/loadout.db`. */
@@ -22,10 +22,12 @@ export interface RuntimeOptions {
 }
 
 export function createDeps(config: Config, opts: RuntimeOptions = {}): Deps {
-  mkdirSync(config.LOADOUT_DATA_DIR, { recursive: true });
+  ensurePrivateDir(config.LOADOUT_DATA_DIR);
   const log = opts.log ?? createLogger(config.LOADOUT_LOG_LEVEL);
   const clock = opts.clock ?? systemClock;
-  const { db, sqlite } = openDatabase(opts.dbPath ?? join(config.LOADOUT_DATA_DIR, "loadout.db"));
+  const dbPath = opts.dbPath ?? join(config.LOADOUT_DATA_DIR, DB_FILE);
+  if (dbPath !== ":memory:") prepareDatabaseFile(dbPath);
+  const { db, sqlite } = openDatabase(dbPath);
   migrate(db);
   const jobs = new JobQueue(db, sqlite, clock, log, opts.pollMs);
   const deps: Deps = {

@@ -7,10 +7,19 @@ import { createApp } from "./app";
 import { features } from "./features/index";
 import { ensureBootstrapAdmin } from "./features/users/service";
 import { SOCKET_BODY_CAP } from "./shared/http";
+import { lockedMessage, tryLockDataDir } from "./shared/data-dir";
 import { VERSION } from "./version";
+
+/** A second `serve` on a data dir another process serves: one line, exit 1. */
+export class DataDirTakenError extends Error {}
 
 export async function serve(config: Config) {
   const startedAt = performance.now();
+  // One instance per data dir, decided before anything is opened: a second one would requeue
+  // the first one's jobs and run scrapes and deploys twice.
+  const taken = tryLockDataDir(config.LOADOUT_DATA_DIR);
+  if (!taken.ok) throw new DataDirTakenError(lockedMessage(config.LOADOUT_DATA_DIR, taken.pid, "serve"));
+  const dataDirLock = taken.lock;
   const deps = createDeps(config);
   await ensureBootstrapAdmin(deps);
   const app = createApp(deps);
@@ -56,6 +65,7 @@ export async function serve(config: Config) {
       await deps.jobs.stop(15_000); // the running job step finishes (or is requeued at next start)
       deps.sqlite.exec("PRAGMA wal_checkpoint(TRUNCATE)");
       deps.sqlite.close();
+      dataDirLock.release();
       deps.log.info("stopped");
     })();
     return stopping;

@@ -184,3 +184,30 @@ describe("rate limits count the client, not the string it sends", () => {
     }
   });
 });
+
+describe("the request log line", () => {
+  test("records the status actually sent, errors included", async () => {
+    const t = await createTestApp();
+    try {
+      const u = await t.createUser();
+      const cases: [string, string, Parameters<TestApp["req"]>[2], number][] = [
+        ["GET", "/api/v1/nope", {}, 404],
+        ["GET", "/api/v1/lists/00000000-0000-0000-0000-000000000000", { user: u }, 404],
+        ["POST", "/api/v1/lists", { user: u, body: {} }, 400],
+        ["POST", "/api/v1/lists", { body: { name: "x" } }, 401],
+        ["POST", "/api/v1/lists", { user: u, raw: "x".repeat(2 * MiB), headers: { "content-type": "application/json" } }, 413],
+        ["POST", "/api/v1/lists", { user: u, body: { name: "fine" } }, 200],
+      ];
+      for (const [method, path, o, want] of cases) {
+        const id = crypto.randomUUID();
+        const r = await t.req(method, path, { ...o, headers: { ...o?.headers, "x-request-id": id } });
+        expect(r.status).toBe(want);
+        await Bun.sleep(5);
+        const line = t.log.lines.map((l) => JSON.parse(l)).find((l) => l.msg === "request" && l.request_id === id);
+        expect({ path, status: line?.status }).toEqual({ path, status: want });
+      }
+    } finally {
+      await t.close();
+    }
+  });
+});

@@ -59,6 +59,8 @@ interface RequestMeta {
   start: number;
 }
 const meta = new WeakMap<Request, RequestMeta>();
+/** Status of the error response rendered for a request (Elysia's afterResponse does not see it). */
+const errorStatus = new WeakMap<Request, number>();
 
 /** Client IP: the socket address, or the first X-Forwarded-For hop when LOADOUT_TRUST_PROXY is on. */
 export function clientIp(deps: Pick<Deps, "config">, request: Request, server?: Server<any> | null): string {
@@ -159,7 +161,24 @@ export function httpPlugin(deps: Deps) {
         throw new AppError(400, "invalid JSON");
       }
     })
-    .onError({ as: "global" }, ({ code, error, request, set }) => {
+    .onError({ as: "global" }, (ctx) => {
+      const res = renderError(ctx);
+      errorStatus.set(ctx.request, res.status); // the log line records what was sent
+      return res;
+    })
+    .onAfterResponse({ as: "global" }, ({ request, set, response }) => {
+      const m = meta.get(request);
+      const status = errorStatus.get(request) ?? (response instanceof Response ? response.status : typeof set.status === "number" ? set.status : 200);
+      deps.log.info("request", {
+        request_id: m?.id,
+        method: request.method,
+        path: new URL(request.url).pathname,
+        status,
+        ms: m ? Math.round((performance.now() - m.start) * 10) / 10 : undefined,
+      });
+    });
+
+  function renderError({ code, error, request, set }: { code: unknown; error: unknown; request: Request; set: { headers: Record<string, unknown> } }): Response {
       const rid = meta.get(request)?.id;
       const headers: Record<string, string> = { ...SECURITY_HEADERS };
       if (rid) headers["x-request-id"] = rid;
@@ -187,16 +206,5 @@ export function httpPlugin(deps: Deps) {
       }
       deps.log.error("unhandled error", { request_id: rid, method: request.method, path: new URL(request.url).pathname, error });
       return json(500, { error: "internal error" }, headers);
-    })
-    .onAfterResponse({ as: "global" }, ({ request, set, response }) => {
-      const m = meta.get(request);
-      const status = response instanceof Response ? response.status : typeof set.status === "number" ? set.status : 200;
-      deps.log.info("request", {
-        request_id: m?.id,
-        method: request.method,
-        path: new URL(request.url).pathname,
-        status,
-        ms: m ? Math.round((performance.now() - m.start) * 10) / 10 : undefined,
-      });
-    });
+  }
 }

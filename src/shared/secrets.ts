@@ -1,5 +1,6 @@
 // Generated secrets live in the data directory, created once with mode 0600.
-import { existsSync, readFileSync, writeFileSync, chmodSync, mkdirSync } from "node:fs";
+import { existsSync, readFileSync, writeFileSync, chmodSync } from "node:fs";
+import { ensurePrivateDir } from "./data-dir";
 import { join } from "node:path";
 import { randomBytes } from "node:crypto";
 import type { Config } from "../config";
@@ -19,7 +20,7 @@ function readOrCreate(path: string, make: () => string): string {
 }
 
 export function loadSecrets(config: Config): Secrets {
-  mkdirSync(config.LOADOUT_DATA_DIR, { recursive: true });
+  ensurePrivateDir(config.LOADOUT_DATA_DIR);
   const jwtSecret =
     config.LOADOUT_JWT_SECRET ??
     readOrCreate(join(config.LOADOUT_DATA_DIR, "jwt-secret"), () => randomBytes(48).toString("base64url"));

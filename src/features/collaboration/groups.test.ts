@@ -136,10 +136,11 @@ describe("groups", () => {
     expect((await t.req("POST", `${g}/owners`, { user: coGroup, body: { search: "Other" } })).status).toBe(403);
     expect((await t.req("DELETE", `${g}/owners/${coGroup.id}`, { user: coGroup })).status).toBe(403);
     expect((await t.req("POST", `${g}/assign_community`, { user: coGroup, body: { community_id: "" } })).status).toBe(403);
-    // members and strangers do not see the group at all
-    for (const who of [member, stranger]) {
-      expect((await t.req("GET", `${g}/members`, { user: who })).status).toBe(404);
-      expect((await t.req("PUT", g, { user: who, body: { name: "x" } })).status).toBe(404);
+    // a member knows the group (it grants them rights) but may not manage it: 403 (spec rule
+    // 7); a stranger does not see it at all: 404
+    for (const [who, status] of [[member, 403], [stranger, 404]] as const) {
+      expect((await t.req("GET", `${g}/members`, { user: who })).status).toBe(status);
+      expect((await t.req("PUT", g, { user: who, body: { name: "x" } })).status).toBe(status);
     }
     expect((await t.req("GET", `${g}/members`)).status).toBe(401);
 
@@ -149,6 +150,24 @@ describe("groups", () => {
     await t.req("PUT", g, { user: owner, body: { can_remove: false } });
     expect((await t.req("POST", `${g}/owners`, { user: owner, body: { search: "Owner" } })).status).toBe(409);
     expect((await t.req("POST", `${g}/owners`, { user: owner, body: { search: "Group Helper" } })).status).toBe(409);
+  });
+
+  test("a plain member knows the group: managing it is 403 no permission; a stranger gets 404", async () => {
+    const g = await t.req("POST", "/api/v1/groups", { user: owner, body: { name: "Known to members", can_add: true } });
+    expect((await t.req("POST", `/api/v1/groups/${g.body.id}/members`, { user: owner, body: { search: "member@example.com" } })).status).toBe(200);
+    for (const [method, path, body] of [
+      ["POST", `/api/v1/groups/${g.body.id}/members`, { search: "other@example.com" }],
+      ["GET", `/api/v1/groups/${g.body.id}/members`, undefined],
+      ["PUT", `/api/v1/groups/${g.body.id}`, { name: "Renamed" }],
+      ["DELETE", `/api/v1/groups/${g.body.id}`, undefined],
+    ] as const) {
+      const asMember = await t.req(method, path, { user: member, body });
+      expect({ method, path, status: asMember.status, body: asMember.body }).toEqual({ method, path, status: 403, body: { error: "no permission" } });
+      const asStranger = await t.req(method, path, { user: stranger, body });
+      expect({ method, path, status: asStranger.status }).toEqual({ method, path, status: 404 });
+    }
+    const members = await t.req("GET", `/api/v1/groups/${g.body.id}/members`, { user: owner });
+    expect(members.body.members.map((m: any) => m.user_id)).toEqual([member.id]);
   });
 
   test("assign to a community the caller belongs to", async () => {

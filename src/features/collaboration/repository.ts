@@ -29,6 +29,7 @@ export interface GroupRow {
   created_at: number;
   updated_at: number;
   is_co_owner: number;
+  is_member: number;
 }
 export interface ListGroupRow {
   group_id: string;
@@ -138,7 +139,8 @@ export const deleteCollaborator = (db: Database, listId: string, userId: string)
 const GROUP_SELECT = `SELECT g.id, g.owner_id, ou.display_name AS owner_name, g.name, g.description, g.can_add, g.can_remove,
     g.can_deploy, g.community_id, g.created_at, g.updated_at,
     (SELECT COUNT(*) FROM group_members m WHERE m.group_id = g.id) AS member_count,
-    EXISTS (SELECT 1 FROM group_owners o WHERE o.group_id = g.id AND o.user_id = $uid) AS is_co_owner
+    EXISTS (SELECT 1 FROM group_owners o WHERE o.group_id = g.id AND o.user_id = $uid) AS is_co_owner,
+    EXISTS (SELECT 1 FROM group_members m WHERE m.group_id = g.id AND m.user_id = $uid) AS is_member
   FROM permission_groups g JOIN users ou ON ou.id = g.owner_id`;
 
 /** Groups the user owns or co-owns, by name. */

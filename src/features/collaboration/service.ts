@@ -135,14 +135,15 @@ export const groupOut = (g: repo.GroupRow, userId: string) => ({
 
 /**
  * The group, if the user may manage it at `role`: "owner" = primary owner or co-owner,
- * "primary" = primary owner only. A group the user neither owns nor co-owns is 404 `group not
- * found` (its existence is not revealed); a co-owner asking for a primary-only action is 403.
+ * "primary" = primary owner only. A group the user has nothing to do with is 404 `group not
+ * found` (its existence is not revealed); a plain member (who knows the group: it grants them
+ * rights) or a co-owner asking for more than they may do is 403 (spec rule 7).
  */
 export function requireGroup(deps: Deps, groupId: string, userId: string, role: GroupRole): repo.GroupRow {
   const g = repo.getGroup(deps.sqlite, groupId, userId);
   if (!g) throw new AppError(404, "group not found");
   const primary = g.owner_id === userId;
-  if (!primary && !g.is_co_owner) throw new AppError(404, "group not found");
+  if (!primary && !g.is_co_owner) throw new AppError(g.is_member ? 403 : 404, g.is_member ? "no permission" : "group not found");
   if (role === "primary" && !primary) throw new AppError(403, "no permission");
   return g;
 }

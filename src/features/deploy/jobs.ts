@@ -234,7 +234,6 @@ export function deployJobs(deps: Deps, opts: DeployRuntimeOptions = {}): Record<
   return {
     [DEPLOY_JOB]: {
       maxAttempts: 3,
-      leaseMs: 2 * 60_000,
       concurrency: 4,
       run: async (job) => {
         await runDeployment(deps, String((job.payload as { deployment_id: string }).deployment_id), opts);

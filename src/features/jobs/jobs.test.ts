@@ -5,7 +5,7 @@ import { join } from "node:path";
 import { createTestApp, TestClock } from "../../../test/helpers";
 import { testConfig } from "../../config";
 import { createDeps } from "../../runtime";
-import { PermanentJobError, RetryLaterError } from "./queue";
+import { LEASE_MS, PermanentJobError, RetryLaterError } from "./queue";
 
 describe("job queue", () => {
   test("a job running when the process was killed is picked up again after restart on the same database", async () => {
@@ -16,19 +16,25 @@ describe("job queue", () => {
     expect(code).not.toBe(0); // killed
     const jobId = out.trim().split("\n")[0]!;
 
-    const deps = createDeps(testConfig({ LOADOUT_DATA_DIR: dir }));
+    const clock = new TestClock();
+    const deps = createDeps(testConfig({ LOADOUT_DATA_DIR: dir }), { clock });
     try {
       const before = deps.jobs.get(jobId)!;
       expect(before.status).toBe("running");
       expect(before.progress).toEqual({ step: 1 });
+      expect(before.attempts).toBe(1);
       let ran = 0;
       deps.jobs.register("test.step", { run: async () => void ran++ });
+      // While its lease could still be renewed by a live process, nobody takes the job.
+      expect(deps.jobs.recoverInterrupted()).toBe(0);
+      clock.advance(LEASE_MS + 1000);
       expect(deps.jobs.recoverInterrupted()).toBe(1);
+      expect(deps.jobs.get(jobId)!.attempts).toBe(0); // the interrupted attempt does not count
       expect(await deps.jobs.drain()).toBe(1);
       expect(ran).toBe(1);
       const after = deps.jobs.get(jobId)!;
       expect(after.status).toBe("succeeded");
-      expect(after.attempts).toBe(2);
+      expect(after.attempts).toBe(1);
     } finally {
       deps.sqlite.close();
     }

@@ -1,6 +1,7 @@
 // Durable jobs in SQLite, run by one in-process worker. A job is claimed with one
-// UPDATE ... RETURNING (status + lease), so a crash leaves it `running`; the next start
-// requeues it (and an expired lease does too). Handlers must be idempotent.
+// UPDATE ... RETURNING (status + lease), so a crash leaves it `running` with a lease nobody
+// renews; once the lease has run out the next start (or worker tick) requeues it without
+// counting the interrupted attempt. Handlers must be idempotent.
 import type { Database } from "bun:sqlite";
 import type { Logger } from "../../shared/log";
 import type { Clock } from "../../shared/time";
@@ -37,8 +38,6 @@ export interface JobHandler<P = any> {
   run(job: Job<P>, ctx: JobContext): Promise<unknown> | unknown;
   /** Default 3. */
   maxAttempts?: number;
-  /** Lease length; extended while the job runs. Default 5 minutes. */
-  leaseMs?: number;
   /** Jobs of this type running at once. Default 2. */
   concurrency?: number;
   /** Delay before retry number `attempt` (1-based). Default 30 s × 4^(attempt-1), at most 1 h. */
@@ -68,7 +67,13 @@ export class RetryLaterError extends Error {
   }
 }
 
-const DEFAULT_LEASE = 5 * 60_000;
+/**
+ * A running job's lease: renewed every HEARTBEAT_MS while its process lives, so a lease that
+ * has run out means the process that claimed the job is gone. Only then is the job queued
+ * again (at start and on every worker tick): never while another live process holds it.
+ */
+export const LEASE_MS = 60_000;
+const HEARTBEAT_MS = 10_000;
 const GLOBAL_SLOTS = 6;
 
 function rowToJob(r: any): Job {
@@ -203,15 +208,21 @@ export class JobQueue {
     return !!r;
   }
 
-  /** Jobs left `running` by a process that died are queued again. Called once at start. */
+  /**
+   * Jobs left `running` by a process that died (their lease ran out: nobody renews it) are
+   * queued again, and the interrupted attempt is not counted: a crash is not the job's failure.
+   * Called at start and on every worker tick; a job this process runs is never touched.
+   */
   recoverInterrupted(): number {
     const r = this.sqlite
       .query(
-        `UPDATE jobs SET status = 'queued', run_at = $now, lease_until = NULL, error = 'interrupted by a restart'
-         WHERE status = 'running' RETURNING id`,
+        `UPDATE jobs SET status = 'queued', run_at = $now, lease_until = NULL, attempts = MAX(attempts - 1, 0),
+           error = 'interrupted: the process running it stopped; not counted as an attempt'
+         WHERE status = 'running' AND (lease_until IS NULL OR lease_until < $now)
+           AND id NOT IN (SELECT value FROM json_each($mine)) RETURNING id`,
       )
-      .all({ now: this.clock.now() });
-    if (r.length) this.log.warn("requeued jobs interrupted by a restart", { count: r.length });
+      .all({ now: this.clock.now(), mine: JSON.stringify([...this.running.keys()]) });
+    if (r.length) this.log.warn("requeued jobs whose process stopped while they ran", { count: r.length });
     return r.length;
   }
 
@@ -238,6 +249,11 @@ export class JobQueue {
     if (!this.started) return;
     if (this.timer) clearTimeout(this.timer);
     this.timer = null;
+    try {
+      this.recoverInterrupted();
+    } catch (e) {
+      this.log.error("requeue of interrupted jobs failed", { error: String(e) });
+    }
     for (const hook of this.tickHooks) {
       try {
         hook();
@@ -270,18 +286,17 @@ export class JobQueue {
       .map(([t]) => t);
     if (types.length === 0) return null;
     const now = this.clock.now();
-    const row = this.claimStmt.get({ now, lease: now + DEFAULT_LEASE, types: JSON.stringify(types) });
+    const row = this.claimStmt.get({ now, lease: now + LEASE_MS, types: JSON.stringify(types) });
     return row ? rowToJob(row) : null;
   }
 
   /** Runs one claimed job to completion, recording the outcome. */
   private async execute(job: Job, signal: AbortSignal): Promise<void> {
     const handler = this.handlers.get(job.type)!;
-    const leaseMs = handler.leaseMs ?? DEFAULT_LEASE;
     const log = this.log.child({ job_id: job.id, job_type: job.type });
     const heartbeat = setInterval(() => {
-      this.sqlite.query("UPDATE jobs SET lease_until = ? WHERE id = ? AND status = 'running'").run(this.clock.now() + leaseMs, job.id);
-    }, Math.max(1000, leaseMs / 3));
+      this.sqlite.query("UPDATE jobs SET lease_until = ? WHERE id = ? AND status = 'running'").run(this.clock.now() + LEASE_MS, job.id);
+    }, HEARTBEAT_MS);
     const ctx: JobContext = {
       signal,
       log,
@@ -330,7 +345,7 @@ export class JobQueue {
     while (n < max) {
       const types = opts.types ?? this.registeredTypes();
       const now = this.clock.now();
-      const row = this.claimStmt.get({ now, lease: now + DEFAULT_LEASE, types: JSON.stringify(types) });
+      const row = this.claimStmt.get({ now, lease: now + LEASE_MS, types: JSON.stringify(types) });
       if (!row) break;
       await this.execute(rowToJob(row), new AbortController().signal);
       n++;

@@ -18,7 +18,6 @@ export const enqueueRollups = (deps: Pick<Deps, "jobs">, createdBy: string | nul
 export const liveJobs = (deps: Deps): Record<string, JobHandler> => ({
   [SCAN_JOB]: {
     maxAttempts: 3,
-    leaseMs: 15 * 60_000,
     concurrency: 1,
     // A missed scan is replaced by the next scheduled one; retry soon rather than in 30 s × 4^n.
     retryDelayMs: (attempt) => Math.min(60_000 * attempt, 180_000),
@@ -26,7 +25,6 @@ export const liveJobs = (deps: Deps): Record<string, JobHandler> => ({
   },
   [ROLLUP_JOB]: {
     maxAttempts: 3,
-    leaseMs: 15 * 60_000,
     concurrency: 1,
     run: () => runRollups(deps),
   },

@@ -251,13 +251,11 @@ export const scraperJobs = (deps: Deps): Record<string, JobHandler> => ({
   [JOB_SCRAPE_FULL]: {
     concurrency: 1,
     maxAttempts: 3,
-    leaseMs: 10 * 60_000,
     run: (_job, ctx) => discover(deps, "full", ctx),
   },
   [JOB_SCRAPE_INCREMENTAL]: {
     concurrency: 1,
     maxAttempts: 3,
-    leaseMs: 10 * 60_000,
     run: (_job, ctx) => discover(deps, "incremental", ctx),
   },
   [JOB_GROWTH]: {

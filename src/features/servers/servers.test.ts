@@ -8,6 +8,7 @@ import { startSshd, type SshdPeer } from "../../../test/peers/sshd";
 import { decryptSecret, generateKey, keyId, parseKey } from "../../shared/crypto";
 import { AUTO_DEPLOY_CHANGE_JOB, AUTO_DEPLOY_JOB, DEPLOY_JOB } from "../deploy/jobs";
 import { readCredentialsForServer, rotateCredentialKey } from "./service";
+import { LEASE_MS } from "../jobs/queue";
 
 const DEPLOY_TYPES = [DEPLOY_JOB, AUTO_DEPLOY_JOB, AUTO_DEPLOY_CHANGE_JOB];
 const MOD_A = "5965550F24A0C152";
@@ -427,12 +428,14 @@ describe("deployments", () => {
     const res = await t.req("POST", `/api/v1/servers/${server.id}/deploy`, { user: owner });
     const id = res.body.deployment_id;
     // What a process killed mid-deploy leaves behind: the job claimed and running, the deployment running.
-    t.deps.sqlite.query("UPDATE jobs SET status = 'running', attempts = 1, started_at = ?, lease_until = ? WHERE id = (SELECT job_id FROM deployments WHERE id = ?)").run(Date.now(), Date.now() + 60_000, id);
-    t.deps.sqlite.query("UPDATE deployments SET status = 'running', started_at = ? WHERE id = ?").run(Date.now(), id);
+    const now = t.clock.now();
+    t.deps.sqlite.query("UPDATE jobs SET status = 'running', attempts = 1, started_at = ?, lease_until = ? WHERE id = (SELECT job_id FROM deployments WHERE id = ?)").run(now, now + LEASE_MS, id);
+    t.deps.sqlite.query("UPDATE deployments SET status = 'running', started_at = ? WHERE id = ?").run(now, id);
     expect(await drain()).toBe(0); // nothing claimable while it looks running
     expect((await deployments(owner, server.id))[0].status).toBe("running");
 
-    expect(t.deps.jobs.recoverInterrupted()).toBeGreaterThanOrEqual(1); // what the next start does
+    t.clock.advance(LEASE_MS + 1000); // its lease ran out: nobody renews it
+    expect(t.deps.jobs.recoverInterrupted()).toBeGreaterThanOrEqual(1); // what the next start (or worker tick) does
     await drain();
     const [d] = await deployments(owner, server.id);
     expect(d).toMatchObject({ id, status: "success", item_count: 3 });
