@@ -332,3 +332,56 @@ describe("audit and revert", () => {
     expect(log[99]).toMatchObject({ action: "add_mod", workshop_id: ids[10] });
   });
 });
+
+describe("import checks what PUT …/version checks", () => {
+  test("a pin to a version the catalog does not have is 400 naming the entry, in preview and apply; nothing changes", async () => {
+    const l = await makeList(t, owner);
+    await addMods(t, owner, l.id, [C]);
+    const before = itemsOf(t, l.id);
+    const auditBefore = (await audit(l.id)).length;
+    for (const bogus of ["0.0.0-bogus", "9.9.9"]) {
+      const body = JSON.stringify({ game: { mods: [{ modId: C, name: "Charlie" }, { modId: A, name: "Alpha", version: bogus }] } });
+      const put = await t.req("PUT", `/api/v1/lists/${l.id}/mods/${C}/version`, { user: owner, body: { version: bogus } });
+      expect(put.status).toBe(400);
+      for (const step of ["import-preview", "import-apply"]) {
+        const r = await t.req("POST", `/api/v1/lists/${l.id}/${step}`, { user: owner, ...raw(body) });
+        expect({ step, status: r.status, body: r.body }).toEqual({
+          step,
+          status: 400,
+          body: { error: `full server.json: game.mods[1].version: version ${bogus} does not exist for mod ${A}` },
+        });
+      }
+    }
+    expect(itemsOf(t, l.id)).toEqual(before);
+    expect((await audit(l.id)).length).toBe(auditBefore);
+    // A version the catalog has is accepted; a mod the catalog has no versions of is taken as given.
+    const ok = JSON.stringify([{ modId: A, name: "Alpha", version: "1.0.0" }, { modId: UNKNOWN, name: "Mystery", version: "7.7.7" }]);
+    expect((await t.req("POST", `/api/v1/lists/${l.id}/import-apply`, { user: owner, ...raw(ok) })).status).toBe(200);
+  });
+
+  test("field lengths are bounded: a 100,000-character version or a long name is 400", async () => {
+    const l = await makeList(t, owner);
+    const long = JSON.stringify([{ modId: UNKNOWN, name: "Mystery", version: "1".repeat(100_000) }]);
+    const r = await t.req("POST", `/api/v1/lists/${l.id}/import-apply`, { user: owner, ...raw(long) });
+    expect(r.status).toBe(400);
+    expect(r.body.error).toContain("[0].version must be a version label of at most 64 printable characters");
+    const name = JSON.stringify([{ modId: UNKNOWN, name: "n".repeat(201) }]);
+    const n = await t.req("POST", `/api/v1/lists/${l.id}/import-preview`, { user: owner, ...raw(name) });
+    expect(n.status).toBe(400);
+    expect(n.body.error).toContain("[0].name must be at most 200 characters");
+    expect(itemsOf(t, l.id)).toEqual([]);
+  });
+
+  test("the legacy modID key is read as modId", async () => {
+    const l = await makeList(t, owner);
+    const body = JSON.stringify({ game: { mods: [{ modID: B, name: "Bravo" }, { modID: A.toLowerCase(), name: "Alpha", version: "1.1.0" }] } });
+    const preview = await t.req("POST", `/api/v1/lists/${l.id}/import-preview`, { user: owner, ...raw(body) });
+    expect(preview.status).toBe(200);
+    expect(preview.body.added.map((a: any) => a.workshop_id)).toEqual([B, A]);
+    expect((await t.req("POST", `/api/v1/lists/${l.id}/import-apply`, { user: owner, ...raw(body) })).status).toBe(200);
+    expect(itemsOf(t, l.id)).toEqual([
+      [B, null],
+      [A, "1.1.0"],
+    ]);
+  });
+});

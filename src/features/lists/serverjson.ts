@@ -13,6 +13,11 @@ export interface ImportEntry {
   version: string | null;
 }
 
+/** Bounds on imported fields: a version is a short label, a name a display name. */
+export const MAX_IMPORT_VERSION = 64;
+export const MAX_IMPORT_NAME = 200;
+const CONTROL = /[\u0000-\u001f\u007f]/;
+
 /** Which of the four accepted body shapes a request used. */
 export type ImportShape = "full" | "simplified" | "fragment" | "array";
 
@@ -115,6 +120,9 @@ export function parseImportBody(raw: string): ParsedImport {
   return { shape, entries: parseEntries(shape, mods as unknown[]) };
 }
 
+/** Where entry `i` of a body of this shape stood, for error messages ("server.json (full): game.mods[3]"). */
+export const entryLabel = (shape: ImportShape, i: number) => `${SHAPE_LABEL[shape]}: ${SHAPE_PATH[shape]}[${i}]`;
+
 function parseEntries(shape: ImportShape, mods: unknown[]): ImportEntry[] {
   const label = SHAPE_LABEL[shape];
   const base = SHAPE_PATH[shape];
@@ -126,7 +134,8 @@ function parseEntries(shape: ImportShape, mods: unknown[]): ImportEntry[] {
     if (m === null || typeof m !== "object" || Array.isArray(m))
       bad(`${label}: ${at} must be an object {modId, name, version}, got ${describe(m)}`);
     const e = m as Record<string, unknown>;
-    const id = e.modId;
+    // `modID` is what some older config generators write; the game reads `modId`.
+    const id = e.modId ?? e.modID;
     if (id === undefined) bad(`${label}: ${at}.modId is missing`);
     if (typeof id !== "string") bad(`${label}: ${at}.modId must be a string, got ${describe(id)}`);
     if (!WORKSHOP_ID.test(id)) bad(`${label}: ${at}.modId: invalid workshop ID "${id.slice(0, 40)}" (16 hexadecimal characters expected)`);
@@ -134,9 +143,12 @@ function parseEntries(shape: ImportShape, mods: unknown[]): ImportEntry[] {
     const name = e.name;
     if (name !== undefined && name !== null && typeof name !== "string")
       bad(`${label}: ${at}.name must be a string, got ${describe(name)}`);
+    if (typeof name === "string" && name.length > MAX_IMPORT_NAME) bad(`${label}: ${at}.name must be at most ${MAX_IMPORT_NAME} characters`);
     const version = e.version;
     if (version !== undefined && version !== null && typeof version !== "string")
       bad(`${label}: ${at}.version must be a string, got ${describe(version)}`);
+    if (typeof version === "string" && (version.trim().length > MAX_IMPORT_VERSION || CONTROL.test(version)))
+      bad(`${label}: ${at}.version must be a version label of at most ${MAX_IMPORT_VERSION} printable characters`);
     const first = seen.get(workshopId);
     if (first !== undefined) bad(`${label}: ${at}.modId: duplicate mod ${workshopId} (also at ${base}[${first}])`);
     seen.set(workshopId, i);

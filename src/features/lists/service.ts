@@ -10,7 +10,7 @@ import { recordEvent } from "../events/outbox";
 import { type ListAccess, type ListRow, requireListRight, resolveListAccess } from "./access";
 import { computeImportPlan, type CatalogInfo, type CurrentItem, type ImportDiff } from "./diff";
 import * as repo from "./repository";
-import { exportMods, ImportFormatError, parseImportBody, type ExportType, type ImportEntry, type ServerJsonMod } from "./serverjson";
+import { entryLabel, exportMods, ImportFormatError, parseImportBody, type ExportType, type ImportEntry, type ImportShape, type ServerJsonMod } from "./serverjson";
 
 export const MAX_MODS = 1000;
 export const LIMIT_MESSAGE = `maximum number of mods (${MAX_MODS}) reached`;
@@ -403,9 +403,9 @@ export function rescrapeList(deps: Deps, listId: string, userId: string): { ok: 
 // ---------------------------------------------------------------------------------------------
 // Import
 
-function parseBody(raw: string): ImportEntry[] {
+function parseBody(raw: string): { entries: ImportEntry[]; shape: ImportShape } {
   try {
-    return parseImportBody(raw).entries;
+    return parseImportBody(raw);
   } catch (e) {
     if (e instanceof ImportFormatError) throw new AppError(400, e.message);
     throw e;
@@ -423,12 +423,36 @@ function planFor(deps: Deps, listId: string, entries: readonly ImportEntry[], ch
   return { plan: computeImportPlan(current, entries, catalog, checkOrder), rows, items };
 }
 
+/**
+ * An imported pin must be a version the catalog knows, as `PUT …/version` demands: a pin to a
+ * version that does not exist is 400 naming the entry, in the preview and in the apply (which
+ * then changes nothing). Mods whose versions the catalog does not know yet are taken as given.
+ */
+function checkImportedPins(deps: Deps, plan: ReturnType<typeof planFor>["plan"], entries: readonly ImportEntry[], shape: ImportShape) {
+  const pins = new Map<string, string>();
+  for (const a of plan.toAdd) if (a.pinned_version) pins.set(a.workshop_id, a.pinned_version);
+  for (const c of plan.pinChanges) if (c.pinned_version) pins.set(c.workshop_id, c.pinned_version);
+  if (!pins.size) return;
+  entries.forEach((e, i) => {
+    const version = pins.get(e.workshop_id);
+    if (!version) return;
+    const k = repo.versionKnown(deps.sqlite, e.workshop_id, version);
+    if (k.catalogKnows && !k.exists) {
+      throw new AppError(400, `${entryLabel(shape, i)}.version: version ${version} does not exist for mod ${e.workshop_id}`);
+    }
+  });
+}
+
 export function importPreview(deps: Deps, listId: string, raw: string, checkOrder: boolean): ImportDiff {
-  return planFor(deps, listId, parseBody(raw), checkOrder).plan.diff;
+  const { entries, shape } = parseBody(raw);
+  const { plan } = planFor(deps, listId, entries, checkOrder);
+  checkImportedPins(deps, plan, entries, shape);
+  return plan.diff;
 }
 
 export function importApplyText(deps: Deps, listId: string, userId: string, raw: string, checkOrder: boolean) {
-  return applyImport(deps, { listId, userId, entries: parseBody(raw), checkOrder });
+  const { entries, shape } = parseBody(raw);
+  return applyImport(deps, { listId, userId, entries, checkOrder, checkPinsOf: shape });
 }
 
 export interface ApplyImportInput {
@@ -438,6 +462,8 @@ export interface ApplyImportInput {
   checkOrder: boolean;
   /** Event source label (`import`, `copy-from-server`, `template`, `revert`). */
   source?: string;
+  /** A user's import in this shape: refuse pins to versions the catalog does not have (checkImportedPins). */
+  checkPinsOf?: ImportShape;
 }
 
 export interface ApplyImportResult {
@@ -458,6 +484,7 @@ export function applyImport(deps: Deps, input: ApplyImportInput): ApplyImportRes
     if (!list) throw new AppError(404, "list not found");
     if (input.entries.length > MAX_MODS) throw new AppError(409, LIMIT_MESSAGE);
     const { plan, rows, items } = planFor(deps, input.listId, input.entries, input.checkOrder);
+    if (input.checkPinsOf) checkImportedPins(deps, plan, input.entries, input.checkPinsOf);
     checkAge(list, rows, now);
     const byId = new Map(items.map((i) => [i.workshop_id, i]));
     const removedSet = new Set(plan.toRemove);

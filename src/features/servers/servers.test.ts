@@ -525,6 +525,20 @@ describe("deploy approval", () => {
     const all = await t.req("GET", `/api/v1/lists/${listId}/deploy-requests`, { user: owner });
     expect(all.body.map((r: any) => r.status).sort()).toEqual(["approved", "rejected"]);
 
+    // approval re-checks rights: a requester who lost can_deploy since filing is not deployed for
+    const third = await t.req("POST", `/api/v1/servers/${server.id}/deploy-request`, { user: collab });
+    expect(third.body.status).toBe("pending");
+    const removed = await t.req("DELETE", `/api/v1/lists/${listId}/collaborators/${collab.id}`, { user: owner });
+    expect(removed.status).toBe(204);
+    const deploysBefore = (t.deps.sqlite.query("SELECT count(*) AS n FROM deployments WHERE server_id = ?").get(server.id) as { n: number }).n;
+    const refused = await t.req("PATCH", `/api/v1/deploy-requests/${third.body.request_id}`, { user: owner, body: { status: "approved" } });
+    expect(refused.status).toBe(409);
+    expect(refused.body).toEqual({ error: "the requester can no longer deploy this list; reject the request instead" });
+    expect((t.deps.sqlite.query("SELECT count(*) AS n FROM deployments WHERE server_id = ?").get(server.id) as { n: number }).n).toBe(deploysBefore);
+    const stillPending = await t.req("GET", `/api/v1/lists/${listId}/deploy-requests`, { user: owner });
+    expect(stillPending.body.find((r: any) => r.request_id === third.body.request_id).status).toBe("pending");
+    expect((await t.req("PATCH", `/api/v1/deploy-requests/${third.body.request_id}`, { user: owner, body: { status: "rejected", note: "left the team" } })).status).toBe(200);
+
     // owners deploy directly even with the gate
     const ownerServer = await panelServer(owner, listId);
     const ownerDeploy = await t.req("POST", `/api/v1/servers/${ownerServer.id}/deploy`, { user: owner });

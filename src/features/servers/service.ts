@@ -360,6 +360,16 @@ export function decideDeployRequest(
   if (request.status !== "pending") throw new AppError(409, "deploy request already reviewed");
   const server = repo.getServer(deps.db, request.server_id);
   if (!server) throw notFound;
+  if (decision.status === "approved") {
+    // Rights are judged now, not when the request was filed: a requester who has since lost
+    // the right to deploy this list (or the server) is not deployed for.
+    if (!resolveListAccess(deps, request.list_id, { id: request.requested_by })?.canDeploy) {
+      throw new AppError(409, "the requester can no longer deploy this list; reject the request instead");
+    }
+    if (server.owner_id !== request.requested_by) {
+      throw new AppError(409, "the server no longer belongs to the requester; reject the request instead");
+    }
+  }
   deps.db.transaction(
     (tx) => {
       const now = deps.clock.now();

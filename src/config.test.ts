@@ -1,0 +1,39 @@
+// The configuration: one line naming the variable and the rule it broke.
+import { describe, expect, test } from "bun:test";
+import { loadConfig } from "./config";
+
+const err = (env: Record<string, string>) => {
+  try {
+    loadConfig(env);
+    return null;
+  } catch (e) {
+    return (e as Error).message;
+  }
+};
+
+describe("configuration errors name the rule", () => {
+  test("out of range is not 'must be a number'", () => {
+    expect(err({ LOADOUT_WORKSHOP_RPS: "5000" })).toBe("invalid configuration: LOADOUT_WORKSHOP_RPS must be at most 1000 requests a second");
+    expect(err({ LOADOUT_WORKSHOP_RPS: "0" })).toBe("invalid configuration: LOADOUT_WORKSHOP_RPS must be more than 0 requests a second");
+    expect(err({ LOADOUT_WORKSHOP_RPS: "fast" })).toBe("invalid configuration: LOADOUT_WORKSHOP_RPS must be a number");
+    expect(err({ LOADOUT_PORT: "70000" })).toBe("invalid configuration: LOADOUT_PORT must be a whole number from 0 to 65535");
+    expect(err({ LOADOUT_RATE_LIMIT_ANON: "-1" })).toBe("invalid configuration: LOADOUT_RATE_LIMIT_ANON must be 0 (off) or more");
+    expect(err({ LOADOUT_RATE_LIMIT_USER: "1.5" })).toBe("invalid configuration: LOADOUT_RATE_LIMIT_USER must be a whole number of requests a minute (0 = off)");
+  });
+
+  test("rate limits default to the decided values; 0 is off", () => {
+    const c = loadConfig({});
+    expect([c.LOADOUT_RATE_LIMIT_ANON, c.LOADOUT_RATE_LIMIT_USER]).toEqual([300, 1200]);
+    expect(loadConfig({ LOADOUT_RATE_LIMIT_ANON: "0" }).LOADOUT_RATE_LIMIT_ANON).toBe(0);
+  });
+});
+
+describe("package.json and package-lock.json agree", () => {
+  test("every dependency range of package.json is the one the lock file records", async () => {
+    const pkg = await Bun.file(new URL("../package.json", import.meta.url)).json();
+    const lock = await Bun.file(new URL("../package-lock.json", import.meta.url)).json();
+    const root = lock.packages[""];
+    expect(root.dependencies).toEqual(pkg.dependencies);
+    expect(root.devDependencies).toEqual(pkg.devDependencies);
+  });
+});
