@@ -94,6 +94,8 @@ export const configSchema = z.object({
     .positive("LOADOUT_WORKSHOP_RPS must be more than 0 requests a second")
     .max(1000, "LOADOUT_WORKSHOP_RPS must be at most 1000 requests a second")
     .default(2),
+  /** Sent to the workshop; default `Loadout/<version> (+<LOADOUT_BASE_URL>)`. */
+  LOADOUT_WORKSHOP_USER_AGENT: optionalNonEmpty,
   LOADOUT_BATTLEMETRICS_URL: url("LOADOUT_BATTLEMETRICS_URL").default("https://api.battlemetrics.com"),
   LOADOUT_BATTLEMETRICS_TOKEN: optionalNonEmpty,
   LOADOUT_SCHEDULES: z.enum(["on", "off"], { error: "LOADOUT_SCHEDULES must be on or off" }).default("on"),

@@ -4,7 +4,13 @@
 // buildId (also mid-crawl), answer 429/5xx with Retry-After, serve a malformed page.
 import type { FakeMod, FakeVersion } from "../fixtures/workshop/dataset";
 
-export const PAGE_SIZE = 24;
+/**
+ * Rows a listing page serves: 16, as two independent clients of the real site report
+ * (external-formats.md §2). The client must not depend on it.
+ */
+export const PAGE_SIZE = 16;
+/** Versions the detail page lists, newest first: one saved real output shows exactly 10. */
+export const VERSIONS_SHOWN = 10;
 
 export interface FakeFailure {
   status: number;
@@ -36,6 +42,14 @@ export class FakeWorkshop {
   readonly malformedDetails = new Set<string>();
   /** Listing pages (1-based) whose payload is broken (rows is not an array). */
   readonly malformedPages = new Set<number>();
+  /** Mods whose listing row is broken (currentVersionNumber a number): the rest of the page is fine. */
+  readonly malformedRows = new Set<string>();
+  /** Mods whose dependency tree is only on `asset.dependencies` (assetVersionDetail has `[]`). */
+  readonly depsOnlyOnAsset = new Set<string>();
+  /** Every request answers 403 (a CDN refusing the client) while set. */
+  forbidden = false;
+  /** User-Agent of every request, in order. */
+  readonly userAgents: string[] = [];
   /** Data-route request count after which the buildId changes (null: never). */
   private rotateAt: number | null = null;
   private sortedCache = new Map<ListingSort, FakeMod[]>();
@@ -121,6 +135,11 @@ export class FakeWorkshop {
 
   private handle(req: Request): Response {
     const url = new URL(req.url);
+    this.userAgents.push(req.headers.get("user-agent") ?? "");
+    if (this.forbidden) {
+      this.log(url, 403);
+      return new Response("<html><body>403 Forbidden</body></html>", { status: 403, headers: { "content-type": "text/html" } });
+    }
     const failure = this.failures.shift();
     if (failure) {
       this.log(url, failure.status);
@@ -166,8 +185,9 @@ export class FakeWorkshop {
       list = [...this.mods.values()].filter((m) => !m.private && !m.blocked && !m.unlisted);
       const byId = (a: FakeMod, b: FakeMod) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0);
       const cmp: Record<ListingSort, (a: FakeMod, b: FakeMod) => number> = {
-        // "newest" lists the most recently published version first.
-        newest: (a, b) => (b.updatedAt < a.updatedAt ? -1 : b.updatedAt > a.updatedAt ? 1 : byId(a, b)),
+        // "newest" orders by creation, not by update (as the real sort may): an old mod
+        // with a fresh version stays deep in the listing.
+        newest: (a, b) => (b.createdAt < a.createdAt ? -1 : b.createdAt > a.createdAt ? 1 : byId(a, b)),
         popularity: (a, b) => b.downloadTotal - a.downloadTotal || byId(a, b),
         subscribers: (a, b) => b.subscriberCount - a.subscriberCount || byId(a, b),
         version_size: (a, b) => current(b).totalFileSize - current(a).totalFileSize || byId(a, b),
@@ -187,7 +207,10 @@ export class FakeWorkshop {
     if (search) list = list.filter((m) => m.name.toLowerCase().includes(search));
     const tags = url.searchParams.getAll("tags");
     if (tags.length) list = list.filter((m) => tags.every((t) => m.tags.some((x) => x.name === t)));
-    const rows = list.slice((page - 1) * PAGE_SIZE, page * PAGE_SIZE).map(row);
+    const rows = list.slice((page - 1) * PAGE_SIZE, page * PAGE_SIZE).map((m) => {
+      const r = row(m);
+      return this.malformedRows.has(m.id) ? { ...r, currentVersionNumber: 42 } : r;
+    });
     if (this.malformedPages.has(page)) {
       return json({ pageProps: { assets: { count: list.length, rows: { broken: true } } } });
     }
@@ -198,30 +221,42 @@ export class FakeWorkshop {
     const m = this.mods.get(id);
     if (!m) return notFound();
     const cur = current(m);
+    const likes = Math.round(m.ratingCount * m.averageRating);
     const asset: Record<string, unknown> = {
       ...row(m),
       description: m.description,
       license: m.license,
-      screenshots: m.screenshots.map((s) => ({ ...s, thumbnails: [] })),
+      licenseText: null,
+      screenshots: m.screenshots.map(image),
       gameVersion: cur.gameVersion,
       obsolete: m.obsolete,
-      // The site lists versions newest first.
-      versions: [...m.versions].reverse().map((v) => ({
-        version: v.version,
-        approved: true,
-        published: true,
-        gameVersion: v.gameVersion,
-        totalFileSize: v.totalFileSize,
-        createdAt: v.createdAt,
-        scenariosCount: v.scenarios.length,
-        dependenciesCount: v.dependencies.length,
-      })),
+      ratings: { likes, dislikes: m.ratingCount - likes, rating: m.averageRating },
+      // The site lists versions newest first, at most VERSIONS_SHOWN of them.
+      versions: [...m.versions]
+        .reverse()
+        .slice(0, VERSIONS_SHOWN)
+        .map((v, i) => ({
+          version: v.version,
+          approved: true,
+          published: true,
+          milestone: i === 0,
+          gameVersion: v.gameVersion,
+          totalFileSize: v.totalFileSize,
+          createdAt: v.createdAt,
+          updatedAt: v.createdAt,
+          assetId: m.id,
+          scenariosCount: v.scenarios.length,
+          dependenciesCount: v.dependencies.length,
+        })),
+      // Real consumers read the tree here (gruppe-adler/arsa-backend, soda3x/ArmaReforgerServerTool).
+      dependencies: this.depTree(cur.dependencies, new Set([m.id])),
     };
     if (this.malformedDetails.has(id)) asset.currentVersionNumber = 42;
     return json({
       pageProps: {
+        pathId: m.id,
         asset,
-        assetVersionDetail: this.versionDetail(m, cur),
+        assetVersionDetail: this.depsOnlyOnAsset.has(id) ? { ...this.versionDetail(m, cur), dependencies: [] } : this.versionDetail(m, cur),
         getAssetDownloadTotal: { total: m.downloadTotal },
       },
     });
@@ -268,7 +303,7 @@ function row(m: FakeMod) {
     name: m.name,
     type: "addon",
     summary: m.summary,
-    author: m.author,
+    author: { ...m.author, roles: null, personalBlocked: false },
     unlisted: m.unlisted,
     private: m.private,
     blocked: m.blocked,
@@ -277,11 +312,17 @@ function row(m: FakeMod) {
     subscriberCount: m.subscriberCount,
     currentVersionNumber: cur.version,
     currentVersionSize: cur.totalFileSize,
-    previews: m.previews.map((p) => ({ ...p, thumbnails: [] })),
+    previews: m.previews.map(image),
     tags: m.tags,
     createdAt: m.createdAt,
     updatedAt: m.updatedAt,
   };
+}
+
+/** An image as the site sends it: thumbnails keyed by MIME type, each with its contentType. */
+function image(p: { url: string; width: number; height: number }) {
+  const thumb = (w: number) => ({ url: p.url.replace(/(\.\w+)?$/, `-${w}$1`), width: w, height: Math.round((p.height * w) / p.width), contentType: "image/jpeg" });
+  return { ...p, contentType: "image/jpeg", thumbnails: { "image/jpeg": [thumb(576), thumb(288)] } };
 }
 
 function json(body: unknown): Response {

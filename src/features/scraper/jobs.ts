@@ -3,7 +3,9 @@
 //
 //   scrape.full         walk every listing page; queue a detail scrape for new or changed mods,
 //                       and for listed mods the crawl did not see (vanished / private / blocked)
-//   scrape.incremental  newest first; stop at the first page with nothing new or changed
+//   scrape.incremental  the same walk without the unseen-mods step: the listing's `newest` sort
+//                       may order by creation, so only a whole walk finds every mod whose
+//                       currentVersionNumber or updatedAt changed (rows carry both)
 //   scrape.detail_batch the detail scrapes of one listing page (discovery queues one job per
 //                       page, not one per mod: 1,750 jobs for a full crawl instead of 42,000);
 //                       a mod that fails gets its own scrape.detail job (retries, clear error)
@@ -17,7 +19,7 @@ import type { ScheduleSpec } from "../index";
 import { JOB_SCRAPE_DETAIL } from "../catalog/service";
 import { VERSION } from "../../version";
 import { normaliseWorkshopId } from "../../shared/schemas";
-import { WorkshopClient, WorkshopNotFoundError, WorkshopShapeError } from "./workshop-client";
+import { WorkshopClient, WorkshopHttpError, WorkshopNotFoundError, WorkshopShapeError } from "./workshop-client";
 import { DirectoryPathSource, extractItems, type ResourcePathSource } from "./items";
 import * as repo from "./repository";
 import { onModVersionChanged } from "./hooks";
@@ -37,7 +39,8 @@ export const jobTypeForMode = (mode: ScrapeMode) => (mode === "full" ? JOB_SCRAP
 export const GROWTH_CRON = "0 */3 * * *";
 /** The scheduled run is a full discovery when the last one is older than this. */
 export const FULL_DISCOVERY_EVERY_MS = 24 * 3_600_000;
-const LISTING_PAGE_SIZE = 24;
+/** Mods per scrape.detail_batch job (any number works; one job per listing page in practice). */
+const DETAIL_BATCH = 16;
 
 const clients = new WeakMap<Deps, WorkshopClient>();
 /** One client per process (per Deps), so every job shares the one polite request rate. */
@@ -47,12 +50,29 @@ export function workshopClient(deps: Deps): WorkshopClient {
     c = new WorkshopClient({
       baseUrl: deps.config.LOADOUT_WORKSHOP_URL,
       rps: deps.config.LOADOUT_WORKSHOP_RPS,
-      userAgent: `Loadout/${VERSION} (self-hosted Arma Reforger mod catalog)`,
+      userAgent: workshopUserAgent(deps),
       fetch: deps.fetch,
     });
     clients.set(deps, c);
   }
   return c;
+}
+
+/** `LOADOUT_WORKSHOP_USER_AGENT`, else `Loadout/<version> (+<LOADOUT_BASE_URL>)`. */
+export const workshopUserAgent = (deps: Deps) => deps.config.LOADOUT_WORKSHOP_USER_AGENT ?? `Loadout/${VERSION} (+${deps.config.LOADOUT_BASE_URL})`;
+
+/**
+ * Errors that retrying will not mend fail the job at once with one clear line: a payload the
+ * site changed, or a 403 (the site or its CDN refuses this client).
+ */
+function permanentIfHopeless(deps: Deps, err: unknown): unknown {
+  if (err instanceof WorkshopShapeError) return new PermanentJobError(err.message);
+  if (err instanceof WorkshopHttpError && (err.status === 403 || err.status === 401)) {
+    return new PermanentJobError(
+      `the workshop refused the request with HTTP ${err.status} (User-Agent "${workshopUserAgent(deps)}"); its CDN may refuse this client: set LOADOUT_WORKSHOP_USER_AGENT, or check LOADOUT_WORKSHOP_URL`,
+    );
+  }
+  return err;
 }
 
 /** Resource path lists of mod versions: `<data dir>/resource-paths/<ID>/<version>.txt` (docs/catalog.md). */
@@ -80,8 +100,7 @@ export async function scrapeDetail(deps: Deps, workshopId: string, signal?: Abor
       const removed = deps.sqlite.transaction(() => repo.markRemoved(deps.sqlite, workshopId, deps.clock.now())).immediate();
       return { workshop_id: workshopId, status: removed ? "removed" : "not_found" };
     }
-    if (err instanceof WorkshopShapeError) throw new PermanentJobError(err.message);
-    throw err;
+    throw permanentIfHopeless(deps, err);
   }
   let mod: repo.NormalisedMod;
   try {
@@ -96,8 +115,7 @@ export async function scrapeDetail(deps: Deps, workshopId: string, signal?: Abor
       const sc = await client.scenarios(workshopId, signal);
       mod = repo.normaliseDetail({ ...detail, versionDetail: { ...detail.versionDetail, scenarios: sc.scenarios } });
     } catch (err) {
-      if (err instanceof WorkshopShapeError) throw new PermanentJobError(err.message);
-      if (!(err instanceof WorkshopNotFoundError)) throw err;
+      if (!(err instanceof WorkshopNotFoundError)) throw permanentIfHopeless(deps, err);
     }
   }
   // Items of versions that have a path list and were not scanned yet (file reads, before the transaction).
@@ -142,39 +160,54 @@ export async function scrapeDetail(deps: Deps, workshopId: string, signal?: Abor
 export interface DiscoveryResult {
   mode: ScrapeMode;
   pages: number;
+  /** Estimated from `count` and the first page's size (the site serves 16 a page today). */
   pages_total: number;
   rows: number;
+  /** Rows that failed their schema: skipped (a warn log line names each), their page stored. */
+  skipped_rows: number;
   queued: number;
   unseen_queued: number;
   complete: boolean;
 }
 
-/** Walks the listing; queues detail scrapes for new and changed mods. */
+/** A walk stops here whatever the site says: 16 rows a page would be 80,000 mods. */
+const MAX_LISTING_PAGES = 5000;
+
+/**
+ * Walks the whole listing and queues detail scrapes for new and changed mods. It relies on no
+ * page size: the walk ends on an empty page, or once it has seen `count` rows.
+ */
 export async function discover(deps: Deps, mode: ScrapeMode, ctx?: Pick<JobContext, "progress" | "signal">): Promise<DiscoveryResult> {
   const client = workshopClient(deps);
   const startedAt = deps.clock.now();
-  const result: DiscoveryResult = { mode, pages: 0, pages_total: 0, rows: 0, queued: 0, unseen_queued: 0, complete: false };
-  for (let page = 1; ; page++) {
+  const result: DiscoveryResult = { mode, pages: 0, pages_total: 0, rows: 0, skipped_rows: 0, queued: 0, unseen_queued: 0, complete: false };
+  let pageSize = 0;
+  for (let page = 1; page <= MAX_LISTING_PAGES; page++) {
     let listing;
     try {
       listing = await client.listing({ page, sort: "newest" }, ctx?.signal);
     } catch (err) {
-      if (err instanceof WorkshopShapeError) throw new PermanentJobError(err.message);
-      throw err;
+      throw permanentIfHopeless(deps, err);
     }
+    const onPage = listing.rows.length + listing.skipped.length;
+    if (onPage === 0) {
+      result.complete = true;
+      break;
+    }
+    pageSize ||= onPage;
     result.pages = page;
-    result.pages_total = Math.max(1, Math.ceil(listing.count / LISTING_PAGE_SIZE));
+    result.pages_total = Math.max(page, Math.ceil(listing.count / pageSize));
     result.rows += listing.rows.length;
+    result.skipped_rows += listing.skipped.length;
+    for (const sk of listing.skipped) deps.log.warn("workshop listing row skipped", { page, workshop_id: sk.id, error: sk.error });
     const decisions = repo.reconcileListingPage(deps.sqlite, listing.rows, deps.clock.now());
     const toScrape = [...decisions].filter(([, d]) => d !== "unchanged").map(([id]) => id);
     if (toScrape.length) {
       queueDetailBatch(deps, toScrape);
       result.queued += toScrape.length;
     }
-    ctx?.progress({ mode, pages_done: page, pages_total: result.pages_total, queued: result.queued });
-    const last = listing.rows.length < LISTING_PAGE_SIZE || page >= result.pages_total;
-    if (mode === "incremental" && toScrape.length === 0) break;
-    if (last) {
+    ctx?.progress({ mode, pages_done: page, pages_total: result.pages_total, queued: result.queued, skipped_rows: result.skipped_rows });
+    if (result.rows + result.skipped_rows >= listing.count) {
       result.complete = true;
       break;
     }
@@ -183,7 +216,7 @@ export async function discover(deps: Deps, mode: ScrapeMode, ctx?: Pick<JobConte
     // Listed mods this crawl did not see: one detail scrape each tells vanished from private.
     const unseen = repo.modsUnseenSince(deps.sqlite, startedAt);
     deps.sqlite.transaction(() => {
-      for (let i = 0; i < unseen.length; i += LISTING_PAGE_SIZE) queueDetailBatch(deps, unseen.slice(i, i + LISTING_PAGE_SIZE));
+      for (let i = 0; i < unseen.length; i += DETAIL_BATCH) queueDetailBatch(deps, unseen.slice(i, i + DETAIL_BATCH));
       repo.setScraperState(deps.sqlite, "last_full_discovery", startedAt);
     })();
     result.unseen_queued = unseen.length;

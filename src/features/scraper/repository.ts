@@ -115,14 +115,17 @@ export function normaliseDetail(d: WorkshopDetail): NormalisedMod {
   const a = d.asset;
   const id = a.id.toUpperCase();
   const current = a.versions.find((v) => v.version === a.currentVersionNumber);
-  const deps = (d.versionDetail.dependencies ?? []).map((n) => ({
+  // The tree may be on the asset (what real consumers read) or on assetVersionDetail: read
+  // both, as a union by id.
+  const roots = [...(a.dependencies ?? []), ...(d.versionDetail.dependencies ?? [])];
+  const deps = roots.map((n) => ({
     workshop_id: n.asset.id.toUpperCase(),
     name: n.asset.name,
     version: n.version,
     size_bytes: Math.max(0, Math.round(n.totalFileSize ?? 0)),
   }));
   const treeIds = new Set<string>();
-  collectTreeIds(d.versionDetail.dependencies, treeIds);
+  collectTreeIds(roots, treeIds);
   treeIds.delete(id);
   const tags = [...new Set((a.tags ?? []).map((t) => t.name.toUpperCase()))];
   return {

@@ -111,10 +111,11 @@ describe("scraper: full discovery", () => {
     const r = await t.req("POST", "/api/v1/jobs/scraper", { user: a, body: { mode: "full" } });
     await t.deps.jobs.drain({ types: ["scrape.full"] });
     expect(job(r.body.job_id)).toMatchObject({ status: "succeeded" });
-    expect(job(r.body.job_id).result).toMatchObject({ pages: 5, pages_total: 5, queued: 100, complete: true });
+    // 100 mods at 16 a page: 7 pages; the walk stops once it has seen `count` rows.
+    expect(job(r.body.job_id).result).toMatchObject({ pages: 7, pages_total: 7, queued: 100, complete: true });
     const listings = fake.dataRequestsTo("listing");
     expect(listings.filter((x) => x.status === 404).length).toBe(1);
-    expect(new Set(listings.filter((x) => x.status === 200).map((x) => x.query.page))).toEqual(new Set(["1", "2", "3", "4", "5"]));
+    expect(new Set(listings.filter((x) => x.status === 200).map((x) => x.query.page))).toEqual(new Set(["1", "2", "3", "4", "5", "6", "7"]));
     expect(fake.requests.filter((x) => x.path === "/workshop").length).toBe(2);
     await t.deps.jobs.drain();
     expect(count("SELECT count(*) AS n FROM mods")).toBe(100);
@@ -133,9 +134,9 @@ describe("scraper: full discovery", () => {
     expect(j.status).toBe("failed");
     expect(j.attempts).toBe(1); // a shape change is not retried
     expect(j.error).toBe("workshop listing page 2 payload changed shape: pageProps.assets.rows: Invalid input: expected array, received object");
-    // page 1's 24 mods (and the dependencies they pulled in) were scraped completely
-    const newestFirst = [...fake.mods.values()].sort((a, b) => b.updatedAt.localeCompare(a.updatedAt) || a.id.localeCompare(b.id));
-    for (const m of newestFirst.slice(0, 24)) expect(modRow(m.id)?.state).toBe("active");
+    // page 1's 16 mods (and the dependencies they pulled in) were scraped completely
+    const newestFirst = [...fake.mods.values()].sort((a, b) => b.createdAt.localeCompare(a.createdAt) || a.id.localeCompare(b.id));
+    for (const m of newestFirst.slice(0, 16)) expect(modRow(m.id)?.state).toBe("active");
     expect(count("SELECT count(*) AS n FROM mods")).toBeLessThan(60);
     expect(count("SELECT count(*) AS n FROM mods m WHERE NOT EXISTS (SELECT 1 FROM mod_versions v WHERE v.workshop_id = m.workshop_id)")).toBe(0);
   });
@@ -144,25 +145,26 @@ describe("scraper: full discovery", () => {
 describe("scraper: incremental", () => {
   beforeEach(() => setup());
 
-  test("queues only new and changed mods, stops at the first page with nothing new", async () => {
+  test("catches an updated mod whose creation date is old (deep in the `newest` listing), queues only new and changed mods", async () => {
     await t.close();
     fake.stop();
     await setup(generateCatalog({ count: 120 }));
     await runFull();
     expect(count("SELECT count(*) AS n FROM mods")).toBe(120);
-    const target = [...fake.mods.values()][50]!;
+    // The oldest-created mod sits on the last page of `sort=newest`; it gets a new version.
+    const target = [...fake.mods.values()].sort((a, b) => a.createdAt.localeCompare(b.createdAt))[0]!;
     const oldVersion = target.versions.at(-1)!.version;
     fake.publishVersion(target.id, { version: "9.0.0", createdAt: "2026-11-01T00:00:00.000Z", changelog: "Big update" });
     const fresh = generateCatalog({ count: 121, seed: 7 })[120]!;
-    fresh.updatedAt = "2026-11-02T00:00:00.000Z";
+    fresh.createdAt = fresh.updatedAt = "2026-11-02T00:00:00.000Z";
     fake.upsert(fresh);
     const listingBefore = fake.dataRequestsTo("listing").length;
     const a = await admin();
     const r = await t.req("POST", "/api/v1/jobs/scraper", { user: a, body: { mode: "incremental" } });
     await t.deps.jobs.drain({ types: ["scrape.incremental"] });
-    expect(job(r.body.job_id).result).toMatchObject({ mode: "incremental", queued: 2, pages: 2 });
-    // page 1 had the two changes, page 2 had nothing new: stop there (not all 6 pages)
-    expect(fake.dataRequestsTo("listing").length - listingBefore).toBe(2);
+    // 121 rows at 16 a page: the whole walk is 8 pages, and only the two changes are queued.
+    expect(job(r.body.job_id).result).toMatchObject({ mode: "incremental", queued: 2, pages: 8, complete: true });
+    expect(fake.dataRequestsTo("listing").length - listingBefore).toBe(8);
     await t.deps.jobs.drain();
     expect(modRow(target.id).version).toBe("9.0.0");
     expect(modRow(fresh.id)).toBeTruthy();
@@ -319,5 +321,101 @@ describe("scraper: trigger endpoints", () => {
     for (let i = 0; i < 10; i++) expect((await from("203.0.113.1")).status).toBe(202);
     expect((await from("203.0.113.1")).status).toBe(429);
     expect((await from("203.0.113.2")).status).toBe(202);
+  });
+});
+
+describe("scraper: the workshop as it really is (issue 13)", () => {
+  afterEach(async () => {
+    await t?.close();
+    fake?.stop();
+  });
+
+  test("a crawl of several 16-row pages finds every mod; an empty page ends it even when count says more", async () => {
+    await setup(generateCatalog({ count: 50 }));
+    const jobId = await runFull();
+    expect(job(jobId).result).toMatchObject({ pages: 4, rows: 50, complete: true, queued: 50 });
+    expect(count("SELECT count(*) AS n FROM mods WHERE state = 'active'")).toBe(50);
+    // A site whose count over-reports: the walk ends on the first empty page.
+    await t.close();
+    const overReporting = (async (input: any, init?: any) => {
+      const res = await fetch(input, init);
+      if (!String(input).includes("/workshop.json") || !res.ok) return res;
+      const body = (await res.json()) as any;
+      body.pageProps.assets.count = 10_000; // says far more than it has
+      return new Response(JSON.stringify(body), { headers: { "content-type": "application/json" } });
+    }) as typeof fetch;
+    t = await createTestApp({ env: { LOADOUT_WORKSHOP_URL: fake.url, LOADOUT_WORKSHOP_RPS: "1000" }, fetch: overReporting });
+    const before = fake.dataRequestsTo("listing").length;
+    const again = await runFull();
+    expect(job(again).result).toMatchObject({ pages: 4, rows: 50, complete: true });
+    expect(fake.dataRequestsTo("listing").slice(before).map((r) => r.query.page)).toEqual(["1", "2", "3", "4", "5"]);
+  });
+
+  test("dependencies only on the asset are kept (assetVersionDetail.dependencies is [])", async () => {
+    await setup();
+    fake.depsOnlyOnAsset.add(SMALL.chainA);
+    await runFull();
+    const deps = t.deps.sqlite.query("SELECT depends_on_id, version FROM mod_dependencies WHERE workshop_id = ? ORDER BY rowid").all(SMALL.chainA);
+    expect(deps).toEqual([
+      { depends_on_id: SMALL.chainB, version: "2.0.0" },
+      { depends_on_id: SMALL.core, version: "1.2.0" },
+    ]);
+  });
+
+  test("a row that fails its schema is skipped and counted; the rest of its page is stored", async () => {
+    await setup(generateCatalog({ count: 20 }));
+    const page1 = [...fake.mods.values()].sort((a, b) => b.createdAt.localeCompare(a.createdAt) || a.id.localeCompare(b.id)).slice(0, 16);
+    const bad = page1[3]!;
+    fake.malformedRows.add(bad.id);
+    const jobId = await runFull();
+    const j = job(jobId);
+    expect(j.status).toBe("succeeded");
+    expect(j.result).toMatchObject({ rows: 19, skipped_rows: 1, complete: true });
+    expect((j.progress as any).skipped_rows).toBe(1);
+    expect(modRow(bad.id)).toBeNull();
+    for (const m of page1) if (m.id !== bad.id) expect(modRow(m.id)?.state).toBe("active");
+    const warn = t.log.lines.map((l) => JSON.parse(l)).find((l) => l.msg === "workshop listing row skipped");
+    expect(warn).toMatchObject({ level: "warn", workshop_id: bad.id, page: 1, error: "rows.3.currentVersionNumber: Invalid input: expected string, received number" });
+  });
+
+  test("a descriptive, configurable User-Agent; a 403 fails the job at once with one clear line and loses nothing", async () => {
+    await setup(smallCatalog(), { LOADOUT_BASE_URL: "https://mods.example.org" });
+    await runFull();
+    expect(new Set(fake.userAgents)).toEqual(new Set(["Loadout/" + (await import("../../version")).VERSION + " (+https://mods.example.org)"]));
+    const before = count("SELECT count(*) AS n FROM mods");
+    fake.forbidden = true;
+    const r = await t.req("POST", "/api/v1/jobs/scraper", { user: await admin(), body: { mode: "full" } });
+    await t.deps.jobs.drain();
+    const j = job(r.body.job_id);
+    expect(j.status).toBe("failed");
+    expect(j.attempts).toBe(1);
+    expect(j.error).toContain("the workshop refused the request with HTTP 403");
+    expect(j.error).toContain("LOADOUT_WORKSHOP_USER_AGENT");
+    expect(count("SELECT count(*) AS n FROM mods WHERE state = 'active'")).toBe(before);
+    await t.close();
+    fake.stop();
+    await setup(smallCatalog(), { LOADOUT_WORKSHOP_USER_AGENT: "Mozilla/5.0 (compatible; Loadout)" });
+    await runFull();
+    expect(new Set(fake.userAgents)).toEqual(new Set(["Mozilla/5.0 (compatible; Loadout)"]));
+  });
+
+  test("versions the site stopped listing (it shows 10) are kept", async () => {
+    await setup();
+    await runFull();
+    const publish = (from: number, to: number) => {
+      for (let i = from; i < to; i++) fake.publishVersion(SMALL.core, { version: `2.${i}.0`, createdAt: new Date(Date.UTC(2026, 9, 1 + i)).toISOString() });
+    };
+    const rescrape = async () => {
+      t.deps.sqlite.exec("DELETE FROM jobs WHERE type = 'scrape.detail'");
+      await t.req("POST", "/api/v1/jobs/scraper/detail", { body: { workshop_id: SMALL.core } });
+      await t.deps.jobs.drain();
+    };
+    publish(0, 6);
+    await rescrape(); // the page lists 9 versions: all seen
+    publish(6, 12);
+    await rescrape(); // the page lists only the newest 10 of 15
+    // Every version ever seen is kept, though the page no longer lists the oldest five.
+    expect(count("SELECT count(*) AS n FROM mod_versions WHERE workshop_id = ?", SMALL.core)).toBe(15);
+    expect(modRow(SMALL.core).version).toBe("2.11.0");
   });
 });

@@ -9,12 +9,15 @@
 import { z } from "zod";
 import { parseRetryAfter, sleep } from "../../shared/retry";
 import {
+  assetRowSchema,
   describeZodError,
   detailPageSchema,
   listingPageSchema,
   scenariosPageSchema,
+  type AssetRow,
   type AssetVersionDetail,
   type ListingPage,
+  type SkippedRow,
   type WorkshopDetail,
 } from "./workshop-schemas";
 
@@ -152,7 +155,11 @@ export class WorkshopClient {
     return this.buildIdPromise;
   }
 
-  /** One listing page (24 rows). `page` starts at 1. */
+  /**
+   * One listing page (`page` starts at 1). The site serves 16 rows a page today, but nothing
+   * here relies on a page size: a crawl ends on an empty page. A row that fails its schema is
+   * skipped and reported in `skipped`; a page whose envelope fails is an error.
+   */
   async listing(
     params: { page: number; sort?: WorkshopSort; search?: string; tags?: string[] },
     signal?: AbortSignal,
@@ -165,7 +172,17 @@ export class WorkshopClient {
     const json = await this.getData("workshop.json", q, `listing page ${params.page}`, signal);
     const parsed = listingPageSchema.safeParse(json);
     if (!parsed.success) throw new WorkshopShapeError(describeZodError(`listing page ${params.page}`, parsed.error));
-    return parsed.data.pageProps.assets;
+    const { count, rows: raw } = parsed.data.pageProps.assets;
+    const rows: AssetRow[] = [];
+    const skipped: SkippedRow[] = [];
+    raw.forEach((r, i) => {
+      const row = assetRowSchema.safeParse(r);
+      if (row.success) return void rows.push(row.data);
+      const id = r && typeof r === "object" && typeof (r as { id?: unknown }).id === "string" ? (r as { id: string }).id : null;
+      const issue = row.error.issues[0]!;
+      skipped.push({ id, error: `rows.${i}.${issue.path.join(".") || "(row)"}: ${issue.message}` });
+    });
+    return { count, rows, skipped };
   }
 
   /** One mod's detail page. Throws WorkshopNotFoundError when the mod does not exist. */

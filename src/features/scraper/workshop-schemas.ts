@@ -6,11 +6,22 @@ import { z } from "zod";
 const isoDate = z.string().refine((s) => !Number.isNaN(Date.parse(s)), "not a date");
 const workshopIdSchema = z.string().regex(/^[0-9A-Fa-f]{16}$/, "not a 16-hex workshop id");
 
+/** A thumbnail of a preview or screenshot: `thumbnails` is an object keyed by MIME type. */
+export const thumbnailSchema = z.object({
+  url: z.string(),
+  width: z.number().nullish(),
+  height: z.number().nullish(),
+  contentType: z.string().nullish(),
+});
+/** `{"image/jpeg": [{url, width, height, contentType}, ...]}`; anything else is ignored, never a failure. */
+const thumbnailsSchema = z.record(z.string(), z.array(thumbnailSchema)).nullish().catch(null);
+
 export const previewSchema = z.object({
   url: z.string(),
   width: z.number().nullish(),
   height: z.number().nullish(),
-  thumbnails: z.unknown().optional(),
+  contentType: z.string().nullish(),
+  thumbnails: thumbnailsSchema,
 });
 
 export const tagSchema = z.object({
@@ -21,6 +32,8 @@ export const tagSchema = z.object({
 export const authorSchema = z.object({
   id: z.union([z.string(), z.number()]).transform(String),
   username: z.string(),
+  roles: z.unknown().optional(),
+  personalBlocked: z.boolean().nullish(),
 });
 
 /** A row of the listing (`pageProps.assets.rows[]`). */
@@ -45,44 +58,49 @@ export const assetRowSchema = z.object({
 });
 export type AssetRow = z.infer<typeof assetRowSchema>;
 
+/**
+ * The listing page's envelope. Rows are checked one by one (assetRowSchema), so one row the
+ * site changed is skipped and counted while the rest of its page is stored.
+ */
 export const listingPageSchema = z.object({
   pageProps: z.object({
     assets: z.object({
       count: z.number().int().nonnegative(),
-      rows: z.array(assetRowSchema),
+      rows: z.array(z.unknown()),
     }),
   }),
 });
-export type ListingPage = z.infer<typeof listingPageSchema>["pageProps"]["assets"];
+
+export interface SkippedRow {
+  /** The row's id when it has a readable one. */
+  id: string | null;
+  /** `field: message` of the first problem. */
+  error: string;
+}
+
+export interface ListingPage {
+  count: number;
+  rows: AssetRow[];
+  /** Rows that failed their schema: skipped, not stored. */
+  skipped: SkippedRow[];
+}
 
 export const assetVersionSchema = z.object({
   version: z.string(),
   approved: z.boolean().nullish(),
   published: z.boolean().nullish(),
+  milestone: z.boolean().nullish(),
   gameVersion: z.string().nullish(),
   totalFileSize: z.number().nullish(),
   createdAt: isoDate,
+  updatedAt: isoDate.nullish(),
+  assetId: z.string().nullish(),
   scenariosCount: z.number().nullish(),
   dependenciesCount: z.number().nullish(),
 });
 export type AssetVersion = z.infer<typeof assetVersionSchema>;
 
-export const screenshotSchema = z.object({
-  url: z.string(),
-  width: z.number().nullish(),
-  height: z.number().nullish(),
-  thumbnails: z.unknown().optional(),
-});
-
-export const detailAssetSchema = assetRowSchema.extend({
-  description: z.string().nullish(),
-  license: z.string().nullish(),
-  screenshots: z.array(screenshotSchema).nullish(),
-  gameVersion: z.string().nullish(),
-  obsolete: z.boolean().nullish(),
-  versions: z.array(assetVersionSchema),
-});
-export type DetailAsset = z.infer<typeof detailAssetSchema>;
+export const screenshotSchema = previewSchema;
 
 export const scenarioSchema = z.object({
   name: z.string(),
@@ -109,6 +127,20 @@ export const dependencySchema: z.ZodType<DependencyNode> = z.lazy(() =>
     dependencies: z.array(dependencySchema).nullish(),
   }),
 );
+
+export const detailAssetSchema = assetRowSchema.extend({
+  description: z.string().nullish(),
+  license: z.string().nullish(),
+  screenshots: z.array(screenshotSchema).nullish(),
+  gameVersion: z.string().nullish(),
+  obsolete: z.boolean().nullish(),
+  ratings: z.object({ likes: z.number().nullish(), dislikes: z.number().nullish(), rating: z.number().nullish() }).nullish(),
+  /** The version history; the site may cap it (a saved real output shows exactly 10). */
+  versions: z.array(assetVersionSchema),
+  /** The dependency tree as real consumers read it (gruppe-adler/arsa-backend, soda3x/ArmaReforgerServerTool). */
+  dependencies: z.array(dependencySchema).nullish(),
+});
+export type DetailAsset = z.infer<typeof detailAssetSchema>;
 
 export const assetVersionDetailSchema = z.object({
   changelog: z.string().nullish(),
