@@ -9,6 +9,8 @@ import { ensureBootstrapAdmin } from "./features/users/service";
 import { SOCKET_BODY_CAP } from "./shared/http";
 import { lockedMessage, tryLockDataDir } from "./shared/data-dir";
 import { VERSION } from "./version";
+import { queueFirstRun } from "./features/scraper/jobs";
+import { enqueueScan } from "./features/live/jobs";
 
 /** A second `serve` on a data dir another process serves: one line, exit 1. */
 export class DataDirTakenError extends Error {}
@@ -38,6 +40,7 @@ export async function serve(config: Config) {
   deps.jobs.start();
   const crons: Cron[] = [];
   if (config.LOADOUT_SCHEDULES === "on") {
+    queueFirstRun(deps, () => enqueueScan(deps));
     for (const f of features) {
       for (const s of f.schedules?.(deps) ?? []) {
         crons.push(

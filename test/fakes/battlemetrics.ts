@@ -26,6 +26,12 @@ export interface FakeBattleMetrics {
   failNext(...failures: FakeFailure[]): void;
   /** Lets `okCount` requests through, then answers the following ones with these failures. */
   failAfter(okCount: number, ...failures: FakeFailure[]): void;
+  /**
+   * While on, every request answers what the real API has answered since mid-2026 to callers
+   * without a paid subscription: 403 `{"errors":[{"status":"403","title":"Forbidden","detail":
+   * "Access denied. A subscription is required to use the API."}]}` (external-formats.md §3).
+   */
+  requireSubscription(on: boolean): void;
   stop(): void;
 }
 
@@ -43,6 +49,7 @@ export function startFakeBattleMetrics(opts: FakeBattleMetricsOptions = {}): Fak
   let passBeforeFailures = 0;
   const requests: FakeBattleMetrics["requests"] = [];
   const maxPageSize = opts.maxPageSize ?? 100;
+  let subscriptionRequired = false;
 
   const server = Bun.serve({
     hostname: "127.0.0.1",
@@ -54,6 +61,14 @@ export function startFakeBattleMetrics(opts: FakeBattleMetricsOptions = {}): Fak
         requests.push({ url: req.url, authorization, status: res.status });
         return res;
       };
+      if (subscriptionRequired) {
+        return record(
+          Response.json(
+            { errors: [{ status: "403", title: "Forbidden", detail: "Access denied. A subscription is required to use the API." }] },
+            { status: 403 },
+          ),
+        );
+      }
       if (url.pathname !== "/servers") {
         return record(Response.json({ errors: [{ status: "404", title: "Not Found" }] }, { status: 404 }));
       }
@@ -112,6 +127,9 @@ export function startFakeBattleMetrics(opts: FakeBattleMetricsOptions = {}): Fak
     failAfter(okCount, ...f) {
       passBeforeFailures = okCount;
       failures.push(...f);
+    },
+    requireSubscription(on) {
+      subscriptionRequired = on;
     },
     stop() {
       server.stop(true);

@@ -90,6 +90,10 @@ export interface LiveServer {
   country: string | null;
   tags: string[];
   mods: LiveMod[];
+  /** A source that reports no mod list (A2S): the scan keeps the mods, tags and country it knew. */
+  modsUnknown?: boolean;
+  /** The registered server (servers.id) this answer came from (A2S). */
+  registeredServerId?: string;
 }
 
 const PLATFORM_TAGS: Record<string, string> = {
@@ -147,6 +151,8 @@ export class BattleMetricsError extends Error {
   constructor(
     message: string,
     readonly status?: number,
+    /** The API's `errors[0].detail` of a refused request. */
+    readonly detail?: string,
   ) {
     super(message);
     this.name = "BattleMetricsError";
@@ -303,6 +309,14 @@ export class BattleMetricsClient {
         } catch {
           throw new BattleMetricsError(`invalid JSON from ${url}`, res.status);
         }
+      }
+      if (res.status === 401 || res.status === 403) {
+        // Refused, not failing: no retry. Keep the API's own words ("Access denied. A
+        // subscription is required to use the API.") for the operator.
+        const body = (await res.json().catch(() => null)) as { errors?: { detail?: unknown; title?: unknown }[] } | null;
+        const e = body?.errors?.[0];
+        const detail = typeof e?.detail === "string" ? e.detail : typeof e?.title === "string" ? e.title : undefined;
+        throw new BattleMetricsError(`HTTP ${res.status} from ${url}${detail ? `: ${detail}` : ""}`, res.status, detail);
       }
       // Drain the body so the connection can be reused.
       await res.arrayBuffer().catch(() => undefined);

@@ -130,7 +130,7 @@ export const liveRepo = {
         player_count_limit, queue_players_count, wait_time_estimation, scenario_name, game_version,
         password_protected, official, tags, search_text, mods_count, mods_size_bytes, mods_hash, online,
         players_sum_7d, samples_7d, avg_players_7d, first_seen_at, last_seen_at)
-       VALUES ($id, $sid, 'battlemetrics', $source_id, $host_address, $name, $ip, $port, $country, $player_count,
+       VALUES ($id, $sid, $source, $source_id, $host_address, $name, $ip, $port, $country, $player_count,
         $player_count_limit, $queue_players_count, $wait_time_estimation, $scenario_name, $game_version,
         $password_protected, $official, $tags, $search_text, 0, 0, '', 1,
         $players_sum_7d, $samples_7d, $avg_players_7d, $now, $now)`,
@@ -149,6 +149,43 @@ export const liveRepo = {
         last_seen_at = $now
        WHERE id = $id`,
     ).run(row as any);
+  },
+
+  /**
+   * A server seen by A2S only: counts, name, map and version change; what only the list source
+   * knows (mods, tags, country, source id) stays as it was.
+   */
+  updateServerFromA2s(sqlite: Database, row: {
+    id: string; name: string; player_count: number; player_count_limit: number; scenario_name: string; game_version: string;
+    password_protected: number; players_sum_7d: number; samples_7d: number; avg_players_7d: number; now: number; registered_server_id: string;
+  }) {
+    stmt(
+      sqlite,
+      `UPDATE game_servers SET name = $name, player_count = $player_count, player_count_limit = $player_count_limit,
+        scenario_name = CASE WHEN $scenario_name = '' THEN scenario_name ELSE $scenario_name END,
+        game_version = CASE WHEN $game_version = '' THEN game_version ELSE $game_version END,
+        password_protected = $password_protected, online = 1, players_sum_7d = $players_sum_7d, samples_7d = $samples_7d,
+        avg_players_7d = $avg_players_7d, last_seen_at = $now, registered_server_id = $registered_server_id
+       WHERE id = $id`,
+    ).run(row as any);
+  },
+
+  linkRegisteredByAddress(sqlite: Database, hostAddress: string, registeredServerId: string) {
+    stmt(sqlite, `UPDATE game_servers SET registered_server_id = ? WHERE host_address = ?`).run(registeredServerId, hostAddress);
+  },
+
+  setRegisteredServer(sqlite: Database, id: string, registeredServerId: string) {
+    stmt(sqlite, `UPDATE game_servers SET registered_server_id = ? WHERE id = ?`).run(registeredServerId, id);
+  },
+
+  /** Registered servers that did not answer A2S: offline now (their history stays). */
+  markRegisteredOffline(sqlite: Database, registeredServerIds: string[]): number {
+    if (registeredServerIds.length === 0) return 0;
+    return stmt(
+      sqlite,
+      `UPDATE game_servers SET online = 0, player_count = 0, queue_players_count = 0, wait_time_estimation = 0
+       WHERE online = 1 AND registered_server_id IN (SELECT value FROM json_each(?))`,
+    ).run(JSON.stringify(registeredServerIds)).changes;
   },
 
   insertRawPoint(sqlite: Database, sid: number, time: number, players: number, queue: number, wait: number) {

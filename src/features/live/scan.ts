@@ -7,10 +7,16 @@
 import type { Deps } from "../../deps";
 import { newId } from "../../shared/ids";
 import { queueDetailScrape } from "../catalog/service";
-import { BattleMetricsClient, type LiveServer } from "./battlemetrics";
+import { BattleMetricsClient, BattleMetricsError, type LiveServer } from "./battlemetrics";
+import { pollRegisteredServers } from "./a2s-source";
+import { PermanentJobError } from "../jobs/queue";
+import { recordSourceError, recordSourceOk } from "../../shared/source-status";
 import { liveRepo, type CatalogMod, type ChangeRow, type CurrentMod, type ExistingServer, type ModRow } from "./repository";
 
 export interface ScanResult {
+  /** Registered servers that answered A2S, and those that did not (marked offline). */
+  a2s_answered: number;
+  a2s_failed: number;
   pages: number;
   servers: number;
   new_servers: number;
@@ -48,6 +54,7 @@ class ScanState {
   skipped = 0;
   pages = 0;
   unknownQueued = new Set<string>();
+  bySource = { battlemetrics: 0, a2s: 0 };
   constructor(readonly time: number) {}
 }
 
@@ -60,7 +67,11 @@ export function processPage(deps: Pick<Deps, "sqlite">, servers: LiveServer[], s
     .transaction(() => {
       if (state.nextSid === 0) state.nextSid = liveRepo.maxSid(sqlite) + 1;
       const fresh = servers.filter((s) => {
-        if (state.seen.has(s.host_address)) return false;
+        if (state.seen.has(s.host_address)) {
+          // Reported by the list source in this scan already (its data is fuller): only link it.
+          if (s.registeredServerId) liveRepo.linkRegisteredByAddress(sqlite, s.host_address, s.registeredServerId);
+          return false;
+        }
         state.seen.add(s.host_address);
         return true;
       });
@@ -97,8 +108,25 @@ export function processPage(deps: Pick<Deps, "sqlite">, servers: LiveServer[], s
           sid = e.sid;
           const sum = e.players_sum_7d + s.player_count;
           const n = e.samples_7d + 1;
-          liveRepo.updateServer(sqlite, { ...row, id, players_sum_7d: sum, samples_7d: n, avg_players_7d: sum / n });
-          if (e.mods_hash !== hash) changed.push({ id, sid, server: s, hash, isNew: false });
+          if (s.modsUnknown) {
+            liveRepo.updateServerFromA2s(sqlite, {
+              id,
+              name: s.name,
+              player_count: s.player_count,
+              player_count_limit: s.player_count_limit,
+              scenario_name: s.scenario_name,
+              game_version: s.game_version,
+              password_protected: s.password_protected ? 1 : 0,
+              players_sum_7d: sum,
+              samples_7d: n,
+              avg_players_7d: sum / n,
+              now: time,
+              registered_server_id: s.registeredServerId!,
+            });
+          } else {
+            liveRepo.updateServer(sqlite, { ...row, id, players_sum_7d: sum, samples_7d: n, avg_players_7d: sum / n });
+            if (e.mods_hash !== hash) changed.push({ id, sid, server: s, hash, isNew: false });
+          }
         } else {
           id = newId();
           sid = state.nextSid++;
@@ -106,14 +134,17 @@ export function processPage(deps: Pick<Deps, "sqlite">, servers: LiveServer[], s
             ...row,
             id,
             sid,
+            source: s.modsUnknown ? "a2s" : "battlemetrics",
             host_address: s.host_address,
             players_sum_7d: s.player_count,
             samples_7d: 1,
             avg_players_7d: s.player_count,
           });
           state.newServers++;
-          changed.push({ id, sid, server: s, hash, isNew: true });
+          if (s.modsUnknown) liveRepo.setRegisteredServer(sqlite, id, s.registeredServerId!);
+          else changed.push({ id, sid, server: s, hash, isNew: true });
         }
+        state.bySource[s.modsUnknown ? "a2s" : "battlemetrics"]++;
         liveRepo.insertRawPoint(sqlite, sid, time, s.player_count, s.queue_players_count, s.wait_time_estimation);
         state.servers++;
         state.totalPlayers += s.player_count;
@@ -211,33 +242,82 @@ function queueScrapes(deps: Pick<Deps, "jobs" | "log">, ids: string[]) {
 
 export interface RunScanOptions {
   client?: BattleMetricsClient;
+  /** Per registered server (default 2 s). */
+  a2sTimeoutMs?: number;
   signal?: AbortSignal;
   progress?: (p: Record<string, unknown>) => void;
 }
 
-/** One full scan: every page, then the closing step. Throws when the source fails for good. */
+/** The public API answers 403 to callers without a paid subscription (external-formats.md §3). */
+export const PUBLIC_BATTLEMETRICS_URL = "https://api.battlemetrics.com";
+
+/**
+ * Whether this scan asks BattleMetrics: with a token, or at another address (a proxy, a test
+ * fake). The public API without a token is known to answer 403, so it is not asked every five
+ * minutes; health says why.
+ */
+export function battleMetricsEnabled(deps: Pick<Deps, "config">): boolean {
+  return !!deps.config.LOADOUT_BATTLEMETRICS_TOKEN || deps.config.LOADOUT_BATTLEMETRICS_URL !== PUBLIC_BATTLEMETRICS_URL;
+}
+
+export const NO_TOKEN_MESSAGE =
+  "not asked: LOADOUT_BATTLEMETRICS_TOKEN is not set, and the BattleMetrics API answers 403 without a paid subscription; registered servers are still polled over A2S";
+
+/** An operator-actionable line for a refused BattleMetrics request. */
+export function battleMetricsRefusal(err: BattleMetricsError): string {
+  const detail = err.detail ? ` (${err.detail})` : "";
+  return `BattleMetrics answered HTTP ${err.status}${detail}: global server discovery needs LOADOUT_BATTLEMETRICS_TOKEN set to a token with a paid subscription; servers and history already stored are kept, registered servers are still polled over A2S`;
+}
+
+/**
+ * One scan: every BattleMetrics page (when enabled) and an A2S query to each registered server,
+ * then one transaction. When BattleMetrics fails, the A2S answers are still recorded, nothing
+ * already stored is marked offline but the registered servers that did not answer, and the
+ * job fails with the reason.
+ */
 export async function runScan(deps: Deps, opts: RunScanOptions = {}): Promise<ScanResult> {
   const client = opts.client ?? clientFromConfig(deps);
   const state = new ScanState(deps.clock.now());
+  const bmEnabled = opts.client !== undefined || battleMetricsEnabled(deps);
   // All network I/O first; then the whole scan is one transaction, so a scan that fails half
   // way records nothing, and every B-tree page is written to the WAL once per scan rather than
   // once per page (a quarter less CPU than a transaction per page at 5,000 servers).
   const pages: LiveServer[][] = [];
-  for await (const page of client.pages(opts.signal)) {
-    pages.push(page.servers);
-    state.pages++;
-    state.skipped += page.skipped;
-    opts.progress?.({ pages: state.pages, fetched: pages.reduce((n, p) => n + p.length, 0) });
+  let bmError: unknown = null;
+  const a2s = pollRegisteredServers(deps, { signal: opts.signal, timeoutMs: opts.a2sTimeoutMs });
+  if (bmEnabled) {
+    try {
+      for await (const page of client.pages(opts.signal)) {
+        pages.push(page.servers);
+        state.pages++;
+        state.skipped += page.skipped;
+        opts.progress?.({ pages: state.pages, fetched: pages.reduce((n, p) => n + p.length, 0) });
+      }
+    } catch (err) {
+      if (opts.signal?.aborted) throw err;
+      bmError = err;
+    }
   }
+  const poll = await a2s;
+  const complete = bmEnabled && bmError === null;
   const unknown: string[] = [];
   let vanished = 0;
   deps.sqlite
     .transaction(() => {
-      for (const servers of pages) unknown.push(...processPage(deps, servers, state));
-      vanished = finishScan(deps, state);
+      if (complete) for (const servers of pages) unknown.push(...processPage(deps, servers, state));
+      if (poll.answered.length) processPage(deps, poll.answered.map((a) => a.server), state);
+      if (complete) vanished = finishScan(deps, state);
+      else vanished = liveRepo.markRegisteredOffline(deps.sqlite, poll.failed.map((f) => f.target.server_id));
+      if (!complete) liveRepo.setState(deps.sqlite, "last_partial_scan_at", state.time);
     })
     .immediate();
   queueScrapes(deps, unknown);
+  for (const f of poll.failed) deps.log.warn("live: registered server did not answer A2S", { server_id: f.target.server_id, error: f.error });
+  if (poll.answered.length || poll.failed.length) {
+    if (poll.answered.length) recordSourceOk(deps.sqlite, "a2s", state.time);
+    if (poll.failed.length)
+      recordSourceError(deps.sqlite, "a2s", state.time, poll.failed.map((f) => `${f.target.name}: ${f.error}`).join("; "));
+  }
   const result: ScanResult = {
     pages: state.pages,
     servers: state.servers,
@@ -247,7 +327,21 @@ export async function runScan(deps: Deps, opts: RunScanOptions = {}): Promise<Sc
     skipped: state.skipped,
     unknown_mods_queued: state.unknownQueued.size,
     requests: client.requestCount,
+    a2s_answered: poll.answered.length,
+    a2s_failed: poll.failed.length,
   };
+  if (!bmEnabled) {
+    recordSourceError(deps.sqlite, "live", state.time, NO_TOKEN_MESSAGE);
+  } else if (bmError) {
+    const refused = bmError instanceof BattleMetricsError && (bmError.status === 401 || bmError.status === 403);
+    const message = refused ? battleMetricsRefusal(bmError as BattleMetricsError) : `BattleMetrics scan failed: ${(bmError as Error).message}`;
+    recordSourceError(deps.sqlite, "live", state.time, message);
+    deps.log.error("live: scan failed", { error: message, a2s_answered: poll.answered.length });
+    // A refusal will not mend by retrying in a minute: fail the job now, the next scheduled scan asks again.
+    throw refused ? new PermanentJobError(message) : new Error(message);
+  } else {
+    recordSourceOk(deps.sqlite, "live", state.time);
+  }
   deps.log.info("live: scan finished", { ...result });
   return result;
 }

@@ -47,6 +47,8 @@ export const gameServers = sqliteTable(
     samples_7d: integer("samples_7d").notNull().default(0),
     avg_players_7d: real("avg_players_7d").notNull().default(0),
     community_id: text("community_id").references(() => communities.id, { onDelete: "set null" }),
+    /** The registered server (servers.id) polled over A2S that this entry is, when one is. */
+    registered_server_id: text("registered_server_id"),
     first_seen_at: integer("first_seen_at").notNull(),
     last_seen_at: integer("last_seen_at").notNull(),
   },

@@ -3,6 +3,13 @@ import { z } from "zod";
 import { Registry, collectDefaultMetrics, Gauge } from "prom-client";
 import type { Deps } from "../../deps";
 import { VERSION } from "../../version";
+import { sourceStatuses } from "../../shared/source-status";
+
+const sourceStatusSchema = z.object({
+  last_ok_at: z.string().nullable(),
+  last_error: z.string().nullable(),
+  last_error_at: z.string().nullable(),
+});
 
 /** prom-client registry with process metrics, minus the three gauges promtool rejects. */
 export function createProcessRegistry(deps: Deps): Registry {
@@ -66,11 +73,27 @@ export const platformRoutes = (deps: Deps) => {
           db = "error";
           set.status = 503;
         }
-        return { status: db === "ok" ? ("ok" as const) : ("error" as const), version: VERSION, db };
+        let sources: ReturnType<typeof sourceStatuses> | undefined;
+        try {
+          if (db === "ok") sources = sourceStatuses(deps.sqlite);
+        } catch {}
+        return { status: db === "ok" ? ("ok" as const) : ("error" as const), version: VERSION, db, ...(sources ? { sources } : {}) };
       },
       {
-        response: { 200: z.object({ status: z.enum(["ok", "error"]), version: z.string(), db: z.enum(["ok", "error"]) }) },
-        detail: { summary: "Health check (no authentication)" },
+        response: {
+          200: z.object({
+            status: z.enum(["ok", "error"]),
+            version: z.string(),
+            db: z.enum(["ok", "error"]),
+            sources: z
+              .object({ workshop: sourceStatusSchema, live: sourceStatusSchema, a2s: sourceStatusSchema })
+              .optional()
+              .describe(
+                "Last outcome of each outside source: the workshop crawl, live (BattleMetrics global discovery; needs LOADOUT_BATTLEMETRICS_TOKEN with a paid subscription) and A2S polling of registered servers",
+              ),
+          }),
+        },
+        detail: { summary: "Health check (no authentication), with the last outcome of each outside source" },
       },
     )
     .get(

@@ -24,6 +24,7 @@ import { DirectoryPathSource, extractItems, type ResourcePathSource } from "./it
 import * as repo from "./repository";
 import { onModVersionChanged } from "./hooks";
 import { rollupGrowth } from "./growth";
+import { recordSourceError, recordSourceOk } from "../../shared/source-status";
 
 export const JOB_SCRAPE_FULL = "scrape.full";
 export const JOB_SCRAPE_INCREMENTAL = "scrape.incremental";
@@ -225,6 +226,32 @@ export async function discover(deps: Deps, mode: ScrapeMode, ctx?: Pick<JobConte
   return result;
 }
 
+/** A discovery run whose outcome is the workshop's line in GET /health (`sources.workshop`). */
+async function discoverRecorded(deps: Deps, mode: ScrapeMode, ctx: JobContext): Promise<DiscoveryResult> {
+  try {
+    const r = await discover(deps, mode, ctx);
+    recordSourceOk(deps.sqlite, "workshop", deps.clock.now());
+    return r;
+  } catch (err) {
+    if (!ctx.signal.aborted) recordSourceError(deps.sqlite, "workshop", deps.clock.now(), (err as Error).message);
+    throw err;
+  }
+}
+
+/**
+ * A new install: on a database whose catalog is empty, a full crawl and a live scan are queued
+ * at start (when schedules are on), so data shows within minutes instead of after the first
+ * 6-hour tick. Returns the queued job ids, or null when the catalog has mods.
+ */
+export function queueFirstRun(deps: Deps, enqueueLiveScan: () => string): { crawl: string; scan: string } | null {
+  const any = deps.sqlite.query("SELECT 1 FROM mods WHERE state != 'unknown' LIMIT 1").get();
+  if (any) return null;
+  const crawl = queueDiscovery(deps, "full");
+  const scan = enqueueLiveScan();
+  deps.log.info("first run: the catalog is empty; queued a full workshop crawl and a live scan", { crawl_job_id: crawl, scan_job_id: scan });
+  return { crawl, scan };
+}
+
 function queueDetailBatch(deps: Deps, ids: string[]): string {
   return deps.jobs.enqueue(JOB_SCRAPE_DETAIL_BATCH, { workshop_ids: ids }, { db: deps.db });
 }
@@ -284,12 +311,12 @@ export const scraperJobs = (deps: Deps): Record<string, JobHandler> => ({
   [JOB_SCRAPE_FULL]: {
     concurrency: 1,
     maxAttempts: 3,
-    run: (_job, ctx) => discover(deps, "full", ctx),
+    run: (_job, ctx) => discoverRecorded(deps, "full", ctx),
   },
   [JOB_SCRAPE_INCREMENTAL]: {
     concurrency: 1,
     maxAttempts: 3,
-    run: (_job, ctx) => discover(deps, "incremental", ctx),
+    run: (_job, ctx) => discoverRecorded(deps, "incremental", ctx),
   },
   [JOB_GROWTH]: {
     concurrency: 1,

@@ -11,12 +11,28 @@ const filePath = z
   .refine((v) => !v.includes("\0") && !/[\r\n]/.test(v), { message: "must not contain control characters" })
   .refine((v) => !v.endsWith("/"), { message: "must name a file, not a directory" });
 
+/** "host" or "host:port" ([v6]:port for IPv6) where the server answers A2S queries. */
+const queryAddress = z
+  .string({ error: "must be a string" })
+  .transform((v) => v.trim())
+  .refine((v) => parseQueryAddress(v) !== null, { message: "must be host or host:port (port 1 to 65535)" });
+
+/** Splits a query address; the port defaults to the game's A2S port 17777. */
+export function parseQueryAddress(v: string): { host: string; port: number } | null {
+  const m = /^(?:\[([0-9a-fA-F:.]+)\]|([A-Za-z0-9](?:[A-Za-z0-9.-]*[A-Za-z0-9])?))(?::(\d{1,5}))?$/.exec(v);
+  if (!m || v.length > 260) return null;
+  const port = m[3] === undefined ? 17777 : Number(m[3]);
+  if (port < 1 || port > 65535) return null;
+  return { host: (m[1] ?? m[2])!, port };
+}
+
 export const createServerBody = z.object({
   name,
   connection_type: connectionType,
   file_path: filePath,
   linked_list_id: uuid.nullable().optional(),
   auto_deploy: z.boolean({ error: "must be a boolean" }).optional().default(false),
+  query_address: queryAddress.nullable().optional(),
 });
 export type CreateServerBody = z.output<typeof createServerBody>;
 
@@ -25,6 +41,7 @@ export const updateServerBody = z.object({
   file_path: filePath.optional(),
   linked_list_id: uuid.nullable().optional(),
   auto_deploy: z.boolean({ error: "must be a boolean" }).optional(),
+  query_address: queryAddress.nullable().optional(),
 });
 export type UpdateServerBody = z.output<typeof updateServerBody>;
 
@@ -118,6 +135,8 @@ export const serverView = z.object({
   file_path: z.string(),
   linked_list_id: z.string().nullable(),
   auto_deploy: z.boolean(),
+  /** Where the server answers A2S queries (player counts every scan); null: the SFTP host on port 17777, or not polled (panel). */
+  query_address: z.string().nullable(),
   has_credentials: z.boolean(),
   /** SFTP: the host key pinned at the first successful connection (as `ssh-keygen -lf` prints it), or null. */
   host_key_fingerprint: z.string().nullable(),

@@ -36,6 +36,7 @@ function toServerView(
     file_path: server.file_path,
     linked_list_id: server.linked_list_id,
     auto_deploy: server.auto_deploy,
+    query_address: server.query_address ?? null,
     has_credentials: !!creds,
     host_key_fingerprint: creds?.host_key_sha256 ?? null,
     last_test_status: lastTest?.status ?? null,
@@ -135,6 +136,7 @@ export function createServer(deps: Deps, user: AccessUser, body: CreateServerBod
     file_path: body.file_path,
     linked_list_id: body.linked_list_id ?? null,
     auto_deploy: body.auto_deploy ?? false,
+    query_address: body.query_address ?? null,
     created_at: now,
     updated_at: now,
   });
@@ -151,6 +153,7 @@ export function updateServer(deps: Deps, user: AccessUser, id: string, body: Upd
   if (body.file_path !== undefined) patch.file_path = body.file_path;
   if (body.linked_list_id !== undefined) patch.linked_list_id = body.linked_list_id;
   if (body.auto_deploy !== undefined) patch.auto_deploy = body.auto_deploy;
+  if (body.query_address !== undefined) patch.query_address = body.query_address;
   repo.updateServer(deps.db, id, patch);
   return view(deps, repo.getServer(deps.db, id)!);
 }

@@ -15,6 +15,8 @@ export const servers = sqliteTable(
     file_path: text("file_path").notNull(),
     linked_list_id: text("linked_list_id").references(() => lists.id, { onDelete: "set null" }),
     auto_deploy: integer("auto_deploy", { mode: "boolean" }).notNull().default(false),
+    /** Where the game server answers Steam A2S queries ("host" or "host:port"; port 17777 by default). */
+    query_address: text("query_address"),
     created_at: integer("created_at").notNull(),
     updated_at: integer("updated_at").notNull(),
   },
