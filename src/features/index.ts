@@ -17,6 +17,7 @@ import { foldersRoutes } from "./folders/routes";
 import { templatesRoutes } from "./templates/routes";
 import { liveFeature } from "./live";
 import { catalogFeature } from "./catalog";
+import { webRoutes } from "./web/routes";
 
 export interface ScheduleSpec {
   name: string;
@@ -46,4 +47,6 @@ export const features: FeatureModule[] = [
   { name: "events", routes: eventsRoutes, jobs: eventsJobs },
   liveFeature,
   catalogFeature,
+  // Last: its page wildcard answers only what no API, docs or metrics route does.
+  { name: "web", routes: webRoutes },
 ];

@@ -97,6 +97,7 @@ export const rateLimitExemptions: RegExp[] = [
   /^\/servers\/[^/]+\/metrics$/,
   /^\/community\/[^/]+\/metrics$/,
   /^\/api\/v1\/health$/,
+  /^\/assets\//, // the web app's hashed files: one page load is several of them
 ];
 
 export const isRateLimitExempt = (path: string) => rateLimitExemptions.some((r) => r.test(path));

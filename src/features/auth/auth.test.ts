@@ -24,11 +24,12 @@ describe("registration, login and tokens", () => {
     const mail = smtp.mails.at(-1)!;
     expect(mail.to).toEqual(["alice@example.com"]);
     const link = new URL(smtp.linkIn(mail));
-    expect(link.pathname).toBe("/api/v1/auth/email-verify");
-    const v = await t.req("GET", link.pathname + link.search);
+    // The link opens the web page, which calls the API with the token.
+    expect(link.pathname).toBe("/verify-email");
+    const v = await t.req("GET", "/api/v1/auth/email-verify" + link.search);
     expect(v.status).toBe(200);
     expect(v.body).toEqual({ ok: true });
-    const again = await t.req("GET", link.pathname + link.search);
+    const again = await t.req("GET", "/api/v1/auth/email-verify" + link.search);
     expect(again.status).toBe(401);
 
     const login = await t.req("POST", "/api/v1/auth/login", { body: { email: "alice@example.com", password: "correct horse" } });
@@ -161,16 +162,17 @@ describe("magic link", () => {
     await smtp.waitFor(2);
     const known = smtp.mails.find((m) => m.to[0] === "known@example.com")!;
     const link = new URL(smtp.linkIn(known));
-    const v = await t.req("GET", link.pathname + link.search);
+    expect(link.pathname).toBe("/magic"); // the web page, which calls the API with the token
+    const v = await t.req("GET", "/api/v1/auth/magic/verify" + link.search);
     expect(v.status).toBe(200);
     expect(v.body.user.user_id).toBe(u.id);
     expect((await t.req("GET", "/api/v1/auth/me", { token: v.body.token })).body.id).toBe(u.id);
-    const reused = await t.req("GET", link.pathname + link.search);
+    const reused = await t.req("GET", "/api/v1/auth/magic/verify" + link.search);
     expect(reused.status).toBe(401);
 
     const fresh = smtp.mails.find((m) => m.to[0] === "new-person@example.com")!;
     const l2 = new URL(smtp.linkIn(fresh));
-    const v2 = await t.req("GET", l2.pathname + l2.search);
+    const v2 = await t.req("GET", "/api/v1/auth/magic/verify" + l2.search);
     expect(v2.status).toBe(200);
     const me = await t.req("GET", "/api/v1/auth/me", { token: v2.body.token });
     expect(me.body.email).toBe("new-person@example.com");
@@ -182,7 +184,7 @@ describe("magic link", () => {
     const mail = smtp.mails.find((m) => m.to[0] === "late@example.com")!;
     const link = new URL(smtp.linkIn(mail));
     t.clock.advance(16 * 60_000);
-    const v = await t.req("GET", link.pathname + link.search);
+    const v = await t.req("GET", "/api/v1/auth/magic/verify" + link.search);
     expect(v.status).toBe(401);
     expect(v.body.error).toBe("invalid or expired token");
   });
@@ -319,7 +321,7 @@ describe("first admin and mail without SMTP", () => {
     try {
       await t.req("POST", "/api/v1/auth/magic", { body: { email: "logme@example.com" } });
       const line = t.log.lines.find((l) => l.includes("logme@example.com"));
-      expect(line).toContain("/api/v1/auth/magic/verify?token=");
+      expect(line).toContain("/magic?token=");
     } finally {
       await t.close();
     }

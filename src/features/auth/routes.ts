@@ -53,7 +53,8 @@ function consumeEmailToken(deps: Deps, kind: "magic" | "email_verify", token: st
 
 async function sendVerification(deps: Deps, userId: string, mail: string) {
   const token = createEmailToken(deps, "email_verify", mail, userId, VERIFY_TTL);
-  const link = `${deps.config.LOADOUT_BASE_URL}/api/v1/auth/email-verify?token=${token}`;
+  // The link opens the web page, which calls GET /api/v1/auth/email-verify with the token.
+  const link = `${deps.config.LOADOUT_BASE_URL}/verify-email?token=${token}`;
   await deps.mailer.send({ to: mail, subject: "Confirm your Loadout e-mail address", text: `Confirm your address by opening this link:\n\n${link}\n` });
 }
 
@@ -107,6 +108,20 @@ export const authRoutes = (deps: Deps) => {
         detail: { summary: "Log in with e-mail and password; returns a JWT" },
       },
     )
+    .get(
+      "/options",
+      () => ({
+        registration: deps.config.LOADOUT_REGISTRATION,
+        chat_login: !!(deps.config.LOADOUT_DISCORD_CLIENT_ID && deps.config.LOADOUT_DISCORD_CLIENT_SECRET),
+        magic_link: true,
+      }),
+      {
+        response: {
+          200: z.object({ registration: z.enum(["open", "approval", "closed"]), chat_login: z.boolean(), magic_link: z.boolean() }),
+        },
+        detail: { summary: "How accounts are made here: the registration mode and whether chat login is configured (public; the sign-in page reads it)" },
+      },
+    )
     .get("/me", ({ user }) => ({ id: user.id, email: user.email, display_name: user.display_name, role: user.role, is_approved: user.is_approved }), {
       auth: true,
       response: { 200: meAnswer, 401: errorBody },
@@ -118,7 +133,8 @@ export const authRoutes = (deps: Deps) => {
         // Same answer whether or not the address exists.
         const existing = findUserByEmail(deps, body.email);
         const token = createEmailToken(deps, "magic", body.email, existing?.id ?? null, MAGIC_TTL);
-        const link = `${deps.config.LOADOUT_BASE_URL}/api/v1/auth/magic/verify?token=${token}`;
+        // The link opens the web page, which calls GET /api/v1/auth/magic/verify with the token.
+        const link = `${deps.config.LOADOUT_BASE_URL}/magic?token=${token}`;
         await deps.mailer
           .send({ to: body.email, subject: "Your Loadout login link", text: `Log in to Loadout with this link (valid 15 minutes, single use):\n\n${link}\n` })
           .catch((e) => deps.log.error("magic link e-mail failed", { error: String(e) }));

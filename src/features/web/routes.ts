@@ -1,0 +1,57 @@
+// The web app at `/`: hashed assets under /assets/ (cached for a year), and index.html (never
+// cached) for every page path, so deep links and reloads work. /api/*, /swagger*, /metrics and
+// the metrics paths keep their meaning: this wildcard only answers what no other route does,
+// and an unknown /api path is still the JSON 404. Pages carry a strict Content-Security-Policy.
+import { Elysia } from "elysia";
+import { gunzipSync } from "node:zlib";
+import type { Deps } from "../../deps";
+import { AppError } from "../../shared/errors";
+import { webAssets, type LoadedAsset } from "./assets";
+
+/** Workshop images come from its CDN (external-formats.md §2); nothing else is fetched from outside. */
+export const WORKSHOP_IMAGE_HOSTS = ["https://ar-gcp-cdn.bistudio.com"];
+
+export const PAGE_CSP = [
+  "default-src 'self'",
+  "script-src 'self'",
+  "style-src 'self'",
+  `img-src 'self' data: ${WORKSHOP_IMAGE_HOSTS.join(" ")}`,
+  "connect-src 'self'",
+  "font-src 'self'",
+  "object-src 'none'",
+  "base-uri 'none'",
+  "form-action 'self'",
+  "frame-ancestors 'none'",
+].join("; ");
+
+const NOT_PAGES = /^\/(api|swagger|metrics)(\/|$)/;
+
+function send(asset: LoadedAsset, acceptEncoding: string, cacheControl: string, extra: Record<string, string> = {}): Response {
+  const headers: Record<string, string> = { "content-type": asset.type, "cache-control": cacheControl, vary: "Accept-Encoding", ...extra };
+  if (/\bbr\b/.test(acceptEncoding)) return new Response(asset.br, { headers: { ...headers, "content-encoding": "br" } });
+  if (/\bgzip\b/.test(acceptEncoding)) return new Response(asset.gz, { headers: { ...headers, "content-encoding": "gzip" } });
+  asset.raw ??= gunzipSync(asset.gz);
+  return new Response(asset.raw, { headers });
+}
+
+export const webRoutes = (_deps: Deps) =>
+  new Elysia({ tags: ["web"] })
+    .get(
+      "/assets/*",
+      async ({ path, request }) => {
+        const asset = (await webAssets()).get(path);
+        if (!asset) throw new AppError(404, "not found");
+        return send(asset, request.headers.get("accept-encoding") ?? "", "public, max-age=31536000, immutable");
+      },
+      { detail: { hide: true } },
+    )
+    .get(
+      "/*",
+      async ({ path, request }) => {
+        if (NOT_PAGES.test(path)) throw new AppError(404, "not found");
+        const index = (await webAssets()).get("/index.html");
+        if (!index) throw new AppError(404, "not found");
+        return send(index, request.headers.get("accept-encoding") ?? "", "no-cache", { "content-security-policy": PAGE_CSP });
+      },
+      { detail: { hide: true } },
+    );

@@ -1,0 +1,209 @@
+// Settings: display name, API keys (shown once, copy, revoke), account deletion.
+import { useState, type FormEvent } from "react";
+import { Link, useNavigate } from "@tanstack/react-router";
+import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
+import { clearToken } from "../app/auth-store";
+import { dateTime } from "../app/format";
+import { useSession } from "../app/session";
+import { ErrorMessage, Field, Notice, Skeleton } from "../ui/components";
+import { createKey, deleteAccount, listKeys, revokeKey, setDisplayName } from "./accounts.services";
+
+const CONFIRM = "delete my account";
+
+export function SettingsPage() {
+  const { me, token, loading } = useSession();
+  if (!token)
+    return (
+      <Notice>
+        <Link to="/sign-in" search={{ next: "/settings" }}>
+          Sign in
+        </Link>{" "}
+        to see your settings.
+      </Notice>
+    );
+  if (loading || !me) return <Skeleton />;
+  return (
+    <div className="stack">
+      <h1>Settings</h1>
+      <p className="muted">
+        Signed in as {me.display_name}
+        {me.email ? ` (${me.email})` : ""}.
+      </p>
+      <DisplayName current={me.display_name} />
+      <ApiKeys />
+      <DeleteAccount />
+    </div>
+  );
+}
+
+function DisplayName({ current }: { current: string }) {
+  const qc = useQueryClient();
+  const [name, setName] = useState(current);
+  const save = useMutation({ mutationFn: () => setDisplayName(name), onSuccess: () => qc.invalidateQueries({ queryKey: ["me"] }) });
+  return (
+    <form
+      className="card stack"
+      aria-labelledby="dn-h"
+      onSubmit={(e: FormEvent) => {
+        e.preventDefault();
+        save.mutate();
+      }}
+    >
+      <h2 id="dn-h" style={{ marginTop: 0 }}>
+        Display name
+      </h2>
+      <Field label="Display name" required maxLength={100} value={name} onChange={(e) => setName(e.target.value)} />
+      <ErrorMessage error={save.error} />
+      {save.isSuccess && <Notice kind="ok">Saved.</Notice>}
+      <div>
+        <button className="btn" type="submit" disabled={save.isPending}>
+          Save name
+        </button>
+      </div>
+    </form>
+  );
+}
+
+function ApiKeys() {
+  const qc = useQueryClient();
+  const keys = useQuery({ queryKey: ["api-keys"], queryFn: listKeys });
+  const [name, setName] = useState("");
+  const [copied, setCopied] = useState(false);
+  const create = useMutation({
+    mutationFn: () => createKey(name),
+    onSuccess: () => {
+      setName("");
+      setCopied(false);
+      void qc.invalidateQueries({ queryKey: ["api-keys"] });
+    },
+  });
+  const revoke = useMutation({ mutationFn: revokeKey, onSuccess: () => qc.invalidateQueries({ queryKey: ["api-keys"] }) });
+  return (
+    <section className="card stack" aria-labelledby="keys-h">
+      <h2 id="keys-h" style={{ marginTop: 0 }}>
+        API keys
+      </h2>
+      <p className="muted">For launchers, bots and scripts: send the key as the X-API-Key header.</p>
+      <form
+        className="row"
+        onSubmit={(e) => {
+          e.preventDefault();
+          create.mutate();
+        }}
+      >
+        <Field label="Name of the new key" required maxLength={100} value={name} onChange={(e) => setName(e.target.value)} />
+        <button className="btn" type="submit" disabled={create.isPending}>
+          Create key
+        </button>
+      </form>
+      <ErrorMessage error={create.error} />
+      {create.data && (
+        <div className="alert ok" role="status">
+          <p style={{ marginTop: 0 }}>
+            Your new key <strong>{create.data.name}</strong>. Copy it now: it is shown only this once.
+          </p>
+          <p>
+            <code className="mono" data-testid="new-api-key">
+              {create.data.key}
+            </code>
+          </p>
+          <button
+            type="button"
+            className="btn secondary"
+            onClick={async () => {
+              try {
+                await navigator.clipboard.writeText(create.data!.key);
+                setCopied(true);
+              } catch {
+                setCopied(false);
+              }
+            }}
+          >
+            {copied ? "Copied" : "Copy key"}
+          </button>
+        </div>
+      )}
+      {keys.isLoading ? (
+        <Skeleton lines={2} />
+      ) : keys.error ? (
+        <ErrorMessage error={keys.error} retry={() => keys.refetch()} />
+      ) : keys.data && keys.data.length > 0 ? (
+        <div className="table-wrap">
+          <table>
+            <caption className="sr-only">Your API keys</caption>
+            <thead>
+              <tr>
+                <th scope="col">Name</th>
+                <th scope="col">Starts with</th>
+                <th scope="col">Created</th>
+                <th scope="col">Last used</th>
+                <th scope="col">
+                  <span className="sr-only">Actions</span>
+                </th>
+              </tr>
+            </thead>
+            <tbody>
+              {keys.data.map((k) => (
+                <tr key={k.id}>
+                  <td>{k.name}</td>
+                  <td>
+                    <code>{k.prefix}…</code>
+                  </td>
+                  <td>{dateTime(k.created_at)}</td>
+                  <td>{k.last_used_at ? dateTime(k.last_used_at) : "never"}</td>
+                  <td>
+                    <button
+                      type="button"
+                      className="btn secondary"
+                      aria-label={`Revoke key ${k.name}`}
+                      disabled={revoke.isPending}
+                      onClick={() => {
+                        if (confirm(`Revoke the key "${k.name}"? Programs using it stop working at once.`)) revoke.mutate(k.id);
+                      }}
+                    >
+                      Revoke
+                    </button>
+                  </td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
+      ) : (
+        <p className="muted">No API keys yet.</p>
+      )}
+      <ErrorMessage error={revoke.error} />
+    </section>
+  );
+}
+
+function DeleteAccount() {
+  const [typed, setTyped] = useState("");
+  const navigate = useNavigate();
+  const qc = useQueryClient();
+  const del = useMutation({
+    mutationFn: deleteAccount,
+    onSuccess: async () => {
+      clearToken();
+      qc.clear();
+      await navigate({ to: "/mods" });
+    },
+  });
+  return (
+    <section className="card stack" aria-labelledby="del-h">
+      <h2 id="del-h" style={{ marginTop: 0 }}>
+        Delete account
+      </h2>
+      <p>
+        This deletes your account, your lists, servers, keys and everything else of yours, at once and for good. Type <strong>{CONFIRM}</strong> to confirm.
+      </p>
+      <Field label="Confirmation" autoComplete="off" value={typed} onChange={(e) => setTyped(e.target.value)} />
+      <ErrorMessage error={del.error} />
+      <div>
+        <button type="button" className="btn danger" disabled={typed !== CONFIRM || del.isPending} onClick={() => del.mutate()}>
+          Delete my account
+        </button>
+      </div>
+    </section>
+  );
+}

@@ -1,0 +1,31 @@
+// Numbers, sizes and dates as people read them (local time, the browser's locale).
+const nf = new Intl.NumberFormat();
+export const num = (n: number | null | undefined) => (n === null || n === undefined ? "–" : nf.format(n));
+
+export function bytes(n: number | null | undefined): string {
+  if (n === null || n === undefined) return "–";
+  const units = ["B", "KB", "MB", "GB", "TB"];
+  let v = n;
+  let i = 0;
+  while (v >= 1000 && i < units.length - 1) {
+    v /= 1000;
+    i++;
+  }
+  return `${v >= 100 || i === 0 ? Math.round(v) : v.toFixed(1)} ${units[i]}`;
+}
+
+const df = new Intl.DateTimeFormat(undefined, { dateStyle: "medium" });
+const dtf = new Intl.DateTimeFormat(undefined, { dateStyle: "medium", timeStyle: "short" });
+export const date = (iso: string | null | undefined) => (iso ? df.format(new Date(iso)) : "–");
+export const dateTime = (iso: string | null | undefined) => (iso ? dtf.format(new Date(iso)) : "–");
+
+/** Only http(s) links are links: anything else from outside is shown as text. */
+export const safeHref = (url: string | null | undefined): string | undefined => {
+  if (!url) return undefined;
+  try {
+    const u = new URL(url);
+    return u.protocol === "https:" || u.protocol === "http:" ? u.toString() : undefined;
+  } catch {
+    return undefined;
+  }
+};

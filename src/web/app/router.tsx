@@ -1,0 +1,137 @@
+// Every page and its URL. Filters, sorts, pages, tabs and selected versions are search params,
+// so every view can be linked, reloaded and navigated back to. Page code is split per route
+// (lazyRouteComponent): the first load carries the shell and the page it shows.
+import { createRootRoute, createRoute, createRouter, lazyRouteComponent, redirect } from "@tanstack/react-router";
+import { setUnauthorizedHandler } from "./api";
+import { Shell, NotFound } from "./shell";
+import { MOD_SORTS, type ModSort } from "./types";
+
+const str = (v: unknown): string | undefined => (typeof v === "string" && v !== "" ? v : typeof v === "number" ? String(v) : undefined);
+const int = (v: unknown, def: number): number => {
+  const n = Number(v);
+  return Number.isInteger(n) && n > 0 ? n : def;
+};
+
+const rootRoute = createRootRoute({ component: Shell, notFoundComponent: NotFound });
+
+export interface CatalogSearch {
+  q?: string;
+  tag?: string;
+  sort?: ModSort;
+  page?: number;
+}
+const catalogRoute = createRoute({
+  getParentRoute: () => rootRoute,
+  path: "/mods",
+  validateSearch: (s: Record<string, unknown>): CatalogSearch => ({
+    q: str(s.q),
+    tag: str(s.tag),
+    sort: MOD_SORTS.includes(s.sort as ModSort) ? (s.sort as ModSort) : undefined,
+    page: s.page === undefined ? undefined : int(s.page, 1),
+  }),
+  component: lazyRouteComponent(() => import("../catalog/catalog.page"), "CatalogPage"),
+});
+
+const indexRoute = createRoute({
+  getParentRoute: () => rootRoute,
+  path: "/",
+  beforeLoad: () => {
+    throw redirect({ to: "/mods" });
+  },
+});
+
+export const MOD_TABS = ["overview", "versions", "dependencies", "scenarios", "screenshots", "items", "usage"] as const;
+export type ModTab = (typeof MOD_TABS)[number];
+export interface ModSearch {
+  tab?: ModTab;
+  version?: string;
+  from?: string;
+  to?: string;
+}
+export const modRoute = createRoute({
+  getParentRoute: () => rootRoute,
+  path: "/mods/$id",
+  validateSearch: (s: Record<string, unknown>): ModSearch => ({
+    tab: MOD_TABS.includes(s.tab as ModTab) ? (s.tab as ModTab) : undefined,
+    version: str(s.version),
+    from: str(s.from),
+    to: str(s.to),
+  }),
+  component: lazyRouteComponent(() => import("../catalog/mod.page"), "ModPage"),
+});
+
+const nextSearch = (s: Record<string, unknown>) => ({ next: str(s.next)?.startsWith("/") ? str(s.next) : undefined });
+const signInRoute = createRoute({
+  getParentRoute: () => rootRoute,
+  path: "/sign-in",
+  validateSearch: nextSearch,
+  component: lazyRouteComponent(() => import("../accounts/sign-in.page"), "SignInPage"),
+});
+const registerRoute = createRoute({
+  getParentRoute: () => rootRoute,
+  path: "/register",
+  component: lazyRouteComponent(() => import("../accounts/register.page"), "RegisterPage"),
+});
+const tokenSearch = (s: Record<string, unknown>) => ({ token: str(s.token) });
+const magicRoute = createRoute({
+  getParentRoute: () => rootRoute,
+  path: "/magic",
+  validateSearch: tokenSearch,
+  component: lazyRouteComponent(() => import("../accounts/landing.page"), "MagicLandingPage"),
+});
+const verifyRoute = createRoute({
+  getParentRoute: () => rootRoute,
+  path: "/verify-email",
+  validateSearch: tokenSearch,
+  component: lazyRouteComponent(() => import("../accounts/landing.page"), "VerifyEmailPage"),
+});
+const settingsRoute = createRoute({
+  getParentRoute: () => rootRoute,
+  path: "/settings",
+  component: lazyRouteComponent(() => import("../accounts/settings.page"), "SettingsPage"),
+});
+const notificationsRoute = createRoute({
+  getParentRoute: () => rootRoute,
+  path: "/notifications",
+  component: lazyRouteComponent(() => import("../accounts/notifications.page"), "NotificationsPage"),
+});
+export interface AdminSearch {
+  tab?: "users" | "jobs";
+  status?: "queued" | "running" | "succeeded" | "failed" | "cancelled";
+}
+const adminRoute = createRoute({
+  getParentRoute: () => rootRoute,
+  path: "/admin",
+  validateSearch: (s: Record<string, unknown>): AdminSearch => ({
+    tab: s.tab === "jobs" || s.tab === "users" ? s.tab : undefined,
+    status: ["queued", "running", "succeeded", "failed", "cancelled"].includes(s.status as string) ? (s.status as AdminSearch["status"]) : undefined,
+  }),
+  component: lazyRouteComponent(() => import("../admin/admin.page"), "AdminPage"),
+});
+
+const routeTree = rootRoute.addChildren([
+  indexRoute,
+  catalogRoute,
+  modRoute,
+  signInRoute,
+  registerRoute,
+  magicRoute,
+  verifyRoute,
+  settingsRoute,
+  notificationsRoute,
+  adminRoute,
+]);
+
+export const router = createRouter({ routeTree, defaultPreload: "intent", scrollRestoration: true });
+
+declare module "@tanstack/react-router" {
+  interface Register {
+    router: typeof router;
+  }
+}
+
+// A session that expired mid-use: to sign-in, and back to where the person was afterwards.
+setUnauthorizedHandler(() => {
+  const here = router.state.location.href;
+  if (!here.startsWith("/sign-in")) void router.navigate({ to: "/sign-in", search: { next: here } });
+});

@@ -1,0 +1,2 @@
+// Files the bundler imports that TypeScript does not read.
+declare module "*.css";

@@ -1,0 +1,112 @@
+// The few shared components: buttons, labelled fields, messages, skeletons, empty states, tabs,
+// a pager. Everything a person can act on is a real <button> or <a>; every field has a <label>.
+import { useId, type ReactNode, type InputHTMLAttributes, type SelectHTMLAttributes } from "react";
+import { Link } from "@tanstack/react-router";
+import { ApiError, isOffline } from "../app/api";
+
+export function Field(
+  props: { label: string; hint?: string; error?: string | null } & InputHTMLAttributes<HTMLInputElement>,
+) {
+  const { label, hint, error, id, ...input } = props;
+  const auto = useId();
+  const fid = id ?? auto;
+  const hintId = hint ? `${fid}-hint` : undefined;
+  return (
+    <div className="field">
+      <label htmlFor={fid}>{label}</label>
+      <input id={fid} aria-describedby={hintId} aria-invalid={error ? true : undefined} {...input} />
+      {hint && (
+        <span className="hint" id={hintId}>
+          {hint}
+        </span>
+      )}
+    </div>
+  );
+}
+
+export function SelectField(props: { label: string; children: ReactNode } & SelectHTMLAttributes<HTMLSelectElement>) {
+  const { label, children, id, ...select } = props;
+  const auto = useId();
+  const fid = id ?? auto;
+  return (
+    <div className="field">
+      <label htmlFor={fid}>{label}</label>
+      <select id={fid} {...select}>
+        {children}
+      </select>
+    </div>
+  );
+}
+
+/** The API's {error} text, where the action was taken; offline and 5xx say they can be retried. */
+export function ErrorMessage({ error, retry }: { error: unknown; retry?: () => void }) {
+  if (!error) return null;
+  const message = error instanceof Error ? error.message : String(error);
+  const retryable = isOffline(error) || (error instanceof ApiError && error.status >= 500);
+  return (
+    <div className="alert error" role="alert">
+      {message}
+      {retryable && retry && (
+        <>
+          {" "}
+          <button type="button" className="btn link" onClick={retry}>
+            Try again
+          </button>
+        </>
+      )}
+    </div>
+  );
+}
+
+export function Notice({ kind = "info", children }: { kind?: "info" | "ok" | "warn" | "error"; children: ReactNode }) {
+  return (
+    <div className={`alert ${kind}`} role={kind === "error" ? "alert" : "status"}>
+      {children}
+    </div>
+  );
+}
+
+export function Skeleton({ lines = 3, label = "Loading" }: { lines?: number; label?: string }) {
+  return (
+    <div aria-busy="true" aria-live="polite">
+      <span className="sr-only">{label}…</span>
+      {Array.from({ length: lines }, (_, i) => (
+        <div key={i} className="skeleton" style={{ height: "1.1rem", margin: "0.5rem 0", width: `${90 - i * 12}%` }} />
+      ))}
+    </div>
+  );
+}
+
+export function Empty({ title, children }: { title: string; children?: ReactNode }) {
+  return (
+    <div className="empty card">
+      <h2 style={{ marginTop: 0 }}>{title}</h2>
+      {children}
+    </div>
+  );
+}
+
+export function Pager({ page, pages, to }: { page: number; pages: number; to: (page: number) => ReactNode }) {
+  if (pages <= 1) return null;
+  return (
+    <nav className="pager" aria-label="Pages">
+      {page > 1 ? to(page - 1) : <span className="muted">Previous</span>}
+      <span>
+        Page {page} of {pages}
+      </span>
+      {page < pages ? to(page + 1) : <span className="muted">Next</span>}
+    </nav>
+  );
+}
+
+export function Tabs({ items }: { items: { label: string; active: boolean; link: ReactNode }[] }) {
+  return (
+    <nav className="tabs" aria-label="Sections">
+      {items.map((i) => (
+        <span key={i.label}>{i.link}</span>
+      ))}
+    </nav>
+  );
+}
+
+export { Link };

@@ -1,0 +1,264 @@
+// The web app the way a person uses it: Playwright (playwright-core) driving Debian's Chromium
+// against the compiled binary, the fake workshop behind it. axe-core runs on every page (no
+// serious or critical violations); every page is photographed light and dark at 1440 and 360 px
+// into test/e2e/artifacts/ (gitignored) for people to look at.
+import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { cpSync, mkdirSync, readFileSync, rmSync } from "node:fs";
+import { join } from "node:path";
+import { chromium, type Browser, type BrowserContext, type Page } from "playwright-core";
+import { binaryInFreshFolder, startBinary } from "./build";
+import { startFakeWorkshop, type FakeWorkshop } from "../fakes/workshop";
+import { smallCatalog, SMALL } from "../fixtures/workshop/dataset";
+
+const ARTIFACTS = join(import.meta.dir, "artifacts");
+const AXE = readFileSync(require.resolve("axe-core/axe.min.js"), "utf8");
+const CHROMIUM = "/usr/bin/chromium";
+const ADMIN = { email: "admin@example.com", password: "admin password" };
+
+let dir: string;
+let proc: ReturnType<typeof Bun.spawn>;
+let base: string;
+let fake: FakeWorkshop;
+let browser: Browser;
+let adminToken: string;
+const axeFindings: string[] = [];
+
+async function api(method: string, path: string, token?: string, body?: unknown) {
+  const r = await fetch(base + path, {
+    method,
+    headers: { ...(token ? { authorization: `Bearer ${token}` } : {}), ...(body ? { "content-type": "application/json" } : {}) },
+    body: body ? JSON.stringify(body) : undefined,
+  });
+  return { status: r.status, body: (await r.json().catch(() => null)) as any };
+}
+
+async function until<T>(what: string, fn: () => Promise<T | null | undefined | false>, ms = 30_000): Promise<T> {
+  const end = Date.now() + ms;
+  for (;;) {
+    const v = await fn();
+    if (v) return v;
+    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
+    await Bun.sleep(100);
+  }
+}
+
+/** axe-core on the page as it is now; serious and critical findings fail the test. */
+async function axe(page: Page, name: string) {
+  // Evaluated through DevTools, so the page's CSP (no inline script) stays as it is.
+  await page.evaluate(AXE + ";0");
+  const result = (await page.evaluate(`axe.run(document, { resultTypes: ["violations"] })`)) as {
+    violations: { id: string; impact: string; help: string; nodes: { target: string[] }[] }[];
+  };
+  const bad = result.violations.filter((v) => v.impact === "serious" || v.impact === "critical");
+  for (const v of result.violations) axeFindings.push(`${name}: ${v.impact} ${v.id} (${v.nodes.length})`);
+  expect({ page: name, violations: bad.map((v) => `${v.id}: ${v.help} at ${v.nodes.map((n) => n.target.join(" ")).join(", ")}`) }).toEqual({ page: name, violations: [] });
+}
+
+/** Screenshots light and dark at 1440 and 360 px wide, then axe in both schemes. */
+async function look(page: Page, name: string) {
+  await page.waitForLoadState("networkidle");
+  for (const scheme of ["light", "dark"] as const) {
+    await page.emulateMedia({ colorScheme: scheme });
+    for (const width of [1440, 360]) {
+      await page.setViewportSize({ width, height: width === 360 ? 780 : 900 });
+      await page.waitForTimeout(60);
+      await page.screenshot({ path: join(ARTIFACTS, `${name}-${scheme}-${width}.png`), fullPage: true });
+    }
+    await page.setViewportSize({ width: 1440, height: 900 });
+    await axe(page, `${name} (${scheme})`);
+  }
+  await page.emulateMedia({ colorScheme: "light" });
+}
+
+async function context(): Promise<{ ctx: BrowserContext; page: Page; errors: string[] }> {
+  const ctx = await browser.newContext({ viewport: { width: 1440, height: 900 }, colorScheme: "light" });
+  const page = await ctx.newPage();
+  const errors: string[] = [];
+  page.on("pageerror", (e) => errors.push(String(e)));
+  page.on("console", (m) => {
+    // Workshop images of the fake catalog point at hosts no test reaches (and that the CSP
+    // refuses: only the workshop's CDN may serve images); anything else is a defect.
+    const fakeImage = /Failed to load resource|Loading the image 'https:\/\/cdn\.example\.test\/[^']*' violates .*"img-src/.test(m.text());
+    if (m.type() === "error" && !fakeImage) errors.push(m.text());
+  });
+  return { ctx, page, errors };
+}
+
+async function signIn(page: Page, email: string, password: string) {
+  await page.goto(base + "/sign-in");
+  await page.getByLabel("E-mail", { exact: true }).fill(email);
+  await page.getByLabel("Password", { exact: true }).fill(password);
+  await page.getByRole("button", { name: "Sign in", exact: true }).click();
+  await page.getByRole("heading", { name: "Mod catalog" }).waitFor();
+}
+
+beforeAll(async () => {
+  rmSync(ARTIFACTS, { recursive: true, force: true });
+  mkdirSync(ARTIFACTS, { recursive: true });
+  fake = startFakeWorkshop({ mods: smallCatalog() });
+  fake.malformedDetails.add(SMALL.weapons); // a failing job for the admin to retry
+  const b = await binaryInFreshFolder();
+  dir = b.dir;
+  const data = join(dir, "data");
+  // Resource path lists of the vehicles pack: items for two versions (docs/catalog.md).
+  mkdirSync(data, { recursive: true });
+  cpSync(join(import.meta.dir, "../fixtures/workshop/paths"), join(data, "resource-paths"), { recursive: true });
+  ({ proc, base } = await startBinary(b.bin, dir, {
+    LOADOUT_DATA_DIR: data,
+    LOADOUT_WORKSHOP_URL: fake.url,
+    LOADOUT_WORKSHOP_RPS: "1000",
+    LOADOUT_REGISTRATION: "approval",
+    LOADOUT_ADMIN_EMAIL: ADMIN.email,
+    LOADOUT_ADMIN_PASSWORD: ADMIN.password,
+    LOADOUT_RATE_LIMIT_ANON: "0",
+    LOADOUT_RATE_LIMIT_USER: "0",
+  }));
+  adminToken = (await api("POST", "/api/v1/auth/login", undefined, ADMIN)).body.token;
+  expect((await api("POST", "/api/v1/jobs/scraper", adminToken, { mode: "full" })).status).toBe(202);
+  await until("the crawl", async () => {
+    const jobs = (await api("GET", "/api/v1/jobs?limit=200", adminToken)).body.jobs as any[];
+    return jobs.length > 2 && jobs.every((j) => j.status === "succeeded" || j.status === "failed") && (await api("GET", `/api/v1/mods/${SMALL.chainA}`)).status === 200;
+  });
+  browser = await chromium.launch({
+    executablePath: CHROMIUM,
+    args: ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking", "--disable-component-update", "--disable-sync"],
+  });
+}, 120_000);
+
+afterAll(async () => {
+  await browser?.close();
+  proc?.kill();
+  fake?.stop();
+  rmSync(dir, { recursive: true, force: true });
+  if (axeFindings.length) console.log(`axe (moderate and minor, not failing): ${axeFindings.join("; ")}`);
+});
+
+describe("the web app in a real browser", () => {
+  test("pages are the app, with a strict CSP; unknown API paths stay JSON", async () => {
+    const page = await fetch(base + "/mods/" + SMALL.core + "?tab=versions");
+    expect(page.status).toBe(200);
+    expect(page.headers.get("content-security-policy")).toContain("script-src 'self'");
+    expect(page.headers.get("content-security-policy")).toContain("frame-ancestors 'none'");
+    expect(page.headers.get("cache-control")).toBe("no-cache");
+    const html = await page.text();
+    const js = /src="(\/assets\/[^"]+\.js)"/.exec(html)![1]!;
+    const asset = await fetch(base + js, { headers: { "accept-encoding": "br" } });
+    expect(asset.headers.get("cache-control")).toBe("public, max-age=31536000, immutable");
+    expect(asset.headers.get("content-encoding")).toBe("br");
+    const nope = await fetch(base + "/api/v1/no/such/thing");
+    expect(nope.status).toBe(404);
+    expect(await nope.json()).toEqual({ error: "not found" });
+    expect((await fetch(base + "/swagger/json")).headers.get("content-type")).toContain("json");
+  });
+
+  test("register → waiting for approval → admin approves → settings: API key created, shown once, revoked → sign out", async () => {
+    const user = await context();
+    const { page } = user;
+    await page.goto(base + "/register");
+    await look(page, "register");
+    await page.getByLabel("Display name").fill("Rifleman Rex");
+    await page.getByLabel("E-mail").fill("rex@example.com");
+    await page.getByLabel("Password").fill("correct horse battery");
+    await page.getByRole("button", { name: "Create account" }).click();
+    await page.getByRole("heading", { name: "Waiting for approval" }).waitFor();
+    await expect(page.getByText("Your account is waiting for approval by an admin").first().isVisible()).resolves.toBe(true);
+
+    const admin = await context();
+    await signIn(admin.page, ADMIN.email, ADMIN.password);
+    await admin.page.getByRole("link", { name: "Admin", exact: true }).click();
+    await admin.page.getByRole("heading", { name: "Waiting for approval" }).waitFor();
+    await look(admin.page, "admin-accounts");
+    await admin.page.getByRole("button", { name: "Approve Rifleman Rex" }).click();
+    await admin.page.getByText("Nobody is waiting").waitFor();
+
+    await page.goto(base + "/settings");
+    await page.getByRole("heading", { name: "Settings" }).waitFor();
+    expect(await page.getByText("Your account is waiting for approval").count()).toBe(0);
+    await page.getByLabel("Name of the new key").fill("launcher");
+    await page.getByRole("button", { name: "Create key" }).click();
+    const key = (await page.getByTestId("new-api-key").textContent())!;
+    expect(key).toStartWith("lo_");
+    expect((await api("GET", "/api/v1/auth/me", key)).body.display_name).toBe("Rifleman Rex");
+    await look(page, "settings");
+    page.once("dialog", (d) => void d.accept());
+    await page.getByRole("button", { name: "Revoke key launcher" }).click();
+    await page.getByText("No API keys yet.").waitFor();
+    expect((await api("GET", "/api/v1/auth/me", key)).status).toBe(401);
+
+    await page.getByRole("button", { name: "Sign out" }).click();
+    await page.getByRole("link", { name: "Sign in" }).waitFor();
+    expect(user.errors).toEqual([]);
+    expect(admin.errors).toEqual([]);
+    await user.ctx.close();
+    await admin.ctx.close();
+  }, 60_000);
+
+  test("search with suggestions, open a mod, read its dependency tree, switch item versions, compare them; a deep link reloads", async () => {
+    const { page, errors, ctx } = await context();
+    await page.goto(base + "/mods");
+    await page.getByRole("heading", { name: "Mod catalog" }).waitFor();
+    await look(page, "catalog");
+    await page.getByRole("combobox", { name: "Search mods" }).fill("chain");
+    const suggestion = page.getByRole("option", { name: "Chain A" });
+    await suggestion.waitFor();
+    await look(page, "catalog-suggestions");
+    await page.getByRole("combobox", { name: "Search mods" }).press("Enter"); // no suggestion picked: search
+    await page.waitForURL(/q=chain/);
+    await page.getByRole("link", { name: "Chain A" }).click();
+    await page.getByRole("heading", { name: "Chain A", level: 1 }).waitFor();
+    await look(page, "mod");
+    await page.getByRole("link", { name: "Dependencies" }).click();
+    await page.waitForURL(/tab=dependencies/);
+    const tree = page.locator(".tree");
+    await tree.getByRole("link", { name: "Chain B" }).waitFor();
+    expect(await tree.getByText("Core Framework").count()).toBeGreaterThan(0);
+    expect(await page.getByText(/to download in all/).textContent()).toMatch(/MB|KB/);
+    await look(page, "mod-dependencies");
+
+    // A deep link, reloaded, opens the same view.
+    await page.reload();
+    await tree.getByRole("link", { name: "Chain B" }).waitFor();
+    expect(page.url()).toContain("tab=dependencies");
+
+    // Items of the vehicles pack: two scanned versions, switch between them, compare.
+    await page.goto(`${base}/mods/${SMALL.vehicles}?tab=items`);
+    const picker = page.getByLabel("Version");
+    await picker.waitFor();
+    const newest = await picker.inputValue();
+    const older = newest === "1.1.0" ? "1.0.0" : "1.1.0";
+    await picker.selectOption(older);
+    await page.waitForURL(new RegExp(`version=${older.replace(/\./g, "\\.")}`));
+    await page.getByRole("heading", { name: /^Vehicles \(\d+\)$/ }).waitFor();
+    await page.getByLabel("From").selectOption("1.0.0");
+    await page.getByLabel("To").selectOption("1.1.0");
+    await page.getByText(/\d+ added, \d+ removed, \d+ changed\./).waitFor();
+    await look(page, "mod-items");
+    await page.goto(`${base}/mods/${SMALL.core}?tab=usage`);
+    await page.getByRole("heading", { name: "Servers using it over time" }).waitFor();
+    await look(page, "mod-usage");
+    await page.goto(`${base}/mods/${SMALL.missions}?tab=scenarios`);
+    await page.getByRole("region", { name: "Scenarios" }).getByRole("heading").first().waitFor();
+    await look(page, "mod-scenarios");
+    await page.goto(`${base}/sign-in`);
+    await look(page, "sign-in");
+    expect(errors).toEqual([]);
+    await ctx.close();
+  }, 60_000);
+
+  test("admin: a failed job's error is shown and retried from the jobs page", async () => {
+    const { page, errors, ctx } = await context();
+    await signIn(page, ADMIN.email, ADMIN.password);
+    await page.goto(base + "/admin?tab=jobs&status=failed");
+    const retry = page.getByRole("button", { name: "Retry job scrape.detail" });
+    await retry.waitFor();
+    expect(await page.getByText(`workshop detail ${SMALL.weapons} payload changed shape`).count()).toBeGreaterThan(0);
+    await look(page, "admin-jobs");
+    fake.malformedDetails.delete(SMALL.weapons); // the site is fixed; the retry succeeds
+    await retry.click();
+    await until("the retried scrape", async () => (await api("GET", `/api/v1/mods/${SMALL.weapons}`)).status === 200);
+    await page.goto(base + `/mods/${SMALL.weapons}`);
+    await page.getByRole("heading", { name: "Modern Weapons", level: 1 }).waitFor();
+    expect(errors).toEqual([]);
+    await ctx.close();
+  }, 60_000);
+});
