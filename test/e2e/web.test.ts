@@ -63,6 +63,17 @@ async function look(page: Page, name: string) {
       await page.setViewportSize({ width, height: width === 360 ? 780 : 900 });
       await page.waitForTimeout(60);
       await page.screenshot({ path: join(ARTIFACTS, `${name}-${scheme}-${width}.png`), fullPage: true });
+      // Readable at 360 px means no sideways scrolling of the page.
+      const overflow = await page.evaluate(`(() => {
+        const w = document.documentElement.clientWidth;
+        if (document.documentElement.scrollWidth <= w) return [];
+        // the outermost elements that stick out (their children would repeat them)
+        return [...document.querySelectorAll("body *")]
+          .filter((e) => e.getBoundingClientRect().right > w + 0.5 && !(e.parentElement && e.parentElement.getBoundingClientRect().right > w + 0.5))
+          .slice(0, 5)
+          .map((e) => e.tagName.toLowerCase() + (e.className ? "." + String(e.className).split(" ").join(".") : "") + " " + Math.round(e.getBoundingClientRect().right));
+      })()`);
+      expect({ page: name, width, overflow }).toEqual({ page: name, width, overflow: [] });
     }
     await page.setViewportSize({ width: 1440, height: 900 });
     await axe(page, `${name} (${scheme})`);

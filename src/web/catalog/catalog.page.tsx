@@ -5,7 +5,7 @@ import { keepPreviousData, useQuery } from "@tanstack/react-query";
 import { bytes, num } from "../app/format";
 import { useSession } from "../app/session";
 import { MOD_SORTS, type ModSort, type ModSummary } from "../app/types";
-import { Empty, ErrorMessage, Pager, SelectField, Skeleton } from "../ui/components";
+import { Empty, ErrorMessage, Pager, RemoteImage, SelectField, Skeleton } from "../ui/components";
 import { autocomplete, listMods, SORT_LABELS, TAGS } from "./catalog.services";
 
 export function CatalogPage() {
@@ -109,7 +109,7 @@ function EmptyCatalog() {
 function ModCard({ mod }: { mod: ModSummary }) {
   return (
     <li className="card mod-card">
-      {mod.image_url ? <img src={mod.image_url} alt="" loading="lazy" width={96} height={54} /> : <div className="thumb" aria-hidden="true" />}
+      <RemoteImage src={mod.image_url} alt="" width={96} height={54} lazy />
       <div style={{ minWidth: 0 }}>
         <h2 className="card-title">
           <Link to="/mods/$id" params={{ id: mod.workshop_id }} search={{}}>

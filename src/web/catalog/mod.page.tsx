@@ -9,7 +9,7 @@ import { bytes, date, dateTime, num, safeHref } from "../app/format";
 import type { ModTab } from "../app/router";
 import { useSession } from "../app/session";
 import type { Deps, ModDetail } from "../app/types";
-import { Empty, ErrorMessage, Notice, SelectField, Skeleton } from "../ui/components";
+import { Empty, ErrorMessage, Notice, RemoteImage, SelectField, Skeleton } from "../ui/components";
 import {
   addToList,
   modDeps,
@@ -105,7 +105,7 @@ function UnknownMod({ id, message }: { id: string; message: string }) {
 function Hero({ mod }: { mod: ModDetail }) {
   return (
     <div className="mod-hero">
-      {mod.image_url ? <img src={mod.image_url} alt={`Preview of ${mod.name}`} width={320} height={180} /> : <div className="thumb" style={{ width: "100%", height: "auto", aspectRatio: "16 / 9" }} aria-hidden="true" />}
+      <RemoteImage src={mod.image_url} alt={`Preview of ${mod.name}`} width={320} height={180} className="hero-image" />
       <div>
         <h1>{mod.name}</h1>
         <p className="muted">by {mod.author || "unknown author"}</p>
@@ -350,7 +350,7 @@ function Screenshots({ id }: { id: string }) {
       {s.data!.map((x, i) =>
         safeHref(x.url) ? (
           <a key={x.url} href={safeHref(x.url)} rel="noopener noreferrer" target="_blank">
-            <img src={x.url} alt={`Screenshot ${i + 1} (opens full size)`} loading="lazy" width={x.width ?? 320} height={x.height ?? 180} />
+            <RemoteImage src={x.url} alt={`Screenshot ${i + 1} (opens full size)`} width={x.width ?? 320} height={x.height ?? 180} lazy />
           </a>
         ) : null,
       )}

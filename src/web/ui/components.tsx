@@ -1,6 +1,6 @@
 // The few shared components: buttons, labelled fields, messages, skeletons, empty states, tabs,
 // a pager. Everything a person can act on is a real <button> or <a>; every field has a <label>.
-import { useId, type ReactNode, type InputHTMLAttributes, type SelectHTMLAttributes } from "react";
+import { useId, useState, type ReactNode, type InputHTMLAttributes, type SelectHTMLAttributes } from "react";
 import { Link } from "@tanstack/react-router";
 import { ApiError, isOffline } from "../app/api";
 
@@ -110,3 +110,20 @@ export function Tabs({ items }: { items: { label: string; active: boolean; link:
 }
 
 export { Link };
+
+/** A workshop image, or a neutral placeholder when it cannot load (offline, CDN unreachable). */
+export function RemoteImage(props: { src: string | null | undefined; alt: string; width: number; height: number; className?: string; lazy?: boolean }) {
+  const [failed, setFailed] = useState(false);
+  if (!props.src || failed) return <div className={`thumb ${props.className ?? ""}`} role={props.alt ? "img" : undefined} aria-label={props.alt || undefined} aria-hidden={props.alt ? undefined : true} />;
+  return (
+    <img
+      src={props.src}
+      alt={props.alt}
+      width={props.width}
+      height={props.height}
+      className={props.className}
+      loading={props.lazy ? "lazy" : undefined}
+      onError={() => setFailed(true)}
+    />
+  );
+}
