@@ -102,6 +102,9 @@ export const configSchema = z.object({
   LOADOUT_CRON_WORKSHOP: cron("LOADOUT_CRON_WORKSHOP", "0 */6 * * *"),
   LOADOUT_CRON_GAME_SERVERS: cron("LOADOUT_CRON_GAME_SERVERS", "*/5 * * * *"),
   LOADOUT_CRON_ROLLUPS: cron("LOADOUT_CRON_ROLLUPS", "0 * * * *"),
+  LOADOUT_CRON_ITEMS: cron("LOADOUT_CRON_ITEMS", "30 */6 * * *"),
+  /** A game server's addons folder on this machine (`<profile>/addons`): items are read from its data.pak files. */
+  LOADOUT_ADDONS_DIR: optionalNonEmpty,
   LOADOUT_ALLOW_PRIVATE_URLS: bool("LOADOUT_ALLOW_PRIVATE_URLS", false),
   LOADOUT_TRUST_PROXY: bool("LOADOUT_TRUST_PROXY", false),
   LOADOUT_RATE_LIMIT_ANON: perMinute("LOADOUT_RATE_LIMIT_ANON", 300),

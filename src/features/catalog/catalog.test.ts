@@ -313,9 +313,13 @@ describe("items, item-versions, diff", () => {
     const missing = await get(`/api/v1/mods/${SMALL.vehicles}/diff?from=1.0.0`);
     expect(missing.status).toBe(400);
     expect(missing.body.error).toMatch(/^to: /);
+    expect(r.body.items_known).toEqual({ from: true, to: true });
+    // Both versions exist but have no item data: an empty diff, each side flagged.
     const noData = await get(`/api/v1/mods/${SMALL.core}/diff?from=1.0.0&to=1.2.0`);
-    expect(noData.status).toBe(404);
-    expect(noData.body).toEqual({ error: "no item data for version 1.0.0" });
+    expect(noData.status).toBe(200);
+    expect(noData.body).toEqual({ workshop_id: SMALL.core, from: "1.0.0", to: "1.2.0", added: [], removed: [], changed: [], items_known: { from: false, to: false } });
+    const oneSide = await get(`/api/v1/mods/${SMALL.vehicles}/diff?from=1.0.0&to=1.0.0`);
+    expect(oneSide.body.items_known).toEqual({ from: true, to: true });
     expect((await get(`/api/v1/mods/${SMALL.core}/diff?from=0.0.9&to=1.2.0`)).body).toEqual({ error: "version not found" });
   });
 });

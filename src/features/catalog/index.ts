@@ -4,12 +4,12 @@ import { Elysia } from "elysia";
 import type { FeatureModule } from "../index";
 import type { Deps } from "../../deps";
 import { catalogRoutes } from "./routes";
-import { scraperRoutes } from "../scraper/routes";
+import { itemsTriggerRoutes, scraperRoutes } from "../scraper/routes";
 import { scraperJobs, scraperSchedules } from "../scraper/jobs";
 
 export const catalogFeature: FeatureModule = {
   name: "catalog",
-  routes: (deps: Deps) => new Elysia().use(catalogRoutes(deps)).use(scraperRoutes(deps)),
+  routes: (deps: Deps) => new Elysia().use(catalogRoutes(deps)).use(scraperRoutes(deps)).use(itemsTriggerRoutes(deps)),
   jobs: scraperJobs,
   schedules: scraperSchedules,
 };

@@ -191,6 +191,8 @@ export const diffResponse = z.object({
   added: z.array(item),
   removed: z.array(item),
   changed: z.array(z.object({ from: item, to: item })),
+  /** Whether each side has item data; without it the diff is empty (both versions exist). */
+  items_known: z.object({ from: z.boolean(), to: z.boolean() }),
 });
 
 export const liveStats = z.object({

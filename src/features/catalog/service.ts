@@ -272,14 +272,15 @@ export function getItemDiff(deps: Deps, id: string, from: string, to: string): z
   requireExists(deps, id);
   const scanned = new Set(repo.getItemVersions(deps.sqlite, id).map((v) => v.version));
   for (const v of [from, to]) {
-    if (!scanned.has(v)) {
-      if (!repo.versionExists(deps.sqlite, id, v)) throw new AppError(404, "version not found");
-      throw new AppError(404, `no item data for version ${v}`);
-    }
+    if (!scanned.has(v) && !repo.versionExists(deps.sqlite, id, v)) throw new AppError(404, "version not found");
   }
+  // Both versions exist; one without item data (no data.pak read for it yet) gives an empty
+  // diff with that side flagged, not an error.
+  const items_known = { from: scanned.has(from), to: scanned.has(to) };
+  if (!items_known.from || !items_known.to) return { workshop_id: id, from, to, added: [], removed: [], changed: [], items_known };
   const load = (v: string): ExtractedItem[] => repo.getItems(deps.sqlite, id, v, null).map(toItem);
   const d = diffItems(load(from), load(to));
-  return { workshop_id: id, from, to, ...d };
+  return { workshop_id: id, from, to, ...d, items_known };
 }
 
 export function getLiveStats(deps: Deps, id: string): z.infer<typeof M.liveStats> {

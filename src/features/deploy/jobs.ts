@@ -14,6 +14,7 @@ import { newId } from "../../shared/ids";
 import * as repo from "../servers/repository";
 import type { ServerRow } from "../servers/repository";
 import { DeployError, deployErrorMessage } from "./errors";
+import { queueItemsScan } from "../scraper/items-queue";
 import { PanelTarget, type PanelCredentials } from "./panel";
 import { listToServerJsonMods } from "./server-json";
 import { SftpTarget, type SftpCredentials } from "./sftp";
@@ -146,6 +147,8 @@ export async function runDeployment(deps: Deps, deploymentId: string, opts: Depl
         now,
       );
       if (!finished || deployment.kind !== "deploy") return;
+      // The server has the list's mods now (or at its next start): read their items.
+      if (errorMessage === null && server.connection_type === "sftp") queueItemsScan(deps, { serverId: server.id, db: tx });
       recordEvent(tx, {
         kind: errorMessage === null ? "deployment_succeeded" : "deployment_failed",
         listId: deployment.list_id,

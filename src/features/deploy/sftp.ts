@@ -167,6 +167,16 @@ export class SftpTarget implements ConfigTarget {
     });
   }
 
+  /** One connection (host key pinned as for deploys) handed to `fn` as the raw SFTP channel. */
+  async withSftp<T>(fn: (sftp: SFTPWrapper) => Promise<T>): Promise<T> {
+    const { client, sftp } = await this.connect();
+    try {
+      return await fn(sftp);
+    } finally {
+      client.end();
+    }
+  }
+
   async session<T>(fn: (io: ConfigFileIO) => Promise<T>): Promise<T> {
     const { client, sftp } = await this.connect();
     try {

@@ -82,3 +82,30 @@ describe("item extractor", () => {
     expect(parsePathList("# c\n\n a \r\nb\n")).toEqual(["a", "b"]);
   });
 });
+
+// Resource paths as public Reforger mod code quotes them (vehicle spawners, loot tables, AI
+// commanders, campaign presets found by searching public repositories for "Prefabs/Vehicles/"):
+// the classifier must read real folder layouts, GUID prefixes included.
+describe("real prefab paths from public mods", () => {
+  const cases: [string, ReturnType<typeof classifyPath> extends infer R ? (R extends { type: infer T } ? T : never) | null : never][] = [
+    ["{1A20D130A03F9CF1}Prefabs/Vehicles/Wheeled/UAZ469/UAZ469_Armed.et", "vehicle"],
+    ["{21C45FA677BCDBDA}Prefabs/Vehicles/Wheeled/M998/M998_Armed.et", "vehicle"],
+    ["Prefabs/Vehicles/Wheeled/Conflict_Variants/M1025_armed_M2HB_Conflict.et", "vehicle"],
+    ["{F649585ABB3706C4}Prefabs/Vehicles/Wheeled/M151A2/M151A2.et", "vehicle"],
+    ["{E28501E93F8EFDC0}Prefabs/Vehicles/Wheeled/UAZ469/UAZ469_FIA_uncovered.et", "vehicle"],
+    ["Prefabs/Vehicles/Core/unpreza_Black.et", "vehicle"],
+    // an abstract base prefab is not something a player gets
+    ["{4AE9D080927D3CB9}Prefabs/Vehicles/Wheeled/S1203/S1203_base.et", null],
+    // characters are not items; mission props and editor effects neither
+    ["{26A9756790131354}Prefabs/Characters/Factions/BLUFOR/US_Army/Character_US_Rifleman.et", null],
+    ["{6985327711303720}Prefabs/Objects/HST/HST_MissionProp_Cargo.et", null],
+    ["{1F7300EC0835D898}PrefabsEditable/EffectsModules/Smoke/EffectModule_Smoke_Red.et", null],
+  ];
+  for (const [path, type] of cases) {
+    test(`${path} → ${type ?? "not an item"}`, () => {
+      const r = classifyPath(path);
+      expect(r?.type ?? null).toBe(type);
+      if (r && path.startsWith("{")) expect(r.guid).toBe(path.slice(1, 17));
+    });
+  }
+});

@@ -75,8 +75,10 @@ export function parsePathList(text: string): string[] {
 const GUID_RE = /^\{([0-9A-Fa-f]{16})\}/;
 
 // Folders under Prefabs/<Category>/ that hold parts, not items a player picks or drives.
+// Not "core": public mods keep whole vehicle variants in Prefabs/Vehicles/Core/ (abstract base
+// prefabs there are caught by their names, *_Base).
 const PART_FOLDERS = new Set([
-  "parts", "wheels", "components", "wrecks", "wreck", "destroyed", "debris", "core", "base",
+  "parts", "wheels", "components", "wrecks", "wreck", "destroyed", "debris", "base",
   "bases", "prototypes", "templates", "test", "tests", "dev", "effects", "sounds", "damage",
   "hitzones", "turrets", "doors", "lights", "proxies", "proxy", "slots", "animations", "anims",
 ]);

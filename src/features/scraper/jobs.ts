@@ -24,11 +24,14 @@ import { DirectoryPathSource, extractItems, type ResourcePathSource } from "./it
 import * as repo from "./repository";
 import { onModVersionChanged } from "./hooks";
 import { rollupGrowth } from "./growth";
+import { itemSources, scanAddons, type ItemsScanResult } from "./addons";
 import { recordSourceError, recordSourceOk } from "../../shared/source-status";
 
 export const JOB_SCRAPE_FULL = "scrape.full";
 export const JOB_SCRAPE_INCREMENTAL = "scrape.incremental";
 export const JOB_GROWTH = "catalog.growth";
+import { JOB_ITEMS_SCAN, queueItemsScan } from "./items-queue";
+export { JOB_ITEMS_SCAN, queueItemsScan };
 /** Detail scrapes of one listing page's new/changed mods, queued by discovery. */
 export const JOB_SCRAPE_DETAIL_BATCH = "scrape.detail_batch";
 export { JOB_SCRAPE_DETAIL };
@@ -318,6 +321,25 @@ export const scraperJobs = (deps: Deps): Record<string, JobHandler> => ({
     maxAttempts: 3,
     run: (_job, ctx) => discoverRecorded(deps, "incremental", ctx),
   },
+  [JOB_ITEMS_SCAN]: {
+    concurrency: 1,
+    maxAttempts: 3,
+    run: async (job: Job<{ server_id?: string | null; scheduled_only?: boolean }>, ctx) => {
+      const sources = itemSources(deps, { serverId: job.payload?.server_id ?? undefined, scheduledOnly: !!job.payload?.scheduled_only });
+      const results: (ItemsScanResult | { source: string; error: string })[] = [];
+      for (const source of sources) {
+        if (ctx.signal.aborted) throw ctx.signal.reason ?? new Error("aborted");
+        try {
+          results.push(await scanAddons(deps, source));
+        } catch (e) {
+          results.push({ source: source.name, error: (e as Error).message });
+          deps.log.warn("items: a source could not be scanned", { source: source.name, error: (e as Error).message });
+        }
+        ctx.progress({ sources_done: results.length, sources: sources.length });
+      }
+      return { sources: results };
+    },
+  },
   [JOB_GROWTH]: {
     concurrency: 1,
     maxAttempts: 3,
@@ -337,6 +359,13 @@ export const scraperSchedules = (deps: Deps): ScheduleSpec[] => [
     cron: deps.config.LOADOUT_CRON_WORKSHOP,
     enqueue: () => {
       queueDiscovery(deps, scheduledDiscoveryMode(deps));
+    },
+  },
+  {
+    name: "items-scan",
+    cron: deps.config.LOADOUT_CRON_ITEMS,
+    enqueue: () => {
+      queueItemsScan(deps, { scheduledOnly: true });
     },
   },
   {

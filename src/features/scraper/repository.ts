@@ -362,6 +362,14 @@ export function writeMod(sqlite: Database, m: NormalisedMod, scans: ItemScan[], 
   return { previousVersion: prev?.version ?? "" };
 }
 
+/** Items of one (mod, version) read from another source (a data.pak): replaces what was there. */
+export function writeItemScan(sqlite: Database, workshopId: string, scan: ItemScan, now: number) {
+  const s = stmts(sqlite);
+  s.deleteItems.run(workshopId, scan.version);
+  for (const it of scan.items) s.insertItem.run(workshopId, scan.version, itemKey(it), it.type, it.name, it.path, it.guid);
+  s.upsertScan.run(workshopId, scan.version, scan.items.length, now);
+}
+
 /** A scraped mod the workshop no longer serves keeps its data with state `removed`. */
 export function markRemoved(sqlite: Database, workshopId: string, now: number): boolean {
   return stmts(sqlite).markRemoved.run(now, workshopId).changes > 0;

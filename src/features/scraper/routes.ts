@@ -9,10 +9,30 @@ import { RateLimiter } from "../../shared/rate-limit";
 import { errorBody, workshopId } from "../../shared/schemas";
 import { queueDetailScrape } from "../catalog/service";
 import { queueDiscovery } from "./jobs";
+import { queueItemsScan } from "./items-queue";
 
 export const DETAIL_LIMIT_PER_HOUR = 10;
 
 const jobAccepted = z.object({ job_id: z.string() });
+
+/** POST /api/v1/jobs/items (Admin): read the items of the mods on the game servers now. */
+export const itemsTriggerRoutes = (deps: Deps) =>
+  new Elysia({ prefix: "/api/v1/jobs/items", tags: ["jobs"] }).use(authPlugin(deps)).post(
+    "/",
+    ({ user, set }) => {
+      const job_id = queueItemsScan(deps, { createdBy: user.id });
+      set.status = 202;
+      return { job_id };
+    },
+    {
+      admin: true,
+      response: { 202: jobAccepted, 401: errorBody, 403: errorBody },
+      detail: {
+        summary:
+          "Read items from the mods' data.pak now (Admin): LOADOUT_ADDONS_DIR and every SFTP server with credentials; each (mod, version) once",
+      },
+    },
+  );
 
 export const scraperRoutes = (deps: Deps) => {
   const detailLimiter = new RateLimiter(DETAIL_LIMIT_PER_HOUR, 3_600_000, () => deps.clock.now());

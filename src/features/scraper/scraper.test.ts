@@ -184,7 +184,11 @@ describe("scraper: incremental", () => {
     await runFull();
     expect(scheduledDiscoveryMode(t.deps)).toBe("incremental");
     const schedules = scraperSchedules(t.deps);
-    expect(schedules.map((s) => s.cron)).toEqual(["0 */6 * * *", "0 */3 * * *"]);
+    expect(schedules.map((s) => [s.name, s.cron])).toEqual([
+      ["workshop-scrape", "0 */6 * * *"],
+      ["items-scan", "30 */6 * * *"],
+      ["catalog-growth", "0 */3 * * *"],
+    ]);
     schedules[0]!.enqueue();
     expect(count("SELECT count(*) AS n FROM jobs WHERE type = 'scrape.incremental' AND status = 'queued'")).toBe(1);
   });

@@ -26,6 +26,9 @@ export function parseQueryAddress(v: string): { host: string; port: number } | n
   return { host: (m[1] ?? m[2])!, port };
 }
 
+/** A folder on the server (the addons folder), absolute or relative to the SFTP login. */
+const addonsPath = filePath;
+
 export const createServerBody = z.object({
   name,
   connection_type: connectionType,
@@ -33,6 +36,8 @@ export const createServerBody = z.object({
   linked_list_id: uuid.nullable().optional(),
   auto_deploy: z.boolean({ error: "must be a boolean" }).optional().default(false),
   query_address: queryAddress.nullable().optional(),
+  items_scan: z.boolean({ error: "must be a boolean" }).optional().default(false),
+  addons_path: addonsPath.nullable().optional(),
 });
 export type CreateServerBody = z.output<typeof createServerBody>;
 
@@ -42,6 +47,8 @@ export const updateServerBody = z.object({
   linked_list_id: uuid.nullable().optional(),
   auto_deploy: z.boolean({ error: "must be a boolean" }).optional(),
   query_address: queryAddress.nullable().optional(),
+  items_scan: z.boolean({ error: "must be a boolean" }).optional(),
+  addons_path: addonsPath.nullable().optional(),
 });
 export type UpdateServerBody = z.output<typeof updateServerBody>;
 
@@ -137,6 +144,10 @@ export const serverView = z.object({
   auto_deploy: z.boolean(),
   /** Where the server answers A2S queries (player counts every scan); null: the SFTP host on port 17777, or not polled (panel). */
   query_address: z.string().nullable(),
+  /** SFTP: read the items of the mods in the server's addons folder on the items schedule. */
+  items_scan: z.boolean(),
+  /** SFTP: the addons folder; null = `addons/` beside the config file. */
+  addons_path: z.string().nullable(),
   has_credentials: z.boolean(),
   /** SFTP: the host key pinned at the first successful connection (as `ssh-keygen -lf` prints it), or null. */
   host_key_fingerprint: z.string().nullable(),

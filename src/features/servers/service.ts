@@ -37,6 +37,8 @@ function toServerView(
     linked_list_id: server.linked_list_id,
     auto_deploy: server.auto_deploy,
     query_address: server.query_address ?? null,
+    items_scan: server.items_scan,
+    addons_path: server.addons_path ?? null,
     has_credentials: !!creds,
     host_key_fingerprint: creds?.host_key_sha256 ?? null,
     last_test_status: lastTest?.status ?? null,
@@ -137,6 +139,8 @@ export function createServer(deps: Deps, user: AccessUser, body: CreateServerBod
     linked_list_id: body.linked_list_id ?? null,
     auto_deploy: body.auto_deploy ?? false,
     query_address: body.query_address ?? null,
+    items_scan: body.items_scan ?? false,
+    addons_path: body.addons_path ?? null,
     created_at: now,
     updated_at: now,
   });
@@ -154,6 +158,8 @@ export function updateServer(deps: Deps, user: AccessUser, id: string, body: Upd
   if (body.linked_list_id !== undefined) patch.linked_list_id = body.linked_list_id;
   if (body.auto_deploy !== undefined) patch.auto_deploy = body.auto_deploy;
   if (body.query_address !== undefined) patch.query_address = body.query_address;
+  if (body.items_scan !== undefined) patch.items_scan = body.items_scan;
+  if (body.addons_path !== undefined) patch.addons_path = body.addons_path;
   repo.updateServer(deps.db, id, patch);
   return view(deps, repo.getServer(deps.db, id)!);
 }

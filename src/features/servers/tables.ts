@@ -17,6 +17,10 @@ export const servers = sqliteTable(
     auto_deploy: integer("auto_deploy", { mode: "boolean" }).notNull().default(false),
     /** Where the game server answers Steam A2S queries ("host" or "host:port"; port 17777 by default). */
     query_address: text("query_address"),
+    /** Scan the server's addons (data.pak) for items on the items schedule (SFTP servers). */
+    items_scan: integer("items_scan", { mode: "boolean" }).notNull().default(false),
+    /** The server's addons folder; null: `addons/` beside the config file. */
+    addons_path: text("addons_path"),
     created_at: integer("created_at").notNull(),
     updated_at: integer("updated_at").notNull(),
   },

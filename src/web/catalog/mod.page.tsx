@@ -427,7 +427,10 @@ function ItemsSection({ id, version, from, to }: { id: string; version?: string;
           </SelectField>
         </div>
         <ErrorMessage error={diff.error} />
-        {diff.data && (
+        {diff.data && (!diff.data.items_known.from || !diff.data.items_known.to) && (
+          <Notice>No item data yet for version {!diff.data.items_known.from ? diff.data.from : diff.data.to}: nothing to compare.</Notice>
+        )}
+        {diff.data && diff.data.items_known.from && diff.data.items_known.to && (
           <div aria-live="polite">
             <p>
               <span className="added">{diff.data.added.length} added</span>, <span className="removed">{diff.data.removed.length} removed</span>,{" "}
