@@ -63,3 +63,14 @@ export async function startBinary(bin: string, cwd: string, env: Record<string, 
   proc.kill();
   throw new Error(`the binary did not answer /api/v1/health: ${await new Response(proc.stderr).text()}`);
 }
+
+/** Polls `fn` every 100 ms until it returns something truthy, or fails after `timeoutMs`. */
+export async function until<T>(what: string, fn: () => Promise<T | null | undefined | false>, timeoutMs = 30_000): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const v = await fn();
+    if (v) return v;
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await Bun.sleep(100);
+  }
+}

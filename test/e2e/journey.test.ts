@@ -4,7 +4,7 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { rmSync } from "node:fs";
 import { join } from "node:path";
-import { binaryInFreshFolder, startBinary } from "./build";
+import { binaryInFreshFolder, startBinary, until } from "./build";
 import { startFakeWorkshop, type FakeWorkshop } from "../fakes/workshop";
 import { smallCatalog, SMALL } from "../fixtures/workshop/dataset";
 import { loadBmFixture, startFakeBattleMetrics, type FakeBattleMetrics } from "../fakes/battlemetrics";
@@ -66,15 +66,6 @@ async function call(method: string, path: string, body?: unknown, token?: string
   return { status: res.status, json, text, headers: res.headers };
 }
 
-async function until<T>(what: string, fn: () => Promise<T | null | undefined | false>, timeoutMs = 30_000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const v = await fn();
-    if (v) return v;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await Bun.sleep(100);
-  }
-}
 
 const login = async (email: string, password: string) => (await call("POST", "/api/v1/auth/login", { email, password })).json.token as string;
 

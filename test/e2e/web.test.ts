@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { cpSync, mkdirSync, readFileSync, rmSync } from "node:fs";
 import { join } from "node:path";
 import { chromium, type Browser, type BrowserContext, type Page } from "playwright-core";
-import { binaryInFreshFolder, startBinary } from "./build";
+import { binaryInFreshFolder, startBinary, until } from "./build";
 import { startFakeWorkshop, type FakeWorkshop } from "../fakes/workshop";
 import { smallCatalog, SMALL } from "../fixtures/workshop/dataset";
 
@@ -32,15 +32,6 @@ async function api(method: string, path: string, token?: string, body?: unknown)
   return { status: r.status, body: (await r.json().catch(() => null)) as any };
 }
 
-async function until<T>(what: string, fn: () => Promise<T | null | undefined | false>, ms = 30_000): Promise<T> {
-  const end = Date.now() + ms;
-  for (;;) {
-    const v = await fn();
-    if (v) return v;
-    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
-    await Bun.sleep(100);
-  }
-}
 
 /** axe-core on the page as it is now; serious and critical findings fail the test. */
 async function axe(page: Page, name: string) {

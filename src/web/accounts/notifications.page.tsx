@@ -1,10 +1,9 @@
 // The inbox: unread first, mark one or all read.
-import { Link } from "@tanstack/react-router";
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { api, get } from "../app/api";
 import { dateTime } from "../app/format";
 import { useSession } from "../app/session";
-import { Empty, ErrorMessage, Notice, Skeleton } from "../ui/components";
+import { Empty, ErrorMessage, SignInFirst, Skeleton } from "../ui/components";
 
 interface Notification {
   id: string;
@@ -26,15 +25,7 @@ export function NotificationsPage() {
   };
   const readOne = useMutation({ mutationFn: (id: string) => api<void>("PATCH", `/notifications/${id}/read`), onSuccess: refresh });
   const readAll = useMutation({ mutationFn: () => api<void>("POST", "/notifications/read-all"), onSuccess: refresh });
-  if (!token)
-    return (
-      <Notice>
-        <Link to="/sign-in" search={{ next: "/notifications" }}>
-          Sign in
-        </Link>{" "}
-        to see your notifications.
-      </Notice>
-    );
+  if (!token) return <SignInFirst next="/notifications" what="your notifications" />;
   const items = [...(inbox.data ?? [])].sort((a, b) => Number(a.read) - Number(b.read));
   return (
     <div className="stack">

@@ -1,26 +1,18 @@
 // Settings: display name, API keys (shown once, copy, revoke), account deletion.
 import { useState, type FormEvent } from "react";
-import { Link, useNavigate } from "@tanstack/react-router";
+import { useNavigate } from "@tanstack/react-router";
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { clearToken } from "../app/auth-store";
 import { dateTime } from "../app/format";
 import { useSession } from "../app/session";
-import { ErrorMessage, Field, Notice, Skeleton } from "../ui/components";
+import { DataTable, ErrorMessage, Field, Notice, SignInFirst, Skeleton } from "../ui/components";
 import { createKey, deleteAccount, listKeys, revokeKey, setDisplayName } from "./accounts.services";
 
 const CONFIRM = "delete my account";
 
 export function SettingsPage() {
   const { me, token, loading } = useSession();
-  if (!token)
-    return (
-      <Notice>
-        <Link to="/sign-in" search={{ next: "/settings" }}>
-          Sign in
-        </Link>{" "}
-        to see your settings.
-      </Notice>
-    );
+  if (!token) return <SignInFirst next="/settings" what="your settings" />;
   if (loading || !me) return <Skeleton />;
   return (
     <div className="stack">
@@ -128,47 +120,34 @@ function ApiKeys() {
       ) : keys.error ? (
         <ErrorMessage error={keys.error} retry={() => keys.refetch()} />
       ) : keys.data && keys.data.length > 0 ? (
-        <div className="table-wrap">
-          <table>
-            <caption className="sr-only">Your API keys</caption>
-            <thead>
-              <tr>
-                <th scope="col">Name</th>
-                <th scope="col">Starts with</th>
-                <th scope="col">Created</th>
-                <th scope="col">Last used</th>
-                <th scope="col">
-                  <span className="sr-only">Actions</span>
-                </th>
-              </tr>
-            </thead>
-            <tbody>
-              {keys.data.map((k) => (
-                <tr key={k.id}>
-                  <td>{k.name}</td>
-                  <td>
-                    <code>{k.prefix}…</code>
-                  </td>
-                  <td>{dateTime(k.created_at)}</td>
-                  <td>{k.last_used_at ? dateTime(k.last_used_at) : "never"}</td>
-                  <td>
-                    <button
-                      type="button"
-                      className="btn secondary"
-                      aria-label={`Revoke key ${k.name}`}
-                      disabled={revoke.isPending}
-                      onClick={() => {
-                        if (confirm(`Revoke the key "${k.name}"? Programs using it stop working at once.`)) revoke.mutate(k.id);
-                      }}
-                    >
-                      Revoke
-                    </button>
-                  </td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </div>
+        <DataTable
+          caption="Your API keys"
+          rows={keys.data}
+          rowKey={(k) => k.id}
+          columns={[
+            { header: "Name", cell: (k) => k.name },
+            { header: "Starts with", cell: (k) => <code>{k.prefix}…</code> },
+            { header: "Created", cell: (k) => dateTime(k.created_at) },
+            { header: "Last used", cell: (k) => (k.last_used_at ? dateTime(k.last_used_at) : "never") },
+            {
+              header: "Actions",
+              hiddenHeader: true,
+              cell: (k) => (
+                <button
+                  type="button"
+                  className="btn secondary"
+                  aria-label={`Revoke key ${k.name}`}
+                  disabled={revoke.isPending}
+                  onClick={() => {
+                    if (confirm(`Revoke the key "${k.name}"? Programs using it stop working at once.`)) revoke.mutate(k.id);
+                  }}
+                >
+                  Revoke
+                </button>
+              ),
+            },
+          ]}
+        />
       ) : (
         <p className="muted">No API keys yet.</p>
       )}

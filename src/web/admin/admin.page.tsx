@@ -7,21 +7,13 @@ import { dateTime } from "../app/format";
 import type { AdminSearch } from "../app/router";
 import { useSession } from "../app/session";
 import type { AdminUser, Job } from "../app/types";
-import { Empty, ErrorMessage, Notice, SelectField, Skeleton } from "../ui/components";
+import { DataTable, Empty, ErrorMessage, Notice, SelectField, SignInFirst, Skeleton } from "../ui/components";
 
 export function AdminPage() {
   const { me, loading, token } = useSession();
   const search = useSearch({ from: "/admin" });
   const tab = search.tab ?? "users";
-  if (!token)
-    return (
-      <Notice>
-        <Link to="/sign-in" search={{ next: "/admin" }}>
-          Sign in
-        </Link>{" "}
-        as an admin to see this page.
-      </Notice>
-    );
+  if (!token) return <SignInFirst next="/admin" what="this page (admins only)" />;
   if (loading) return <Skeleton />;
   if (me?.role !== "admin") return <Notice kind="warn">This page is for admins.</Notice>;
   return (
@@ -57,37 +49,32 @@ function PendingUsers() {
       {list.length === 0 ? (
         <Empty title="Nobody is waiting">New accounts that need your approval show up here.</Empty>
       ) : (
-        <div className="table-wrap">
-          <table>
-            <caption className="sr-only">Accounts waiting for approval</caption>
-            <thead>
-              <tr>
-                <th scope="col">Name</th>
-                <th scope="col">E-mail</th>
-                <th scope="col">Registered</th>
-                <th scope="col">
-                  <span className="sr-only">Actions</span>
-                </th>
-              </tr>
-            </thead>
-            <tbody>
-              {list.map((u) => (
-                <tr key={u.id}>
-                  <td>{u.display_name}</td>
-                  <td>
-                    {u.email} {u.email_verified ? <span className="tag">verified</span> : <span className="tag">not verified</span>}
-                  </td>
-                  <td>{dateTime(u.created_at)}</td>
-                  <td>
-                    <button type="button" className="btn" onClick={() => approve.mutate(u.id)} disabled={approve.isPending} aria-label={`Approve ${u.display_name}`}>
-                      Approve
-                    </button>
-                  </td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </div>
+        <DataTable
+          caption="Accounts waiting for approval"
+          rows={list}
+          rowKey={(u) => u.id}
+          columns={[
+            { header: "Name", cell: (u) => u.display_name },
+            {
+              header: "E-mail",
+              cell: (u) => (
+                <>
+                  {u.email} <span className="tag">{u.email_verified ? "verified" : "not verified"}</span>
+                </>
+              ),
+            },
+            { header: "Registered", cell: (u) => dateTime(u.created_at) },
+            {
+              header: "Actions",
+              hiddenHeader: true,
+              cell: (u) => (
+                <button type="button" className="btn" onClick={() => approve.mutate(u.id)} disabled={approve.isPending} aria-label={`Approve ${u.display_name}`}>
+                  Approve
+                </button>
+              ),
+            },
+          ]}
+        />
       )}
     </section>
   );
@@ -141,53 +128,40 @@ function Jobs({ status }: { status?: AdminSearch["status"] }) {
       ) : jobs.data!.jobs.length === 0 ? (
         <Empty title="No jobs">{status ? `No ${status} jobs.` : "Nothing has run yet."}</Empty>
       ) : (
-        <div className="table-wrap">
-          <table>
-            <caption className="sr-only">Background jobs, newest first</caption>
-            <thead>
-              <tr>
-                <th scope="col">Job</th>
-                <th scope="col">Status</th>
-                <th scope="col">Attempts</th>
-                <th scope="col">Progress and errors</th>
-                <th scope="col">Created</th>
-                <th scope="col">
-                  <span className="sr-only">Actions</span>
-                </th>
-              </tr>
-            </thead>
-            <tbody>
-              {jobs.data!.jobs.map((j) => (
-                <tr key={j.id}>
-                  <td>
-                    <code>{j.type}</code>
-                  </td>
-                  <td>{j.status}</td>
-                  <td>
-                    {j.attempts} of {j.max_attempts}
-                  </td>
-                  <td style={{ maxWidth: "32rem" }}>
-                    {j.error && <div className="removed prose small">{j.error}</div>}
-                    {j.progress != null && <code className="small muted">{JSON.stringify(j.progress)}</code>}
-                  </td>
-                  <td>{dateTime(j.created_at)}</td>
-                  <td>
-                    {j.status === "failed" && (
-                      <button type="button" className="btn secondary" onClick={() => retry.mutate(j.id)} aria-label={`Retry job ${j.type}`}>
-                        Retry
-                      </button>
-                    )}
-                    {j.status === "queued" && (
-                      <button type="button" className="btn secondary" onClick={() => cancel.mutate(j.id)} aria-label={`Cancel job ${j.type}`}>
-                        Cancel
-                      </button>
-                    )}
-                  </td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </div>
+        <DataTable
+          caption="Background jobs, newest first"
+          rows={jobs.data!.jobs}
+          rowKey={(j) => j.id}
+          columns={[
+            { header: "Job", cell: (j) => <code>{j.type}</code> },
+            { header: "Status", cell: (j) => j.status },
+            { header: "Attempts", cell: (j) => `${j.attempts} of ${j.max_attempts}` },
+            {
+              header: "Progress and errors",
+              cell: (j) => (
+                <>
+                  {j.error && <div className="removed prose small">{j.error}</div>}
+                  {j.progress != null && <code className="small muted">{JSON.stringify(j.progress)}</code>}
+                </>
+              ),
+            },
+            { header: "Created", cell: (j) => dateTime(j.created_at) },
+            {
+              header: "Actions",
+              hiddenHeader: true,
+              cell: (j) =>
+                j.status === "failed" ? (
+                  <button type="button" className="btn secondary" onClick={() => retry.mutate(j.id)} aria-label={`Retry job ${j.type}`}>
+                    Retry
+                  </button>
+                ) : j.status === "queued" ? (
+                  <button type="button" className="btn secondary" onClick={() => cancel.mutate(j.id)} aria-label={`Cancel job ${j.type}`}>
+                    Cancel
+                  </button>
+                ) : null,
+            },
+          ]}
+        />
       )}
     </section>
   );

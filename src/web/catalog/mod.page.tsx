@@ -9,7 +9,7 @@ import { bytes, date, dateTime, num, safeHref } from "../app/format";
 import type { ModTab } from "../app/router";
 import { useSession } from "../app/session";
 import type { Deps, ModDetail } from "../app/types";
-import { Empty, ErrorMessage, Notice, RemoteImage, SelectField, Skeleton } from "../ui/components";
+import { DataTable, Empty, ErrorMessage, Notice, RemoteImage, SelectField, Skeleton } from "../ui/components";
 import {
   addToList,
   modDeps,
@@ -409,22 +409,8 @@ function ItemsSection({ id, version, from, to }: { id: string; version?: string;
           Compare two versions
         </h2>
         <div className="row">
-          <SelectField label="From" value={from ?? ""} onChange={(e) => navigate({ search: (s) => ({ ...s, from: e.target.value || undefined }) })}>
-            <option value="">Choose</option>
-            {vs.map((v) => (
-              <option key={v.version} value={v.version}>
-                {v.version}
-              </option>
-            ))}
-          </SelectField>
-          <SelectField label="To" value={to ?? ""} onChange={(e) => navigate({ search: (s) => ({ ...s, to: e.target.value || undefined }) })}>
-            <option value="">Choose</option>
-            {vs.map((v) => (
-              <option key={v.version} value={v.version}>
-                {v.version}
-              </option>
-            ))}
-          </SelectField>
+          <VersionSelect label="From" versions={vs} value={from} onChange={(v) => navigate({ search: (s) => ({ ...s, from: v }) })} />
+          <VersionSelect label="To" versions={vs} value={to} onChange={(v) => navigate({ search: (s) => ({ ...s, to: v }) })} />
         </div>
         <ErrorMessage error={diff.error} />
         {diff.data && (!diff.data.items_known.from || !diff.data.items_known.to) && (
@@ -460,6 +446,19 @@ function ItemsSection({ id, version, from, to }: { id: string; version?: string;
   );
 }
 
+function VersionSelect({ label, versions, value, onChange }: { label: string; versions: { version: string }[]; value?: string; onChange: (v: string | undefined) => void }) {
+  return (
+    <SelectField label={label} value={value ?? ""} onChange={(e) => onChange(e.target.value || undefined)}>
+      <option value="">Choose</option>
+      {versions.map((v) => (
+        <option key={v.version} value={v.version}>
+          {v.version}
+        </option>
+      ))}
+    </SelectField>
+  );
+}
+
 function Usage({ id }: { id: string }) {
   const [days, setDays] = useState(180);
   const growth = useQuery({ queryKey: ["mod-growth", id, days], queryFn: ({ signal }) => modGrowth(id, days, signal) });
@@ -491,31 +490,16 @@ function Usage({ id }: { id: string }) {
         <ErrorMessage error={servers.error} />
         {servers.data && servers.data.length === 0 && <p className="muted">No live server seen in the last hour uses this mod.</p>}
         {servers.data && servers.data.length > 0 && (
-          <div className="table-wrap">
-            <table>
-              <caption className="sr-only">Live servers using this mod</caption>
-              <thead>
-                <tr>
-                  <th scope="col">Server</th>
-                  <th scope="col" className="num">
-                    Players
-                  </th>
-                  <th scope="col">Scenario</th>
-                </tr>
-              </thead>
-              <tbody>
-                {servers.data.map((s) => (
-                  <tr key={s.id}>
-                    <td>{s.name}</td>
-                    <td className="num">
-                      {s.player_count}/{s.player_count_limit}
-                    </td>
-                    <td>{s.scenario_name}</td>
-                  </tr>
-                ))}
-              </tbody>
-            </table>
-          </div>
+          <DataTable
+            caption="Live servers using this mod"
+            rows={servers.data}
+            rowKey={(x) => x.id}
+            columns={[
+              { header: "Server", cell: (x) => x.name },
+              { header: "Players", num: true, cell: (x) => `${x.player_count}/${x.player_count_limit}` },
+              { header: "Scenario", cell: (x) => x.scenario_name },
+            ]}
+          />
         )}
       </div>
     </section>

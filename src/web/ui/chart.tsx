@@ -6,6 +6,7 @@ import uPlot from "uplot";
 import "uplot/dist/uPlot.min.css";
 import { dateTime, num } from "../app/format";
 import type { GrowthPoint } from "../app/types";
+import { DataTable } from "./components";
 
 const BUCKET_S = 3 * 3600;
 
@@ -65,31 +66,16 @@ export function GrowthChart({ points }: { points: GrowthPoint[] }) {
       <div ref={el} className="chart" role="img" aria-label={`Chart of servers and players using this mod, ${points.length} points; the table below has the values`} />
       <details>
         <summary>Data table</summary>
-        <div className="table-wrap">
-          <table>
-            <caption className="sr-only">Servers and players using this mod, every 3 hours</caption>
-            <thead>
-              <tr>
-                <th scope="col">Time</th>
-                <th scope="col" className="num">
-                  Servers
-                </th>
-                <th scope="col" className="num">
-                  Players
-                </th>
-              </tr>
-            </thead>
-            <tbody>
-              {points.map((p) => (
-                <tr key={p.time}>
-                  <td>{dateTime(p.time)}</td>
-                  <td className="num">{num(p.used_by_servers_count)}</td>
-                  <td className="num">{num(p.players_using_count)}</td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </div>
+        <DataTable
+          caption="Servers and players using this mod, every 3 hours"
+          rows={points}
+          rowKey={(p) => p.time}
+          columns={[
+            { header: "Time", cell: (p) => dateTime(p.time) },
+            { header: "Servers", num: true, cell: (p) => num(p.used_by_servers_count) },
+            { header: "Players", num: true, cell: (p) => num(p.players_using_count) },
+          ]}
+        />
       </details>
     </figure>
   );

@@ -127,3 +127,55 @@ export function RemoteImage(props: { src: string | null | undefined; alt: string
     />
   );
 }
+
+/** "Sign in to see …", returning here afterwards. */
+export function SignInFirst({ next, what }: { next: string; what: string }) {
+  return (
+    <Notice>
+      <Link to="/sign-in" search={{ next }}>
+        Sign in
+      </Link>{" "}
+      to see {what}.
+    </Notice>
+  );
+}
+
+export interface Column<T> {
+  header: string;
+  /** Visually hidden header (an actions column). */
+  hiddenHeader?: boolean;
+  /** Right-aligned, tabular figures. */
+  num?: boolean;
+  cell: (row: T) => ReactNode;
+}
+
+/** A table that scrolls sideways inside its own box on narrow screens, with a caption for screen readers. */
+export function DataTable<T>({ caption, columns, rows, rowKey }: { caption: string; columns: Column<T>[]; rows: T[]; rowKey: (row: T) => string }) {
+  return (
+    <div className="table-wrap">
+      <table>
+        <caption className="sr-only">{caption}</caption>
+        <thead>
+          <tr>
+            {columns.map((c) => (
+              <th key={c.header} scope="col" className={c.num ? "num" : undefined}>
+                {c.hiddenHeader ? <span className="sr-only">{c.header}</span> : c.header}
+              </th>
+            ))}
+          </tr>
+        </thead>
+        <tbody>
+          {rows.map((r) => (
+            <tr key={rowKey(r)}>
+              {columns.map((c) => (
+                <td key={c.header} className={c.num ? "num" : undefined}>
+                  {c.cell(r)}
+                </td>
+              ))}
+            </tr>
+          ))}
+        </tbody>
+      </table>
+    </div>
+  );
+}
