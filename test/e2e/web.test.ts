@@ -263,4 +263,69 @@ describe("the web app in a real browser", () => {
     expect(errors).toEqual([]);
     await ctx.close();
   }, 60_000);
+
+  test("lists: create, add a mod with its dependencies, fix a pre-flight warning, undo a removal, import with preview, export", async () => {
+    const reg = await api("POST", "/api/v1/auth/register", undefined, { email: "lister@example.com", password: "list maker pw", display_name: "Lister" });
+    await api("POST", `/api/v1/admin/users/${reg.body.user_id}/approve`, adminToken);
+    const { page, errors, ctx } = await context();
+    await signIn(page, "lister@example.com", "list maker pw");
+    await page.getByRole("link", { name: "Lists", exact: true }).click();
+    await page.getByRole("heading", { name: "Mod lists" }).waitFor();
+    await page.getByText("No lists yet").waitFor();
+    await look(page, "lists");
+    await page.getByLabel("List name").fill("Ops night");
+    await page.getByRole("button", { name: "Create list" }).click();
+    await page.getByRole("heading", { name: "Ops night", level: 1 }).waitFor();
+
+    // Add Chain A: the three mods it needs are named, with sizes, before anything is added.
+    await page.getByLabel("Find a mod in the catalog").fill("chain a");
+    await page.getByRole("button", { name: "Chain A" }).click();
+    await page.getByText("and the 3 mods it needs that the list lacks").waitFor();
+    const needed = page.getByRole("list", { name: "Dependencies that will be added" });
+    expect((await needed.getByRole("listitem").allTextContents()).map((t) => t.replace(/\s+\d.*$/, "")).sort()).toEqual(["Chain B", "Chain C", "Core Framework"]);
+    await page.getByRole("button", { name: "Add 4 mods" }).click();
+    await page.getByRole("status").filter({ hasText: "Added" }).waitFor();
+    const rows = page.getByRole("table", { name: "Mods of Ops night" }).getByRole("row");
+    await until("four mods in the table", async () => (await rows.count()) === 5);
+    await look(page, "list-mods");
+
+    // Remove a dependency: the list warns; the pre-flight check fixes it in one click.
+    await page.getByRole("button", { name: "Remove Core Framework" }).click();
+    await page.getByText("dependencies are missing").waitFor();
+    await page.getByRole("link", { name: "Fix them in the pre-flight check" }).click();
+    await page.getByRole("button", { name: "Add the missing mods" }).waitFor();
+    await look(page, "list-check");
+    await page.getByRole("button", { name: "Add the missing mods" }).click();
+    await page.getByText("Ready to deploy").waitFor();
+
+    // Remove and undo.
+    await page.getByRole("link", { name: "Mods", exact: true }).click();
+    await page.getByRole("button", { name: "Remove Chain C" }).click();
+    await page.getByRole("button", { name: "Undo" }).click();
+    await page.getByRole("button", { name: "Remove Chain C" }).waitFor();
+    expect(await page.getByText("dependencies are missing").count()).toBe(0);
+
+    // Import a pasted server.json: preview, then apply.
+    await page.getByRole("link", { name: "Import" }).click();
+    const pasted = JSON.stringify({ game: { mods: [SMALL.chainA, SMALL.chainB, SMALL.chainC, SMALL.core, SMALL.vehicles].map((modId) => ({ modId, name: "" })) } }, null, 2);
+    await page.getByLabel("Configuration text").fill(pasted);
+    await page.getByRole("button", { name: "Preview changes" }).click();
+    await page.getByRole("heading", { name: "Added (1)" }).waitFor();
+    await look(page, "list-import");
+    await page.getByRole("button", { name: "Apply" }).click();
+    await page.getByText("Applied: 1 added, 0 removed").waitFor();
+
+    // Export: the fragment names exactly the list's mods.
+    await page.getByRole("link", { name: "Export" }).click();
+    const exported = page.getByLabel("Exported configuration");
+    await exported.waitFor();
+    const json = JSON.parse(await exported.inputValue());
+    expect(json.game.mods.map((m: any) => m.modId).sort()).toEqual([SMALL.chainA, SMALL.chainB, SMALL.chainC, SMALL.core, SMALL.vehicles].sort());
+    await look(page, "list-export");
+    await page.getByRole("link", { name: "History" }).click();
+    await page.getByRole("table", { name: "Changes to Ops night, newest first" }).waitFor();
+    await look(page, "list-history");
+    expect(errors).toEqual([]);
+    await ctx.close();
+  }, 90_000);
 });

@@ -109,7 +109,28 @@ const adminRoute = createRoute({
   component: lazyRouteComponent(() => import("../admin/admin.page"), "AdminPage"),
 });
 
+const listsRoute = createRoute({
+  getParentRoute: () => rootRoute,
+  path: "/lists",
+  component: lazyRouteComponent(() => import("../lists/my-lists.page"), "ListsPage"),
+});
+export const LIST_TABS = ["mods", "check", "import", "export", "history"] as const;
+export type ListTab = (typeof LIST_TABS)[number];
+export interface ListSearch {
+  tab?: (typeof LIST_TABS)[number];
+}
+const listRoute = createRoute({
+  getParentRoute: () => rootRoute,
+  path: "/lists/$id",
+  validateSearch: (s: Record<string, unknown>): ListSearch => ({
+    tab: LIST_TABS.includes(s.tab as ListSearch["tab"] & string) ? (s.tab as ListSearch["tab"]) : undefined,
+  }),
+  component: lazyRouteComponent(() => import("../lists/list.page"), "ListPage"),
+});
+
 const routeTree = rootRoute.addChildren([
+  listsRoute,
+  listRoute,
   indexRoute,
   catalogRoute,
   modRoute,

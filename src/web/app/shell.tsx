@@ -65,6 +65,9 @@ export function Shell() {
             <Link to="/mods" className={navClass("/mods")}>
               Catalog
             </Link>
+            <Link to="/lists" className={navClass("/lists")}>
+              Lists
+            </Link>
             {me?.role === "admin" && (
               <Link to="/admin" className={navClass("/admin")}>
                 Admin

@@ -1,0 +1,471 @@
+// One list: its mods (add with dependencies shown first, remove with undo, pin a version,
+// filter and sort), the pre-flight check with one-click fixes, import (paste or upload, preview,
+// apply), export (fragment or full config; copy or download) and the history with undo.
+import { useMemo, useState } from "react";
+import { Link, useNavigate, useParams, useSearch } from "@tanstack/react-router";
+import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
+import { bytes, dateTime, num } from "../app/format";
+import { LIST_TABS, type ListTab } from "../app/router";
+import { useSession } from "../app/session";
+import { DataTable, Empty, ErrorMessage, Notice, SelectField, Skeleton } from "../ui/components";
+import { autocomplete, modDeps, modVersions } from "../catalog/catalog.services";
+import {
+  addMod,
+  audit,
+  checkList,
+  exportText,
+  importApply,
+  importPreview,
+  listDetail,
+  pinVersion,
+  removeMod,
+  revert,
+  type ImportDiff,
+  type ListDetail,
+  type ListItem,
+} from "./lists.services";
+
+const TAB_LABELS: Record<ListTab, string> = { mods: "Mods", check: "Pre-flight check", import: "Import", export: "Export", history: "History" };
+
+export function ListPage() {
+  const { id } = useParams({ from: "/lists/$id" });
+  const { tab = "mods" } = useSearch({ from: "/lists/$id" });
+  const list = useQuery({ queryKey: ["list", id], queryFn: ({ signal }) => listDetail(id, signal) });
+  if (list.isLoading) return <Skeleton lines={6} label="Loading the list" />;
+  if (list.error) return <ErrorMessage error={list.error} retry={() => list.refetch()} />;
+  const l = list.data!;
+  return (
+    <article className="stack">
+      <div>
+        <h1>{l.name}</h1>
+        {l.description && <p className="prose">{l.description}</p>}
+        <p className="muted">
+          {num(l.items.length)} mods · {bytes(l.total_size_bytes)} to download · {l.is_public ? "public" : "private"}
+        </p>
+      </div>
+      <nav className="tabs" aria-label="Sections of this list">
+        {LIST_TABS.map((t) => (
+          <Link key={t} to="/lists/$id" params={{ id }} search={{ tab: t }} activeOptions={{ exact: true, includeSearch: true }} aria-current={t === tab ? "page" : undefined}>
+            {TAB_LABELS[t]}
+          </Link>
+        ))}
+      </nav>
+      {tab === "mods" && <Mods list={l} />}
+      {tab === "check" && <Check list={l} />}
+      {tab === "import" && <Import list={l} />}
+      {tab === "export" && <Export list={l} />}
+      {tab === "history" && <History list={l} />}
+    </article>
+  );
+}
+
+function useRefresh(id: string) {
+  const qc = useQueryClient();
+  return () => {
+    void qc.invalidateQueries({ queryKey: ["list", id] });
+    void qc.invalidateQueries({ queryKey: ["list-check", id] });
+    void qc.invalidateQueries({ queryKey: ["list-audit", id] });
+  };
+}
+
+/** Choose a catalog mod; before adding, show which of its dependencies the list lacks, with sizes. */
+function AddMod({ list }: { list: ListDetail }) {
+  const refresh = useRefresh(list.id);
+  const [q, setQ] = useState("");
+  const [chosen, setChosen] = useState<{ workshop_id: string; name: string } | null>(null);
+  const suggestions = useQuery({ queryKey: ["autocomplete", q.trim()], queryFn: ({ signal }) => autocomplete(q.trim(), signal), enabled: q.trim().length >= 2 && !chosen });
+  const deps = useQuery({ queryKey: ["mod-deps", chosen?.workshop_id], queryFn: ({ signal }) => modDeps(chosen!.workshop_id, signal), enabled: !!chosen });
+  const inList = new Set(list.items.map((i) => i.workshop_id));
+  const missing = (deps.data?.dependencies ?? []).filter((d) => !inList.has(d.workshop_id));
+  const add = useMutation({
+    mutationFn: () => addMod(list.id, chosen!.workshop_id, true),
+    onSuccess: () => {
+      setChosen(null);
+      setQ("");
+      refresh();
+    },
+  });
+  return (
+    <section className="card stack" aria-labelledby="add-h">
+      <h2 id="add-h" style={{ marginTop: 0 }}>
+        Add a mod
+      </h2>
+      {!chosen ? (
+        <div className="field suggest">
+          <label htmlFor="add-mod">Find a mod in the catalog</label>
+          <input id="add-mod" type="search" autoComplete="off" value={q} onChange={(e) => setQ(e.target.value)} placeholder="Name, author or tag" />
+          {suggestions.data && suggestions.data.length > 0 && (
+            <ul aria-label="Mods found">
+              {suggestions.data.map((s) => (
+                <li key={s.workshop_id}>
+                  <button type="button" className="btn link" onClick={() => setChosen({ workshop_id: s.workshop_id, name: s.name })}>
+                    {s.name}
+                    {inList.has(s.workshop_id) ? " (already in the list)" : ""}
+                  </button>
+                </li>
+              ))}
+            </ul>
+          )}
+        </div>
+      ) : (
+        <div className="stack">
+          <p>
+            Add <strong>{chosen.name}</strong>
+            {deps.isLoading ? "…" : missing.length > 0 ? ` and the ${missing.length} mods it needs that the list lacks:` : ". It needs nothing the list lacks."}
+          </p>
+          {missing.length > 0 && (
+            <ul aria-label="Dependencies that will be added">
+              {missing.map((d) => (
+                <li key={d.workshop_id}>
+                  {d.name || d.workshop_id} <span className="muted small">{bytes(d.size_bytes)}</span>
+                </li>
+              ))}
+            </ul>
+          )}
+          <ErrorMessage error={add.error ?? deps.error} />
+          <div className="row">
+            <button type="button" className="btn" onClick={() => add.mutate()} disabled={add.isPending || deps.isLoading}>
+              {missing.length > 0 ? `Add ${missing.length + 1} mods` : "Add"}
+            </button>
+            <button type="button" className="btn secondary" onClick={() => setChosen(null)}>
+              Cancel
+            </button>
+          </div>
+        </div>
+      )}
+      {add.isSuccess && <Notice kind="ok">Added {add.data.added.map((a) => a.name || a.workshop_id).join(", ")}.</Notice>}
+    </section>
+  );
+}
+
+function PinVersion({ list, item }: { list: ListDetail; item: ListItem }) {
+  const refresh = useRefresh(list.id);
+  const [open, setOpen] = useState(false);
+  const versions = useQuery({ queryKey: ["mod-versions", item.workshop_id], queryFn: ({ signal }) => modVersions(item.workshop_id, signal), enabled: open });
+  const pin = useMutation({ mutationFn: (v: string | null) => pinVersion(list.id, item.workshop_id, v), onSuccess: refresh });
+  if (!open)
+    return (
+      <button type="button" className="btn link" onClick={() => setOpen(true)}>
+        {item.pinned_version ? `pinned ${item.pinned_version}` : `latest (${item.version})`}
+        <span className="sr-only">: change the version of {item.name}</span>
+      </button>
+    );
+  return (
+    <>
+      <SelectField
+        label={`Version of ${item.name}`}
+        value={item.pinned_version ?? ""}
+        onChange={(e) => pin.mutate(e.target.value || null)}
+        disabled={versions.isLoading || pin.isPending}
+      >
+        <option value="">Always the latest</option>
+        {(versions.data ?? []).map((v) => (
+          <option key={v.version} value={v.version}>
+            {v.version}
+          </option>
+        ))}
+      </SelectField>
+      <ErrorMessage error={pin.error} />
+    </>
+  );
+}
+
+function Mods({ list }: { list: ListDetail }) {
+  const { me } = useSession();
+  const refresh = useRefresh(list.id);
+  const [filter, setFilter] = useState("");
+  const [sort, setSort] = useState<"position" | "name" | "size">("position");
+  const [removed, setRemoved] = useState<{ workshop_id: string; name: string } | null>(null);
+  const remove = useMutation({
+    mutationFn: (item: ListItem) => removeMod(list.id, item.workshop_id).then(() => item),
+    onSuccess: (item) => {
+      setRemoved({ workshop_id: item.workshop_id, name: item.name });
+      refresh();
+    },
+  });
+  const undo = useMutation({
+    mutationFn: async () => {
+      const entries = await audit(list.id);
+      const entry = entries.find((e) => e.action === "remove_mod" && e.workshop_id === removed!.workshop_id && !e.reverted);
+      if (!entry) throw new Error("the removal is no longer in the history");
+      return revert(list.id, entry.id);
+    },
+    onSuccess: () => {
+      setRemoved(null);
+      refresh();
+    },
+  });
+  const rows = useMemo(() => {
+    const f = filter.trim().toLowerCase();
+    const r = list.items.filter((i) => !f || i.name.toLowerCase().includes(f) || i.workshop_id.toLowerCase().includes(f));
+    if (sort === "name") r.sort((a, b) => a.name.localeCompare(b.name));
+    if (sort === "size") r.sort((a, b) => b.size_bytes - a.size_bytes);
+    return r;
+  }, [list.items, filter, sort]);
+  const canEdit = !!me;
+  return (
+    <div className="stack">
+      {canEdit && <AddMod list={list} />}
+      {removed && (
+        <div className="alert ok row" role="status" style={{ alignItems: "center" }}>
+          Removed {removed.name}.
+          <button type="button" className="btn secondary" onClick={() => undo.mutate()} disabled={undo.isPending}>
+            Undo
+          </button>
+        </div>
+      )}
+      <ErrorMessage error={remove.error ?? undo.error} />
+      {list.missing_dependencies.length > 0 && (
+        <Notice kind="warn">
+          {list.missing_dependencies.length} dependencies are missing.{" "}
+          <Link to="/lists/$id" params={{ id: list.id }} search={{ tab: "check" }}>
+            Fix them in the pre-flight check
+          </Link>
+          .
+        </Notice>
+      )}
+      {list.items.length === 0 ? (
+        <Empty title="No mods yet">Find mods above, or import a server.json in the Import section.</Empty>
+      ) : (
+        <>
+          <div className="row">
+            <div className="field">
+              <label htmlFor="filter-mods">Filter mods</label>
+              <input id="filter-mods" type="search" value={filter} onChange={(e) => setFilter(e.target.value)} />
+            </div>
+            <SelectField label="Order" value={sort} onChange={(e) => setSort(e.target.value as typeof sort)}>
+              <option value="position">List order</option>
+              <option value="name">Name</option>
+              <option value="size">Largest first</option>
+            </SelectField>
+          </div>
+          <DataTable
+            caption={`Mods of ${list.name}`}
+            rows={rows}
+            rowKey={(i) => i.workshop_id}
+            columns={[
+              {
+                header: "Mod",
+                cell: (i) => (
+                  <Link to="/mods/$id" params={{ id: i.workshop_id }} search={{}}>
+                    {i.name || i.workshop_id}
+                  </Link>
+                ),
+              },
+              { header: "Version", cell: (i) => (canEdit ? <PinVersion list={list} item={i} /> : (i.pinned_version ?? i.version)) },
+              { header: "Size", num: true, cell: (i) => bytes(i.size_bytes) },
+              { header: "Added", cell: (i) => dateTime(i.added_at) },
+              ...(canEdit
+                ? [
+                    {
+                      header: "Actions",
+                      hiddenHeader: true,
+                      cell: (i: ListItem) => (
+                        <button type="button" className="btn secondary" onClick={() => remove.mutate(i)} aria-label={`Remove ${i.name}`} disabled={remove.isPending}>
+                          Remove
+                        </button>
+                      ),
+                    },
+                  ]
+                : []),
+            ]}
+          />
+        </>
+      )}
+    </div>
+  );
+}
+
+function Check({ list }: { list: ListDetail }) {
+  const refresh = useRefresh(list.id);
+  const check = useQuery({ queryKey: ["list-check", list.id], queryFn: ({ signal }) => checkList(list.id, signal) });
+  const fix = useMutation({
+    mutationFn: async (ids: string[]) => {
+      for (const id of ids) await addMod(list.id, id, true);
+    },
+    onSuccess: refresh,
+  });
+  if (check.isLoading) return <Skeleton />;
+  if (check.error) return <ErrorMessage error={check.error} retry={() => check.refetch()} />;
+  const c = check.data!;
+  return (
+    <section className="stack" aria-label="Pre-flight check">
+      {c.ok ? (
+        <Notice kind="ok">Ready to deploy: {num(c.mod_count)} mods, {bytes(c.total_download_size_bytes)} to download.</Notice>
+      ) : (
+        <Notice kind="warn">Fix the problems below before deploying.</Notice>
+      )}
+      {c.findings.map((f, i) => (
+        <div key={i} className={`alert ${f.severity === "error" ? "error" : f.severity === "warning" ? "warn" : "info"}`}>
+          <p style={{ margin: 0 }}>
+            <strong>{f.severity}</strong>: {f.message}
+          </p>
+          {f.kind === "missing_dependency" && f.mods.length > 0 && (
+            // mods[0] is the missing one; the rest are the mods that require it
+            <button type="button" className="btn" onClick={() => fix.mutate([f.mods[0]!])} disabled={fix.isPending}>
+              Add the missing mods
+            </button>
+          )}
+        </div>
+      ))}
+      <ErrorMessage error={fix.error} />
+    </section>
+  );
+}
+
+function DiffView({ diff }: { diff: ImportDiff }) {
+  const groups: [string, { key: string; text: string }[]][] = [
+    ["Added", diff.added.map((a) => ({ key: a.workshop_id, text: `${a.name || a.workshop_id} ${a.version} (${bytes(a.size_bytes)})` }))],
+    ["Removed", diff.removed.map((r) => ({ key: r.workshop_id, text: r.name || r.workshop_id }))],
+    ["Version changed", diff.version_changed.map((v) => ({ key: v.workshop_id, text: `${v.name}: ${v.old_version ?? "latest"} → ${v.new_version ?? "latest"}` }))],
+    ["Not in the catalog (will be fetched)", diff.not_in_catalog.map((n) => ({ key: n.mod_id, text: `${n.name || n.mod_id}` }))],
+  ];
+  return (
+    <div className="stack">
+      {groups.map(([title, items]) => (
+        <div key={title}>
+          <h3>
+            {title} ({items.length})
+          </h3>
+          {items.length > 0 && (
+            <ul>
+              {items.map((i) => (
+                <li key={i.key}>{i.text}</li>
+              ))}
+            </ul>
+          )}
+        </div>
+      ))}
+    </div>
+  );
+}
+
+function Import({ list }: { list: ListDetail }) {
+  const refresh = useRefresh(list.id);
+  const [text, setText] = useState("");
+  const preview = useMutation({ mutationFn: () => importPreview(list.id, text) });
+  const apply = useMutation({ mutationFn: () => importApply(list.id, text), onSuccess: refresh });
+  return (
+    <section className="stack" aria-label="Import">
+      <p>
+        Paste a server.json (the whole file, <code>{'{"mods": […]}'}</code>, the <code>"mods": […]</code> fragment or a bare array), or choose the file. The list
+        becomes exactly what it names; nothing changes until you apply.
+      </p>
+      <div className="field">
+        <label htmlFor="import-file">server.json file</label>
+        <input
+          id="import-file"
+          type="file"
+          accept=".json,application/json,text/plain"
+          onChange={async (e) => {
+            const f = e.target.files?.[0];
+            if (f) setText(await f.text());
+          }}
+        />
+      </div>
+      <div className="field">
+        <label htmlFor="import-text">Configuration text</label>
+        <textarea id="import-text" rows={10} className="mono" value={text} onChange={(e) => setText(e.target.value)} />
+      </div>
+      <div className="row">
+        <button type="button" className="btn secondary" disabled={!text.trim() || preview.isPending} onClick={() => preview.mutate()}>
+          Preview changes
+        </button>
+        <button type="button" className="btn" disabled={!preview.data || apply.isPending} onClick={() => apply.mutate()}>
+          Apply
+        </button>
+      </div>
+      <ErrorMessage error={preview.error ?? apply.error} />
+      {apply.data && (
+        <Notice kind="ok">
+          Applied: {apply.data.added} added, {apply.data.removed} removed, {apply.data.version_changed} versions changed.
+        </Notice>
+      )}
+      {preview.data && !apply.data && <DiffView diff={preview.data} />}
+    </section>
+  );
+}
+
+function Export({ list }: { list: ListDetail }) {
+  const [kind, setKind] = useState<"fragment" | "game">("fragment");
+  const [type, setType] = useState<"fixed" | "latest">("fixed");
+  const [copied, setCopied] = useState(false);
+  const text = useQuery({ queryKey: ["list-export", list.id, kind, type, list.updated_at], queryFn: () => exportText(list.id, kind, type) });
+  const href = useMemo(() => (text.data ? URL.createObjectURL(new Blob([text.data], { type: "application/json" })) : undefined), [text.data]);
+  return (
+    <section className="stack" aria-label="Export">
+      <div className="row">
+        <SelectField label="What" value={kind} onChange={(e) => setKind(e.target.value as typeof kind)}>
+          <option value="fragment">The mods fragment of server.json</option>
+          <option value="game">A complete server config</option>
+        </SelectField>
+        <SelectField label="Versions" value={type} onChange={(e) => setType(e.target.value as typeof type)}>
+          <option value="fixed">Fixed (pins and current versions)</option>
+          <option value="latest">Latest (no versions: the server takes the newest)</option>
+        </SelectField>
+      </div>
+      <ErrorMessage error={text.error} />
+      {text.data && (
+        <>
+          <div className="field">
+            <label htmlFor="export-text">Exported configuration</label>
+            <textarea id="export-text" className="mono" rows={12} readOnly value={text.data} />
+          </div>
+          <div className="row">
+            <button
+              type="button"
+              className="btn"
+              onClick={async () => {
+                await navigator.clipboard.writeText(text.data!).then(
+                  () => setCopied(true),
+                  () => setCopied(false),
+                );
+              }}
+            >
+              {copied ? "Copied" : "Copy"}
+            </button>
+            <a className="btn secondary" href={href} download={kind === "game" ? "config.json" : "server.json"}>
+              Download
+            </a>
+          </div>
+        </>
+      )}
+    </section>
+  );
+}
+
+function History({ list }: { list: ListDetail }) {
+  const refresh = useRefresh(list.id);
+  const entries = useQuery({ queryKey: ["list-audit", list.id], queryFn: ({ signal }) => audit(list.id, signal) });
+  const undo = useMutation({ mutationFn: (entryId: string) => revert(list.id, entryId), onSuccess: refresh });
+  if (entries.isLoading) return <Skeleton />;
+  if (entries.error) return <ErrorMessage error={entries.error} retry={() => entries.refetch()} />;
+  if (entries.data!.length === 0) return <Empty title="No changes yet" />;
+  return (
+    <section className="stack" aria-label="History">
+      <ErrorMessage error={undo.error} />
+      <DataTable
+        caption={`Changes to ${list.name}, newest first`}
+        rows={entries.data!}
+        rowKey={(e) => e.id}
+        columns={[
+          { header: "When", cell: (e) => dateTime(e.created_at) },
+          { header: "Who", cell: (e) => e.display_name ?? "someone" },
+          { header: "What", cell: (e) => `${e.action.replace(/_/g, " ")}${e.mod_name ? `: ${e.mod_name}` : ""}` },
+          {
+            header: "Actions",
+            hiddenHeader: true,
+            cell: (e) =>
+              e.reverted ? (
+                <span className="muted">undone</span>
+              ) : (
+                <button type="button" className="btn secondary" onClick={() => undo.mutate(e.id)} aria-label={`Undo ${e.action.replace(/_/g, " ")} ${e.mod_name ?? ""}`}>
+                  Undo
+                </button>
+              ),
+          },
+        ]}
+      />
+    </section>
+  );
+}

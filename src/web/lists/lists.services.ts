@@ -1,0 +1,45 @@
+// List calls: the only place the list pages reach the API.
+import { api, get, qs } from "../app/api";
+import type { z } from "zod";
+import type * as L from "../../features/lists/model";
+
+export type ListSummary = z.infer<typeof L.listSummary>;
+export type ListDetail = z.infer<typeof L.listDetail>;
+export type ListItem = z.infer<typeof L.listItem>;
+export type ImportDiff = z.infer<typeof L.importDiff>;
+export type CheckReport = z.infer<typeof L.checkResponse>;
+export type AuditEntry = z.infer<typeof L.auditOut>;
+
+export const myLists = (signal?: AbortSignal) => get<ListSummary[]>("/lists/mine", signal);
+export const publicLists = (signal?: AbortSignal) => get<ListSummary[]>("/lists?public=1", signal);
+export const createList = (body: { name: string; description: string; is_public: boolean }) =>
+  api<{ id: string; share_token: string; suggestion_token: string }>("POST", "/lists", { body });
+export const listDetail = (id: string, signal?: AbortSignal) => get<ListDetail>(`/lists/${id}`, signal);
+export const addMod = (id: string, workshop_id: string, with_dependencies = true) =>
+  api<{ ok: boolean; added: { workshop_id: string; name: string; in_catalog: boolean }[] }>("POST", `/lists/${id}/mods`, { body: { workshop_id, with_dependencies } });
+export const removeMod = (id: string, workshopId: string) => api<void>("DELETE", `/lists/${id}/mods/${workshopId}`);
+export const pinVersion = (id: string, workshopId: string, version: string | null) => api<void>("PUT", `/lists/${id}/mods/${workshopId}/version`, { body: { version } });
+export const checkList = (id: string, signal?: AbortSignal) => get<CheckReport>(`/lists/${id}/check`, signal);
+export const importPreview = (id: string, text: string) => api<ImportDiff>("POST", `/lists/${id}/import-preview`, { text });
+export const importApply = (id: string, text: string) =>
+  api<{ ok: boolean; added: number; removed: number; version_changed: number }>("POST", `/lists/${id}/import-apply`, { text });
+export const audit = (id: string, signal?: AbortSignal) => get<AuditEntry[]>(`/lists/${id}/audit`, signal);
+export const revert = (id: string, entryId: string) => api<{ ok: boolean }>("POST", `/lists/${id}/audit/${entryId}/revert`);
+
+/** Export texts are not JSON API answers: fetched as text with the same token. */
+export async function exportText(id: string, kind: "fragment" | "game", type: "fixed" | "latest"): Promise<string> {
+  const { getToken } = await import("../app/auth-store");
+  const token = getToken();
+  const res = await fetch(`/api/v1/lists/${id}/export${kind === "game" ? "/game" : ""}${qs({ type })}`, {
+    headers: token ? { authorization: `Bearer ${token}` } : {},
+  });
+  const text = await res.text();
+  if (!res.ok) {
+    let message = `export failed (HTTP ${res.status})`;
+    try {
+      message = JSON.parse(text).error ?? message;
+    } catch {}
+    throw new Error(message);
+  }
+  return text;
+}
