@@ -328,4 +328,50 @@ describe("the web app in a real browser", () => {
     expect(errors).toEqual([]);
     await ctx.close();
   }, 90_000);
+
+  test("rights decide what is shown: an owner shares, a collaborator who may only add sees no remove, a share-link visitor sees no edit controls", async () => {
+    const reg = async (email: string, name: string) => {
+      const r = await api("POST", "/api/v1/auth/register", undefined, { email, password: "a good password", display_name: name });
+      await api("POST", `/api/v1/admin/users/${r.body.user_id}/approve`, adminToken);
+    };
+    await reg("owner2@example.com", "Owner Two");
+    await reg("adder@example.com", "Adder");
+    const ownerToken = (await api("POST", "/api/v1/auth/login", undefined, { email: "owner2@example.com", password: "a good password" })).body.token;
+    const list = (await api("POST", "/api/v1/lists", ownerToken, { name: "Shared night", is_public: false })).body;
+    await api("POST", `/api/v1/lists/${list.id}/mods`, ownerToken, { workshop_id: SMALL.chainA, with_dependencies: true });
+
+    const owner = await context();
+    await signIn(owner.page, "owner2@example.com", "a good password");
+    await owner.page.goto(`${base}/lists/${list.id}?tab=sharing`);
+    await owner.page.getByRole("heading", { name: "Collaborators" }).waitFor();
+    await owner.page.getByLabel("Display name or e-mail").fill("adder@example.com");
+    await owner.page.getByRole("button", { name: "Add collaborator" }).click();
+    await owner.page.getByRole("table", { name: "Collaborators and their rights" }).getByRole("cell", { name: "Adder", exact: true }).waitFor();
+    const shareLink = await owner.page.getByLabel("Share link").inputValue();
+    expect(shareLink).toContain(`/lists/${list.id}?share=`);
+    await look(owner.page, "list-sharing");
+
+    const adder = await context();
+    await signIn(adder.page, "adder@example.com", "a good password");
+    await adder.page.goto(`${base}/lists/${list.id}`);
+    await adder.page.getByRole("heading", { name: "Add a mod" }).waitFor();
+    expect(await adder.page.getByRole("button", { name: /^Remove / }).count()).toBe(0);
+    expect(await adder.page.getByRole("link", { name: "Sharing" }).count()).toBe(0);
+    expect(await adder.page.getByRole("link", { name: "Import" }).count()).toBe(0); // import also removes
+
+    const visitor = await context();
+    await visitor.page.goto(shareLink);
+    await visitor.page.getByText("You are viewing this list through its share link").waitFor();
+    await visitor.page.getByRole("table", { name: "Mods of Shared night" }).waitFor();
+    expect(await visitor.page.getByRole("heading", { name: "Add a mod" }).count()).toBe(0);
+    expect(await visitor.page.getByRole("button", { name: /^Remove |change the version/ }).count()).toBe(0);
+    expect((await visitor.page.getByRole("navigation", { name: "Sections of this list" }).getByRole("link").allTextContents()).sort()).toEqual(["Export", "Mods", "Pre-flight check"]);
+    await look(visitor.page, "list-shared-view");
+    await visitor.page.getByRole("link", { name: "Export" }).click();
+    expect(JSON.parse(await visitor.page.getByLabel("Exported configuration").inputValue()).game.mods).toHaveLength(4);
+    for (const c of [owner, adder, visitor]) {
+      expect(c.errors).toEqual([]);
+      await c.ctx.close();
+    }
+  }, 90_000);
 });

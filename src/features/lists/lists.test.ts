@@ -342,3 +342,18 @@ describe("check", () => {
     expect(r.body.total_download_size_bytes).toBe(100 + 10 + 20 + 30 + 200 + 300);
   });
 });
+
+describe("my_access on the list detail", () => {
+  test("owner, add-only collaborator, share-link visitor and a stranger on a public list each see their own rights", async () => {
+    const l = await makeList(t, owner, { name: "Rights", is_public: false });
+    const collab = await t.createUser({ display_name: "Collab Add" });
+    expect((await t.req("POST", `/api/v1/lists/${l.id}/collaborators`, { user: owner, body: { search: "Collab Add", can_add: true } })).status).toBe(200);
+    const detail = (user?: TestUser, share?: string) => t.req("GET", `/api/v1/lists/${l.id}${share ? `?share=${share}` : ""}`, { user });
+    const mine = await detail(owner);
+    expect(mine.body.my_access).toEqual({ is_owner: true, is_primary: true, can_add: true, can_remove: true, can_deploy: true, via_share: false });
+    expect((await detail(collab)).body.my_access).toEqual({ is_owner: false, is_primary: false, can_add: true, can_remove: false, can_deploy: false, via_share: false });
+    expect((await detail(undefined, mine.body.share_token)).body.my_access).toEqual({ is_owner: false, is_primary: false, can_add: false, can_remove: false, can_deploy: false, via_share: true });
+    await t.req("PUT", `/api/v1/lists/${l.id}`, { user: owner, body: { is_public: true } });
+    expect((await detail(other)).body.my_access).toMatchObject({ is_owner: false, can_add: false, can_remove: false, via_share: false });
+  });
+});

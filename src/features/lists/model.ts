@@ -123,6 +123,15 @@ export const listDetail = listSummary.omit({ owner_name: true, role: true }).ext
   tags: z.array(tagOut),
   dependency_tree: z.array(depNode),
   missing_dependencies: z.array(z.object({ workshop_id: z.string(), name: z.string(), required_by: z.array(z.string()) })),
+  /** The caller's rights on this list (owner, primary owner, add, remove, deploy; read via the share link only). */
+  my_access: z.object({
+    is_owner: z.boolean(),
+    is_primary: z.boolean(),
+    can_add: z.boolean(),
+    can_remove: z.boolean(),
+    can_deploy: z.boolean(),
+    via_share: z.boolean(),
+  }),
 });
 
 export const importDiff = z.object({

@@ -167,6 +167,16 @@ export function listDetail(deps: Deps, a: ListAccess) {
     tags: repo.tagsOfList(deps.sqlite, l.id),
     dependency_tree: tree,
     missing_dependencies: missing,
+    // What the caller may do here, so clients show only the actions that will work (the API
+    // still decides every request).
+    my_access: {
+      is_owner: a.isOwner,
+      is_primary: a.isPrimary,
+      can_add: a.canAdd,
+      can_remove: a.canRemove,
+      can_deploy: a.canDeploy,
+      via_share: a.viaShare,
+    },
   };
 }
 

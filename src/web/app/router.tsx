@@ -114,16 +114,19 @@ const listsRoute = createRoute({
   path: "/lists",
   component: lazyRouteComponent(() => import("../lists/my-lists.page"), "ListsPage"),
 });
-export const LIST_TABS = ["mods", "check", "import", "export", "history"] as const;
+export const LIST_TABS = ["mods", "check", "import", "export", "history", "sharing"] as const;
 export type ListTab = (typeof LIST_TABS)[number];
 export interface ListSearch {
   tab?: (typeof LIST_TABS)[number];
+  /** A share link's token: read-only access without an account. */
+  share?: string;
 }
 const listRoute = createRoute({
   getParentRoute: () => rootRoute,
   path: "/lists/$id",
   validateSearch: (s: Record<string, unknown>): ListSearch => ({
     tab: LIST_TABS.includes(s.tab as ListSearch["tab"] & string) ? (s.tab as ListSearch["tab"]) : undefined,
+    share: str(s.share),
   }),
   component: lazyRouteComponent(() => import("../lists/list.page"), "ListPage"),
 });

@@ -6,7 +6,6 @@ import { Link, useNavigate, useParams, useSearch } from "@tanstack/react-router"
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { bytes, dateTime, num } from "../app/format";
 import { LIST_TABS, type ListTab } from "../app/router";
-import { useSession } from "../app/session";
 import { DataTable, Empty, ErrorMessage, Notice, SelectField, Skeleton } from "../ui/components";
 import { autocomplete, modDeps, modVersions } from "../catalog/catalog.services";
 import {
@@ -20,20 +19,35 @@ import {
   pinVersion,
   removeMod,
   revert,
+  updateList,
+  resetShareToken,
+  collaborators,
+  addCollaborator,
+  setCollaboratorRights,
+  removeCollaborator,
+  type Collaborator,
   type ImportDiff,
   type ListDetail,
   type ListItem,
 } from "./lists.services";
 
-const TAB_LABELS: Record<ListTab, string> = { mods: "Mods", check: "Pre-flight check", import: "Import", export: "Export", history: "History" };
+const TAB_LABELS: Record<ListTab, string> = { mods: "Mods", check: "Pre-flight check", import: "Import", export: "Export", history: "History", sharing: "Sharing" };
+
+/** Which sections the caller's rights open: readers check and export; editors also import and undo; owners share. */
+function tabsFor(l: ListDetail): ListTab[] {
+  const a = l.my_access;
+  const edit = a.can_add || a.can_remove;
+  return LIST_TABS.filter((t) => (t === "import" ? a.can_add && a.can_remove : t === "history" ? edit : t === "sharing" ? a.is_owner : true));
+}
 
 export function ListPage() {
   const { id } = useParams({ from: "/lists/$id" });
-  const { tab = "mods" } = useSearch({ from: "/lists/$id" });
-  const list = useQuery({ queryKey: ["list", id], queryFn: ({ signal }) => listDetail(id, signal) });
+  const { tab = "mods", share } = useSearch({ from: "/lists/$id" });
+  const list = useQuery({ queryKey: ["list", id, share], queryFn: ({ signal }) => listDetail(id, share, signal) });
   if (list.isLoading) return <Skeleton lines={6} label="Loading the list" />;
   if (list.error) return <ErrorMessage error={list.error} retry={() => list.refetch()} />;
   const l = list.data!;
+  const tabs = tabsFor(l);
   return (
     <article className="stack">
       <div>
@@ -43,18 +57,21 @@ export function ListPage() {
           {num(l.items.length)} mods · {bytes(l.total_size_bytes)} to download · {l.is_public ? "public" : "private"}
         </p>
       </div>
+      {l.my_access.via_share && <Notice>You are viewing this list through its share link: you can read and export it.</Notice>}
       <nav className="tabs" aria-label="Sections of this list">
-        {LIST_TABS.map((t) => (
-          <Link key={t} to="/lists/$id" params={{ id }} search={{ tab: t }} activeOptions={{ exact: true, includeSearch: true }} aria-current={t === tab ? "page" : undefined}>
+        {tabs.map((t) => (
+          <Link key={t} to="/lists/$id" params={{ id }} search={{ tab: t, share }} activeOptions={{ exact: true, includeSearch: true }} aria-current={t === tab ? "page" : undefined}>
             {TAB_LABELS[t]}
           </Link>
         ))}
       </nav>
+      {!tabs.includes(tab) && <Notice kind="warn">This section is for people who may change the list.</Notice>}
       {tab === "mods" && <Mods list={l} />}
-      {tab === "check" && <Check list={l} />}
-      {tab === "import" && <Import list={l} />}
-      {tab === "export" && <Export list={l} />}
-      {tab === "history" && <History list={l} />}
+      {tab === "check" && <Check list={l} share={share} />}
+      {tab === "import" && tabs.includes("import") && <Import list={l} />}
+      {tab === "export" && <Export list={l} share={share} />}
+      {tab === "history" && tabs.includes("history") && <History list={l} />}
+      {tab === "sharing" && tabs.includes("sharing") && <Sharing list={l} />}
     </article>
   );
 }
@@ -171,7 +188,7 @@ function PinVersion({ list, item }: { list: ListDetail; item: ListItem }) {
 }
 
 function Mods({ list }: { list: ListDetail }) {
-  const { me } = useSession();
+  const { can_add: canAdd, can_remove: canRemove } = list.my_access;
   const refresh = useRefresh(list.id);
   const [filter, setFilter] = useState("");
   const [sort, setSort] = useState<"position" | "name" | "size">("position");
@@ -202,11 +219,10 @@ function Mods({ list }: { list: ListDetail }) {
     if (sort === "size") r.sort((a, b) => b.size_bytes - a.size_bytes);
     return r;
   }, [list.items, filter, sort]);
-  const canEdit = !!me;
   return (
     <div className="stack">
-      {canEdit && <AddMod list={list} />}
-      {removed && (
+      {canAdd && <AddMod list={list} />}
+      {removed && canAdd && (
         <div className="alert ok row" role="status" style={{ alignItems: "center" }}>
           Removed {removed.name}.
           <button type="button" className="btn secondary" onClick={() => undo.mutate()} disabled={undo.isPending}>
@@ -218,14 +234,18 @@ function Mods({ list }: { list: ListDetail }) {
       {list.missing_dependencies.length > 0 && (
         <Notice kind="warn">
           {list.missing_dependencies.length} dependencies are missing.{" "}
-          <Link to="/lists/$id" params={{ id: list.id }} search={{ tab: "check" }}>
-            Fix them in the pre-flight check
-          </Link>
-          .
+          {canAdd ? (
+            <>
+              <Link to="/lists/$id" params={{ id: list.id }} search={{ tab: "check" }}>
+                Fix them in the pre-flight check
+              </Link>
+              .
+            </>
+          ) : null}
         </Notice>
       )}
       {list.items.length === 0 ? (
-        <Empty title="No mods yet">Find mods above, or import a server.json in the Import section.</Empty>
+        <Empty title="No mods yet">{canAdd ? "Find mods above, or import a server.json in the Import section." : "Nothing has been added yet."}</Empty>
       ) : (
         <>
           <div className="row">
@@ -252,10 +272,10 @@ function Mods({ list }: { list: ListDetail }) {
                   </Link>
                 ),
               },
-              { header: "Version", cell: (i) => (canEdit ? <PinVersion list={list} item={i} /> : (i.pinned_version ?? i.version)) },
+              { header: "Version", cell: (i) => (canAdd ? <PinVersion list={list} item={i} /> : (i.pinned_version ?? `latest (${i.version})`)) },
               { header: "Size", num: true, cell: (i) => bytes(i.size_bytes) },
               { header: "Added", cell: (i) => dateTime(i.added_at) },
-              ...(canEdit
+              ...(canRemove
                 ? [
                     {
                       header: "Actions",
@@ -276,9 +296,9 @@ function Mods({ list }: { list: ListDetail }) {
   );
 }
 
-function Check({ list }: { list: ListDetail }) {
+function Check({ list, share }: { list: ListDetail; share?: string }) {
   const refresh = useRefresh(list.id);
-  const check = useQuery({ queryKey: ["list-check", list.id], queryFn: ({ signal }) => checkList(list.id, signal) });
+  const check = useQuery({ queryKey: ["list-check", list.id, share], queryFn: ({ signal }) => checkList(list.id, share, signal) });
   const fix = useMutation({
     mutationFn: async (ids: string[]) => {
       for (const id of ids) await addMod(list.id, id, true);
@@ -300,7 +320,7 @@ function Check({ list }: { list: ListDetail }) {
           <p style={{ margin: 0 }}>
             <strong>{f.severity}</strong>: {f.message}
           </p>
-          {f.kind === "missing_dependency" && f.mods.length > 0 && (
+          {f.kind === "missing_dependency" && f.mods.length > 0 && list.my_access.can_add && (
             // mods[0] is the missing one; the rest are the mods that require it
             <button type="button" className="btn" onClick={() => fix.mutate([f.mods[0]!])} disabled={fix.isPending}>
               Add the missing mods
@@ -386,11 +406,11 @@ function Import({ list }: { list: ListDetail }) {
   );
 }
 
-function Export({ list }: { list: ListDetail }) {
+function Export({ list, share }: { list: ListDetail; share?: string }) {
   const [kind, setKind] = useState<"fragment" | "game">("fragment");
   const [type, setType] = useState<"fixed" | "latest">("fixed");
   const [copied, setCopied] = useState(false);
-  const text = useQuery({ queryKey: ["list-export", list.id, kind, type, list.updated_at], queryFn: () => exportText(list.id, kind, type) });
+  const text = useQuery({ queryKey: ["list-export", list.id, kind, type, list.updated_at, share], queryFn: () => exportText(list.id, kind, type, share) });
   const href = useMemo(() => (text.data ? URL.createObjectURL(new Blob([text.data], { type: "application/json" })) : undefined), [text.data]);
   return (
     <section className="stack" aria-label="Export">
@@ -466,6 +486,138 @@ function History({ list }: { list: ListDetail }) {
           },
         ]}
       />
+    </section>
+  );
+}
+
+function CopyField({ label, value }: { label: string; value: string }) {
+  const [copied, setCopied] = useState(false);
+  const id = label.toLowerCase().replace(/\W+/g, "-");
+  return (
+    <div className="row">
+      <div className="field" style={{ flex: "1 1 20rem" }}>
+        <label htmlFor={id}>{label}</label>
+        <input id={id} readOnly value={value} className="mono" />
+      </div>
+      <button type="button" className="btn secondary" onClick={() => navigator.clipboard.writeText(value).then(() => setCopied(true), () => setCopied(false))}>
+        {copied ? "Copied" : `Copy ${label.toLowerCase()}`}
+      </button>
+    </div>
+  );
+}
+
+function Sharing({ list }: { list: ListDetail }) {
+  const refresh = useRefresh(list.id);
+  const qc = useQueryClient();
+  const origin = typeof location === "undefined" ? "" : location.origin;
+  const visibility = useMutation({ mutationFn: (is_public: boolean) => updateList(list.id, { is_public }), onSuccess: refresh });
+  const share = useMutation({ mutationFn: () => resetShareToken(list.id), onSuccess: refresh });
+  const collab = useQuery({ queryKey: ["list-collaborators", list.id], queryFn: ({ signal }) => collaborators(list.id, signal) });
+  const refreshCollab = () => qc.invalidateQueries({ queryKey: ["list-collaborators", list.id] });
+  const [search, setSearch] = useState("");
+  const [rights, setRights] = useState({ can_add: true, can_remove: false, can_deploy: false });
+  const add = useMutation({ mutationFn: () => addCollaborator(list.id, { search, ...rights }), onSuccess: () => (setSearch(""), refreshCollab()) });
+  const update = useMutation({ mutationFn: (c: Collaborator) => setCollaboratorRights(list.id, c.user_id, c), onSuccess: refreshCollab });
+  const remove = useMutation({ mutationFn: (userId: string) => removeCollaborator(list.id, userId), onSuccess: refreshCollab });
+  const flag = (c: Collaborator, key: "can_add" | "can_remove" | "can_deploy", label: string) => (
+    <label>
+      <input type="checkbox" checked={c[key]} onChange={(e) => update.mutate({ ...c, [key]: e.target.checked })} style={{ minHeight: 0 }} /> {label}
+      <span className="sr-only"> for {c.display_name}</span>
+    </label>
+  );
+  return (
+    <section className="stack" aria-label="Sharing">
+      <div className="card stack">
+        <h2 style={{ marginTop: 0 }}>Who can see it</h2>
+        <p>
+          This list is <strong>{list.is_public ? "public" : "private"}</strong>
+          {list.is_public ? ": anyone can find and read it." : ": only you, its co-owners and collaborators, and people with the share link."}
+        </p>
+        <div>
+          <button type="button" className="btn secondary" onClick={() => visibility.mutate(!list.is_public)} disabled={visibility.isPending}>
+            {list.is_public ? "Make it private" : "Make it public"}
+          </button>
+        </div>
+        <ErrorMessage error={visibility.error} />
+        {list.share_token && <CopyField label="Share link" value={`${origin}/lists/${list.id}?share=${list.share_token}`} />}
+        <div className="row">
+          <button
+            type="button"
+            className="btn secondary"
+            onClick={() => {
+              if (confirm("Reset the share link? The old link stops working at once.")) share.mutate();
+            }}
+          >
+            Reset the share link
+          </button>
+        </div>
+        <ErrorMessage error={share.error} />
+      </div>
+      <div className="card stack">
+        <h2 style={{ marginTop: 0 }}>Collaborators</h2>
+        <form
+          className="row"
+          onSubmit={(e) => {
+            e.preventDefault();
+            add.mutate();
+          }}
+        >
+          <div className="field" style={{ flex: "1 1 16rem" }}>
+            <label htmlFor="collab-search">Display name or e-mail</label>
+            <input id="collab-search" required value={search} onChange={(e) => setSearch(e.target.value)} />
+          </div>
+          <fieldset className="row" style={{ border: "none", padding: 0, margin: 0 }}>
+            <legend className="sr-only">Rights of the new collaborator</legend>
+            {(["can_add", "can_remove", "can_deploy"] as const).map((k) => (
+              <label key={k}>
+                <input type="checkbox" checked={rights[k]} onChange={(e) => setRights({ ...rights, [k]: e.target.checked })} style={{ minHeight: 0 }} />{" "}
+                {k === "can_add" ? "may add" : k === "can_remove" ? "may remove" : "may deploy"}
+              </label>
+            ))}
+          </fieldset>
+          <button type="submit" className="btn" disabled={add.isPending}>
+            Add collaborator
+          </button>
+        </form>
+        <ErrorMessage error={add.error ?? update.error ?? remove.error ?? collab.error} />
+        {collab.data && collab.data.length === 0 && <p className="muted">No collaborators yet.</p>}
+        {collab.data && collab.data.length > 0 && (
+          <DataTable
+            caption="Collaborators and their rights"
+            rows={collab.data}
+            rowKey={(c) => c.user_id}
+            columns={[
+              { header: "Who", cell: (c) => c.display_name },
+              {
+                header: "Rights",
+                cell: (c) => (
+                  <span className="row" style={{ gap: "1rem" }}>
+                    {flag(c, "can_add", "add")}
+                    {flag(c, "can_remove", "remove")}
+                    {flag(c, "can_deploy", "deploy")}
+                  </span>
+                ),
+              },
+              {
+                header: "Actions",
+                hiddenHeader: true,
+                cell: (c) => (
+                  <button
+                    type="button"
+                    className="btn secondary"
+                    aria-label={`Remove collaborator ${c.display_name}`}
+                    onClick={() => {
+                      if (confirm(`Remove ${c.display_name} from this list?`)) remove.mutate(c.user_id);
+                    }}
+                  >
+                    Remove
+                  </button>
+                ),
+              },
+            ]}
+          />
+        )}
+      </div>
     </section>
   );
 }

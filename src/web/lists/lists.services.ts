@@ -2,6 +2,7 @@
 import { api, get, qs } from "../app/api";
 import type { z } from "zod";
 import type * as L from "../../features/lists/model";
+import type * as C from "../../features/collaboration/model";
 
 export type ListSummary = z.infer<typeof L.listSummary>;
 export type ListDetail = z.infer<typeof L.listDetail>;
@@ -14,12 +15,12 @@ export const myLists = (signal?: AbortSignal) => get<ListSummary[]>("/lists/mine
 export const publicLists = (signal?: AbortSignal) => get<ListSummary[]>("/lists?public=1", signal);
 export const createList = (body: { name: string; description: string; is_public: boolean }) =>
   api<{ id: string; share_token: string; suggestion_token: string }>("POST", "/lists", { body });
-export const listDetail = (id: string, signal?: AbortSignal) => get<ListDetail>(`/lists/${id}`, signal);
+export const listDetail = (id: string, share?: string, signal?: AbortSignal) => get<ListDetail>(`/lists/${id}${qs({ share })}`, signal);
 export const addMod = (id: string, workshop_id: string, with_dependencies = true) =>
   api<{ ok: boolean; added: { workshop_id: string; name: string; in_catalog: boolean }[] }>("POST", `/lists/${id}/mods`, { body: { workshop_id, with_dependencies } });
 export const removeMod = (id: string, workshopId: string) => api<void>("DELETE", `/lists/${id}/mods/${workshopId}`);
 export const pinVersion = (id: string, workshopId: string, version: string | null) => api<void>("PUT", `/lists/${id}/mods/${workshopId}/version`, { body: { version } });
-export const checkList = (id: string, signal?: AbortSignal) => get<CheckReport>(`/lists/${id}/check`, signal);
+export const checkList = (id: string, share?: string, signal?: AbortSignal) => get<CheckReport>(`/lists/${id}/check${qs({ share })}`, signal);
 export const importPreview = (id: string, text: string) => api<ImportDiff>("POST", `/lists/${id}/import-preview`, { text });
 export const importApply = (id: string, text: string) =>
   api<{ ok: boolean; added: number; removed: number; version_changed: number }>("POST", `/lists/${id}/import-apply`, { text });
@@ -27,10 +28,10 @@ export const audit = (id: string, signal?: AbortSignal) => get<AuditEntry[]>(`/l
 export const revert = (id: string, entryId: string) => api<{ ok: boolean }>("POST", `/lists/${id}/audit/${entryId}/revert`);
 
 /** Export texts are not JSON API answers: fetched as text with the same token. */
-export async function exportText(id: string, kind: "fragment" | "game", type: "fixed" | "latest"): Promise<string> {
+export async function exportText(id: string, kind: "fragment" | "game", type: "fixed" | "latest", share?: string): Promise<string> {
   const { getToken } = await import("../app/auth-store");
   const token = getToken();
-  const res = await fetch(`/api/v1/lists/${id}/export${kind === "game" ? "/game" : ""}${qs({ type })}`, {
+  const res = await fetch(`/api/v1/lists/${id}/export${kind === "game" ? "/game" : ""}${qs({ type, share })}`, {
     headers: token ? { authorization: `Bearer ${token}` } : {},
   });
   const text = await res.text();
@@ -43,3 +44,14 @@ export async function exportText(id: string, kind: "fragment" | "game", type: "f
   }
   return text;
 }
+
+export type Collaborator = z.infer<typeof C.collaboratorOut>;
+export const updateList = (id: string, body: { name?: string; description?: string; is_public?: boolean }) => api<void>("PUT", `/lists/${id}`, { body });
+export const resetShareToken = (id: string) => api<{ share_token: string }>("POST", `/lists/${id}/share-token/reset`);
+export const resetSuggestionToken = (id: string) => api<{ suggestion_token: string }>("POST", `/lists/${id}/suggestion-token/reset`);
+export const collaborators = (id: string, signal?: AbortSignal) => get<{ collaborators: Collaborator[] }>(`/lists/${id}/collaborators`, signal).then((r) => r.collaborators);
+export const addCollaborator = (id: string, body: { search: string; can_add: boolean; can_remove: boolean; can_deploy: boolean }) =>
+  api<Collaborator>("POST", `/lists/${id}/collaborators`, { body });
+export const setCollaboratorRights = (id: string, userId: string, body: { can_add: boolean; can_remove: boolean; can_deploy: boolean }) =>
+  api<unknown>("PUT", `/lists/${id}/collaborators/${userId}/permissions`, { body });
+export const removeCollaborator = (id: string, userId: string) => api<void>("DELETE", `/lists/${id}/collaborators/${userId}`);
