@@ -322,9 +322,23 @@ describe("the web app in a real browser", () => {
     const json = JSON.parse(await exported.inputValue());
     expect(json.game.mods.map((m: any) => m.modId).sort()).toEqual([SMALL.chainA, SMALL.chainB, SMALL.chainC, SMALL.core, SMALL.vehicles].sort());
     await look(page, "list-export");
+    // Snapshot, change, compare with the list now, restore (an import: undoable too).
     await page.getByRole("link", { name: "History" }).click();
+    await page.getByLabel("Snapshot name").fill("Before the op");
+    await page.getByRole("button", { name: "Take a snapshot" }).click();
+    await page.getByRole("table", { name: "Snapshots of this list" }).getByRole("cell", { name: "Before the op", exact: true }).waitFor();
+    await page.getByRole("link", { name: "Mods", exact: true }).click();
+    await page.getByRole("button", { name: "Remove Everon Vehicles Pack" }).click();
+    await page.getByText("Removed Everon Vehicles Pack").waitFor();
+    await page.getByRole("link", { name: "History" }).click();
+    const snapLabel = (await page.getByLabel("Compare").locator("option").allTextContents()).find((t) => t.startsWith("Before the op"))!;
+    await page.getByLabel("Compare").selectOption({ label: snapLabel });
+    await page.getByText("0 added, 1 removed, 0 version changes.").waitFor();
     await page.getByRole("table", { name: "Changes to Ops night, newest first" }).waitFor();
     await look(page, "list-history");
+    page.once("dialog", (d) => void d.accept());
+    await page.getByRole("button", { name: `Restore ${snapLabel}` }).click();
+    await page.getByText("Restored: 1 added, 0 removed").waitFor();
     expect(errors).toEqual([]);
     await ctx.close();
   }, 90_000);

@@ -6,7 +6,7 @@ import { Link, useNavigate, useParams, useSearch } from "@tanstack/react-router"
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { bytes, dateTime, num } from "../app/format";
 import { LIST_TABS, type ListTab } from "../app/router";
-import { DataTable, Empty, ErrorMessage, Notice, SelectField, Skeleton } from "../ui/components";
+import { DataTable, Empty, ErrorMessage, Field, Notice, SelectField, Skeleton } from "../ui/components";
 import { autocomplete, modDeps, modVersions } from "../catalog/catalog.services";
 import {
   addMod,
@@ -25,6 +25,11 @@ import {
   addCollaborator,
   setCollaboratorRights,
   removeCollaborator,
+  snapshots,
+  liveSnapshot,
+  createSnapshot,
+  diffSnapshots,
+  type Snapshot,
   type Collaborator,
   type ImportDiff,
   type ListDetail,
@@ -454,15 +459,147 @@ function Export({ list, share }: { list: ListDetail; share?: string }) {
   );
 }
 
+const LIVE = "live";
+
+function Snapshots({ list }: { list: ListDetail }) {
+  const refresh = useRefresh(list.id);
+  const qc = useQueryClient();
+  const all = useQuery({ queryKey: ["list-snapshots", list.id], queryFn: ({ signal }) => snapshots(list.id, undefined, signal) });
+  const live = useQuery({ queryKey: ["list-live", list.id, list.updated_at], queryFn: ({ signal }) => liveSnapshot(list.id, undefined, signal) });
+  const [name, setName] = useState("");
+  const [from, setFrom] = useState("");
+  const [to, setTo] = useState(LIVE);
+  const create = useMutation({
+    mutationFn: () => createSnapshot(list.id, { version_name: name || undefined }),
+    onSuccess: () => {
+      setName("");
+      void qc.invalidateQueries({ queryKey: ["list-snapshots", list.id] });
+    },
+  });
+  const restore = useMutation({
+    // Restoring is an import of the snapshot: one audited change, undoable like any other.
+    mutationFn: (snap: Snapshot) => importApply(list.id, JSON.stringify(snap.snapshot_json)),
+    onSuccess: refresh,
+  });
+  const pick = (v: string) => (v === LIVE ? live.data?.snapshot_json : all.data?.find((x) => x.id === v)?.snapshot_json);
+  const a = pick(from);
+  const b = pick(to);
+  const diff = a && b ? diffSnapshots(a, b) : null;
+  const label = (x: Snapshot) => `${x.version_name ?? "Snapshot"} (${dateTime(x.created_at)})`;
+  const options = (
+    <>
+      <option value={LIVE}>The list now</option>
+      {(all.data ?? []).map((x) => (
+        <option key={x.id} value={x.id}>
+          {label(x)}
+        </option>
+      ))}
+    </>
+  );
+  return (
+    <section className="card stack" aria-labelledby="snap-h">
+      <h2 id="snap-h" style={{ marginTop: 0 }}>
+        Snapshots
+      </h2>
+      <form
+        className="row"
+        onSubmit={(e) => {
+          e.preventDefault();
+          create.mutate();
+        }}
+      >
+        <Field label="Snapshot name" maxLength={100} value={name} onChange={(e) => setName(e.target.value)} hint="e.g. “Saturday op”" />
+        <button type="submit" className="btn" disabled={create.isPending}>
+          Take a snapshot
+        </button>
+      </form>
+      <ErrorMessage error={create.error ?? restore.error ?? all.error} />
+      {restore.data && <Notice kind="ok">Restored: {restore.data.added} added, {restore.data.removed} removed, {restore.data.version_changed} versions changed.</Notice>}
+      {all.data && all.data.length > 0 && (
+        <>
+          <DataTable
+            caption="Snapshots of this list"
+            rows={all.data}
+            rowKey={(x) => x.id}
+            columns={[
+              { header: "Snapshot", cell: (x) => x.version_name ?? "Snapshot" },
+              { header: "Taken", cell: (x) => dateTime(x.created_at) },
+              { header: "Mods", num: true, cell: (x) => num(x.snapshot_json.length) },
+              {
+                header: "Actions",
+                hiddenHeader: true,
+                cell: (x) => (
+                  <button
+                    type="button"
+                    className="btn secondary"
+                    aria-label={`Restore ${label(x)}`}
+                    onClick={() => {
+                      if (confirm(`Make the list what “${x.version_name ?? "this snapshot"}” was? You can undo it in the history.`)) restore.mutate(x);
+                    }}
+                  >
+                    Restore
+                  </button>
+                ),
+              },
+            ]}
+          />
+          <div className="row">
+            <SelectField label="Compare" value={from} onChange={(e) => setFrom(e.target.value)}>
+              <option value="">Choose</option>
+              {options}
+            </SelectField>
+            <SelectField label="with" value={to} onChange={(e) => setTo(e.target.value)}>
+              {options}
+            </SelectField>
+          </div>
+          {diff && (
+            <div aria-live="polite">
+              <p>
+                <span className="added">{diff.added.length} added</span>, <span className="removed">{diff.removed.length} removed</span>, {diff.changed.length} version
+                changes.
+              </p>
+              <ul className="small">
+                {diff.added.map((m) => (
+                  <li key={`a${m.modId}`} className="added">
+                    + {m.name || m.modId}
+                  </li>
+                ))}
+                {diff.removed.map((m) => (
+                  <li key={`r${m.modId}`} className="removed">
+                    − {m.name || m.modId}
+                  </li>
+                ))}
+                {diff.changed.map((m) => (
+                  <li key={`c${m.modId}`}>
+                    ~ {m.name}: {m.from} → {m.to}
+                  </li>
+                ))}
+              </ul>
+            </div>
+          )}
+        </>
+      )}
+    </section>
+  );
+}
+
 function History({ list }: { list: ListDetail }) {
   const refresh = useRefresh(list.id);
   const entries = useQuery({ queryKey: ["list-audit", list.id], queryFn: ({ signal }) => audit(list.id, signal) });
   const undo = useMutation({ mutationFn: (entryId: string) => revert(list.id, entryId), onSuccess: refresh });
   if (entries.isLoading) return <Skeleton />;
   if (entries.error) return <ErrorMessage error={entries.error} retry={() => entries.refetch()} />;
-  if (entries.data!.length === 0) return <Empty title="No changes yet" />;
+  if (entries.data!.length === 0)
+    return (
+      <div className="stack">
+        <Snapshots list={list} />
+        <Empty title="No changes yet" />
+      </div>
+    );
   return (
     <section className="stack" aria-label="History">
+      <Snapshots list={list} />
+      <h2>Changes</h2>
       <ErrorMessage error={undo.error} />
       <DataTable
         caption={`Changes to ${list.name}, newest first`}

@@ -55,3 +55,26 @@ export const addCollaborator = (id: string, body: { search: string; can_add: boo
 export const setCollaboratorRights = (id: string, userId: string, body: { can_add: boolean; can_remove: boolean; can_deploy: boolean }) =>
   api<unknown>("PUT", `/lists/${id}/collaborators/${userId}/permissions`, { body });
 export const removeCollaborator = (id: string, userId: string) => api<void>("DELETE", `/lists/${id}/collaborators/${userId}`);
+
+export type Snapshot = z.infer<typeof L.snapshotOut>;
+export const snapshots = (id: string, share?: string, signal?: AbortSignal) => get<Snapshot[]>(`/lists/${id}/versions${qs({ share })}`, signal);
+export const liveSnapshot = (id: string, share?: string, signal?: AbortSignal) => get<Snapshot>(`/lists/${id}/versions/live${qs({ share })}`, signal);
+export const createSnapshot = (id: string, body: { version_name?: string; notes?: string }) => api<Snapshot>("POST", `/lists/${id}/versions`, { body });
+
+export interface SnapshotDiff {
+  added: Snapshot["snapshot_json"];
+  removed: Snapshot["snapshot_json"];
+  changed: { modId: string; name: string; from: string; to: string }[];
+}
+/** What changed from snapshot `a` to snapshot `b` (mods by id; versions compared). */
+export function diffSnapshots(a: Snapshot["snapshot_json"], b: Snapshot["snapshot_json"]): SnapshotDiff {
+  const before = new Map(a.map((m) => [m.modId, m]));
+  const after = new Map(b.map((m) => [m.modId, m]));
+  return {
+    added: b.filter((m) => !before.has(m.modId)),
+    removed: a.filter((m) => !after.has(m.modId)),
+    changed: b
+      .filter((m) => before.has(m.modId) && before.get(m.modId)!.version !== m.version)
+      .map((m) => ({ modId: m.modId, name: m.name, from: before.get(m.modId)!.version || "latest", to: m.version || "latest" })),
+  };
+}
