@@ -188,7 +188,7 @@ describe("the web app in a real browser", () => {
     expect((await api("GET", "/api/v1/auth/me", key)).status).toBe(401);
 
     await page.getByRole("button", { name: "Sign out" }).click();
-    await page.getByRole("link", { name: "Sign in" }).waitFor();
+    await page.getByRole("banner").getByRole("link", { name: "Sign in" }).waitFor();
     expect(user.errors).toEqual([]);
     expect(admin.errors).toEqual([]);
     await user.ctx.close();
