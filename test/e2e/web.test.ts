@@ -383,7 +383,29 @@ describe("the web app in a real browser", () => {
     await look(visitor.page, "list-shared-view");
     await visitor.page.getByRole("link", { name: "Export" }).click();
     expect(JSON.parse(await visitor.page.getByLabel("Exported configuration").inputValue()).game.mods).toHaveLength(4);
-    for (const c of [owner, adder, visitor]) {
+    // A player with the suggestion link suggests a mod; the owner votes for it and accepts it.
+    await reg("player@example.com", "Player One");
+    const suggestLink = await owner.page.getByLabel("Suggestion link").inputValue();
+    const player = await context();
+    await signIn(player.page, "player@example.com", "a good password");
+    await player.page.goto(suggestLink);
+    await player.page.getByRole("heading", { name: "Suggest a mod" }).waitFor();
+    await player.page.getByLabel("Mod", { exact: true }).fill("cycle x");
+    await player.page.getByRole("button", { name: "Cycle X" }).click();
+    await player.page.getByLabel("Why this mod?").fill("We need it for the Saturday op");
+    await look(player.page, "suggest");
+    await player.page.getByRole("button", { name: "Send the suggestion" }).click();
+    await player.page.getByRole("heading", { name: "Thank you" }).waitFor();
+    await owner.page.goto(`${base}/lists/${list.id}?tab=suggestions`);
+    await owner.page.getByText("suggested by Player One").waitFor();
+    await owner.page.getByRole("button", { name: "Vote for it (Cycle X)" }).click();
+    await owner.page.getByText("1 vote", { exact: true }).waitFor();
+    await look(owner.page, "list-suggestions");
+    await owner.page.getByLabel("Note to Player One").fill("Good idea");
+    await owner.page.getByRole("button", { name: "Accept Cycle X" }).click();
+    await owner.page.getByText("No suggestions waiting").waitFor();
+    expect((await api("GET", `/api/v1/lists/${list.id}`, ownerToken)).body.items.map((i: any) => i.name)).toContain("Cycle X");
+    for (const c of [owner, adder, visitor, player]) {
       expect(c.errors).toEqual([]);
       await c.ctx.close();
     }

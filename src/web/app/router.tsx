@@ -114,7 +114,7 @@ const listsRoute = createRoute({
   path: "/lists",
   component: lazyRouteComponent(() => import("../lists/my-lists.page"), "ListsPage"),
 });
-export const LIST_TABS = ["mods", "check", "import", "export", "history", "sharing"] as const;
+export const LIST_TABS = ["mods", "check", "suggestions", "import", "export", "history", "sharing"] as const;
 export type ListTab = (typeof LIST_TABS)[number];
 export interface ListSearch {
   tab?: (typeof LIST_TABS)[number];
@@ -131,9 +131,17 @@ const listRoute = createRoute({
   component: lazyRouteComponent(() => import("../lists/list.page"), "ListPage"),
 });
 
+const suggestRoute = createRoute({
+  getParentRoute: () => rootRoute,
+  path: "/lists/$id/suggest",
+  validateSearch: (s: Record<string, unknown>) => ({ token: str(s.token) }),
+  component: lazyRouteComponent(() => import("../lists/suggest.page"), "SuggestPage"),
+});
+
 const routeTree = rootRoute.addChildren([
   listsRoute,
   listRoute,
+  suggestRoute,
   indexRoute,
   catalogRoute,
   modRoute,

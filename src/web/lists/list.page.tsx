@@ -21,6 +21,11 @@ import {
   revert,
   updateList,
   resetShareToken,
+  resetSuggestionToken,
+  suggestionsOf,
+  formFields,
+  vote,
+  review,
   collaborators,
   addCollaborator,
   setCollaboratorRights,
@@ -36,13 +41,23 @@ import {
   type ListItem,
 } from "./lists.services";
 
-const TAB_LABELS: Record<ListTab, string> = { mods: "Mods", check: "Pre-flight check", import: "Import", export: "Export", history: "History", sharing: "Sharing" };
+const TAB_LABELS: Record<ListTab, string> = {
+  mods: "Mods",
+  check: "Pre-flight check",
+  suggestions: "Suggestions",
+  import: "Import",
+  export: "Export",
+  history: "History",
+  sharing: "Sharing",
+};
 
 /** Which sections the caller's rights open: readers check and export; editors also import and undo; owners share. */
 function tabsFor(l: ListDetail): ListTab[] {
   const a = l.my_access;
   const edit = a.can_add || a.can_remove;
-  return LIST_TABS.filter((t) => (t === "import" ? a.can_add && a.can_remove : t === "history" ? edit : t === "sharing" ? a.is_owner : true));
+  return LIST_TABS.filter((t) =>
+    t === "import" ? a.can_add && a.can_remove : t === "history" || t === "suggestions" ? edit : t === "sharing" ? a.is_owner : true,
+  );
 }
 
 export function ListPage() {
@@ -77,6 +92,7 @@ export function ListPage() {
       {tab === "export" && <Export list={l} share={share} />}
       {tab === "history" && tabs.includes("history") && <History list={l} />}
       {tab === "sharing" && tabs.includes("sharing") && <Sharing list={l} />}
+      {tab === "suggestions" && tabs.includes("suggestions") && <Suggestions list={l} />}
     </article>
   );
 }
@@ -649,6 +665,7 @@ function Sharing({ list }: { list: ListDetail }) {
   const origin = typeof location === "undefined" ? "" : location.origin;
   const visibility = useMutation({ mutationFn: (is_public: boolean) => updateList(list.id, { is_public }), onSuccess: refresh });
   const share = useMutation({ mutationFn: () => resetShareToken(list.id), onSuccess: refresh });
+  const suggestReset = useMutation({ mutationFn: () => resetSuggestionToken(list.id), onSuccess: refresh });
   const collab = useQuery({ queryKey: ["list-collaborators", list.id], queryFn: ({ signal }) => collaborators(list.id, signal) });
   const refreshCollab = () => qc.invalidateQueries({ queryKey: ["list-collaborators", list.id] });
   const [search, setSearch] = useState("");
@@ -689,6 +706,24 @@ function Sharing({ list }: { list: ListDetail }) {
           </button>
         </div>
         <ErrorMessage error={share.error} />
+        {list.suggestion_token && (
+          <>
+            <CopyField label="Suggestion link" value={`${origin}/lists/${list.id}/suggest?token=${list.suggestion_token}`} />
+            <p className="muted small">Anyone signed in with this link can suggest mods, even for a private list; they cannot see the list.</p>
+            <div className="row">
+              <button
+                type="button"
+                className="btn secondary"
+                onClick={() => {
+                  if (confirm("Reset the suggestion link? The old link stops working at once.")) suggestReset.mutate();
+                }}
+              >
+                Reset the suggestion link
+              </button>
+            </div>
+            <ErrorMessage error={suggestReset.error} />
+          </>
+        )}
       </div>
       <div className="card stack">
         <h2 style={{ marginTop: 0 }}>Collaborators</h2>
@@ -755,6 +790,90 @@ function Sharing({ list }: { list: ListDetail }) {
           />
         )}
       </div>
+    </section>
+  );
+}
+
+function Suggestions({ list }: { list: ListDetail }) {
+  const refresh = useRefresh(list.id);
+  const qc = useQueryClient();
+  const [status, setStatus] = useState<"pending" | "accepted" | "rejected">("pending");
+  const [notes, setNotes] = useState<Record<string, string>>({});
+  const all = useQuery({ queryKey: ["list-suggestions", list.id], queryFn: ({ signal }) => suggestionsOf(list.id, signal) });
+  const fields = useQuery({ queryKey: ["form-fields", list.id], queryFn: ({ signal }) => formFields(list.id, undefined, signal) });
+  const labelOf = (fieldId: string) => fields.data?.find((f) => f.id === fieldId)?.label ?? "Answer";
+  const again = () => void qc.invalidateQueries({ queryKey: ["list-suggestions", list.id] });
+  const voteOn = useMutation({ mutationFn: (x: { id: string; v: 0 | 1 }) => vote(list.id, x.id, x.v), onSuccess: again });
+  const decide = useMutation({
+    mutationFn: (x: { id: string; status: "accepted" | "rejected" }) => review(list.id, x.id, x.status, notes[x.id] ?? ""),
+    onSuccess: () => (again(), refresh()),
+  });
+  if (all.isLoading) return <Skeleton />;
+  if (all.error) return <ErrorMessage error={all.error} retry={() => all.refetch()} />;
+  const shown = all.data!.filter((x) => x.status === status).sort((a, b) => b.votes - a.votes);
+  return (
+    <section className="stack" aria-label="Suggestions">
+      <div className="row">
+        <SelectField label="Show" value={status} onChange={(e) => setStatus(e.target.value as typeof status)}>
+          <option value="pending">Waiting ({all.data!.filter((x) => x.status === "pending").length})</option>
+          <option value="accepted">Accepted</option>
+          <option value="rejected">Rejected</option>
+        </SelectField>
+      </div>
+      <ErrorMessage error={voteOn.error ?? decide.error} />
+      {shown.length === 0 ? (
+        <Empty title={status === "pending" ? "No suggestions waiting" : `No ${status} suggestions`}>
+          {status === "pending" ? "Share the suggestion link (Sharing) so players can propose mods." : null}
+        </Empty>
+      ) : (
+        <ul className="stack" style={{ listStyle: "none", padding: 0 }}>
+          {shown.map((x) => (
+            <li key={x.id} className="card stack">
+              <div>
+                <strong>{x.mod_name ?? x.workshop_id}</strong> <span className="muted small">suggested by {x.display_name}, {dateTime(x.created_at)}</span>
+              </div>
+              {x.reason && <p className="prose">{x.reason}</p>}
+              {Object.keys(x.form_answers).length > 0 && (
+                <ul className="small">
+                  {Object.entries(x.form_answers).map(([k, v]) => (
+                    <li key={k}>
+                      {labelOf(k)}: {typeof v === "boolean" ? (v ? "yes" : "no") : v}
+                    </li>
+                  ))}
+                </ul>
+              )}
+              <div className="row" style={{ alignItems: "center" }}>
+                <span>
+                  {x.votes} {x.votes === 1 ? "vote" : "votes"}
+                </span>
+                <button type="button" className="btn secondary" onClick={() => voteOn.mutate({ id: x.id, v: x.voted ? 0 : 1 })} aria-pressed={x.voted}>
+                  {x.voted ? "Retract my vote" : "Vote for it"}
+                  <span className="sr-only"> ({x.mod_name ?? x.workshop_id})</span>
+                </button>
+              </div>
+              {x.status === "pending" ? (
+                <div className="row">
+                  <div className="field" style={{ flex: "1 1 16rem" }}>
+                    <label htmlFor={`note-${x.id}`}>Note to {x.display_name}</label>
+                    <input id={`note-${x.id}`} maxLength={2000} value={notes[x.id] ?? ""} onChange={(e) => setNotes({ ...notes, [x.id]: e.target.value })} />
+                  </div>
+                  <button type="button" className="btn" onClick={() => decide.mutate({ id: x.id, status: "accepted" })} disabled={decide.isPending}>
+                    Accept<span className="sr-only"> {x.mod_name ?? x.workshop_id}</span>
+                  </button>
+                  <button type="button" className="btn secondary" onClick={() => decide.mutate({ id: x.id, status: "rejected" })} disabled={decide.isPending}>
+                    Reject<span className="sr-only"> {x.mod_name ?? x.workshop_id}</span>
+                  </button>
+                </div>
+              ) : (
+                <p className="muted small">
+                  {x.status} {x.reviewed_at ? dateTime(x.reviewed_at) : ""}
+                  {x.note ? `: ${x.note}` : ""}
+                </p>
+              )}
+            </li>
+          ))}
+        </ul>
+      )}
     </section>
   );
 }

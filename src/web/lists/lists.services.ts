@@ -78,3 +78,14 @@ export function diffSnapshots(a: Snapshot["snapshot_json"], b: Snapshot["snapsho
       .map((m) => ({ modId: m.modId, name: m.name, from: before.get(m.modId)!.version || "latest", to: m.version || "latest" })),
   };
 }
+
+export type Suggestion = z.infer<typeof C.suggestionOut>;
+export type FormField = z.infer<typeof C.formFieldOut>;
+export const formFields = (id: string, token?: string, signal?: AbortSignal) =>
+  get<{ fields: FormField[] }>(`/lists/${id}/form-fields${qs({ token })}`, signal).then((r) => r.fields);
+export const suggest = (id: string, token: string | undefined, body: { workshop_id: string; reason: string; form_answers: Record<string, string | boolean> }) =>
+  api<Suggestion>("POST", `/lists/${id}/suggestions${qs({ token })}`, { body });
+export const suggestionsOf = (id: string, signal?: AbortSignal) => get<{ suggestions: Suggestion[] }>(`/lists/${id}/suggestions`, signal).then((r) => r.suggestions);
+export const vote = (id: string, suggestionId: string, v: 0 | 1) => api<unknown>("POST", `/lists/${id}/suggestions/${suggestionId}/vote`, { body: { vote: v } });
+export const review = (id: string, suggestionId: string, status: "accepted" | "rejected", note: string) =>
+  api<Suggestion>("PATCH", `/lists/${id}/suggestions/${suggestionId}`, { body: { status, note } });
