@@ -5,7 +5,7 @@ import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { clearToken } from "../app/auth-store";
 import { dateTime } from "../app/format";
 import { useSession } from "../app/session";
-import { DataTable, ErrorMessage, Field, Notice, SignInFirst, Skeleton } from "../ui/components";
+import { ConfirmButton, DataTable, ErrorMessage, Field, Notice, SignInFirst, Skeleton } from "../ui/components";
 import { createKey, deleteAccount, listKeys, revokeKey, setDisplayName } from "./accounts.services";
 
 const CONFIRM = "delete my account";
@@ -133,17 +133,14 @@ function ApiKeys() {
               header: "Actions",
               hiddenHeader: true,
               cell: (k) => (
-                <button
-                  type="button"
-                  className="btn secondary"
-                  aria-label={`Revoke key ${k.name}`}
+                <ConfirmButton
+                  question={`Revoke the key "${k.name}"? Programs using it stop working at once.`}
+                  onConfirm={() => revoke.mutate(k.id)}
+                  label={`Revoke key ${k.name}`}
                   disabled={revoke.isPending}
-                  onClick={() => {
-                    if (confirm(`Revoke the key "${k.name}"? Programs using it stop working at once.`)) revoke.mutate(k.id);
-                  }}
                 >
                   Revoke
-                </button>
+                </ConfirmButton>
               ),
             },
           ]}

@@ -6,8 +6,9 @@ import { Link, useNavigate, useParams, useSearch } from "@tanstack/react-router"
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { bytes, dateTime, num } from "../app/format";
 import { LIST_TABS, type ListTab } from "../app/router";
-import { DataTable, Empty, ErrorMessage, Field, Notice, SelectField, Skeleton } from "../ui/components";
-import { autocomplete, modDeps, modVersions } from "../catalog/catalog.services";
+import { ConfirmButton, DataTable, Empty, ErrorMessage, Field, Notice, SelectField, Skeleton } from "../ui/components";
+import { modDeps, modVersions } from "../catalog/catalog.services";
+import { ModPicker, type PickedMod } from "../catalog/mod-picker";
 import {
   addMod,
   audit,
@@ -109,9 +110,7 @@ function useRefresh(id: string) {
 /** Choose a catalog mod; before adding, show which of its dependencies the list lacks, with sizes. */
 function AddMod({ list }: { list: ListDetail }) {
   const refresh = useRefresh(list.id);
-  const [q, setQ] = useState("");
-  const [chosen, setChosen] = useState<{ workshop_id: string; name: string } | null>(null);
-  const suggestions = useQuery({ queryKey: ["autocomplete", q.trim()], queryFn: ({ signal }) => autocomplete(q.trim(), signal), enabled: q.trim().length >= 2 && !chosen });
+  const [chosen, setChosen] = useState<PickedMod | null>(null);
   const deps = useQuery({ queryKey: ["mod-deps", chosen?.workshop_id], queryFn: ({ signal }) => modDeps(chosen!.workshop_id, signal), enabled: !!chosen });
   const inList = new Set(list.items.map((i) => i.workshop_id));
   const missing = (deps.data?.dependencies ?? []).filter((d) => !inList.has(d.workshop_id));
@@ -119,7 +118,6 @@ function AddMod({ list }: { list: ListDetail }) {
     mutationFn: () => addMod(list.id, chosen!.workshop_id, true),
     onSuccess: () => {
       setChosen(null);
-      setQ("");
       refresh();
     },
   });
@@ -129,22 +127,7 @@ function AddMod({ list }: { list: ListDetail }) {
         Add a mod
       </h2>
       {!chosen ? (
-        <div className="field suggest">
-          <label htmlFor="add-mod">Find a mod in the catalog</label>
-          <input id="add-mod" type="search" autoComplete="off" value={q} onChange={(e) => setQ(e.target.value)} placeholder="Name, author or tag" />
-          {suggestions.data && suggestions.data.length > 0 && (
-            <ul aria-label="Mods found">
-              {suggestions.data.map((s) => (
-                <li key={s.workshop_id}>
-                  <button type="button" className="btn link" onClick={() => setChosen({ workshop_id: s.workshop_id, name: s.name })}>
-                    {s.name}
-                    {inList.has(s.workshop_id) ? " (already in the list)" : ""}
-                  </button>
-                </li>
-              ))}
-            </ul>
-          )}
-        </div>
+        <ModPicker label="Find a mod in the catalog" onPick={setChosen} note={(id) => (inList.has(id) ? " (already in the list)" : "")} />
       ) : (
         <div className="stack">
           <p>
@@ -545,16 +528,13 @@ function Snapshots({ list }: { list: ListDetail }) {
                 header: "Actions",
                 hiddenHeader: true,
                 cell: (x) => (
-                  <button
-                    type="button"
-                    className="btn secondary"
-                    aria-label={`Restore ${label(x)}`}
-                    onClick={() => {
-                      if (confirm(`Make the list what “${x.version_name ?? "this snapshot"}” was? You can undo it in the history.`)) restore.mutate(x);
-                    }}
+                  <ConfirmButton
+                    question={`Make the list what “${x.version_name ?? "this snapshot"}” was? You can undo it in the history.`}
+                    onConfirm={() => restore.mutate(x)}
+                    label={`Restore ${label(x)}`}
                   >
                     Restore
-                  </button>
+                  </ConfirmButton>
                 ),
               },
             ]}
@@ -695,15 +675,9 @@ function Sharing({ list }: { list: ListDetail }) {
         <ErrorMessage error={visibility.error} />
         {list.share_token && <CopyField label="Share link" value={`${origin}/lists/${list.id}?share=${list.share_token}`} />}
         <div className="row">
-          <button
-            type="button"
-            className="btn secondary"
-            onClick={() => {
-              if (confirm("Reset the share link? The old link stops working at once.")) share.mutate();
-            }}
-          >
+          <ConfirmButton question="Reset the share link? The old link stops working at once." onConfirm={() => share.mutate()}>
             Reset the share link
-          </button>
+          </ConfirmButton>
         </div>
         <ErrorMessage error={share.error} />
         {list.suggestion_token && (
@@ -711,15 +685,9 @@ function Sharing({ list }: { list: ListDetail }) {
             <CopyField label="Suggestion link" value={`${origin}/lists/${list.id}/suggest?token=${list.suggestion_token}`} />
             <p className="muted small">Anyone signed in with this link can suggest mods, even for a private list; they cannot see the list.</p>
             <div className="row">
-              <button
-                type="button"
-                className="btn secondary"
-                onClick={() => {
-                  if (confirm("Reset the suggestion link? The old link stops working at once.")) suggestReset.mutate();
-                }}
-              >
+              <ConfirmButton question="Reset the suggestion link? The old link stops working at once." onConfirm={() => suggestReset.mutate()}>
                 Reset the suggestion link
-              </button>
+              </ConfirmButton>
             </div>
             <ErrorMessage error={suggestReset.error} />
           </>
@@ -774,16 +742,9 @@ function Sharing({ list }: { list: ListDetail }) {
                 header: "Actions",
                 hiddenHeader: true,
                 cell: (c) => (
-                  <button
-                    type="button"
-                    className="btn secondary"
-                    aria-label={`Remove collaborator ${c.display_name}`}
-                    onClick={() => {
-                      if (confirm(`Remove ${c.display_name} from this list?`)) remove.mutate(c.user_id);
-                    }}
-                  >
+                  <ConfirmButton question={`Remove ${c.display_name} from this list?`} onConfirm={() => remove.mutate(c.user_id)} label={`Remove collaborator ${c.display_name}`}>
                     Remove
-                  </button>
+                  </ConfirmButton>
                 ),
               },
             ]}

@@ -5,7 +5,7 @@ import { Link, useParams, useSearch } from "@tanstack/react-router";
 import { useMutation, useQuery } from "@tanstack/react-query";
 import { useSession } from "../app/session";
 import { ErrorMessage, Notice, SelectField, SignInFirst, Skeleton } from "../ui/components";
-import { autocomplete } from "../catalog/catalog.services";
+import { ModPicker, type PickedMod } from "../catalog/mod-picker";
 import { formFields, suggest } from "./lists.services";
 
 export function SuggestPage() {
@@ -13,11 +13,9 @@ export function SuggestPage() {
   const { token } = useSearch({ from: "/lists/$id/suggest" });
   const { me, token: session } = useSession();
   const fields = useQuery({ queryKey: ["form-fields", id, token], queryFn: ({ signal }) => formFields(id, token, signal), enabled: !!session });
-  const [q, setQ] = useState("");
-  const [mod, setMod] = useState<{ workshop_id: string; name: string } | null>(null);
+  const [mod, setMod] = useState<PickedMod | null>(null);
   const [reason, setReason] = useState("");
   const [answers, setAnswers] = useState<Record<string, string | boolean>>({});
-  const found = useQuery({ queryKey: ["autocomplete", q.trim()], queryFn: ({ signal }) => autocomplete(q.trim(), signal), enabled: q.trim().length >= 2 && !mod });
   const send = useMutation({ mutationFn: () => suggest(id, token, { workshop_id: mod!.workshop_id, reason, form_answers: answers }) });
   if (!session) return <SignInFirst next={`/lists/${id}/suggest${token ? `?token=${token}` : ""}`} what="the suggestion form" />;
   if (fields.isLoading || !me) return <Skeleton />;
@@ -40,21 +38,7 @@ export function SuggestPage() {
     <form className="narrow stack" onSubmit={submit} aria-label="Suggest a mod">
       <h1>Suggest a mod</h1>
       {!mod ? (
-        <div className="field suggest">
-          <label htmlFor="suggest-mod">Mod</label>
-          <input id="suggest-mod" type="search" autoComplete="off" required value={q} onChange={(e) => setQ(e.target.value)} placeholder="Find it in the catalog" />
-          {found.data && found.data.length > 0 && (
-            <ul aria-label="Mods found">
-              {found.data.map((m) => (
-                <li key={m.workshop_id}>
-                  <button type="button" className="btn link" onClick={() => setMod({ workshop_id: m.workshop_id, name: m.name })}>
-                    {m.name}
-                  </button>
-                </li>
-              ))}
-            </ul>
-          )}
-        </div>
+        <ModPicker label="Mod" onPick={setMod} required />
       ) : (
         <p>
           Suggesting <strong>{mod.name}</strong>.{" "}

@@ -179,3 +179,27 @@ export function DataTable<T>({ caption, columns, rows, rowKey }: { caption: stri
     </div>
   );
 }
+
+/** A button that asks once ("Revoke the key?") before a destructive action. */
+export function ConfirmButton({
+  question,
+  onConfirm,
+  children,
+  className = "btn secondary",
+  label,
+  disabled,
+}: {
+  question: string;
+  onConfirm: () => void;
+  children: ReactNode;
+  className?: string;
+  /** Accessible name when the visible text is not enough ("Remove" of which row). */
+  label?: string;
+  disabled?: boolean;
+}) {
+  return (
+    <button type="button" className={className} aria-label={label} disabled={disabled} onClick={() => confirm(question) && onConfirm()}>
+      {children}
+    </button>
+  );
+}
