@@ -369,6 +369,12 @@ describe("the web app in a real browser", () => {
     await signIn(adder.page, "adder@example.com", "a good password");
     await adder.page.goto(`${base}/lists/${list.id}`);
     await adder.page.getByRole("heading", { name: "Add a mod" }).waitFor();
+    // Pinning puts it at the top of the collaborator's lists page.
+    await adder.page.getByRole("button", { name: "Pin to my lists" }).click();
+    await adder.page.getByRole("button", { name: "Pinned" }).waitFor();
+    await adder.page.getByRole("link", { name: "Lists", exact: true }).click();
+    await adder.page.getByRole("table", { name: "Lists you pinned" }).getByRole("link", { name: "Shared night" }).click();
+    await adder.page.getByRole("heading", { name: "Add a mod" }).waitFor();
     expect(await adder.page.getByRole("button", { name: /^Remove / }).count()).toBe(0);
     expect(await adder.page.getByRole("link", { name: "Sharing" }).count()).toBe(0);
     expect(await adder.page.getByRole("link", { name: "Import" }).count()).toBe(0); // import also removes

@@ -6,6 +6,7 @@ import { Link, useNavigate, useParams, useSearch } from "@tanstack/react-router"
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { bytes, dateTime, num } from "../app/format";
 import { LIST_TABS, type ListTab } from "../app/router";
+import { useSession } from "../app/session";
 import { ConfirmButton, DataTable, Empty, ErrorMessage, Field, Notice, SelectField, Skeleton } from "../ui/components";
 import { modDeps, modVersions } from "../catalog/catalog.services";
 import { ModPicker, type PickedMod } from "../catalog/mod-picker";
@@ -20,6 +21,8 @@ import {
   pinVersion,
   removeMod,
   revert,
+  pinnedLists,
+  togglePin,
   updateList,
   resetShareToken,
   resetSuggestionToken,
@@ -77,6 +80,7 @@ export function ListPage() {
         <p className="muted">
           {num(l.items.length)} mods · {bytes(l.total_size_bytes)} to download · {l.is_public ? "public" : "private"}
         </p>
+        <PinButton id={l.id} />
       </div>
       {l.my_access.via_share && <Notice>You are viewing this list through its share link: you can read and export it.</Notice>}
       <nav className="tabs" aria-label="Sections of this list">
@@ -95,6 +99,24 @@ export function ListPage() {
       {tab === "sharing" && tabs.includes("sharing") && <Sharing list={l} />}
       {tab === "suggestions" && tabs.includes("suggestions") && <Suggestions list={l} />}
     </article>
+  );
+}
+
+/** Pin the list to the top of your lists page (signed-in readers). */
+function PinButton({ id }: { id: string }) {
+  const { me } = useSession();
+  const qc = useQueryClient();
+  const pins = useQuery({ queryKey: ["lists", "pins"], queryFn: ({ signal }) => pinnedLists(signal), enabled: !!me });
+  const pinned = !!pins.data?.some((p) => p.id === id);
+  const toggle = useMutation({ mutationFn: () => togglePin(id), onSuccess: () => qc.invalidateQueries({ queryKey: ["lists"] }) });
+  if (!me || !pins.data) return null;
+  return (
+    <>
+      <button type="button" className="btn secondary" aria-pressed={pinned} onClick={() => toggle.mutate()} disabled={toggle.isPending}>
+        {pinned ? "Pinned" : "Pin to my lists"}
+      </button>
+      <ErrorMessage error={toggle.error} />
+    </>
   );
 }
 

@@ -89,3 +89,6 @@ export const suggestionsOf = (id: string, signal?: AbortSignal) => get<{ suggest
 export const vote = (id: string, suggestionId: string, v: 0 | 1) => api<unknown>("POST", `/lists/${id}/suggestions/${suggestionId}/vote`, { body: { vote: v } });
 export const review = (id: string, suggestionId: string, status: "accepted" | "rejected", note: string) =>
   api<Suggestion>("PATCH", `/lists/${id}/suggestions/${suggestionId}`, { body: { status, note } });
+
+export const pinnedLists = (signal?: AbortSignal) => get<ListSummary[]>("/lists/pins", signal);
+export const togglePin = (id: string) => api<{ pinned: boolean }>("POST", `/lists/${id}/pin`);

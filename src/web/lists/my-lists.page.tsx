@@ -6,7 +6,7 @@ import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { bytes, date, num } from "../app/format";
 import { useSession } from "../app/session";
 import { DataTable, Empty, ErrorMessage, Field, Skeleton } from "../ui/components";
-import { createList, myLists, publicLists, type ListSummary } from "./lists.services";
+import { createList, myLists, pinnedLists, publicLists, type ListSummary } from "./lists.services";
 
 function ListsTable({ caption, lists, showRole }: { caption: string; lists: ListSummary[]; showRole?: boolean }) {
   return (
@@ -38,6 +38,7 @@ export function ListsPage() {
   const qc = useQueryClient();
   const navigate = useNavigate();
   const mine = useQuery({ queryKey: ["lists", "mine"], queryFn: ({ signal }) => myLists(signal), enabled: !!token });
+  const pins = useQuery({ queryKey: ["lists", "pins"], queryFn: ({ signal }) => pinnedLists(signal), enabled: !!token });
   const pub = useQuery({ queryKey: ["lists", "public"], queryFn: ({ signal }) => publicLists(signal) });
   const [name, setName] = useState("");
   const [description, setDescription] = useState("");
@@ -52,6 +53,12 @@ export function ListsPage() {
   return (
     <div className="stack">
       <h1>Mod lists</h1>
+      {me && pins.data && pins.data.length > 0 && (
+        <section className="stack" aria-labelledby="pins-h">
+          <h2 id="pins-h">Pinned</h2>
+          <ListsTable caption="Lists you pinned" lists={pins.data} />
+        </section>
+      )}
       {me && (
         <section className="stack" aria-labelledby="mine-h">
           <h2 id="mine-h">Your lists</h2>
