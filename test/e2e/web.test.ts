@@ -339,6 +339,25 @@ describe("the web app in a real browser", () => {
     page.once("dialog", (d) => void d.accept());
     await page.getByRole("button", { name: `Restore ${snapLabel}` }).click();
     await page.getByText("Restored: 1 added, 0 removed").waitFor();
+
+    // Templates: make one of this list, a second list follows it, a change is pushed to it.
+    const token = (await api("POST", "/api/v1/auth/login", undefined, { email: "lister@example.com", password: "list maker pw" })).body.token;
+    const opsId = new URL(page.url()).pathname.split("/")[2]!;
+    await page.getByRole("link", { name: "Templates" }).click();
+    await page.getByLabel("Template name").fill("Ops night template");
+    await page.getByRole("button", { name: "Make template" }).click();
+    await page.getByText("Template “Ops night template” made with 5 mods.").waitFor();
+    const follower = (await api("POST", "/api/v1/lists", token, { name: "Follower" })).body;
+    await page.goto(`${base}/lists/${follower.id}?tab=templates`);
+    await page.getByLabel("Template", { exact: true }).selectOption({ label: "Ops night template (5 mods)" });
+    await page.getByRole("button", { name: "Follow and apply" }).click();
+    await page.getByText("Applied: 5 added").waitFor();
+    await page.getByRole("table", { name: "Templates this list follows" }).waitFor();
+    await look(page, "list-templates");
+    await api("POST", `/api/v1/lists/${opsId}/mods`, token, { workshop_id: SMALL.cycleY });
+    await page.getByRole("button", { name: "Push updates of Ops night template to its followers" }).click();
+    await page.getByText(/Pushed to 1 lists: [1-9]\d* mods added/).waitFor();
+    expect((await api("GET", `/api/v1/lists/${follower.id}`, token)).body.items.map((i: any) => i.workshop_id)).toContain(SMALL.cycleY);
     expect(errors).toEqual([]);
     await ctx.close();
   }, 90_000);

@@ -114,7 +114,7 @@ const listsRoute = createRoute({
   path: "/lists",
   component: lazyRouteComponent(() => import("../lists/my-lists.page"), "ListsPage"),
 });
-export const LIST_TABS = ["mods", "check", "suggestions", "import", "export", "history", "sharing"] as const;
+export const LIST_TABS = ["mods", "check", "suggestions", "templates", "import", "export", "history", "sharing"] as const;
 export type ListTab = (typeof LIST_TABS)[number];
 export interface ListSearch {
   tab?: (typeof LIST_TABS)[number];

@@ -38,6 +38,12 @@ import {
   liveSnapshot,
   createSnapshot,
   diffSnapshots,
+  templates,
+  createTemplate,
+  templateLinks,
+  applyTemplate,
+  unsubscribe,
+  pushTemplate,
   type Snapshot,
   type Collaborator,
   type ImportDiff,
@@ -49,6 +55,7 @@ const TAB_LABELS: Record<ListTab, string> = {
   mods: "Mods",
   check: "Pre-flight check",
   suggestions: "Suggestions",
+  templates: "Templates",
   import: "Import",
   export: "Export",
   history: "History",
@@ -60,7 +67,7 @@ function tabsFor(l: ListDetail): ListTab[] {
   const a = l.my_access;
   const edit = a.can_add || a.can_remove;
   return LIST_TABS.filter((t) =>
-    t === "import" ? a.can_add && a.can_remove : t === "history" || t === "suggestions" ? edit : t === "sharing" ? a.is_owner : true,
+    t === "import" || t === "templates" ? a.can_add && a.can_remove : t === "history" || t === "suggestions" ? edit : t === "sharing" ? a.is_owner : true,
   );
 }
 
@@ -98,6 +105,7 @@ export function ListPage() {
       {tab === "history" && tabs.includes("history") && <History list={l} />}
       {tab === "sharing" && tabs.includes("sharing") && <Sharing list={l} />}
       {tab === "suggestions" && tabs.includes("suggestions") && <Suggestions list={l} />}
+      {tab === "templates" && tabs.includes("templates") && <Templates list={l} />}
     </article>
   );
 }
@@ -856,6 +864,116 @@ function Suggestions({ list }: { list: ListDetail }) {
             </li>
           ))}
         </ul>
+      )}
+    </section>
+  );
+}
+
+/** Templates: make one of this list, follow one (its mods are applied, later pushes too), push yours. */
+function Templates({ list }: { list: ListDetail }) {
+  const { me } = useSession();
+  const refresh = useRefresh(list.id);
+  const qc = useQueryClient();
+  const all = useQuery({ queryKey: ["templates"], queryFn: ({ signal }) => templates(signal) });
+  const links = useQuery({ queryKey: ["template-links", list.id], queryFn: ({ signal }) => templateLinks(list.id, signal) });
+  const again = () => (void qc.invalidateQueries({ queryKey: ["templates"] }), void qc.invalidateQueries({ queryKey: ["template-links", list.id] }));
+  const [name, setName] = useState(`${list.name} template`);
+  const [chosen, setChosen] = useState("");
+  const make = useMutation({ mutationFn: () => createTemplate(list.id, name), onSuccess: again });
+  const apply = useMutation({ mutationFn: () => applyTemplate(list.id, chosen), onSuccess: () => (again(), refresh()) });
+  const drop = useMutation({ mutationFn: (tid: string) => unsubscribe(list.id, tid), onSuccess: again });
+  const push = useMutation({ mutationFn: (tid: string) => pushTemplate(tid), onSuccess: () => (again(), refresh()) });
+  const mine = (all.data ?? []).filter((t) => t.owner_id === me?.id);
+  return (
+    <section className="stack" aria-label="Templates">
+      <ErrorMessage error={make.error ?? apply.error ?? drop.error ?? push.error ?? all.error ?? links.error} />
+      <div className="card stack">
+        <h2 style={{ marginTop: 0 }}>Follow a template</h2>
+        <p className="muted">Its mods are added now, and the changes its owner pushes later are applied to this list.</p>
+        <div className="row">
+          <SelectField label="Template" value={chosen} onChange={(e) => setChosen(e.target.value)}>
+            <option value="">Choose</option>
+            {(all.data ?? []).map((t) => (
+              <option key={t.id} value={t.id}>
+                {t.name} ({t.mod_count} mods)
+              </option>
+            ))}
+          </SelectField>
+          <button type="button" className="btn" disabled={!chosen || apply.isPending} onClick={() => apply.mutate()}>
+            Follow and apply
+          </button>
+        </div>
+        {apply.data && (
+          <Notice kind="ok">
+            Applied: {apply.data.added} added, {apply.data.removed} removed, {apply.data.version_changed} versions changed.
+          </Notice>
+        )}
+        {links.data && links.data.length > 0 && (
+          <DataTable
+            caption="Templates this list follows"
+            rows={links.data}
+            rowKey={(t) => t.template_id}
+            columns={[
+              { header: "Template", cell: (t) => t.name },
+              { header: "Mods", num: true, cell: (t) => num(t.mod_count) },
+              {
+                header: "Actions",
+                hiddenHeader: true,
+                cell: (t) => (
+                  <ConfirmButton question={`Stop following “${t.name}”? Its mods stay in the list.`} onConfirm={() => drop.mutate(t.template_id)} label={`Stop following ${t.name}`}>
+                    Stop following
+                  </ConfirmButton>
+                ),
+              },
+            ]}
+          />
+        )}
+      </div>
+      <form
+        className="card stack"
+        onSubmit={(e) => {
+          e.preventDefault();
+          make.mutate();
+        }}
+      >
+        <h2 style={{ marginTop: 0 }}>Make a template of this list</h2>
+        <Field label="Template name" required maxLength={100} value={name} onChange={(e) => setName(e.target.value)} />
+        <div>
+          <button type="submit" className="btn secondary" disabled={make.isPending}>
+            Make template
+          </button>
+        </div>
+        {make.data && <Notice kind="ok">Template “{make.data.name}” made with {make.data.mod_count} mods.</Notice>}
+      </form>
+      {mine.length > 0 && (
+        <div className="card stack">
+          <h2 style={{ marginTop: 0 }}>Your templates</h2>
+          <p className="muted">Pushing takes the template's list as it is now and applies it to every list that follows the template.</p>
+          <DataTable
+            caption="Templates you own"
+            rows={mine}
+            rowKey={(t) => t.id}
+            columns={[
+              { header: "Template", cell: (t) => t.name },
+              { header: "Mods", num: true, cell: (t) => num(t.mod_count) },
+              { header: "Updated", cell: (t) => dateTime(t.updated_at) },
+              {
+                header: "Actions",
+                hiddenHeader: true,
+                cell: (t) => (
+                  <button type="button" className="btn secondary" onClick={() => push.mutate(t.id)} disabled={push.isPending}>
+                    Push updates<span className="sr-only"> of {t.name} to its followers</span>
+                  </button>
+                ),
+              },
+            ]}
+          />
+          {push.data && (
+            <Notice kind="ok">
+              Pushed to {push.data.lists} lists: {push.data.results.reduce((n, r) => n + r.added, 0)} mods added, {push.data.results.reduce((n, r) => n + r.removed, 0)} removed.
+            </Notice>
+          )}
+        </div>
       )}
     </section>
   );
