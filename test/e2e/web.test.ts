@@ -377,9 +377,12 @@ describe("the web app in a real browser", () => {
     await signIn(owner.page, "owner2@example.com", "a good password");
     await owner.page.goto(`${base}/lists/${list.id}?tab=sharing`);
     await owner.page.getByRole("heading", { name: "Collaborators" }).waitFor();
-    await owner.page.getByLabel("Display name or e-mail").fill("adder@example.com");
+    await owner.page.getByLabel("Display name or e-mail", { exact: true }).fill("adder@example.com");
     await owner.page.getByRole("button", { name: "Add collaborator" }).click();
     await owner.page.getByRole("table", { name: "Collaborators and their rights" }).getByRole("cell", { name: "Adder", exact: true }).waitFor();
+    await owner.page.getByLabel("Co-owner's display name or e-mail").fill("Nobody Such");
+    await owner.page.getByRole("button", { name: "Add co-owner" }).click();
+    await owner.page.getByRole("alert").filter({ hasText: /not found|no user/i }).waitFor(); // the API's own words
     const shareLink = await owner.page.getByLabel("Share link").inputValue();
     expect(shareLink).toContain(`/lists/${list.id}?share=`);
     await look(owner.page, "list-sharing");

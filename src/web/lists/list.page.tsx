@@ -44,6 +44,9 @@ import {
   applyTemplate,
   unsubscribe,
   pushTemplate,
+  coOwners,
+  addCoOwner,
+  removeCoOwner,
   type Snapshot,
   type Collaborator,
   type ImportDiff,
@@ -669,6 +672,56 @@ function CopyField({ label, value }: { label: string; value: string }) {
   );
 }
 
+/** Co-owners manage the list like its owner, except deleting it and managing co-owners (primary owner only). */
+function CoOwners({ list }: { list: ListDetail }) {
+  const qc = useQueryClient();
+  const owners = useQuery({ queryKey: ["list-owners", list.id], queryFn: ({ signal }) => coOwners(list.id, signal) });
+  const again = () => qc.invalidateQueries({ queryKey: ["list-owners", list.id] });
+  const [search, setSearch] = useState("");
+  const add = useMutation({ mutationFn: () => addCoOwner(list.id, search), onSuccess: () => (setSearch(""), again()) });
+  const remove = useMutation({ mutationFn: (userId: string) => removeCoOwner(list.id, userId), onSuccess: again });
+  return (
+    <div className="card stack">
+      <h2 style={{ marginTop: 0 }}>Co-owners</h2>
+      <p className="muted">Co-owners may do everything but delete the list and choose co-owners.</p>
+      <form
+        className="row"
+        onSubmit={(e) => {
+          e.preventDefault();
+          add.mutate();
+        }}
+      >
+        <Field label="Co-owner's display name or e-mail" required value={search} onChange={(e) => setSearch(e.target.value)} />
+        <button type="submit" className="btn" disabled={add.isPending}>
+          Add co-owner
+        </button>
+      </form>
+      <ErrorMessage error={add.error ?? remove.error ?? owners.error} />
+      {owners.data && owners.data.length === 0 && <p className="muted">No co-owners.</p>}
+      {owners.data && owners.data.length > 0 && (
+        <DataTable
+          caption="Co-owners"
+          rows={owners.data}
+          rowKey={(o) => o.user_id}
+          columns={[
+            { header: "Who", cell: (o) => o.display_name },
+            { header: "Since", cell: (o) => dateTime(o.added_at) },
+            {
+              header: "Actions",
+              hiddenHeader: true,
+              cell: (o) => (
+                <ConfirmButton question={`Remove ${o.display_name} as a co-owner?`} onConfirm={() => remove.mutate(o.user_id)} label={`Remove co-owner ${o.display_name}`}>
+                  Remove
+                </ConfirmButton>
+              ),
+            },
+          ]}
+        />
+      )}
+    </div>
+  );
+}
+
 function Sharing({ list }: { list: ListDetail }) {
   const refresh = useRefresh(list.id);
   const qc = useQueryClient();
@@ -723,6 +776,7 @@ function Sharing({ list }: { list: ListDetail }) {
           </>
         )}
       </div>
+      {list.my_access.is_primary && <CoOwners list={list} />}
       <div className="card stack">
         <h2 style={{ marginTop: 0 }}>Collaborators</h2>
         <form

@@ -113,3 +113,8 @@ export const pushTemplate = (tid: string) =>
     "POST",
     `/templates/${tid}/push`,
   );
+
+export type Person = z.infer<typeof C.personOut>;
+export const coOwners = (id: string, signal?: AbortSignal) => get<{ owners: Person[] }>(`/lists/${id}/owners`, signal).then((r) => r.owners);
+export const addCoOwner = (id: string, search: string) => api<Person>("POST", `/lists/${id}/owners`, { body: { search } });
+export const removeCoOwner = (id: string, userId: string) => api<void>("DELETE", `/lists/${id}/owners/${userId}`);
