@@ -288,10 +288,15 @@ describe("the web app in a real browser", () => {
     const rows = page.getByRole("table", { name: "Mods of Ops night" }).getByRole("row");
     await until("four mods in the table", async () => (await rows.count()) === 5);
     await look(page, "list-mods");
+    // Each row says who added it and whether its dependencies are all in the list.
+    const chainA = page.getByRole("row").filter({ has: page.getByRole("link", { name: "Chain A", exact: true }) });
+    expect(await chainA.getByRole("cell").nth(5).textContent()).toStartWith("Lister");
+    expect(await chainA.getByRole("cell").nth(4).textContent()).toBe("complete");
 
-    // Remove a dependency: the list warns; the pre-flight check fixes it in one click.
+    // Remove a dependency: the list warns, the rows that need it say so; the pre-flight check fixes it in one click.
     await page.getByRole("button", { name: "Remove Core Framework" }).click();
     await page.getByText("dependencies are missing").waitFor();
+    await page.getByText("needs Core Framework").first().waitFor();
     await page.getByRole("link", { name: "Fix them in the pre-flight check" }).click();
     await page.getByRole("button", { name: "Add the missing mods" }).waitFor();
     await look(page, "list-check");

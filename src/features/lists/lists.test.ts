@@ -49,7 +49,20 @@ describe("lists CRUD", () => {
       expect(d).toHaveProperty(k);
     expect(d.mod_count).toBe(2);
     expect(d.total_size_bytes).toBe(500);
-    expect(d.items[0]).toEqual({ workshop_id: A, name: "Alpha", version: "1.1.0", pinned_version: null, size_bytes: 100, image_url: null, position: 0, added_at: new Date(t.clock.now()).toISOString() });
+    expect(d.items[0]).toEqual({
+      workshop_id: A,
+      name: "Alpha",
+      version: "1.1.0",
+      pinned_version: null,
+      size_bytes: 100,
+      image_url: null,
+      position: 0,
+      added_at: new Date(t.clock.now()).toISOString(),
+      added_by: { user_id: owner.id, display_name: "Owner" },
+      mod_updated_at: expect.any(String),
+    });
+    // The age rule's clock: Delta's newest version dates from 2020.
+    expect(d.items[1].mod_updated_at).toBe("2020-01-01T00:00:00.000Z");
     // A → B → C → (A cut)
     expect(d.dependency_tree[0]).toEqual({
       workshop_id: A,

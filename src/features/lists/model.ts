@@ -101,6 +101,10 @@ export const listItem = z.object({
   image_url: z.string().nullable(),
   position: z.number(),
   added_at: z.string(),
+  /** Who added the mod to the list; null when not recorded (an import by an account since deleted). */
+  added_by: z.object({ user_id: z.string(), display_name: z.string() }).nullable(),
+  /** When the workshop last updated the mod (the age rule's clock); null when the catalog lacks it. */
+  mod_updated_at: z.string().nullable(),
 });
 
 export interface DepNodeOut {

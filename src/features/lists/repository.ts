@@ -18,6 +18,11 @@ export interface ItemRow {
   in_catalog: number;
   state: string | null;
   game_version: string | null;
+  /** The mod's newest version's time (the age rule's clock, epoch ms), null when unknown. */
+  mod_updated_at: number | null;
+  /** Who added it (null for rows from before accounts were recorded, or a deleted account). */
+  added_by: string | null;
+  added_by_name: string | null;
 }
 
 export interface CatalogRow {
@@ -82,8 +87,8 @@ const SUMMARY_COLS = `l.id, l.owner_id, u.display_name AS owner_name, l.name, l.
 const SQL = {
   items: `SELECT li.workshop_id, ${ITEM_NAME} AS name, COALESCE(m.version, '') AS version, li.pinned_version,
       COALESCE(m.size_bytes, 0) AS size_bytes, m.image_url, li.position, li.added_at, ${IN_CATALOG} AS in_catalog,
-      m.state, m.game_version
-    FROM list_items li LEFT JOIN mods m ON m.workshop_id = li.workshop_id
+      m.state, m.game_version, ${LATEST_AT} AS mod_updated_at, li.added_by, au.display_name AS added_by_name
+    FROM list_items li LEFT JOIN mods m ON m.workshop_id = li.workshop_id LEFT JOIN users au ON au.id = li.added_by
     WHERE li.list_id = ? ORDER BY li.position, li.added_at`,
   itemIds: `SELECT workshop_id, pinned_version, name, position FROM list_items WHERE list_id = ? ORDER BY position, added_at`,
   item: `SELECT li.workshop_id, ${ITEM_NAME} AS name, li.pinned_version, li.position FROM list_items li

@@ -145,6 +145,8 @@ export function listDetail(deps: Deps, a: ListAccess) {
       image_url: it.image_url,
       position: i,
       added_at: toIso(it.added_at),
+      added_by: it.added_by && it.added_by_name !== null ? { user_id: it.added_by, display_name: it.added_by_name } : null,
+      mod_updated_at: it.mod_updated_at === null ? null : toIso(it.mod_updated_at),
     };
   }
   const { tree, missing } = dependencyReport(items, edges);

@@ -1,13 +1,13 @@
 // One list: its mods (add with dependencies shown first, remove with undo, pin a version,
 // filter and sort), the pre-flight check with one-click fixes, import (paste or upload, preview,
 // apply), export (fragment or full config; copy or download) and the history with undo.
-import { useMemo, useState } from "react";
+import { memo, useCallback, useDeferredValue, useMemo, useState } from "react";
 import { Link, useNavigate, useParams, useSearch } from "@tanstack/react-router";
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
-import { bytes, dateTime, num } from "../app/format";
+import { bytes, date, dateTime, num } from "../app/format";
 import { LIST_TABS, type ListTab } from "../app/router";
 import { useSession } from "../app/session";
-import { ConfirmButton, DataTable, Empty, ErrorMessage, Field, Notice, SelectField, Skeleton } from "../ui/components";
+import { ChunkedRows, ConfirmButton, DataTable, Empty, ErrorMessage, Field, Notice, SelectField, Skeleton } from "../ui/components";
 import { modDeps, modVersions } from "../catalog/catalog.services";
 import { ModPicker, type PickedMod } from "../catalog/mod-picker";
 import {
@@ -192,18 +192,16 @@ function AddMod({ list }: { list: ListDetail }) {
   );
 }
 
-function PinVersion({ list, item }: { list: ListDetail; item: ListItem }) {
+function PinVersion({ list, item, onDone }: { list: ListDetail; item: ListItem; onDone: () => void }) {
   const refresh = useRefresh(list.id);
-  const [open, setOpen] = useState(false);
-  const versions = useQuery({ queryKey: ["mod-versions", item.workshop_id], queryFn: ({ signal }) => modVersions(item.workshop_id, signal), enabled: open });
-  const pin = useMutation({ mutationFn: (v: string | null) => pinVersion(list.id, item.workshop_id, v), onSuccess: refresh });
-  if (!open)
-    return (
-      <button type="button" className="btn link" onClick={() => setOpen(true)}>
-        {item.pinned_version ? `pinned ${item.pinned_version}` : `latest (${item.version})`}
-        <span className="sr-only">: change the version of {item.name}</span>
-      </button>
-    );
+  const versions = useQuery({ queryKey: ["mod-versions", item.workshop_id], queryFn: ({ signal }) => modVersions(item.workshop_id, signal) });
+  const pin = useMutation({
+    mutationFn: (v: string | null) => pinVersion(list.id, item.workshop_id, v),
+    onSuccess: () => {
+      refresh();
+      onDone();
+    },
+  });
   return (
     <>
       <SelectField
@@ -211,6 +209,7 @@ function PinVersion({ list, item }: { list: ListDetail; item: ListItem }) {
         value={item.pinned_version ?? ""}
         onChange={(e) => pin.mutate(e.target.value || null)}
         disabled={versions.isLoading || pin.isPending}
+        autoFocus
       >
         <option value="">Always the latest</option>
         {(versions.data ?? []).map((v) => (
@@ -219,16 +218,93 @@ function PinVersion({ list, item }: { list: ListDetail; item: ListItem }) {
           </option>
         ))}
       </SelectField>
+      <button type="button" className="btn link" onClick={onDone}>
+        Cancel
+      </button>
       <ErrorMessage error={pin.error} />
     </>
   );
 }
 
+const DAY_MS = 86_400_000;
+
+/** What a row's dependency column says: the missing mods it needs, or that all are in the list. */
+function dependencyStatus(list: ListDetail): Map<string, string[]> {
+  const needs = new Map<string, string[]>();
+  for (const m of list.missing_dependencies)
+    for (const by of m.required_by) {
+      const arr = needs.get(by) ?? [];
+      arr.push(m.name || m.workshop_id);
+      needs.set(by, arr);
+    }
+  return needs;
+}
+
+interface RowProps {
+  item: ListItem;
+  missing: string[] | undefined;
+  tooOld: boolean;
+  canPin: boolean;
+  canRemove: boolean;
+  busy: boolean;
+  onPin: (id: string) => void;
+  onRemove: (item: ListItem) => void;
+}
+
+/**
+ * One row of the mods table. Plain elements only (no hooks, no router Link: a 1,000-mod list
+ * renders 1,000 of these; the table's click handler routes the links), memoised so a filter
+ * or an edit re-renders only the rows that changed (bench/web-list.ts).
+ */
+const ModRow = memo(function ModRow({ item: i, missing, tooOld, canPin, canRemove, busy, onPin, onRemove }: RowProps) {
+  const version = i.pinned_version ? `pinned ${i.pinned_version}` : `latest (${i.version || "?"})`;
+  return (
+    <tr>
+      <td>
+        <a href={`/mods/${i.workshop_id}`} data-route>
+          {i.name || i.workshop_id}
+        </a>
+      </td>
+      <td>
+        {canPin ? (
+          <button type="button" className="btn link" onClick={() => onPin(i.workshop_id)}>
+            {version}
+            <span className="sr-only">: change the version of {i.name}</span>
+          </button>
+        ) : (
+          version
+        )}
+      </td>
+      <td className="num">{bytes(i.size_bytes)}</td>
+      <td>
+        {date(i.mod_updated_at)}
+        {tooOld && <span className="badge warn"> too old</span>}
+      </td>
+      <td>{missing ? <span className="badge warn">needs {missing.join(", ")}</span> : <span className="muted">complete</span>}</td>
+      <td>
+        {i.added_by?.display_name ?? "–"}
+        <br />
+        <span className="muted small">{date(i.added_at)}</span>
+      </td>
+      {canRemove && (
+        <td>
+          <button type="button" className="btn secondary" onClick={() => onRemove(i)} aria-label={`Remove ${i.name}`} disabled={busy}>
+            Remove
+          </button>
+        </td>
+      )}
+    </tr>
+  );
+});
+
 function Mods({ list }: { list: ListDetail }) {
   const { can_add: canAdd, can_remove: canRemove } = list.my_access;
   const refresh = useRefresh(list.id);
+  const navigate = useNavigate();
   const [filter, setFilter] = useState("");
-  const [sort, setSort] = useState<"position" | "name" | "size">("position");
+  const deferredFilter = useDeferredValue(filter);
+  const [sort, setSort] = useState<"position" | "name" | "size" | "updated">("position");
+  const [editing, setEditing] = useState<string | null>(null);
   const [removed, setRemoved] = useState<{ workshop_id: string; name: string } | null>(null);
   const remove = useMutation({
     mutationFn: (item: ListItem) => removeMod(list.id, item.workshop_id).then(() => item),
@@ -249,13 +325,18 @@ function Mods({ list }: { list: ListDetail }) {
       refresh();
     },
   });
+  const needs = useMemo(() => dependencyStatus(list), [list]);
+  const oldBefore = list.max_mod_age_days == null ? null : Date.now() - list.max_mod_age_days * DAY_MS;
   const rows = useMemo(() => {
-    const f = filter.trim().toLowerCase();
+    const f = deferredFilter.trim().toLowerCase();
     const r = list.items.filter((i) => !f || i.name.toLowerCase().includes(f) || i.workshop_id.toLowerCase().includes(f));
     if (sort === "name") r.sort((a, b) => a.name.localeCompare(b.name));
     if (sort === "size") r.sort((a, b) => b.size_bytes - a.size_bytes);
+    if (sort === "updated") r.sort((a, b) => (a.mod_updated_at ?? "").localeCompare(b.mod_updated_at ?? ""));
     return r;
-  }, [list.items, filter, sort]);
+  }, [list.items, deferredFilter, sort]);
+  const onRemove = useCallback((i: ListItem) => remove.mutate(i), [remove.mutate]);
+  const editingItem = editing ? list.items.find((i) => i.workshop_id === editing) : undefined;
   return (
     <div className="stack">
       {canAdd && <AddMod list={list} />}
@@ -281,6 +362,11 @@ function Mods({ list }: { list: ListDetail }) {
           ) : null}
         </Notice>
       )}
+      {editingItem && (
+        <section className="card stack" aria-label={`Version of ${editingItem.name}`}>
+          <PinVersion list={list} item={editingItem} onDone={() => setEditing(null)} />
+        </section>
+      )}
       {list.items.length === 0 ? (
         <Empty title="No mods yet">{canAdd ? "Find mods above, or import a server.json in the Import section." : "Nothing has been added yet."}</Empty>
       ) : (
@@ -294,39 +380,70 @@ function Mods({ list }: { list: ListDetail }) {
               <option value="position">List order</option>
               <option value="name">Name</option>
               <option value="size">Largest first</option>
+              <option value="updated">Oldest update first</option>
             </SelectField>
           </div>
-          <DataTable
-            caption={`Mods of ${list.name}`}
-            rows={rows}
-            rowKey={(i) => i.workshop_id}
-            columns={[
-              {
-                header: "Mod",
-                cell: (i) => (
-                  <Link to="/mods/$id" params={{ id: i.workshop_id }} search={{}}>
-                    {i.name || i.workshop_id}
-                  </Link>
-                ),
-              },
-              { header: "Version", cell: (i) => (canAdd ? <PinVersion list={list} item={i} /> : (i.pinned_version ?? `latest (${i.version})`)) },
-              { header: "Size", num: true, cell: (i) => bytes(i.size_bytes) },
-              { header: "Added", cell: (i) => dateTime(i.added_at) },
-              ...(canRemove
-                ? [
-                    {
-                      header: "Actions",
-                      hiddenHeader: true,
-                      cell: (i: ListItem) => (
-                        <button type="button" className="btn secondary" onClick={() => remove.mutate(i)} aria-label={`Remove ${i.name}`} disabled={remove.isPending}>
-                          Remove
-                        </button>
-                      ),
-                    },
-                  ]
-                : []),
-            ]}
-          />
+          <p className="muted small" aria-live="polite">
+            {rows.length === list.items.length ? `${num(rows.length)} mods` : `${num(rows.length)} of ${num(list.items.length)} mods`}
+          </p>
+          <div
+            className="table-wrap"
+            onClick={(e) => {
+              // The rows' links are plain anchors: route them here without a reload.
+              const a = (e.target as HTMLElement).closest("a[data-route]");
+              if (!a || e.button !== 0 || e.metaKey || e.ctrlKey || e.shiftKey || e.altKey) return;
+              e.preventDefault();
+              void navigate({ href: a.getAttribute("href")! });
+            }}
+          >
+            <table className="fixed">
+              <caption className="sr-only">Mods of {list.name}</caption>
+              <colgroup>
+                <col style={{ width: "27%" }} />
+                <col style={{ width: "14%" }} />
+                <col style={{ width: "8%" }} />
+                <col style={{ width: "12%" }} />
+                <col style={{ width: "15%" }} />
+                <col style={{ width: "13%" }} />
+                {canRemove && <col style={{ width: "7.5rem" }} />}
+              </colgroup>
+              <thead>
+                <tr>
+                  <th scope="col">Mod</th>
+                  <th scope="col">Version</th>
+                  <th scope="col" className="num">
+                    Size
+                  </th>
+                  <th scope="col">Updated</th>
+                  <th scope="col">Dependencies</th>
+                  <th scope="col">Added by</th>
+                  {canRemove && (
+                    <th scope="col">
+                      <span className="sr-only">Actions</span>
+                    </th>
+                  )}
+                </tr>
+              </thead>
+              <ChunkedRows
+                rows={rows}
+                columns={canRemove ? 7 : 6}
+                resetKey={`${deferredFilter}|${sort}`}
+                render={(i) => (
+                  <ModRow
+                    key={i.workshop_id}
+                    item={i}
+                    missing={needs.get(i.workshop_id)}
+                    tooOld={oldBefore !== null && i.mod_updated_at !== null && Date.parse(i.mod_updated_at) < oldBefore}
+                    canPin={canAdd}
+                    canRemove={canRemove}
+                    busy={remove.isPending}
+                    onPin={setEditing}
+                    onRemove={onRemove}
+                  />
+                )}
+              />
+            </table>
+          </div>
         </>
       )}
     </div>

@@ -1,6 +1,6 @@
 // The few shared components: buttons, labelled fields, messages, skeletons, empty states, tabs,
 // a pager. Everything a person can act on is a real <button> or <a>; every field has a <label>.
-import { useId, useState, type ReactNode, type InputHTMLAttributes, type SelectHTMLAttributes } from "react";
+import { useEffect, useId, useRef, useState, type ReactNode, type InputHTMLAttributes, type SelectHTMLAttributes } from "react";
 import { Link } from "@tanstack/react-router";
 import { ApiError, isOffline } from "../app/api";
 
@@ -202,4 +202,61 @@ export function ConfirmButton({
       {children}
     </button>
   );
+}
+
+/**
+ * The body of a long table, rendered in chunks of `chunk` rows as they come near the viewport
+ * (one <tbody> per chunk; a chunk not yet shown is one empty row of its estimated height, so
+ * the scrollbar is right from the start). A 1,000-row list opens and re-filters at the cost of
+ * its first 100 rows; the rest mount while scrolling (bench/web-list.ts). `resetKey` changes
+ * when the rows are re-filtered or re-sorted: only the first chunks stay mounted.
+ */
+export function ChunkedRows<T>({ rows, render, columns, resetKey, chunk = 50 }: { rows: T[]; render: (row: T) => ReactNode; columns: number; resetKey: string; chunk?: number }) {
+  const [shown, setShown] = useState(() => new Set([0, 1]));
+  const [rowHeight, setRowHeight] = useState(41);
+  const refs = useRef<(HTMLTableSectionElement | null)[]>([]);
+  const [lastKey, setLastKey] = useState(resetKey);
+  if (lastKey !== resetKey) {
+    setLastKey(resetKey);
+    setShown(new Set([0, 1]));
+  }
+  const chunks = Math.ceil(rows.length / chunk);
+  useEffect(() => {
+    const first = refs.current[0];
+    if (first && first.rows.length > 0) setRowHeight(Math.max(24, first.getBoundingClientRect().height / first.rows.length));
+    if (typeof IntersectionObserver === "undefined") {
+      setShown(new Set(Array.from({ length: chunks }, (_, i) => i)));
+      return;
+    }
+    const io = new IntersectionObserver(
+      (entries) => {
+        const near = entries.filter((e) => e.isIntersecting).map((e) => Number((e.target as HTMLElement).dataset.chunk));
+        if (near.length) setShown((s) => (near.every((n) => s.has(n)) ? s : new Set([...s, ...near])));
+      },
+      { rootMargin: "1200px 0px" },
+    );
+    for (const el of refs.current.slice(0, chunks)) if (el && el.dataset.placeholder) io.observe(el);
+    return () => io.disconnect();
+  }, [chunks, shown, resetKey]);
+  const out: ReactNode[] = [];
+  for (let c = 0; c < chunks; c++) {
+    const part = rows.slice(c * chunk, (c + 1) * chunk);
+    const ref = (el: HTMLTableSectionElement | null) => {
+      refs.current[c] = el;
+    };
+    out.push(
+      shown.has(c) ? (
+        <tbody key={c} ref={ref} data-chunk={c}>
+          {part.map(render)}
+        </tbody>
+      ) : (
+        <tbody key={c} ref={ref} data-chunk={c} data-placeholder="1" aria-hidden="true">
+          <tr style={{ height: part.length * rowHeight }}>
+            <td colSpan={columns} />
+          </tr>
+        </tbody>
+      ),
+    );
+  }
+  return <>{out}</>;
 }
