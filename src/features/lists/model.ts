@@ -89,6 +89,8 @@ export const listSummary = z.object({
   total_size_bytes: z.number(),
   created_at: z.string(),
   updated_at: z.string(),
+  /** The list's tags (so a lists page can show and filter them without a request per list). */
+  tags: z.array(z.object({ id: z.string(), name: z.string(), color: z.string() })),
   role: z.string().optional(),
 });
 
@@ -122,7 +124,7 @@ export const depNode: z.ZodType<DepNodeOut> = z.object({
 
 export const tagOut = z.object({ id: z.string(), name: z.string(), color: z.string() });
 
-export const listDetail = listSummary.omit({ owner_name: true, role: true }).extend({
+export const listDetail = listSummary.omit({ owner_name: true, role: true, tags: true }).extend({
   items: z.array(listItem),
   tags: z.array(tagOut),
   dependency_tree: z.array(depNode),

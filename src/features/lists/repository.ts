@@ -57,6 +57,8 @@ export interface AuditRow {
 
 export interface ListSummaryRow {
   id: string;
+  /** JSON array of the list's tags: [{id, name, color}]. */
+  tags_json: string;
   owner_id: string;
   owner_name: string | null;
   name: string;
@@ -82,7 +84,9 @@ const LATEST_AT =
 const SUMMARY_COLS = `l.id, l.owner_id, u.display_name AS owner_name, l.name, l.description, l.is_public, l.share_token,
   l.suggestion_token, l.require_deploy_approval, l.community_id, l.folder_id, l.max_mod_age_days, l.created_at, l.updated_at,
   (SELECT COUNT(*) FROM list_items li WHERE li.list_id = l.id) AS mod_count,
-  (SELECT COALESCE(SUM(m.size_bytes), 0) FROM list_items li JOIN mods m ON m.workshop_id = li.workshop_id WHERE li.list_id = l.id) AS total_size_bytes`;
+  (SELECT COALESCE(SUM(m.size_bytes), 0) FROM list_items li JOIN mods m ON m.workshop_id = li.workshop_id WHERE li.list_id = l.id) AS total_size_bytes,
+  (SELECT json_group_array(json_object('id', t.id, 'name', t.name, 'color', t.color)) FROM
+    (SELECT t.id, t.name, t.color FROM list_tags lt JOIN tags t ON t.id = lt.tag_id WHERE lt.list_id = l.id ORDER BY t.name, t.id) t) AS tags_json`;
 
 const SQL = {
   items: `SELECT li.workshop_id, ${ITEM_NAME} AS name, COALESCE(m.version, '') AS version, li.pinned_version,

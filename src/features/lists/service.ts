@@ -95,6 +95,7 @@ export function summaryOut(r: repo.ListSummaryRow, showTokens: boolean) {
     total_size_bytes: r.total_size_bytes,
     created_at: toIso(r.created_at),
     updated_at: toIso(r.updated_at),
+    tags: JSON.parse(r.tags_json) as { id: string; name: string; color: string }[],
     ...(r.role ? { role: r.role } : {}),
   };
 }
