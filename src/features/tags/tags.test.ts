@@ -44,6 +44,10 @@ test("assign to lists (owner), list tags (public / share), remove", async () => 
   expect((await t.req("GET", `/api/v1/lists/${l.id}/tags`)).status).toBe(404);
   expect((await t.req("GET", `/api/v1/lists/${l.id}/tags?share=${l.share_token}`)).body).toEqual([{ id: tag.id, name: "Coop", color: "#00ff00" }]);
   expect((await t.req("GET", `/api/v1/lists/${l.id}`, { user: a })).body.tags).toEqual([{ id: tag.id, name: "Coop", color: "#00ff00" }]);
+  // The lists pages show and filter by tag from the summaries alone.
+  const mine = (await t.req("GET", "/api/v1/lists/mine", { user: a })).body as { id: string; tags: unknown[] }[];
+  expect(mine.find((x) => x.id === l.id)!.tags).toEqual([{ id: tag.id, name: "Coop", color: "#00ff00" }]);
+  expect(mine.filter((x) => x.id !== l.id).every((x) => Array.isArray(x.tags) && x.tags.length === 0)).toBe(true);
   expect((await t.req("DELETE", `/api/v1/lists/${l.id}/tags/${tag.id}`, { user: a })).status).toBe(204);
   expect((await t.req("DELETE", `/api/v1/lists/${l.id}/tags/${tag.id}`, { user: a })).status).toBe(404);
   expect((await t.req("GET", `/api/v1/lists/${l.id}/tags`, { user: a })).body).toEqual([]);
