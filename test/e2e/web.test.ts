@@ -8,6 +8,7 @@ import { join } from "node:path";
 import { chromium, type Browser, type BrowserContext, type Page } from "playwright-core";
 import { binaryInFreshFolder, startBinary, until } from "./build";
 import { startFakeWorkshop, type FakeWorkshop } from "../fakes/workshop";
+import { loadBmFixture, startFakeBattleMetrics, type FakeBattleMetrics } from "../fakes/battlemetrics";
 import { smallCatalog, SMALL } from "../fixtures/workshop/dataset";
 
 const ARTIFACTS = join(import.meta.dir, "artifacts");
@@ -19,6 +20,7 @@ let dir: string;
 let proc: ReturnType<typeof Bun.spawn>;
 let base: string;
 let fake: FakeWorkshop;
+let bm: FakeBattleMetrics;
 let browser: Browser;
 let adminToken: string;
 const axeFindings: string[] = [];
@@ -98,6 +100,7 @@ beforeAll(async () => {
   rmSync(ARTIFACTS, { recursive: true, force: true });
   mkdirSync(ARTIFACTS, { recursive: true });
   fake = startFakeWorkshop({ mods: smallCatalog() });
+  bm = startFakeBattleMetrics({ servers: loadBmFixture("scan-1") });
   fake.malformedDetails.add(SMALL.weapons); // a failing job for the admin to retry
   const b = await binaryInFreshFolder();
   dir = b.dir;
@@ -109,6 +112,7 @@ beforeAll(async () => {
     LOADOUT_DATA_DIR: data,
     LOADOUT_WORKSHOP_URL: fake.url,
     LOADOUT_WORKSHOP_RPS: "1000",
+    LOADOUT_BATTLEMETRICS_URL: bm.url,
     LOADOUT_REGISTRATION: "approval",
     LOADOUT_ADMIN_EMAIL: ADMIN.email,
     LOADOUT_ADMIN_PASSWORD: ADMIN.password,
@@ -131,6 +135,7 @@ afterAll(async () => {
   await browser?.close();
   proc?.kill();
   fake?.stop();
+  bm?.stop();
   rmSync(dir, { recursive: true, force: true });
   if (axeFindings.length) console.log(`axe (moderate and minor, not failing): ${axeFindings.join("; ")}`);
 });
@@ -443,4 +448,138 @@ describe("the web app in a real browser", () => {
       await c.ctx.close();
     }
   }, 90_000);
+
+  test("organise and govern: folders, tags and a community; list settings; a permission group with a per-list override; a suggestion question; block and unblock; copy a live server's mods; filter the history; delete", async () => {
+    const reg = async (email: string, name: string) => {
+      const r = await api("POST", "/api/v1/auth/register", undefined, { email, password: "a good password", display_name: name });
+      await api("POST", `/api/v1/admin/users/${r.body.user_id}/approve`, adminToken);
+      return (await api("POST", "/api/v1/auth/login", undefined, { email, password: "a good password" })).body.token as string;
+    };
+    const ownerToken = await reg("organiser@example.com", "Organiser");
+    const helperToken = await reg("helper@example.com", "Helper");
+    const list = (await api("POST", "/api/v1/lists", ownerToken, { name: "Weekend ops", is_public: false })).body;
+    await api("POST", `/api/v1/lists/${list.id}/mods`, ownerToken, { workshop_id: SMALL.chainA, with_dependencies: true });
+    // A live server to copy from: one scan of the fake BattleMetrics.
+    expect((await api("POST", "/api/v1/jobs/game-servers", adminToken, {})).status).toBe(202);
+    await until("the live servers", async () => ((await api("GET", "/api/v1/game-servers?search=Bravo")).body as unknown[]).length > 0);
+
+    const { page, errors, ctx } = await context();
+    page.on("dialog", (d) => void d.accept());
+    await signIn(page, "organiser@example.com", "a good password");
+    await page.goto(`${base}/lists`);
+    await page.getByRole("heading", { name: "Organise" }).waitFor();
+    await page.getByLabel("New folder").fill("Weekend");
+    await page.getByRole("button", { name: "Add folder" }).click();
+    await page.getByText("Weekend (0)").waitFor();
+    await page.getByLabel("New tag").fill("Milsim");
+    await page.getByRole("button", { name: "Add tag" }).click();
+    await page.getByRole("button", { name: "Delete tag Milsim" }).waitFor();
+    await page.getByLabel("New community", { exact: true }).fill("Task Force Kilo");
+    await page.getByLabel("What it is about").fill("Saturday operations");
+    await page.getByRole("button", { name: "Create community" }).click();
+    await page.getByText("Saturday operations").waitFor();
+
+    // The list's settings: file it, tag it, tighten the age rule.
+    await page.goto(`${base}/lists/${list.id}?tab=settings`);
+    await page.getByRole("heading", { name: "Folder, community and tags" }).waitFor();
+    await page.getByLabel("Folder", { exact: true }).selectOption({ label: "Weekend" });
+    await page.getByLabel("Community", { exact: true }).selectOption({ label: "Task Force Kilo" });
+    await page.getByRole("button", { name: "Add the tag Milsim" }).click();
+    await page.getByRole("button", { name: "Remove the tag Milsim" }).waitFor();
+    await page.getByLabel("Oldest allowed mod (days since its last update)").fill("3650");
+    await page.getByRole("button", { name: "Save", exact: true }).click();
+    await page.getByText("Saved.").waitFor();
+    await look(page, "list-settings");
+    const after = (await api("GET", `/api/v1/lists/${list.id}`, ownerToken)).body;
+    expect(after.folder_id).not.toBeNull();
+    expect(after.community_id).not.toBeNull();
+    expect(after.max_mod_age_days).toBe(3650);
+    expect(after.tags.map((t: any) => t.name)).toEqual(["Milsim"]);
+
+    // The lists page filters by tag and folder; the community shows its list.
+    await page.getByRole("link", { name: "Lists", exact: true }).click();
+    await page.getByText("Weekend (1)").waitFor();
+    await page.getByLabel("Tag", { exact: true }).selectOption({ label: "Milsim" });
+    await page.getByText(/^1 (of \d+ lists|list)$/).waitFor();
+    const mine = page.getByRole("table", { name: "Your lists and the lists you help with" });
+    expect(await mine.getByRole("link", { name: "Weekend ops" }).count()).toBe(1);
+    await page.getByLabel("Folder", { exact: true }).selectOption({ label: "Not in a folder" });
+    await page.getByText("No list matches these filters.").waitFor();
+    await page.getByLabel("Folder", { exact: true }).selectOption({ label: "All folders" });
+    expect(await page.getByRole("listitem").filter({ hasText: "Task Force Kilo" }).getByRole("link", { name: "Weekend ops" }).count()).toBe(1);
+    await look(page, "lists-organised");
+
+    // A permission group: Helper may add by default; on this list it may also remove.
+    await page.getByRole("link", { name: "Permission groups" }).click();
+    await page.getByLabel("Group name").fill("Mod team");
+    await page.getByRole("button", { name: "Create group" }).click();
+    await page.getByRole("heading", { name: "Mod team" }).waitFor();
+    await page.getByLabel("Add to members of Mod team (display name or e-mail)").fill("helper@example.com");
+    await page.getByRole("button", { name: "Add", exact: true }).first().click();
+    await page.getByRole("listitem").filter({ hasText: /^Helper since/ }).waitFor();
+    await look(page, "groups");
+    await page.goto(`${base}/lists/${list.id}?tab=sharing`);
+    await page.getByLabel("Give a group rights here").selectOption({ label: "Mod team" });
+    await page.getByRole("button", { name: "Assign group" }).click();
+    const groups = page.getByRole("table", { name: "Groups with rights on this list" });
+    await groups.getByRole("cell", { name: "add", exact: true }).waitFor();
+    await page.getByLabel("Remove (Mod team)").selectOption("yes");
+    await groups.getByRole("cell", { name: "add, remove", exact: true }).waitFor();
+    const helperAccess = (await api("GET", `/api/v1/lists/${list.id}`, helperToken)).body.my_access;
+    expect(helperAccess).toMatchObject({ can_add: true, can_remove: true, can_deploy: false });
+    await look(page, "list-sharing-groups");
+
+    // The suggestion form's own question; a suggestion from someone to block, then unblock.
+    await page.goto(`${base}/lists/${list.id}?tab=suggestions`);
+    await page.getByLabel("Question", { exact: true }).fill("Which mission needs it?");
+    await page.getByLabel("Answer", { exact: true }).selectOption("select");
+    await page.getByLabel("Choices, one a line").fill("Saturday op\nTraining");
+    await page.getByRole("button", { name: "Add question" }).click();
+    await page.getByText("one of: Saturday op, Training").waitFor();
+    const fields = (await api("GET", `/api/v1/lists/${list.id}/form-fields`, ownerToken)).body.fields;
+    expect(fields.map((f: any) => [f.label, f.type, f.options])).toEqual([["Which mission needs it?", "select", ["Saturday op", "Training"]]]);
+    const spammerToken = await reg("spammer@example.com", "Spammer");
+    const sugg = await api("POST", `/api/v1/lists/${list.id}/suggestions?token=${list.suggestion_token}`, spammerToken, {
+      workshop_id: SMALL.cycleX,
+      reason: "buy gold",
+      form_answers: { [fields[0].id]: "Training" },
+    });
+    expect(sugg.status).toBe(200);
+    await page.reload();
+    await page.getByText("suggested by Spammer").waitFor();
+    await page.getByText("Which mission needs it?: Training").waitFor();
+    await look(page, "list-suggestions-fields");
+    await page.getByRole("button", { name: "Block Spammer" }).click();
+    await page.getByText("Spammer can no longer suggest mods").waitFor();
+    const again = await api("POST", `/api/v1/lists/${list.id}/suggestions?token=${list.suggestion_token}`, spammerToken, { workshop_id: SMALL.weapons, reason: "more", form_answers: { [fields[0].id]: "Training" } });
+    expect(again.status).toBe(403);
+    await page.goto(`${base}/lists/${list.id}?tab=sharing`);
+    await page.getByRole("button", { name: "Unblock Spammer" }).click();
+    await page.getByText("Nobody is blocked.").waitFor();
+
+    // Copy a live server's mods over the list; the history shows it, filtered by kind.
+    await page.goto(`${base}/lists/${list.id}?tab=import`);
+    await page.getByLabel("Server name").fill("Bravo");
+    await page.getByRole("button", { name: "Copy the mods of Bravo Milsim Training" }).click();
+    await page.getByText("Copied the mods of Bravo Milsim Training.").waitFor();
+    const copied = (await api("GET", `/api/v1/lists/${list.id}`, ownerToken)).body;
+    const server = ((await api("GET", "/api/v1/game-servers?search=Bravo")).body as any[])[0];
+    const serverMods = (await api("GET", `/api/v1/game-servers/${server.id}`)).body;
+    expect(copied.items.map((i: any) => i.workshop_id).sort()).toEqual((serverMods.mods as any[]).map((m) => m.workshop_id).sort());
+    await page.goto(`${base}/lists/${list.id}?tab=history`);
+    await page.getByLabel("What", { exact: true }).selectOption({ label: "import" });
+    const history = page.getByRole("table", { name: "Changes to Weekend ops, newest first" });
+    await until("only imports in the history", async () => {
+      const texts = await history.getByRole("row").allTextContents();
+      return texts.length === 2 && texts[1]!.includes("import");
+    });
+
+    // Delete the list (asks once); back on the lists page it is gone.
+    await page.goto(`${base}/lists/${list.id}?tab=settings`);
+    await page.getByRole("button", { name: "Delete list" }).click();
+    await page.getByRole("heading", { name: "Mod lists" }).waitFor();
+    expect((await api("GET", `/api/v1/lists/${list.id}`, ownerToken)).status).toBe(404);
+    expect(errors).toEqual([]);
+    await ctx.close();
+  }, 120_000);
 });

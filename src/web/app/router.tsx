@@ -114,7 +114,7 @@ const listsRoute = createRoute({
   path: "/lists",
   component: lazyRouteComponent(() => import("../lists/my-lists.page"), "ListsPage"),
 });
-export const LIST_TABS = ["mods", "check", "suggestions", "templates", "import", "export", "history", "sharing"] as const;
+export const LIST_TABS = ["mods", "check", "suggestions", "templates", "import", "export", "history", "sharing", "settings"] as const;
 export type ListTab = (typeof LIST_TABS)[number];
 export interface ListSearch {
   tab?: (typeof LIST_TABS)[number];
@@ -131,6 +131,12 @@ const listRoute = createRoute({
   component: lazyRouteComponent(() => import("../lists/list.page"), "ListPage"),
 });
 
+const groupsRoute = createRoute({
+  getParentRoute: () => rootRoute,
+  path: "/groups",
+  component: lazyRouteComponent(() => import("../lists/groups.page"), "GroupsPage"),
+});
+
 const suggestRoute = createRoute({
   getParentRoute: () => rootRoute,
   path: "/lists/$id/suggest",
@@ -142,6 +148,7 @@ const routeTree = rootRoute.addChildren([
   listsRoute,
   listRoute,
   suggestRoute,
+  groupsRoute,
   indexRoute,
   catalogRoute,
   modRoute,

@@ -10,6 +10,9 @@ import { useSession } from "../app/session";
 import { ChunkedRows, ConfirmButton, DataTable, Empty, ErrorMessage, Field, Notice, SelectField, Skeleton } from "../ui/components";
 import { modDeps, modVersions } from "../catalog/catalog.services";
 import { ModPicker, type PickedMod } from "../catalog/mod-picker";
+import { Settings } from "./list-settings";
+import { Blocks, CopyFromServer, ListGroups } from "./list-access";
+import { FormFields } from "./form-fields";
 import {
   addMod,
   audit,
@@ -47,6 +50,7 @@ import {
   coOwners,
   addCoOwner,
   removeCoOwner,
+  blockUser,
   type Snapshot,
   type Collaborator,
   type ImportDiff,
@@ -63,6 +67,7 @@ const TAB_LABELS: Record<ListTab, string> = {
   export: "Export",
   history: "History",
   sharing: "Sharing",
+  settings: "Settings",
 };
 
 /** Which sections the caller's rights open: readers check and export; editors also import and undo; owners share. */
@@ -70,7 +75,7 @@ function tabsFor(l: ListDetail): ListTab[] {
   const a = l.my_access;
   const edit = a.can_add || a.can_remove;
   return LIST_TABS.filter((t) =>
-    t === "import" || t === "templates" ? a.can_add && a.can_remove : t === "history" || t === "suggestions" ? edit : t === "sharing" ? a.is_owner : true,
+    t === "import" || t === "templates" ? a.can_add && a.can_remove : t === "history" || t === "suggestions" ? edit : t === "sharing" || t === "settings" ? a.is_owner : true,
   );
 }
 
@@ -109,6 +114,7 @@ export function ListPage() {
       {tab === "sharing" && tabs.includes("sharing") && <Sharing list={l} />}
       {tab === "suggestions" && tabs.includes("suggestions") && <Suggestions list={l} />}
       {tab === "templates" && tabs.includes("templates") && <Templates list={l} />}
+      {tab === "settings" && tabs.includes("settings") && <Settings list={l} />}
     </article>
   );
 }
@@ -556,6 +562,7 @@ function Import({ list }: { list: ListDetail }) {
         </Notice>
       )}
       {preview.data && !apply.data && <DiffView diff={preview.data} />}
+      {list.my_access.is_owner && <CopyFromServer list={list} onDone={refresh} />}
     </section>
   );
 }
@@ -733,6 +740,8 @@ function History({ list }: { list: ListDetail }) {
   const refresh = useRefresh(list.id);
   const entries = useQuery({ queryKey: ["list-audit", list.id], queryFn: ({ signal }) => audit(list.id, signal) });
   const undo = useMutation({ mutationFn: (entryId: string) => revert(list.id, entryId), onSuccess: refresh });
+  const [action, setAction] = useState("");
+  const [who, setWho] = useState("");
   if (entries.isLoading) return <Skeleton />;
   if (entries.error) return <ErrorMessage error={entries.error} retry={() => entries.refetch()} />;
   if (entries.data!.length === 0)
@@ -746,10 +755,29 @@ function History({ list }: { list: ListDetail }) {
     <section className="stack" aria-label="History">
       <Snapshots list={list} />
       <h2>Changes</h2>
+      <div className="row">
+        <SelectField label="What" value={action} onChange={(e) => setAction(e.target.value)}>
+          <option value="">Every kind of change</option>
+          {[...new Set(entries.data!.map((e) => e.action))].sort().map((a) => (
+            <option key={a} value={a}>
+              {a.replace(/_/g, " ")}
+            </option>
+          ))}
+        </SelectField>
+        <SelectField label="Who" value={who} onChange={(e) => setWho(e.target.value)}>
+          <option value="">Anyone</option>
+          {[...new Set(entries.data!.map((e) => e.display_name ?? "someone"))].sort().map((w) => (
+            <option key={w} value={w}>
+              {w}
+            </option>
+          ))}
+        </SelectField>
+      </div>
+      {/* The API's reason when an undo is no longer possible (409), next to the table it came from. */}
       <ErrorMessage error={undo.error} />
       <DataTable
         caption={`Changes to ${list.name}, newest first`}
-        rows={entries.data!}
+        rows={entries.data!.filter((e) => (!action || e.action === action) && (!who || (e.display_name ?? "someone") === who))}
         rowKey={(e) => e.id}
         columns={[
           { header: "When", cell: (e) => dateTime(e.created_at) },
@@ -952,6 +980,8 @@ function Sharing({ list }: { list: ListDetail }) {
           />
         )}
       </div>
+      <ListGroups list={list} />
+      <Blocks list={list} />
     </section>
   );
 }
@@ -970,6 +1000,7 @@ function Suggestions({ list }: { list: ListDetail }) {
     mutationFn: (x: { id: string; status: "accepted" | "rejected" }) => review(list.id, x.id, x.status, notes[x.id] ?? ""),
     onSuccess: () => (again(), refresh()),
   });
+  const block = useMutation({ mutationFn: (userId: string) => blockUser(list.id, userId), onSuccess: () => qc.invalidateQueries({ queryKey: ["list-blocks", list.id] }) });
   if (all.isLoading) return <Skeleton />;
   if (all.error) return <ErrorMessage error={all.error} retry={() => all.refetch()} />;
   const shown = all.data!.filter((x) => x.status === status).sort((a, b) => b.votes - a.votes);
@@ -982,7 +1013,8 @@ function Suggestions({ list }: { list: ListDetail }) {
           <option value="rejected">Rejected</option>
         </SelectField>
       </div>
-      <ErrorMessage error={voteOn.error ?? decide.error} />
+      <ErrorMessage error={voteOn.error ?? decide.error ?? block.error} />
+      {block.isSuccess && <Notice kind="ok">{block.data.display_name} can no longer suggest mods for this list (undo in Sharing).</Notice>}
       {shown.length === 0 ? (
         <Empty title={status === "pending" ? "No suggestions waiting" : `No ${status} suggestions`}>
           {status === "pending" ? "Share the suggestion link (Sharing) so players can propose mods." : null}
@@ -1025,6 +1057,11 @@ function Suggestions({ list }: { list: ListDetail }) {
                   <button type="button" className="btn secondary" onClick={() => decide.mutate({ id: x.id, status: "rejected" })} disabled={decide.isPending}>
                     Reject<span className="sr-only"> {x.mod_name ?? x.workshop_id}</span>
                   </button>
+                  {list.my_access.is_owner && (
+                    <ConfirmButton question={`Block ${x.display_name} from suggesting mods for this list?`} label={`Block ${x.display_name}`} onConfirm={() => block.mutate(x.user_id)} disabled={block.isPending}>
+                      Block
+                    </ConfirmButton>
+                  )}
                 </div>
               ) : (
                 <p className="muted small">
@@ -1036,6 +1073,7 @@ function Suggestions({ list }: { list: ListDetail }) {
           ))}
         </ul>
       )}
+      {list.my_access.is_owner && <FormFields list={list} />}
     </section>
   );
 }

@@ -1,14 +1,41 @@
-// Lists: the caller's own, co-owned and collaborating lists (with their role), public lists,
-// and a form to start a new one.
-import { useState, type FormEvent } from "react";
+// Lists: the caller's own, co-owned and collaborating lists (with their role), organised by
+// folders, tags and communities; pinned lists; public lists to search; a form to start a new one.
+import { useDeferredValue, useMemo, useState, type FormEvent } from "react";
 import { Link, useNavigate } from "@tanstack/react-router";
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { bytes, date, num } from "../app/format";
 import { useSession } from "../app/session";
-import { DataTable, Empty, ErrorMessage, Field, Skeleton } from "../ui/components";
-import { createList, myLists, pinnedLists, publicLists, type ListSummary } from "./lists.services";
+import { ConfirmButton, DataTable, Empty, ErrorMessage, Field, SelectField, Skeleton } from "../ui/components";
+import {
+  communities,
+  createCommunity,
+  createFolder,
+  createList,
+  createTag,
+  deleteFolder,
+  deleteTag,
+  folders,
+  myLists,
+  myTags,
+  pinnedLists,
+  searchPublicLists,
+  type Community,
+  type Folder,
+  type ListSummary,
+  type Tag,
+} from "./lists.services";
 
-function ListsTable({ caption, lists, showRole }: { caption: string; lists: ListSummary[]; showRole?: boolean }) {
+/** A tag: its colour as a dot, its name in the page's own colours (readable whatever the colour). */
+export function TagChip({ tag }: { tag: Tag }) {
+  return (
+    <span className="tag">
+      <span className="tag-dot" style={{ background: tag.color }} aria-hidden="true" />
+      {tag.name}
+    </span>
+  );
+}
+
+function ListsTable({ caption, lists, showRole, folderName }: { caption: string; lists: ListSummary[]; showRole?: boolean; folderName?: (id: string | null) => string }) {
   return (
     <DataTable
       caption={caption}
@@ -18,12 +45,22 @@ function ListsTable({ caption, lists, showRole }: { caption: string; lists: List
         {
           header: "List",
           cell: (l) => (
-            <Link to="/lists/$id" params={{ id: l.id }} search={{}}>
-              {l.name}
-            </Link>
+            <>
+              <Link to="/lists/$id" params={{ id: l.id }} search={{}}>
+                {l.name}
+              </Link>
+              {l.tags.length > 0 && (
+                <div>
+                  {l.tags.map((t) => (
+                    <TagChip key={t.id} tag={t} />
+                  ))}
+                </div>
+              )}
+            </>
           ),
         },
         ...(showRole ? [{ header: "Your role", cell: (l: ListSummary) => l.role ?? "owner" }] : [{ header: "Owner", cell: (l: ListSummary) => l.owner_name }]),
+        ...(folderName ? [{ header: "Folder", cell: (l: ListSummary) => folderName(l.folder_id) }] : []),
         { header: "Mods", num: true, cell: (l) => num(l.mod_count) },
         { header: "Download", num: true, cell: (l) => bytes(l.total_size_bytes) },
         { header: "Visibility", cell: (l) => (l.is_public ? "public" : "private") },
@@ -33,13 +70,231 @@ function ListsTable({ caption, lists, showRole }: { caption: string; lists: List
   );
 }
 
+const ALL = "";
+const NONE = "none";
+
+/** The caller's lists with a name search and folder, tag and community filters. */
+function YourLists({ lists, folderList, tagList, communityList }: { lists: ListSummary[]; folderList: Folder[]; tagList: Tag[]; communityList: Community[] }) {
+  const [q, setQ] = useState("");
+  const [folder, setFolder] = useState(ALL);
+  const [tag, setTag] = useState(ALL);
+  const [community, setCommunity] = useState(ALL);
+  const query = useDeferredValue(q.trim().toLowerCase());
+  const shown = useMemo(
+    () =>
+      lists.filter(
+        (l) =>
+          (!query || l.name.toLowerCase().includes(query) || l.description.toLowerCase().includes(query)) &&
+          (folder === ALL || (folder === NONE ? l.folder_id === null : l.folder_id === folder)) &&
+          (tag === ALL || l.tags.some((t) => t.id === tag)) &&
+          (community === ALL || (community === NONE ? l.community_id === null : l.community_id === community)),
+      ),
+    [lists, query, folder, tag, community],
+  );
+  const names = new Map(folderList.map((f) => [f.id, f.name]));
+  return (
+    <>
+      <div className="row">
+        <Field label="Search your lists" type="search" value={q} onChange={(e) => setQ(e.target.value)} />
+        <SelectField label="Folder" value={folder} onChange={(e) => setFolder(e.target.value)}>
+          <option value={ALL}>All folders</option>
+          <option value={NONE}>Not in a folder</option>
+          {folderList.map((f) => (
+            <option key={f.id} value={f.id}>
+              {f.name}
+            </option>
+          ))}
+        </SelectField>
+        <SelectField label="Tag" value={tag} onChange={(e) => setTag(e.target.value)}>
+          <option value={ALL}>Any tag</option>
+          {/* The caller's tags and any other tag their lists carry. */}
+          {[...new Map([...tagList, ...lists.flatMap((l) => l.tags)].map((t) => [t.id, t])).values()].map((t) => (
+            <option key={t.id} value={t.id}>
+              {t.name}
+            </option>
+          ))}
+        </SelectField>
+        <SelectField label="Community" value={community} onChange={(e) => setCommunity(e.target.value)}>
+          <option value={ALL}>All communities</option>
+          <option value={NONE}>No community</option>
+          {communityList.map((c) => (
+            <option key={c.id} value={c.id}>
+              {c.name}
+            </option>
+          ))}
+        </SelectField>
+      </div>
+      <p className="muted small" aria-live="polite">
+        {shown.length === lists.length ? `${num(lists.length)} ${lists.length === 1 ? "list" : "lists"}` : `${num(shown.length)} of ${num(lists.length)} lists`}
+      </p>
+      {shown.length > 0 ? (
+        <ListsTable caption="Your lists and the lists you help with" lists={shown} showRole folderName={(id) => (id ? (names.get(id) ?? "–") : "–")} />
+      ) : (
+        <p className="muted">No list matches these filters.</p>
+      )}
+    </>
+  );
+}
+
+/** Folders (yours only; a list keeps existing when its folder goes), tags and communities. */
+function Organise({ folderList, tagList, communityList, lists }: { folderList: Folder[]; tagList: Tag[]; communityList: Community[]; lists: ListSummary[] }) {
+  const qc = useQueryClient();
+  const again = (key: string) => () => {
+    void qc.invalidateQueries({ queryKey: [key] });
+    void qc.invalidateQueries({ queryKey: ["lists"] });
+  };
+  const [folderName, setFolderName] = useState("");
+  const [tagName, setTagName] = useState("");
+  const [tagColor, setTagColor] = useState("#3b82f6");
+  const [communityName, setCommunityName] = useState("");
+  const [communityDescription, setCommunityDescription] = useState("");
+  const addFolder = useMutation({ mutationFn: () => createFolder(folderName), onSuccess: () => (setFolderName(""), again("folders")()) });
+  const dropFolder = useMutation({ mutationFn: deleteFolder, onSuccess: again("folders") });
+  const addTag = useMutation({ mutationFn: () => createTag(tagName, tagColor), onSuccess: () => (setTagName(""), again("tags")()) });
+  const dropTag = useMutation({ mutationFn: deleteTag, onSuccess: again("tags") });
+  const addCommunity = useMutation({
+    mutationFn: () => createCommunity(communityName, communityDescription),
+    onSuccess: () => (setCommunityName(""), setCommunityDescription(""), again("communities")()),
+  });
+  const submit = (fn: () => void) => (e: FormEvent) => {
+    e.preventDefault();
+    fn();
+  };
+  return (
+    <div className="grid">
+      <section className="card stack" aria-labelledby="folders-h">
+        <h3 id="folders-h" style={{ marginTop: 0 }}>
+          Folders
+        </h3>
+        {folderList.length === 0 ? (
+          <p className="muted">No folders yet. A folder groups your lists; choose one in a list's Settings.</p>
+        ) : (
+          <ul className="plain">
+            {folderList.map((f) => (
+              <li key={f.id} className="row" style={{ alignItems: "center" }}>
+                <span style={{ flex: 1 }}>
+                  {f.name} <span className="muted small">({num(f.list_count)})</span>
+                </span>
+                <ConfirmButton question={`Delete the folder ${f.name}? Its lists stay.`} label={`Delete folder ${f.name}`} onConfirm={() => dropFolder.mutate(f.id)}>
+                  Delete
+                </ConfirmButton>
+              </li>
+            ))}
+          </ul>
+        )}
+        <form className="row" onSubmit={submit(() => addFolder.mutate())}>
+          <Field label="New folder" required maxLength={100} value={folderName} onChange={(e) => setFolderName(e.target.value)} />
+          <button type="submit" className="btn secondary" disabled={addFolder.isPending}>
+            Add folder
+          </button>
+        </form>
+        <ErrorMessage error={addFolder.error ?? dropFolder.error} />
+      </section>
+      <section className="card stack" aria-labelledby="tags-h">
+        <h3 id="tags-h" style={{ marginTop: 0 }}>
+          Tags
+        </h3>
+        {tagList.length === 0 ? (
+          <p className="muted">No tags yet. Tags label lists (Milsim, PvE, testing…); add them in a list's Settings.</p>
+        ) : (
+          <ul className="plain">
+            {tagList.map((t) => (
+              <li key={t.id} className="row" style={{ alignItems: "center" }}>
+                <span style={{ flex: 1 }}>
+                  <TagChip tag={t} /> <span className="muted small">({num(lists.filter((l) => l.tags.some((x) => x.id === t.id)).length)})</span>
+                </span>
+                <ConfirmButton question={`Delete the tag ${t.name} from every list?`} label={`Delete tag ${t.name}`} onConfirm={() => dropTag.mutate(t.id)}>
+                  Delete
+                </ConfirmButton>
+              </li>
+            ))}
+          </ul>
+        )}
+        <form className="row" onSubmit={submit(() => addTag.mutate())}>
+          <Field label="New tag" required maxLength={100} value={tagName} onChange={(e) => setTagName(e.target.value)} />
+          <Field label="Colour" type="color" value={tagColor} onChange={(e) => setTagColor(e.target.value)} style={{ width: "3.5rem", padding: "0.2rem" }} />
+          <button type="submit" className="btn secondary" disabled={addTag.isPending}>
+            Add tag
+          </button>
+        </form>
+        <ErrorMessage error={addTag.error ?? dropTag.error} />
+      </section>
+      <section className="card stack" aria-labelledby="communities-h">
+        <h3 id="communities-h" style={{ marginTop: 0 }}>
+          Communities
+        </h3>
+        {communityList.length === 0 ? (
+          <p className="muted">You are in no community yet. A community gathers its people, lists, servers and permission groups.</p>
+        ) : (
+          <ul className="plain">
+            {communityList.map((c) => {
+              const its = lists.filter((l) => l.community_id === c.id);
+              return (
+                <li key={c.id}>
+                  <strong>{c.name}</strong> <span className="muted small">({c.role})</span>
+                  {c.description && <div className="muted small">{c.description}</div>}
+                  <div className="small">
+                    {its.length === 0
+                      ? "No lists yet."
+                      : its.map((l, i) => (
+                          <span key={l.id}>
+                            {i > 0 && ", "}
+                            <Link to="/lists/$id" params={{ id: l.id }} search={{}}>
+                              {l.name}
+                            </Link>
+                          </span>
+                        ))}
+                  </div>
+                </li>
+              );
+            })}
+          </ul>
+        )}
+        <form className="stack" onSubmit={submit(() => addCommunity.mutate())}>
+          <Field label="New community" required maxLength={100} value={communityName} onChange={(e) => setCommunityName(e.target.value)} />
+          <Field label="What it is about" maxLength={2000} value={communityDescription} onChange={(e) => setCommunityDescription(e.target.value)} />
+          <div>
+            <button type="submit" className="btn secondary" disabled={addCommunity.isPending}>
+              Create community
+            </button>
+          </div>
+        </form>
+        <ErrorMessage error={addCommunity.error} />
+      </section>
+    </div>
+  );
+}
+
+function PublicLists() {
+  const [q, setQ] = useState("");
+  const search = useDeferredValue(q.trim());
+  const pub = useQuery({ queryKey: ["lists", "public", search], queryFn: ({ signal }) => searchPublicLists(search, signal), placeholderData: (prev) => prev });
+  return (
+    <section className="stack" aria-labelledby="pub-h">
+      <h2 id="pub-h">Public lists</h2>
+      <Field label="Search public lists" type="search" value={q} onChange={(e) => setQ(e.target.value)} />
+      {pub.isLoading ? (
+        <Skeleton />
+      ) : pub.error ? (
+        <ErrorMessage error={pub.error} retry={() => pub.refetch()} />
+      ) : pub.data!.length === 0 ? (
+        <p className="muted">{search ? "No public list matches." : "No public lists yet."}</p>
+      ) : (
+        <ListsTable caption="Public lists" lists={pub.data!} />
+      )}
+    </section>
+  );
+}
+
 export function ListsPage() {
   const { me, token } = useSession();
   const qc = useQueryClient();
   const navigate = useNavigate();
   const mine = useQuery({ queryKey: ["lists", "mine"], queryFn: ({ signal }) => myLists(signal), enabled: !!token });
   const pins = useQuery({ queryKey: ["lists", "pins"], queryFn: ({ signal }) => pinnedLists(signal), enabled: !!token });
-  const pub = useQuery({ queryKey: ["lists", "public"], queryFn: ({ signal }) => publicLists(signal) });
+  const folderList = useQuery({ queryKey: ["folders"], queryFn: ({ signal }) => folders(signal), enabled: !!token });
+  const tagList = useQuery({ queryKey: ["tags", "mine"], queryFn: ({ signal }) => myTags(signal), enabled: !!token });
+  const communityList = useQuery({ queryKey: ["communities"], queryFn: ({ signal }) => communities(signal), enabled: !!token });
   const [name, setName] = useState("");
   const [description, setDescription] = useState("");
   const [isPublic, setIsPublic] = useState(false);
@@ -50,9 +305,17 @@ export function ListsPage() {
       await navigate({ to: "/lists/$id", params: { id: r.id }, search: {} });
     },
   });
+  const organiseError = folderList.error ?? tagList.error ?? communityList.error;
   return (
     <div className="stack">
-      <h1>Mod lists</h1>
+      <div className="row" style={{ justifyContent: "space-between", alignItems: "center" }}>
+        <h1 style={{ margin: 0 }}>Mod lists</h1>
+        {me && (
+          <Link to="/groups" className="btn secondary">
+            Permission groups
+          </Link>
+        )}
+      </div>
       {me && pins.data && pins.data.length > 0 && (
         <section className="stack" aria-labelledby="pins-h">
           <h2 id="pins-h">Pinned</h2>
@@ -69,7 +332,7 @@ export function ListsPage() {
           ) : mine.data!.length === 0 ? (
             <Empty title="No lists yet">Start one below: a list is what your server runs.</Empty>
           ) : (
-            <ListsTable caption="Your lists and the lists you help with" lists={mine.data!} showRole />
+            <YourLists lists={mine.data!} folderList={folderList.data ?? []} tagList={tagList.data ?? []} communityList={communityList.data ?? []} />
           )}
           <form
             className="card stack"
@@ -95,20 +358,15 @@ export function ListsPage() {
               </button>
             </div>
           </form>
+          <h2>Organise</h2>
+          {organiseError ? (
+            <ErrorMessage error={organiseError} />
+          ) : (
+            <Organise folderList={folderList.data ?? []} tagList={tagList.data ?? []} communityList={communityList.data ?? []} lists={mine.data ?? []} />
+          )}
         </section>
       )}
-      <section className="stack" aria-labelledby="pub-h">
-        <h2 id="pub-h">Public lists</h2>
-        {pub.isLoading ? (
-          <Skeleton />
-        ) : pub.error ? (
-          <ErrorMessage error={pub.error} retry={() => pub.refetch()} />
-        ) : pub.data!.length === 0 ? (
-          <p className="muted">No public lists yet.</p>
-        ) : (
-          <ListsTable caption="Public lists" lists={pub.data!} />
-        )}
-      </section>
+      <PublicLists />
     </div>
   );
 }
