@@ -321,9 +321,16 @@ describe("the web app in a real browser", () => {
     await page.getByLabel("Configuration text").fill(pasted);
     await page.getByRole("button", { name: "Preview changes" }).click();
     await page.getByRole("heading", { name: "Added (1)" }).waitFor();
+    expect(await page.getByRole("heading", { name: /^Order changed/ }).count()).toBe(0);
+    // Taking the file's order too: the preview names the moves, the apply makes them.
+    await page.getByLabel("Also take the file's order of mods").check();
+    await page.getByRole("button", { name: "Preview changes" }).click();
+    await page.getByRole("heading", { name: /^Order changed \(\d+\)$/ }).waitFor();
     await look(page, "list-import");
     await page.getByRole("button", { name: "Apply" }).click();
     await page.getByText("Applied: 1 added, 0 removed").waitFor();
+    const ordered = (await api("GET", `/api/v1/lists/${(page.url().match(/lists\/([^/?]+)/) ?? [])[1]}`, await page.evaluate(() => (globalThis as any).localStorage.getItem("loadout.token") as string))).body;
+    expect(ordered.items.map((i: any) => i.workshop_id)).toEqual([SMALL.chainA, SMALL.chainB, SMALL.chainC, SMALL.core, SMALL.vehicles]);
 
     // Export: the fragment names exactly the list's mods.
     await page.getByRole("link", { name: "Export" }).click();
@@ -573,6 +580,13 @@ describe("the web app in a real browser", () => {
       const texts = await history.getByRole("row").allTextContents();
       return texts.length === 2 && texts[1]!.includes("import");
     });
+
+    // A new list from a live server, started on the lists page.
+    await page.goto(`${base}/lists`);
+    await page.getByLabel("Server name").fill("Bravo");
+    await page.getByRole("button", { name: "New list from the mods of Bravo Milsim Training" }).click();
+    await page.getByRole("heading", { name: "Bravo Milsim Training", level: 1 }).waitFor();
+    await page.getByText(`${serverMods.mods.length} mods`, { exact: true }).waitFor();
 
     // Delete the list (asks once); back on the lists page it is gone.
     await page.goto(`${base}/lists/${list.id}?tab=settings`);

@@ -499,6 +499,9 @@ function DiffView({ diff }: { diff: ImportDiff }) {
     ["Removed", diff.removed.map((r) => ({ key: r.workshop_id, text: r.name || r.workshop_id }))],
     ["Version changed", diff.version_changed.map((v) => ({ key: v.workshop_id, text: `${v.name}: ${v.old_version ?? "latest"} → ${v.new_version ?? "latest"}` }))],
     ["Not in the catalog (will be fetched)", diff.not_in_catalog.map((n) => ({ key: n.mod_id, text: `${n.name || n.mod_id}` }))],
+    ...(diff.order_changed.length > 0
+      ? ([["Order changed", diff.order_changed.map((o) => ({ key: o.workshop_id, text: `${o.name || o.workshop_id}: position ${o.old_index + 1} → ${o.new_index + 1}` }))]] as [string, { key: string; text: string }[]][])
+      : []),
   ];
   return (
     <div className="stack">
@@ -523,8 +526,9 @@ function DiffView({ diff }: { diff: ImportDiff }) {
 function Import({ list }: { list: ListDetail }) {
   const refresh = useRefresh(list.id);
   const [text, setText] = useState("");
-  const preview = useMutation({ mutationFn: () => importPreview(list.id, text) });
-  const apply = useMutation({ mutationFn: () => importApply(list.id, text), onSuccess: refresh });
+  const [order, setOrder] = useState(false);
+  const preview = useMutation({ mutationFn: () => importPreview(list.id, text, order) });
+  const apply = useMutation({ mutationFn: () => importApply(list.id, text, order), onSuccess: refresh });
   return (
     <section className="stack" aria-label="Import">
       <p>
@@ -547,6 +551,18 @@ function Import({ list }: { list: ListDetail }) {
         <label htmlFor="import-text">Configuration text</label>
         <textarea id="import-text" rows={10} className="mono" value={text} onChange={(e) => setText(e.target.value)} />
       </div>
+      <label className="row" style={{ alignItems: "center", gap: "0.5rem" }}>
+        <input
+          type="checkbox"
+          checked={order}
+          onChange={(e) => {
+            setOrder(e.target.checked);
+            preview.reset();
+          }}
+          style={{ minHeight: 0 }}
+        />{" "}
+        Also take the file's order of mods
+      </label>
       <div className="row">
         <button type="button" className="btn secondary" disabled={!text.trim() || preview.isPending} onClick={() => preview.mutate()}>
           Preview changes
@@ -561,8 +577,13 @@ function Import({ list }: { list: ListDetail }) {
           Applied: {apply.data.added} added, {apply.data.removed} removed, {apply.data.version_changed} versions changed.
         </Notice>
       )}
-      {preview.data && !apply.data && <DiffView diff={preview.data} />}
-      {list.my_access.is_owner && <CopyFromServer list={list} onDone={refresh} />}
+      {preview.data && !apply.data && (
+        <>
+          <h2>What would change</h2>
+          <DiffView diff={preview.data} />
+        </>
+      )}
+      {list.my_access.is_owner && <CopyFromServer list={list} onDone={() => refresh()} />}
     </section>
   );
 }

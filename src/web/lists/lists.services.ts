@@ -23,9 +23,10 @@ export const addMod = (id: string, workshop_id: string, with_dependencies = true
 export const removeMod = (id: string, workshopId: string) => api<void>("DELETE", `/lists/${id}/mods/${workshopId}`);
 export const pinVersion = (id: string, workshopId: string, version: string | null) => api<void>("PUT", `/lists/${id}/mods/${workshopId}/version`, { body: { version } });
 export const checkList = (id: string, share?: string, signal?: AbortSignal) => get<CheckReport>(`/lists/${id}/check${qs({ share })}`, signal);
-export const importPreview = (id: string, text: string) => api<ImportDiff>("POST", `/lists/${id}/import-preview`, { text });
-export const importApply = (id: string, text: string) =>
-  api<{ ok: boolean; added: number; removed: number; version_changed: number }>("POST", `/lists/${id}/import-apply`, { text });
+export const importPreview = (id: string, text: string, checkOrder = false) =>
+  api<ImportDiff>("POST", `/lists/${id}/import-preview${qs({ check_order: checkOrder ? "true" : undefined })}`, { text });
+export const importApply = (id: string, text: string, checkOrder = false) =>
+  api<{ ok: boolean; added: number; removed: number; version_changed: number }>("POST", `/lists/${id}/import-apply${qs({ check_order: checkOrder ? "true" : undefined })}`, { text });
 export const audit = (id: string, signal?: AbortSignal) => get<AuditEntry[]>(`/lists/${id}/audit`, signal);
 export const revert = (id: string, entryId: string) => api<{ ok: boolean }>("POST", `/lists/${id}/audit/${entryId}/revert`);
 

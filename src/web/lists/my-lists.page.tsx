@@ -24,6 +24,7 @@ import {
   type ListSummary,
   type Tag,
 } from "./lists.services";
+import { CopyFromServer } from "./list-access";
 
 /** A tag: its colour as a dot, its name in the page's own colours (readable whatever the colour). */
 export function TagChip({ tag }: { tag: Tag }) {
@@ -358,6 +359,12 @@ export function ListsPage() {
               </button>
             </div>
           </form>
+          <CopyFromServer
+            onDone={async (id) => {
+              await qc.invalidateQueries({ queryKey: ["lists"] });
+              await navigate({ to: "/lists/$id", params: { id }, search: {} });
+            }}
+          />
           <h2>Organise</h2>
           {organiseError ? (
             <ErrorMessage error={organiseError} />
