@@ -5,6 +5,7 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { cpSync, mkdirSync, readFileSync, rmSync } from "node:fs";
 import { join } from "node:path";
+import { Database } from "bun:sqlite";
 import { chromium, type Browser, type BrowserContext, type Page } from "playwright-core";
 import { binaryInFreshFolder, startBinary, until } from "./build";
 import { startFakeWorkshop, type FakeWorkshop } from "../fakes/workshop";
@@ -593,6 +594,119 @@ describe("the web app in a real browser", () => {
     await page.getByRole("button", { name: "Delete list" }).click();
     await page.getByRole("heading", { name: "Mod lists" }).waitFor();
     expect((await api("GET", `/api/v1/lists/${list.id}`, ownerToken)).status).toBe(404);
+    expect(errors).toEqual([]);
+    await ctx.close();
+  }, 120_000);
+
+  test("live servers: filter by players and by a mod (in the URL), open a server, switch chart ranges, copy its mods to a new list; statistics; a community page", async () => {
+    const reg = await api("POST", "/api/v1/auth/register", undefined, { email: "watcher@example.com", password: "a good password", display_name: "Watcher" });
+    await api("POST", `/api/v1/admin/users/${reg.body.user_id}/approve`, adminToken);
+    const token = (await api("POST", "/api/v1/auth/login", undefined, { email: "watcher@example.com", password: "a good password" })).body.token;
+    // Two scans, so the charts have history.
+    for (let i = 0; i < 2; i++) {
+      const job = (await api("POST", "/api/v1/jobs/game-servers", adminToken, {})).body.job_id;
+      await until("the scan", async () => ["succeeded", "failed"].includes((await api("GET", `/api/v1/jobs/${job}`, adminToken)).body.status));
+    }
+    const all = (await api("GET", "/api/v1/game-servers")).body as any[];
+    expect(all.length).toBeGreaterThanOrEqual(3);
+
+    // A day of 5-minute samples with a two-hour outage, two weeks of hourly buckets and two months
+    // of 3-hour buckets for one server, written as the scan and the roll-up would: the charts
+    // have something to draw, gaps included.
+    const db = new Database(join(dir, "data", "loadout.db"));
+    db.exec("PRAGMA busy_timeout = 5000");
+    const sid = (db.query("SELECT sid FROM game_servers WHERE name = 'Bravo Milsim Training'").get() as { sid: number }).sid;
+    const now = Date.now();
+    const wave = (t: number) => Math.round(30 + 25 * Math.sin((t / 86_400_000) * 2 * Math.PI));
+    db.transaction(() => {
+      const raw = db.query("INSERT OR IGNORE INTO game_server_stats_raw (sid, time, players, queue, wait) VALUES (?, ?, ?, ?, 0)");
+      for (let t = Math.floor((now - 86_400_000) / 300_000 + 1) * 300_000; t < now - 600_000; t += 300_000)
+        if (t < now - 10 * 3_600_000 || t > now - 8 * 3_600_000) raw.run(sid, t, wave(t), wave(t) > 50 ? 3 : 0);
+      const hourly = db.query("INSERT OR IGNORE INTO game_server_stats_hourly (sid, time, n, players_sum, players_max, queue_sum, queue_max, wait_sum) VALUES (?, ?, 12, ?, ?, 0, 0, 0)");
+      for (let t = Math.floor((now - 14 * 86_400_000) / 3_600_000 + 1) * 3_600_000; t < now - 3_600_000; t += 3_600_000) hourly.run(sid, t, wave(t) * 12, wave(t) + 2);
+      const b3 = db.query("INSERT OR IGNORE INTO game_server_stats_3h (sid, time, n, players_sum, players_max, queue_sum, queue_max, wait_sum) VALUES (?, ?, 36, ?, ?, 0, 0, 0)");
+      for (let t = Math.floor((now - 60 * 86_400_000) / 10_800_000 + 1) * 10_800_000; t < now - 10_800_000; t += 10_800_000) b3.run(sid, t, wave(t) * 36, wave(t) + 2);
+      // The roll-up's watermarks: buckets before them are complete.
+      const mark = db.query("INSERT INTO live_state (key, value) VALUES (?, ?) ON CONFLICT (key) DO UPDATE SET value = max(value, excluded.value)");
+      mark.run("hourly_until", Math.floor((now - 3_600_000) / 3_600_000) * 3_600_000);
+      mark.run("3h_until", Math.floor((now - 10_800_000) / 10_800_000) * 10_800_000);
+    })();
+    db.close();
+
+    const { page, errors, ctx } = await context();
+    await signIn(page, "watcher@example.com", "a good password");
+    await page.getByRole("link", { name: "Servers", exact: true }).click();
+    await page.getByRole("heading", { name: "Live servers" }).waitFor();
+    const table = page.getByRole("table", { name: "Live servers" });
+    await until("every live server listed", async () => (await table.getByRole("row").count()) === all.length + 1);
+    await look(page, "live");
+    // At least 20 players: the page shows what the API answers for the same filter, and the URL says so.
+    await page.getByLabel("At least players").fill("20");
+    await page.getByLabel("At least players").press("Enter");
+    await page.waitForURL(/min_players=20/);
+    const busy = ((await api("GET", "/api/v1/game-servers?min_players=20")).body as any[]).map((x) => x.name);
+    await until("the filtered rows", async () => (await table.getByRole("row").count()) === busy.length + 1);
+    expect(await table.getByRole("row").nth(1).getByRole("link").first().textContent()).toBe(busy[0]);
+    // Running a given mod, straight from a link: the filter is part of the URL.
+    await page.goto(`${base}/live?mods=5965550F24A0C152`);
+    const withMod = ((await api("GET", "/api/v1/game-servers?mod_ids=5965550F24A0C152")).body as any[]).map((x) => x.name).sort();
+    await until("servers running the mod", async () => (await table.getByRole("row").count()) === withMod.length + 1);
+    expect((await table.getByRole("link").allTextContents()).filter((t) => t !== "official").sort()).toEqual(withMod);
+    await page.getByRole("button", { name: /^Stop filtering by/ }).waitFor();
+
+    // One server: the chart's points are the API's, for every range.
+    await page.getByRole("link", { name: "Bravo Milsim Training" }).click();
+    await page.getByRole("heading", { name: "Bravo Milsim Training", level: 1 }).waitFor();
+    const bravo = all.find((x) => x.name === "Bravo Milsim Training")!;
+    for (const [label, days, key] of [["24 hours", 1, "24h"], ["14 days", 14, "14d"], ["365 days", 365, "365d"]] as const) {
+      await page.getByRole("navigation", { name: "Chart range" }).getByRole("link", { name: label }).click();
+      if (key !== "24h") await page.waitForURL(new RegExp(`range=${key}`));
+      const points = (await api("GET", `/api/v1/game-servers/${bravo.id}/stats?days=${days}`)).body as any[];
+      expect(points.length).toBeGreaterThan(days === 1 ? 200 : 100);
+      {
+        await until(`the ${label} chart`, async () => (await page.locator(`figure[data-points="${points.length}"] canvas`).count()) === 1);
+        await page.locator("figure details").evaluate((d: any) => void (d.open = true));
+        const rows = page.getByRole("table", { name: `players on Bravo Milsim Training over ${label}` }).getByRole("row");
+        expect(await rows.count()).toBe(points.length + 1);
+        expect(await rows.nth(1).getByRole("cell").nth(1).textContent()).toBe(String(points[0].player_count));
+      }
+    }
+    await page.getByRole("navigation", { name: "Chart range" }).getByRole("link", { name: "24 hours" }).click();
+    await page.locator("figure details").evaluate((d: any) => void (d.open = false));
+    // The outage is a gap in the 24-hour series (no point for two hours), drawn as one.
+    const day = ((await api("GET", `/api/v1/game-servers/${bravo.id}/stats?days=1`)).body as any[]).map((p) => Date.parse(p.time));
+    expect(Math.max(...day.slice(1).map((t, i) => t - day[i]!))).toBeGreaterThanOrEqual(2 * 3_600_000);
+    const detail = (await api("GET", `/api/v1/game-servers/${bravo.id}`)).body;
+    await page.getByRole("heading", { name: new RegExp(`^Mods \\(${detail.mods.length},`) }).waitFor();
+    await look(page, "live-server");
+    await page.getByLabel("New list's name").fill("Bravo's mods");
+    await page.getByRole("button", { name: "Copy to a new list" }).click();
+    await page.getByRole("heading", { name: "Bravo's mods", level: 1 }).waitFor();
+    const lists = (await api("GET", "/api/v1/lists/mine", token)).body as any[];
+    expect(lists.find((l) => l.name === "Bravo's mods")!.mod_count).toBe(detail.mods.length);
+
+    // Statistics: the global chart and the top tables.
+    await page.getByRole("link", { name: "Statistics", exact: true }).click();
+    await page.getByRole("heading", { name: "Players on all servers" }).waitFor();
+    const global = (await api("GET", "/api/v1/stats/global-players?days=1")).body as any[];
+    await until("the global chart", async () => (await page.locator(`figure[data-points="${global.length}"] canvas`).count()) === 1);
+    const top = (await api("GET", "/api/v1/stats/top-mods")).body as any[];
+    const topTable = page.getByRole("table", { name: "Mods by the number of live servers running them" });
+    await until("the top mods", async () => (await topTable.getByRole("row").count()) === top.length + 1);
+    await look(page, "stats");
+
+    // A community with a server: its page shows the server and its players.
+    const community = (await api("POST", "/api/v1/communities", token, { name: "Bravo Group", description: "Milsim on Sundays" })).body;
+    expect((await api("POST", `/api/v1/game-servers/${bravo.id}/community`, token, { community_id: community.id })).status).toBe(204);
+    const job = (await api("POST", "/api/v1/jobs/game-servers", adminToken, {})).body.job_id;
+    await until("the scan", async () => ["succeeded", "failed"].includes((await api("GET", `/api/v1/jobs/${job}`, adminToken)).body.status));
+    await page.goto(`${base}/communities/${community.slug}`);
+    await page.getByRole("heading", { name: "Bravo Group", level: 1 }).waitFor();
+    await page.getByRole("table", { name: "Bravo Group's servers online now" }).getByRole("link", { name: "Bravo Milsim Training" }).waitFor();
+    const cpoints = (await api("GET", `/api/v1/stats/community-players/${community.id}?days=1`)).body as any[];
+    expect(cpoints.length).toBeGreaterThan(0);
+    await until("the community chart", async () => (await page.locator(`figure[data-points="${cpoints.length}"] canvas`).count()) === 1);
+    await look(page, "community");
     expect(errors).toEqual([]);
     await ctx.close();
   }, 120_000);

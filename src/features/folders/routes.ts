@@ -22,6 +22,16 @@ const communityOut = z.object({
   created_at: z.string(),
 });
 
+const communityPublicOut = z.object({
+  id: z.string(),
+  community_id: z.string(),
+  name: z.string(),
+  slug: z.string(),
+  description: z.string(),
+  member_count: z.number(),
+  created_at: z.string(),
+});
+
 type CommunityRow = { id: string; name: string; slug: string; description: string; owner_id: string; role: string; created_at: number };
 const communityView = (r: CommunityRow) => ({ ...r, community_id: r.id, created_at: toIso(r.created_at) });
 
@@ -74,6 +84,25 @@ export const foldersRoutes = (deps: Deps) =>
             .all({ u: user.id }) as CommunityRow[]
         ).map(communityView),
       { auth: true, response: { 200: z.array(communityOut), 401: errorBody }, detail: { summary: "Communities the caller belongs to" } },
+    )
+    .get(
+      "/communities/:id",
+      ({ params }) => {
+        const r = deps.sqlite
+          .query(
+            `SELECT c.id, c.name, c.slug, c.description, c.created_at,
+                    (SELECT count(*) FROM community_members m WHERE m.community_id = c.id) AS member_count
+             FROM communities c WHERE c.id = ? OR c.slug = ?`,
+          )
+          .get(params.id, params.id) as { id: string; name: string; slug: string; description: string; created_at: number; member_count: number } | null;
+        if (!r) throw new AppError(404, "community not found");
+        return { id: r.id, community_id: r.id, name: r.name, slug: r.slug, description: r.description, member_count: r.member_count, created_at: toIso(r.created_at) };
+      },
+      {
+        params: z.object({ id: z.string() }),
+        response: { 200: communityPublicOut, 404: errorBody },
+        detail: { summary: "A community's public page data (by id or slug): name, slug, description, member count; its servers are /game-servers?community_id=, its public lists /lists?public=1&community_id=" },
+      },
     )
     .post(
       "/communities",

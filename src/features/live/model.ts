@@ -53,6 +53,8 @@ export const listQuery = z.object({
   official: queryBool.optional(),
   password_protected: queryBool.optional(),
   tags: csv.transform((t) => t.map((s) => s.toLowerCase())).optional(),
+  /** Only the servers assigned to this community (its page lists them). */
+  community_id: z.string().max(64, { message: "must be a community id" }).optional(),
 });
 export type ListQuery = z.infer<typeof listQuery>;
 

@@ -233,6 +233,14 @@ describe("communities", () => {
     expect((await t.req("POST", `/api/v1/game-servers/nope/community`, { user: owner, body: { community_id: cid } })).status).toBe(404);
     const entry = (await t.req("GET", "/api/v1/game-servers?search=alpha")).body[0];
     expect(entry.community_id).toBe(cid);
+    // Its page: the servers (a filter of the live list) and the public community data by id or slug.
+    expect(await names(`?community_id=${cid}`)).toEqual([ALPHA, ECHO]);
+    expect(await names(`?community_id=${crypto.randomUUID()}`)).toEqual([]);
+    const page = await t.req("GET", `/api/v1/communities/${cid}`);
+    expect(page.status).toBe(200);
+    expect(page.body).toMatchObject({ id: cid, community_id: cid, name: "Alpha Group", slug: "alpha-group", description: "", member_count: 1 });
+    expect((await t.req("GET", "/api/v1/communities/alpha-group")).body.id).toBe(cid);
+    expect((await t.req("GET", "/api/v1/communities/nope")).status).toBe(404);
     // A non-member cannot take the server out of the community.
     expect((await t.req("POST", `/api/v1/game-servers/${ids[ALPHA]}/community`, { user: other, body: { community_id: "" } })).status).toBe(403);
 

@@ -77,6 +77,10 @@ export function listServers(deps: Pick<Deps, "sqlite" | "clock">, q: ListQuery):
     where.push("g.mods_size_bytes <= $maxsize");
     params.maxsize = q.max_mod_size;
   }
+  if (q.community_id !== undefined) {
+    where.push("g.community_id = $community");
+    params.community = q.community_id;
+  }
   (q.tags ?? []).slice(0, 20).forEach((t, i) => {
     where.push(`g.tags LIKE $t${i} ESCAPE '\\'`);
     params[`t${i}`] = `%,${likeEscape(t)},%`;

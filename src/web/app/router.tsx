@@ -137,6 +137,63 @@ const groupsRoute = createRoute({
   component: lazyRouteComponent(() => import("../lists/groups.page"), "GroupsPage"),
 });
 
+// ---- live servers and statistics (part 3) ----
+export const LIVE_SORTS = ["players_desc", "players_asc", "popularity", "recent", "mod_size_desc", "mod_size_asc", "name_asc", "name_desc"] as const;
+export interface LiveSearch {
+  q?: string;
+  sort?: (typeof LIVE_SORTS)[number];
+  /** Comma-separated workshop ids. */
+  mods?: string;
+  min_players?: number;
+  max_mod_size_mb?: number;
+  official?: "yes" | "no";
+  password?: "yes" | "no";
+  tags?: string;
+  page?: number;
+}
+const yesNo = (v: unknown) => (v === "yes" || v === "no" ? v : undefined);
+const liveRoute = createRoute({
+  getParentRoute: () => rootRoute,
+  path: "/live",
+  validateSearch: (s: Record<string, unknown>): LiveSearch => ({
+    q: str(s.q),
+    sort: LIVE_SORTS.includes(s.sort as LiveSearch["sort"] & string) ? (s.sort as LiveSearch["sort"]) : undefined,
+    mods: str(s.mods),
+    min_players: s.min_players === undefined ? undefined : int(s.min_players, 1),
+    max_mod_size_mb: s.max_mod_size_mb === undefined ? undefined : int(s.max_mod_size_mb, 1),
+    official: yesNo(s.official),
+    password: yesNo(s.password),
+    tags: str(s.tags),
+    page: s.page === undefined ? undefined : int(s.page, 1),
+  }),
+  component: lazyRouteComponent(() => import("../live/servers.page"), "LiveServersPage"),
+});
+export const CHART_RANGES = ["24h", "14d", "365d"] as const;
+export type ChartRange = (typeof CHART_RANGES)[number];
+const range = (v: unknown): ChartRange | undefined => (CHART_RANGES.includes(v as ChartRange) ? (v as ChartRange) : undefined);
+const liveServerRoute = createRoute({
+  getParentRoute: () => rootRoute,
+  path: "/live/$id",
+  validateSearch: (s: Record<string, unknown>): { range?: ChartRange; mods_page?: number; changes_page?: number } => ({
+    range: range(s.range),
+    mods_page: s.mods_page === undefined ? undefined : int(s.mods_page, 1),
+    changes_page: s.changes_page === undefined ? undefined : int(s.changes_page, 1),
+  }),
+  component: lazyRouteComponent(() => import("../live/server.page"), "LiveServerPage"),
+});
+const statsRoute = createRoute({
+  getParentRoute: () => rootRoute,
+  path: "/stats",
+  validateSearch: (s: Record<string, unknown>): { range?: ChartRange } => ({ range: range(s.range) }),
+  component: lazyRouteComponent(() => import("../live/stats.page"), "StatsPage"),
+});
+const communityRoute = createRoute({
+  getParentRoute: () => rootRoute,
+  path: "/communities/$id",
+  validateSearch: (s: Record<string, unknown>): { range?: ChartRange } => ({ range: range(s.range) }),
+  component: lazyRouteComponent(() => import("../live/community.page"), "CommunityPage"),
+});
+
 const suggestRoute = createRoute({
   getParentRoute: () => rootRoute,
   path: "/lists/$id/suggest",
@@ -149,6 +206,10 @@ const routeTree = rootRoute.addChildren([
   listRoute,
   suggestRoute,
   groupsRoute,
+  liveRoute,
+  liveServerRoute,
+  statsRoute,
+  communityRoute,
   indexRoute,
   catalogRoute,
   modRoute,

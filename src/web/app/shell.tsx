@@ -68,6 +68,12 @@ export function Shell() {
             <Link to="/lists" className={navClass("/lists")}>
               Lists
             </Link>
+            <Link to="/live" search={{}} className={navClass("/live")}>
+              Servers
+            </Link>
+            <Link to="/stats" search={{}} className={navClass("/stats")}>
+              Statistics
+            </Link>
             {me?.role === "admin" && (
               <Link to="/admin" className={navClass("/admin")}>
                 Admin

@@ -76,7 +76,7 @@ export function CatalogPage() {
             page={page}
             pages={mods.data.pages}
             to={(p) => (
-              <Link to="/mods" search={(s) => ({ ...s, page: p === 1 ? undefined : p })}>
+              <Link from="/mods" to="/mods" search={(s) => ({ ...s, page: p === 1 ? undefined : p })}>
                 {p < page ? "Previous page" : "Next page"}
               </Link>
             )}

@@ -195,3 +195,4 @@ export type LiveServer = z.infer<typeof LV.serverEntry>;
 export const findLiveServers = (search: string, signal?: AbortSignal) => get<LiveServer[]>(`/game-servers${qs({ search, limit: "10" })}`, signal);
 export const copyFromServer = (serverId: string, body: { list_id: string } | { list_name: string; is_public: boolean }) =>
   api<{ list_id: string }>("POST", `/modlists/copy-from-server/${serverId}`, { body });
+export const searchPublicListsOf = (communityId: string, signal?: AbortSignal) => get<ListSummary[]>(`/lists${qs({ public: "1", community_id: communityId })}`, signal);

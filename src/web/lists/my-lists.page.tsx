@@ -232,7 +232,10 @@ function Organise({ folderList, tagList, communityList, lists }: { folderList: F
               const its = lists.filter((l) => l.community_id === c.id);
               return (
                 <li key={c.id}>
-                  <strong>{c.name}</strong> <span className="muted small">({c.role})</span>
+                  <Link to="/communities/$id" params={{ id: c.slug }} search={{}}>
+                    <strong>{c.name}</strong>
+                  </Link>{" "}
+                  <span className="muted small">({c.role})</span>
                   {c.description && <div className="muted small">{c.description}</div>}
                   <div className="small">
                     {its.length === 0

@@ -1,6 +1,7 @@
-// Time series with uPlot: local time on the x axis, units on the y axis, the exact value in the
+// Time series with uPlot: local time on the x axis, units on the y axes, the exact value in the
 // legend as the pointer moves, missing buckets drawn as gaps (not as zero), colours from the
-// theme, and a data table for screen readers (and anyone who prefers numbers).
+// theme (redrawn when it switches), and a data table for screen readers (and anyone who prefers
+// numbers). Loaded lazily: uPlot is only in the chunks of pages with a chart.
 import { useEffect, useRef } from "react";
 import uPlot from "uplot";
 import "uplot/dist/uPlot.min.css";
@@ -8,75 +9,121 @@ import { dateTime, num } from "../app/format";
 import type { GrowthPoint } from "../app/types";
 import { DataTable } from "./components";
 
-const BUCKET_S = 3 * 3600;
+export interface Series<P> {
+  label: string;
+  /** The axis unit ("players", "servers"); series with the same unit share an axis. */
+  unit: string;
+  value: (p: P) => number;
+  /** A theme colour variable (--accent, --ok, --warn…). */
+  color: string;
+}
 
-/** Seconds and values with nulls where a 3-hour bucket is missing. */
-export function withGaps(points: GrowthPoint[]): [number[], (number | null)[], (number | null)[]] {
+/** Seconds and one column a series, with a null inserted wherever a bucket is missing. */
+export function withGaps<P extends { time: string }>(points: P[], series: Series<P>[], stepSeconds: number): uPlot.AlignedData {
   const xs: number[] = [];
-  const servers: (number | null)[] = [];
-  const players: (number | null)[] = [];
+  const cols: (number | null)[][] = series.map(() => []);
   let prev: number | null = null;
   for (const p of points) {
     const t = Math.floor(Date.parse(p.time) / 1000);
-    if (prev !== null) for (let g = prev + BUCKET_S; g < t; g += BUCKET_S) (xs.push(g), servers.push(null), players.push(null));
+    if (prev !== null && t - prev > stepSeconds * 1.5) {
+      // One null between two points breaks the line there: a gap, not a slope and not a zero.
+      xs.push(prev + stepSeconds);
+      for (const c of cols) c.push(null);
+    }
     xs.push(t);
-    servers.push(p.used_by_servers_count);
-    players.push(p.players_using_count);
+    series.forEach((s, i) => cols[i]!.push(s.value(p)));
     prev = t;
   }
-  return [xs, servers, players];
+  return [xs, ...cols] as uPlot.AlignedData;
 }
 
 const css = (name: string) => getComputedStyle(document.documentElement).getPropertyValue(name).trim() || "#888";
 
-export function GrowthChart({ points }: { points: GrowthPoint[] }) {
+export function TimeChart<P extends { time: string }>({
+  points,
+  series,
+  stepSeconds,
+  title,
+  rangeSeconds,
+  height = 260,
+}: {
+  points: P[];
+  series: Series<P>[];
+  /** The resolution the API chose (300, 3600 or 10800 s): a longer step between points is a gap. */
+  stepSeconds: number;
+  /** What the chart shows, for its accessible name and the table's caption. */
+  title: string;
+  /** The window asked for (a day, 14 days, a year): the x axis spans it, ending now, however few the points. */
+  rangeSeconds?: number;
+  height?: number;
+}) {
   const el = useRef<HTMLDivElement>(null);
   useEffect(() => {
     if (!el.current) return;
-    const data = withGaps(points);
-    const axis = { stroke: css("--muted"), grid: { stroke: css("--border"), width: 1 }, ticks: { stroke: css("--border") } };
-    const plot = new uPlot(
-      {
-        width: el.current.clientWidth || 600,
-        height: 260,
-        series: [
-          { value: (_u, v) => (v === null ? "–" : dateTime(new Date(v * 1000).toISOString())) },
-          { label: "Servers", stroke: css("--accent"), width: 2, spanGaps: false, value: (_u, v) => (v === null ? "no data" : num(v)) },
-          { label: "Players", stroke: css("--ok"), width: 2, scale: "players", spanGaps: false, value: (_u, v) => (v === null ? "no data" : num(v)) },
-        ],
-        axes: [
-          { ...axis },
-          { ...axis, label: "servers", scale: "y" },
-          { ...axis, label: "players", scale: "players", side: 1, grid: { show: false } },
-        ],
-        scales: { x: { time: true } },
-      },
-      data as uPlot.AlignedData,
-      el.current,
-    );
-    const resize = () => plot.setSize({ width: el.current?.clientWidth || 600, height: 260 });
+    const units = [...new Set(series.map((s) => s.unit))];
+    let plot: uPlot | null = null;
+    const draw = () => {
+      plot?.destroy();
+      const axis = { stroke: css("--muted"), grid: { stroke: css("--border"), width: 1 }, ticks: { stroke: css("--border") } };
+      plot = new uPlot(
+        {
+          width: el.current?.clientWidth || 600,
+          height,
+          series: [
+            { value: (_u, v) => (v === null ? "–" : dateTime(new Date(v * 1000).toISOString())) },
+            ...series.map((s) => ({
+              label: s.label,
+              stroke: css(s.color),
+              width: 2,
+              scale: s.unit,
+              spanGaps: false,
+              // With few points a line may not show (one point, or all in one spot): mark each.
+              points: { show: points.length <= 60, size: 5 },
+              value: (_u: uPlot, v: number | null) => (v === null ? "no data" : `${num(v)} ${s.unit}`),
+            })),
+          ],
+          axes: [{ ...axis }, ...units.map((u, i) => ({ ...axis, label: u, scale: u, side: i === 0 ? 3 : 1, grid: { show: i === 0 } }))],
+          scales: {
+            x: rangeSeconds ? { time: true, range: (): uPlot.Range.MinMax => [Math.floor(Date.now() / 1000) - rangeSeconds, Math.ceil(Date.now() / 1000)] } : { time: true },
+            ...Object.fromEntries(units.map((u) => [u, { range: (_u: uPlot, _min: number, max: number): uPlot.Range.MinMax => [0, Math.max(1, max * 1.1)] }])) },
+        },
+        withGaps(points, series, stepSeconds),
+        el.current!,
+      );
+    };
+    draw();
+    const resize = () => plot?.setSize({ width: el.current?.clientWidth || 600, height });
+    const scheme = matchMedia("(prefers-color-scheme: dark)");
     window.addEventListener("resize", resize);
+    scheme.addEventListener("change", draw);
     return () => {
       window.removeEventListener("resize", resize);
-      plot.destroy();
+      scheme.removeEventListener("change", draw);
+      plot?.destroy();
     };
-  }, [points]);
+  }, [points, series, stepSeconds, height, rangeSeconds]);
   return (
-    <figure style={{ margin: 0 }}>
-      <div ref={el} className="chart" role="img" aria-label={`Chart of servers and players using this mod, ${points.length} points; the table below has the values`} />
+    <figure style={{ margin: 0 }} data-points={points.length}>
+      <div ref={el} className="chart" role="img" aria-label={`Chart of ${title}, ${points.length} points; the table below has the values`} />
       <details>
         <summary>Data table</summary>
         <DataTable
-          caption="Servers and players using this mod, every 3 hours"
-          rows={points}
-          rowKey={(p) => p.time}
-          columns={[
-            { header: "Time", cell: (p) => dateTime(p.time) },
-            { header: "Servers", num: true, cell: (p) => num(p.used_by_servers_count) },
-            { header: "Players", num: true, cell: (p) => num(p.players_using_count) },
-          ]}
+          caption={title}
+          rows={points.map((p, i) => ({ p, i }))}
+          rowKey={(r) => String(r.i)}
+          columns={[{ header: "Time", cell: (r: { p: P }) => dateTime(r.p.time) }, ...series.map((s) => ({ header: s.label, num: true, cell: (r: { p: P }) => num(s.value(r.p)) }))]}
         />
       </details>
     </figure>
   );
+}
+
+const GROWTH: Series<GrowthPoint>[] = [
+  { label: "Servers", unit: "servers", value: (p) => p.used_by_servers_count, color: "--accent" },
+  { label: "Players", unit: "players", value: (p) => p.players_using_count, color: "--ok" },
+];
+
+/** A mod's usage over time (3-hour buckets). */
+export function GrowthChart({ points }: { points: GrowthPoint[] }) {
+  return <TimeChart points={points} series={GROWTH} stepSeconds={3 * 3600} title="servers and players using this mod, every 3 hours" />;
 }

@@ -1,0 +1,111 @@
+// A community's page: who it is, its players over time (24 h, 14 d, 365 d), its servers online
+// now and its public lists. Public: a community links it from its own site.
+import { Suspense } from "react";
+import { Link, useParams, useSearch } from "@tanstack/react-router";
+import { useQuery } from "@tanstack/react-query";
+import { bytes, num } from "../app/format";
+import { DataTable, ErrorMessage, Skeleton } from "../ui/components";
+import type { Series } from "../ui/chart";
+import { LazyTimeChart } from "../ui/lazy-chart";
+import { searchPublicListsOf } from "../lists/lists.services";
+import { communityPage, communityPlayers, communityServers, RANGES, type CommunityStatPoint } from "./live.services";
+import { PlayersBar } from "./servers.page";
+import { RangeTabs } from "./range-tabs";
+
+const SERIES: Series<CommunityStatPoint>[] = [
+  { label: "Players", unit: "players", value: (p) => p.total_players, color: "--accent" },
+  { label: "In queue", unit: "players", value: (p) => p.total_queue, color: "--warn" },
+  { label: "Servers online", unit: "servers", value: (p) => p.online_servers, color: "--ok" },
+];
+
+export function CommunityPage() {
+  const { id } = useParams({ from: "/communities/$id" });
+  const search = useSearch({ from: "/communities/$id" });
+  const range = RANGES.find((r) => r.key === (search.range ?? "24h"))!;
+  const c = useQuery({ queryKey: ["community", id], queryFn: ({ signal }) => communityPage(id, signal) });
+  const cid = c.data?.id;
+  const series = useQuery({ queryKey: ["community-players", cid, range.days], queryFn: ({ signal }) => communityPlayers(cid!, range.days, signal), enabled: !!cid });
+  const servers = useQuery({ queryKey: ["community-servers", cid], queryFn: ({ signal }) => communityServers(cid!, signal), enabled: !!cid });
+  const lists = useQuery({ queryKey: ["lists", "public", "community", cid], queryFn: ({ signal }) => searchPublicListsOf(cid!, signal), enabled: !!cid });
+  if (c.isLoading) return <Skeleton lines={6} label="Loading the community" />;
+  if (c.error) return <ErrorMessage error={c.error} retry={() => c.refetch()} />;
+  const com = c.data!;
+  return (
+    <article className="stack">
+      <div>
+        <h1>{com.name}</h1>
+        {com.description && <p className="prose">{com.description}</p>}
+        <p className="muted small">
+          {num(com.member_count)} {com.member_count === 1 ? "member" : "members"} · metrics at <code>/community/{com.slug}/metrics</code>
+        </p>
+      </div>
+      <section className="card stack" aria-labelledby="cplayers-h">
+        <div className="row" style={{ justifyContent: "space-between", alignItems: "center" }}>
+          <h2 id="cplayers-h" style={{ margin: 0 }}>
+            Players on its servers
+          </h2>
+          <RangeTabs current={range.key} label="Chart range" />
+        </div>
+        {series.isLoading ? (
+          <Skeleton lines={5} label="Loading the chart" />
+        ) : series.error ? (
+          <ErrorMessage error={series.error} retry={() => series.refetch()} />
+        ) : series.data!.length === 0 ? (
+          <p className="muted">No history in this range yet: assign servers to the community, and the next scans record them.</p>
+        ) : (
+          <Suspense fallback={<Skeleton lines={5} />}>
+            <LazyTimeChart points={series.data!} series={SERIES} stepSeconds={range.step} rangeSeconds={range.days * 86400} title={`players on ${com.name}'s servers over ${range.label}`} />
+          </Suspense>
+        )}
+      </section>
+      <section className="card stack" aria-labelledby="cservers-h">
+        <h2 id="cservers-h" style={{ margin: 0 }}>
+          Servers online now
+        </h2>
+        <ErrorMessage error={servers.error} />
+        {servers.data && servers.data.length === 0 && <p className="muted">None of its servers is online.</p>}
+        {servers.data && servers.data.length > 0 && (
+          <DataTable
+            caption={`${com.name}'s servers online now`}
+            rows={servers.data}
+            rowKey={(s) => s.id}
+            columns={[
+              {
+                header: "Server",
+                cell: (s) => (
+                  <Link to="/live/$id" params={{ id: s.id }} search={{}}>
+                    {s.name}
+                  </Link>
+                ),
+              },
+              { header: "Players", cell: (s) => <PlayersBar players={s.player_count} limit={s.player_count_limit} /> },
+              { header: "Scenario", cell: (s) => s.scenario_name || "–" },
+              { header: "Download", num: true, cell: (s) => bytes(s.mods_size_bytes) },
+            ]}
+          />
+        )}
+      </section>
+      <section className="card stack" aria-labelledby="clists-h">
+        <h2 id="clists-h" style={{ margin: 0 }}>
+          Public lists
+        </h2>
+        <ErrorMessage error={lists.error} />
+        {lists.data && lists.data.length === 0 && <p className="muted">No public list yet.</p>}
+        {lists.data && lists.data.length > 0 && (
+          <ul className="plain">
+            {lists.data.map((l) => (
+              <li key={l.id}>
+                <Link to="/lists/$id" params={{ id: l.id }} search={{}}>
+                  {l.name}
+                </Link>{" "}
+                <span className="muted small">
+                  {num(l.mod_count)} mods, {bytes(l.total_size_bytes)}
+                </span>
+              </li>
+            ))}
+          </ul>
+        )}
+      </section>
+    </article>
+  );
+}
