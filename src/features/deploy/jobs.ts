@@ -123,7 +123,9 @@ export async function runDeployment(deps: Deps, deploymentId: string, opts: Depl
   try {
     const target = await buildTarget(deps, server, opts);
     if (deployment.kind === "test") {
-      await testTarget(target);
+      // The test records what the config names now: the page shows it as "what was read".
+      const found = await testTarget(target);
+      outcome = { item_count: found.length, snapshot_json: JSON.stringify(found) };
     } else {
       if (!deployment.list_id) throw new DeployError("the list of this deployment no longer exists");
       const mods = listToServerJsonMods(repo.listModsForDeploy(deps.db, deployment.list_id));

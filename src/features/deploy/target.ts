@@ -56,15 +56,35 @@ export async function deployMods(target: ConfigTarget, mods: ServerJsonMod[]): P
  * A connection test: reach the target, read the config and check it parses and may be written.
  * Changes nothing.
  */
-export async function testTarget(target: ConfigTarget): Promise<void> {
+/**
+ * A connection test: reach the file, parse it as a game config, check it can be written, and
+ * return the mods it names now (what an operator wants to see before a first deploy).
+ */
+export async function testTarget(target: ConfigTarget): Promise<ServerJsonMod[]> {
   if (target.ping) await target.ping();
   const fileName = fileNameOf(target.filePath);
+  let mods: ServerJsonMod[] = [];
   await target.session(async (io) => {
     const current = await io.read();
     const config = parseConfig(current, fileName);
     if (config.game === undefined || config.game === null || typeof config.game !== "object") {
       throw new DeployError(`${fileName} has no "game" section; it does not look like a game server config`);
     }
+    mods = modsOfConfig(config.game as Record<string, unknown>);
     if (io.checkWritable) await io.checkWritable();
   });
+  return mods;
+}
+
+/** game.mods as the config has it, keeping only well-formed entries (a test reports, it does not judge). */
+function modsOfConfig(game: Record<string, unknown>): ServerJsonMod[] {
+  const raw = Array.isArray(game.mods) ? game.mods : [];
+  const out: ServerJsonMod[] = [];
+  for (const m of raw) {
+    if (!m || typeof m !== "object") continue;
+    const { modId, name, version } = m as Record<string, unknown>;
+    if (typeof modId !== "string") continue;
+    out.push({ modId, name: typeof name === "string" ? name : "", ...(typeof version === "string" ? { version } : {}) });
+  }
+  return out;
 }

@@ -218,12 +218,21 @@ export function getRequest(db: Tx, id: string): DeployRequestDetail | undefined 
 
 /** Pending first, then resolved; newest first within each. */
 export function listRequests(db: Tx, listId: string): DeployRequestDetail[] {
+  return requestsWhere(db, eq(deployRequests.list_id, listId));
+}
+
+/** The requests submitted for one server (its owner, the requester, follows them). */
+export function listServerRequests(db: Tx, serverId: string): DeployRequestDetail[] {
+  return requestsWhere(db, eq(deployRequests.server_id, serverId));
+}
+
+function requestsWhere(db: Tx, where: ReturnType<typeof eq>): DeployRequestDetail[] {
   return db
     .select(requestDetailColumns)
     .from(deployRequests)
     .innerJoin(servers, eq(servers.id, deployRequests.server_id))
     .leftJoin(users, eq(users.id, deployRequests.requested_by))
-    .where(eq(deployRequests.list_id, listId))
+    .where(where)
     .orderBy(sql`CASE ${deployRequests.status} WHEN 'pending' THEN 0 ELSE 1 END`, desc(deployRequests.created_at), desc(deployRequests.id))
     .limit(500)
     .all();

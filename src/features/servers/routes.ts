@@ -101,6 +101,12 @@ export const serversRoutes = (deps: Deps) =>
       response: { 200: z.array(m.deploymentView), 400: errorBody, 401: errorBody, 404: errorBody },
       detail: { summary: "Deployment history, newest first (tests included, kind tells which)" },
     })
+    .get("/servers/:id/deploy-requests", ({ user, params }) => svc.listServerDeployRequests(deps, user, params.id), {
+      auth: true,
+      params: m.idParams,
+      response: { 200: z.array(m.deployRequestView), 401: errorBody, 404: errorBody },
+      detail: { summary: "Deploy requests submitted for one of the caller's servers (the requester's view), pending first" },
+    })
     // ---- deploy approval -------------------------------------------------------------------
     .put(
       "/lists/:id/require-deploy-approval",

@@ -351,6 +351,10 @@ describe("deployments", () => {
     expect(detail.body.last_test).toMatchObject({ deployment_id: res.body.deployment_id, status: "success", error_message: null });
     const [d] = await deployments(owner, server.id);
     expect(d).toMatchObject({ id: res.body.deployment_id, kind: "test", status: "success" });
+    // What was read: the mods the config names now.
+    const named = (JSON.parse(SAMPLE_SERVER_JSON).game.mods as { modId: string; name: string; version?: string }[]).map((m) => ({ modId: m.modId, name: m.name ?? "", ...(m.version ? { version: m.version } : {}) }));
+    expect(d.snapshot_json).toEqual(named);
+    expect(d.item_count).toBe(named.length);
     expect(panel.files.get("/server.json")).toBe(SAMPLE_SERVER_JSON); // a test writes nothing
 
     panel.files.delete("/server.json");
@@ -524,6 +528,14 @@ describe("deploy approval", () => {
     expect(rejected.body).toMatchObject({ status: "rejected", note: "not today", deployment_id: null });
     const all = await t.req("GET", `/api/v1/lists/${listId}/deploy-requests`, { user: owner });
     expect(all.body.map((r: any) => r.status).sort()).toEqual(["approved", "rejected"]);
+    // The requester follows their own server's requests, with the decisions and notes; nobody else sees them.
+    const mine = await t.req("GET", `/api/v1/servers/${server.id}/deploy-requests`, { user: collab });
+    expect(mine.status).toBe(200);
+    expect(mine.body.map((r: any) => [r.request_id, r.status, r.note])).toEqual([
+      [second.body.request_id, "rejected", "not today"],
+      [gated.body.request_id, "approved", "ok"],
+    ]);
+    expect((await t.req("GET", `/api/v1/servers/${server.id}/deploy-requests`, { user: owner })).status).toBe(404);
 
     // approval re-checks rights: a requester who lost can_deploy since filing is not deployed for
     const third = await t.req("POST", `/api/v1/servers/${server.id}/deploy-request`, { user: collab });

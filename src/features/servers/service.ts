@@ -349,6 +349,12 @@ export function setRequireDeployApproval(deps: Deps, user: AccessUser, listId: s
   return { ok: true, require_deploy_approval: value };
 }
 
+/** The requester's view: the deploy requests submitted for one of the caller's servers. */
+export function listServerDeployRequests(deps: Deps, user: AccessUser, id: string): DeployRequestView[] {
+  ownServer(deps, user, id);
+  return repo.listServerRequests(deps.db, id).map(toRequestView);
+}
+
 export function listDeployRequests(deps: Deps, user: AccessUser, listId: string): DeployRequestView[] {
   requireListOwner(resolveListAccess(deps, listId, user));
   return repo.listRequests(deps.db, listId).map(toRequestView);

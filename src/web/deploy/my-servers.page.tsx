@@ -1,0 +1,145 @@
+// My servers: the game servers the caller deploys to (through a Pterodactyl-style panel or
+// SFTP), each with its linked list and last test; and the form to register one.
+import { useState, type FormEvent } from "react";
+import { Link, useNavigate } from "@tanstack/react-router";
+import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
+import { dateTime } from "../app/format";
+import { useSession } from "../app/session";
+import { DataTable, Empty, ErrorMessage, Field, SelectField, SignInFirst, Skeleton } from "../ui/components";
+import { myLists } from "../lists/lists.services";
+import { CredentialsForm } from "./credentials";
+import { createServer, servers, setCredentials, type NewServer, type PanelCredentials, type SftpCredentials } from "./servers.services";
+
+export function StatusBadge({ status }: { status: string | null }) {
+  if (!status) return <span className="muted">never</span>;
+  const kind = status === "success" ? "ok" : status === "failed" ? "warn" : "";
+  return <span className={`badge ${kind}`}>{status === "pending" ? "queued" : status}</span>;
+}
+
+export function MyServersPage() {
+  const { token } = useSession();
+  const all = useQuery({ queryKey: ["servers"], queryFn: ({ signal }) => servers(signal), enabled: !!token });
+  const lists = useQuery({ queryKey: ["lists", "mine"], queryFn: ({ signal }) => myLists(signal), enabled: !!token });
+  if (!token) return <SignInFirst next="/my-servers" what="register your game servers and deploy lists to them" />;
+  const listName = (id: string | null) => (id ? (lists.data?.find((l) => l.id === id)?.name ?? "a list") : "–");
+  return (
+    <div className="stack">
+      <h1>My servers</h1>
+      <p className="prose muted">
+        Loadout writes a list's mods into your server's config file: through your game panel's API, or over SFTP. Register a server, test the connection, link a
+        list, and deploy.
+      </p>
+      {all.isLoading ? (
+        <Skeleton />
+      ) : all.error ? (
+        <ErrorMessage error={all.error} retry={() => all.refetch()} />
+      ) : all.data!.length === 0 ? (
+        <Empty title="No servers yet">Register your first one below.</Empty>
+      ) : (
+        <DataTable
+          caption="Your game servers"
+          rows={all.data!}
+          rowKey={(s) => s.id}
+          columns={[
+            {
+              header: "Server",
+              cell: (s) => (
+                <Link to="/my-servers/$id" params={{ id: s.id }}>
+                  {s.name}
+                </Link>
+              ),
+            },
+            { header: "Connection", cell: (s) => (s.connection_type === "panel" ? "game panel" : "SFTP") },
+            { header: "Linked list", cell: (s) => listName(s.linked_list_id) },
+            { header: "Auto-deploy", cell: (s) => (s.auto_deploy ? "on" : "off") },
+            { header: "Credentials", cell: (s) => (s.has_credentials ? "set" : <span className="badge warn">missing</span>) },
+            {
+              header: "Last test",
+              cell: (s) => (
+                <>
+                  <StatusBadge status={s.last_test_status} /> {s.last_test && <span className="muted small">{dateTime(s.last_test.created_at)}</span>}
+                </>
+              ),
+            },
+          ]}
+        />
+      )}
+      <Register lists={(lists.data ?? []).map((l) => ({ id: l.id, name: l.name }))} />
+    </div>
+  );
+}
+
+function Register({ lists }: { lists: { id: string; name: string }[] }) {
+  const qc = useQueryClient();
+  const navigate = useNavigate();
+  const [form, setForm] = useState<NewServer>({ name: "", connection_type: "sftp", file_path: "config.json", linked_list_id: null, auto_deploy: false });
+  const [creds, setCreds] = useState<PanelCredentials | SftpCredentials | null>(null);
+  const create = useMutation({
+    mutationFn: async () => {
+      const s = await createServer(form);
+      // Credentials are stored right after; they are never shown again (only "set").
+      if (creds) await setCredentials(s.id, creds);
+      return s;
+    },
+    onSuccess: async (s) => {
+      await qc.invalidateQueries({ queryKey: ["servers"] });
+      await navigate({ to: "/my-servers/$id", params: { id: s.id } });
+    },
+  });
+  return (
+    <form
+      className="card stack"
+      aria-labelledby="reg-h"
+      onSubmit={(e: FormEvent) => {
+        e.preventDefault();
+        create.mutate();
+      }}
+    >
+      <h2 id="reg-h" style={{ marginTop: 0 }}>
+        Register a server
+      </h2>
+      <div className="row">
+        <Field label="Server name" required maxLength={100} value={form.name} onChange={(e) => setForm({ ...form, name: e.target.value })} />
+        <SelectField
+          label="Connection"
+          value={form.connection_type}
+          onChange={(e) => {
+            setForm({ ...form, connection_type: e.target.value as NewServer["connection_type"] });
+            setCreds(null);
+          }}
+        >
+          <option value="sftp">SFTP</option>
+          <option value="panel">Game panel (Pterodactyl API)</option>
+        </SelectField>
+      </div>
+      <div className="row">
+        <Field
+          label="Config file"
+          hint={form.connection_type === "sftp" ? "Path on the server, e.g. /home/arma/config.json" : "Path in the panel's file manager, e.g. /config.json"}
+          required
+          value={form.file_path}
+          onChange={(e) => setForm({ ...form, file_path: e.target.value })}
+        />
+        <SelectField label="Linked list" value={form.linked_list_id ?? ""} onChange={(e) => setForm({ ...form, linked_list_id: e.target.value || null })}>
+          <option value="">None yet</option>
+          {lists.map((l) => (
+            <option key={l.id} value={l.id}>
+              {l.name}
+            </option>
+          ))}
+        </SelectField>
+        <label className="row" style={{ alignItems: "center", gap: "0.35rem" }}>
+          <input type="checkbox" checked={form.auto_deploy} onChange={(e) => setForm({ ...form, auto_deploy: e.target.checked })} style={{ minHeight: 0 }} /> Deploy
+          automatically when the list changes
+        </label>
+      </div>
+      <CredentialsForm key={form.connection_type} type={form.connection_type} onChange={setCreds} />
+      <ErrorMessage error={create.error} />
+      <div>
+        <button type="submit" className="btn" disabled={create.isPending}>
+          Register server
+        </button>
+      </div>
+    </form>
+  );
+}

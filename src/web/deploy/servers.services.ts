@@ -1,0 +1,34 @@
+// Registered game servers, their deployments and deploy requests: the only place these pages
+// reach the API.
+import { api, get, qs } from "../app/api";
+import type { z } from "zod";
+import type * as M from "../../features/servers/model";
+
+export type Server = z.infer<typeof M.serverView>;
+export type Deployment = z.infer<typeof M.deploymentView>;
+export type DeployRequest = z.infer<typeof M.deployRequestView>;
+export interface NewServer {
+  name: string;
+  connection_type: "panel" | "sftp";
+  file_path: string;
+  linked_list_id: string | null;
+  auto_deploy: boolean;
+}
+export type PanelCredentials = { panel_url: string; api_key: string; server_uuid: string };
+export type SftpCredentials = { host: string; port: number; username: string; password: string };
+
+export const servers = (signal?: AbortSignal) => get<Server[]>("/servers", signal);
+export const server = (id: string, signal?: AbortSignal) => get<Server>(`/servers/${id}`, signal);
+export const createServer = (body: NewServer) => api<Server>("POST", "/servers", { body });
+export const updateServer = (id: string, body: Partial<Omit<NewServer, "connection_type">>) => api<Server>("PUT", `/servers/${id}`, { body });
+export const deleteServer = (id: string) => api<void>("DELETE", `/servers/${id}`);
+export const setCredentials = (id: string, body: PanelCredentials | SftpCredentials) => api<{ ok: true }>("POST", `/servers/${id}/credentials`, { body });
+export const testServer = (id: string) => api<{ deployment_id: string }>("POST", `/servers/${id}/test`);
+export const deployNow = (id: string, list_id?: string) =>
+  api<{ deployment_id: string } | { request_id: string; status: "pending" }>("POST", `/servers/${id}/deploy`, { body: list_id ? { list_id } : {} });
+export const deployments = (id: string, signal?: AbortSignal) => get<Deployment[]>(`/servers/${id}/deployments${qs({ limit: 50 })}`, signal);
+export const serverRequests = (id: string, signal?: AbortSignal) => get<DeployRequest[]>(`/servers/${id}/deploy-requests`, signal);
+export const listRequests = (listId: string, signal?: AbortSignal) => get<DeployRequest[]>(`/lists/${listId}/deploy-requests`, signal);
+export const decideRequest = (id: string, status: "approved" | "rejected", note: string) => api<DeployRequest>("PATCH", `/deploy-requests/${id}`, { body: { status, note } });
+export const requireApproval = (listId: string, on: boolean) =>
+  api<{ ok: true; require_deploy_approval: boolean }>("PUT", `/lists/${listId}/require-deploy-approval`, { body: { require_deploy_approval: on } });
