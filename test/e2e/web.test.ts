@@ -10,6 +10,7 @@ import { chromium, type Browser, type BrowserContext, type Page } from "playwrig
 import { binaryInFreshFolder, startBinary, until } from "./build";
 import { startFakeWorkshop, type FakeWorkshop } from "../fakes/workshop";
 import { loadBmFixture, startFakeBattleMetrics, type FakeBattleMetrics } from "../fakes/battlemetrics";
+import { startSshd, type SshdPeer } from "../peers/sshd";
 import { smallCatalog, SMALL } from "../fixtures/workshop/dataset";
 
 const ARTIFACTS = join(import.meta.dir, "artifacts");
@@ -22,6 +23,7 @@ let proc: ReturnType<typeof Bun.spawn>;
 let base: string;
 let fake: FakeWorkshop;
 let bm: FakeBattleMetrics;
+let sshd: SshdPeer;
 let browser: Browser;
 let adminToken: string;
 const axeFindings: string[] = [];
@@ -102,6 +104,7 @@ beforeAll(async () => {
   mkdirSync(ARTIFACTS, { recursive: true });
   fake = startFakeWorkshop({ mods: smallCatalog() });
   bm = startFakeBattleMetrics({ servers: loadBmFixture("scan-1") });
+  sshd = await startSshd();
   fake.malformedDetails.add(SMALL.weapons); // a failing job for the admin to retry
   const b = await binaryInFreshFolder();
   dir = b.dir;
@@ -114,6 +117,8 @@ beforeAll(async () => {
     LOADOUT_WORKSHOP_URL: fake.url,
     LOADOUT_WORKSHOP_RPS: "1000",
     LOADOUT_BATTLEMETRICS_URL: bm.url,
+    // The SFTP peer and the webhook receiver listen on 127.0.0.1.
+    LOADOUT_ALLOW_PRIVATE_URLS: "true",
     LOADOUT_REGISTRATION: "approval",
     LOADOUT_ADMIN_EMAIL: ADMIN.email,
     LOADOUT_ADMIN_PASSWORD: ADMIN.password,
@@ -137,6 +142,7 @@ afterAll(async () => {
   proc?.kill();
   fake?.stop();
   bm?.stop();
+  await sshd?.stop();
   rmSync(dir, { recursive: true, force: true });
   if (axeFindings.length) console.log(`axe (moderate and minor, not failing): ${axeFindings.join("; ")}`);
 });
@@ -709,5 +715,95 @@ describe("the web app in a real browser", () => {
     await look(page, "community");
     expect(errors).toEqual([]);
     await ctx.close();
+  }, 120_000);
+
+  test("deploys: register an SFTP server, test it, deploy a list and watch it succeed, a failing deploy with its error; a collaborator's deploy request approved by the owner", async () => {
+    const reg = async (email: string, name: string) => {
+      const r = await api("POST", "/api/v1/auth/register", undefined, { email, password: "a good password", display_name: name });
+      await api("POST", `/api/v1/admin/users/${r.body.user_id}/approve`, adminToken);
+      return (await api("POST", "/api/v1/auth/login", undefined, { email, password: "a good password" })).body.token as string;
+    };
+    const opToken = await reg("operator@example.com", "Operator");
+    const crewToken = await reg("crew@example.com", "Crew");
+    const list = (await api("POST", "/api/v1/lists", opToken, { name: "Sunday op", is_public: false })).body;
+    await api("POST", `/api/v1/lists/${list.id}/mods`, opToken, { workshop_id: SMALL.chainA, with_dependencies: true });
+    const config = JSON.stringify({ bindAddress: "0.0.0.0", bindPort: 2001, game: { name: "Sunday", scenarioId: "{X}Missions/x.conf", mods: [{ modId: SMALL.cycleX, name: "Cycle X" }] } }, null, 2);
+    const path = sshd.writeFile("sunday.json", config);
+
+    const { page, errors, ctx } = await context();
+    page.on("dialog", (d) => void d.accept());
+    await signIn(page, "operator@example.com", "a good password");
+    await page.getByRole("link", { name: "My servers", exact: true }).click();
+    await page.getByText("No servers yet").waitFor();
+    await page.getByLabel("Server name").fill("Sunday server");
+    await page.getByLabel("Config file").fill(path);
+    await page.getByLabel("Linked list").selectOption({ label: "Sunday op" });
+    await page.getByLabel("Host").fill(sshd.host);
+    await page.getByLabel("Port").fill(String(sshd.port));
+    await page.getByLabel("User name").fill(sshd.username);
+    await page.getByLabel("Password").fill(sshd.password);
+    await look(page, "my-servers");
+    await page.getByRole("button", { name: "Register server" }).click();
+    await page.getByRole("heading", { name: "Sunday server", level: 1 }).waitFor();
+    await page.getByText("credentials set").waitFor();
+    // The password is stored, never shown: it is nowhere on the page.
+    expect(await page.content()).not.toContain(sshd.password);
+
+    // Test: it reads the config's mods as they are now.
+    await page.getByRole("button", { name: "Test the connection" }).click();
+    await page.getByText("Connected. The config names 1 mod now: Cycle X").waitFor();
+    // Deploy the linked list: queued → running → success, then the file holds the list.
+    await page.getByRole("button", { name: "Deploy now" }).click();
+    await page.getByText(/^Deployed 4 mods/).waitFor();
+    expect(await page.getByRole("list", { name: "Deployment progress" }).getByRole("listitem").last().textContent()).toBe("Success");
+    const written = JSON.parse(sshd.readFile("sunday.json"));
+    expect(written.game.mods.map((m: any) => m.modId).sort()).toEqual([SMALL.chainA, SMALL.chainB, SMALL.chainC, SMALL.core].sort());
+    expect(written.bindPort).toBe(2001); // everything else kept
+    const historyTable = page.getByRole("table", { name: "Tests and deployments of this server, newest first" });
+    await historyTable.getByText("4 mods (first deploy)").waitFor();
+    await look(page, "my-server");
+
+    // A deploy that fails says why: the config file is gone.
+    await page.getByLabel("Config file").fill(path.replace("sunday.json", "missing/sunday.json"));
+    await page.getByRole("button", { name: "Save settings" }).click();
+    await page.getByText("Saved.").waitFor();
+    await page.getByRole("button", { name: "Deploy now" }).click();
+    const failure = page.getByRole("alert").filter({ hasText: "missing" });
+    await failure.waitFor();
+    const deps = (await api("GET", `/api/v1/servers/${(page.url().match(/my-servers\/([^/?]+)/) ?? [])[1]}/deployments`, opToken)).body as any[];
+    expect(deps[0]).toMatchObject({ kind: "deploy", status: "failed" });
+    expect(await failure.textContent()).toBe(deps[0].error_message);
+    await historyTable.getByText(deps[0].error_message).waitFor();
+
+    // The approval gate: Crew (a collaborator who may deploy) deploys the list to Crew's own
+    // server; the request waits; Operator approves it in the list's settings; it deploys.
+    await api("POST", `/api/v1/lists/${list.id}/collaborators`, opToken, { search: "crew@example.com", can_add: false, can_remove: false, can_deploy: true });
+    await page.goto(`${base}/lists/${list.id}?tab=settings`);
+    await page.getByLabel("Collaborators' deploys of this list wait for an owner's approval").check();
+    await page.getByText("No deploy request is waiting.").waitFor();
+    const crewPath = sshd.writeFile("crew.json", config);
+    const crewServer = (await api("POST", "/api/v1/servers", crewToken, { name: "Crew server", connection_type: "sftp", file_path: crewPath, linked_list_id: list.id })).body;
+    await api("POST", `/api/v1/servers/${crewServer.id}/credentials`, crewToken, { host: sshd.host, port: sshd.port, username: sshd.username, password: sshd.password });
+    const crew = await context();
+    await signIn(crew.page, "crew@example.com", "a good password");
+    await crew.page.goto(`${base}/my-servers/${crewServer.id}`);
+    await crew.page.getByRole("button", { name: "Deploy now" }).click();
+    await crew.page.getByText("your request is waiting").waitFor();
+    await crew.page.getByRole("table", { name: "Deploy requests for this server" }).getByText("waiting for the list's owner").waitFor();
+
+    await page.reload();
+    await page.getByText("Crew asks to deploy this list to Crew server").waitFor();
+    await look(page, "list-deploy-approval");
+    await page.getByLabel("Note to Crew").fill("Go ahead");
+    await page.getByRole("button", { name: "Approve the deploy to Crew server" }).click();
+    await page.getByText("No deploy request is waiting.").waitFor();
+    await until("the approved deploy", async () => JSON.parse(sshd.readFile("crew.json")).game.mods.length === 4);
+    await crew.page.reload();
+    await crew.page.getByRole("table", { name: "Deploy requests for this server" }).getByRole("cell", { name: "approved" }).waitFor();
+    await crew.page.getByRole("cell", { name: "Go ahead" }).waitFor();
+    for (const c of [{ errors, ctx }, crew]) {
+      expect(c.errors).toEqual([]);
+      await c.ctx.close();
+    }
   }, 120_000);
 });

@@ -29,3 +29,5 @@ export const safeHref = (url: string | null | undefined): string | undefined => 
     return undefined;
   }
 };
+/** "1 mod", "4 mods", "1,000 mods". */
+export const count = (n: number, one: string, many = `${one}s`) => `${num(n)} ${n === 1 ? one : many}`;

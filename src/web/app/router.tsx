@@ -194,6 +194,17 @@ const communityRoute = createRoute({
   component: lazyRouteComponent(() => import("../live/community.page"), "CommunityPage"),
 });
 
+const myServersRoute = createRoute({
+  getParentRoute: () => rootRoute,
+  path: "/my-servers",
+  component: lazyRouteComponent(() => import("../deploy/my-servers.page"), "MyServersPage"),
+});
+const myServerRoute = createRoute({
+  getParentRoute: () => rootRoute,
+  path: "/my-servers/$id",
+  component: lazyRouteComponent(() => import("../deploy/my-server.page"), "MyServerPage"),
+});
+
 const suggestRoute = createRoute({
   getParentRoute: () => rootRoute,
   path: "/lists/$id/suggest",
@@ -210,6 +221,8 @@ const routeTree = rootRoute.addChildren([
   liveServerRoute,
   statsRoute,
   communityRoute,
+  myServersRoute,
+  myServerRoute,
   indexRoute,
   catalogRoute,
   modRoute,

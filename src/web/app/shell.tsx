@@ -74,6 +74,11 @@ export function Shell() {
             <Link to="/stats" search={{}} className={navClass("/stats")}>
               Statistics
             </Link>
+            {me && (
+              <Link to="/my-servers" className={navClass("/my-servers")}>
+                My servers
+              </Link>
+            )}
             {me?.role === "admin" && (
               <Link to="/admin" className={navClass("/admin")}>
                 Admin

@@ -1,9 +1,12 @@
 // A list's settings, for its owners: name, description and the age rule; where it is filed
-// (folder, community) and its tags; deleting it (the primary owner only).
+// (folder, community) and its tags; the deploy approval gate with the requests waiting; deleting
+// it (the primary owner only).
 import { useState, type FormEvent } from "react";
 import { useNavigate } from "@tanstack/react-router";
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { ConfirmButton, ErrorMessage, Field, Notice, SelectField } from "../ui/components";
+import { dateTime } from "../app/format";
+import { decideRequest, listRequests, requireApproval } from "../deploy/servers.services";
 import { TagChip } from "./my-lists.page";
 import { communities, deleteList, folders, myTags, setCommunity, setFolder, tagList, untagList, updateSettings, type ListDetail } from "./lists.services";
 
@@ -131,6 +134,8 @@ export function Settings({ list }: { list: ListDetail }) {
         <ErrorMessage error={tag.error ?? tags.error} />
       </section>
 
+      <DeployApproval list={list} />
+
       {list.my_access.is_primary && (
         <section className="card stack" aria-labelledby="danger-h">
           <h2 id="danger-h" style={{ marginTop: 0 }}>
@@ -146,5 +151,75 @@ export function Settings({ list }: { list: ListDetail }) {
         </section>
       )}
     </div>
+  );
+}
+
+/** The approval gate: while on, collaborators' deploys of this list wait here for an owner. */
+export function DeployApproval({ list }: { list: ListDetail }) {
+  const qc = useQueryClient();
+  const reqs = useQuery({ queryKey: ["list-deploy-requests", list.id], queryFn: ({ signal }) => listRequests(list.id, signal) });
+  const [notes, setNotes] = useState<Record<string, string>>({});
+  // The box follows the click at once; a refused change puts it back.
+  const [gated, setGated] = useState(list.require_deploy_approval);
+  const gate = useMutation({
+    mutationFn: (on: boolean) => requireApproval(list.id, on),
+    onMutate: (on) => setGated(on),
+    onError: (_e, on) => setGated(!on),
+    onSuccess: () => qc.invalidateQueries({ queryKey: ["list", list.id] }),
+  });
+  const decide = useMutation({
+    mutationFn: (v: { id: string; status: "approved" | "rejected" }) => decideRequest(v.id, v.status, notes[v.id] ?? ""),
+    onSuccess: () => qc.invalidateQueries({ queryKey: ["list-deploy-requests", list.id] }),
+  });
+  const pending = (reqs.data ?? []).filter((r) => r.status === "pending");
+  const done = (reqs.data ?? []).filter((r) => r.status !== "pending");
+  return (
+    <section className="card stack" aria-labelledby="approval-h">
+      <h2 id="approval-h" style={{ marginTop: 0 }}>
+        Deploy approval
+      </h2>
+      <label className="row" style={{ alignItems: "center", gap: "0.5rem" }}>
+        <input type="checkbox" checked={gated} onChange={(e) => gate.mutate(e.target.checked)} disabled={gate.isPending} style={{ minHeight: 0 }} />
+        Collaborators' deploys of this list wait for an owner's approval
+      </label>
+      <ErrorMessage error={gate.error ?? reqs.error} />
+      {pending.length === 0 ? (
+        <p className="muted">No deploy request is waiting.</p>
+      ) : (
+        <ul className="plain">
+          {pending.map((r) => (
+            <li key={r.id} className="card stack">
+              <div>
+                <strong>{r.requested_by_name ?? "Someone"}</strong> asks to deploy this list to <strong>{r.server_name}</strong>{" "}
+                <span className="muted small">{dateTime(r.created_at)}</span>
+              </div>
+              <div className="row">
+                <Field label={`Note to ${r.requested_by_name ?? "the requester"}`} maxLength={2000} value={notes[r.id] ?? ""} onChange={(e) => setNotes({ ...notes, [r.id]: e.target.value })} />
+                <button type="button" className="btn" onClick={() => decide.mutate({ id: r.id, status: "approved" })} disabled={decide.isPending}>
+                  Approve<span className="sr-only"> the deploy to {r.server_name}</span>
+                </button>
+                <button type="button" className="btn secondary" onClick={() => decide.mutate({ id: r.id, status: "rejected" })} disabled={decide.isPending}>
+                  Reject<span className="sr-only"> the deploy to {r.server_name}</span>
+                </button>
+              </div>
+            </li>
+          ))}
+        </ul>
+      )}
+      <ErrorMessage error={decide.error} />
+      {done.length > 0 && (
+        <details>
+          <summary>Decided requests ({done.length})</summary>
+          <ul>
+            {done.map((r) => (
+              <li key={r.id}>
+                {r.requested_by_name ?? "Someone"} → {r.server_name}: {r.status}
+                {r.note ? ` (${r.note})` : ""} <span className="muted small">{dateTime(r.decided_at)}</span>
+              </li>
+            ))}
+          </ul>
+        </details>
+      )}
+    </section>
   );
 }

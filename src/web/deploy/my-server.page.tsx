@@ -1,0 +1,330 @@
+// One of my servers: test the connection (and see the mods its config names now), deploy a list
+// and watch it go queued → running → success or failed, the deployment history with the error
+// an operator can act on and the change each deploy made, deploy requests waiting for approval,
+// settings, credentials (write-only) and delete.
+import { useState, type FormEvent } from "react";
+import { Link, useNavigate, useParams } from "@tanstack/react-router";
+import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
+import { count, dateTime } from "../app/format";
+import { ConfirmButton, DataTable, ErrorMessage, Field, Notice, SelectField, Skeleton } from "../ui/components";
+import { myLists } from "../lists/lists.services";
+import { CredentialsForm } from "./credentials";
+import { StatusBadge } from "./my-servers.page";
+import {
+  deleteServer,
+  deployments,
+  deployNow,
+  server,
+  serverRequests,
+  setCredentials,
+  testServer,
+  updateServer,
+  type Deployment,
+  type PanelCredentials,
+  type Server,
+  type SftpCredentials,
+} from "./servers.services";
+
+const STEPS = ["pending", "running", "done"] as const;
+const running = (d: Deployment | undefined) => !!d && (d.status === "pending" || d.status === "running");
+
+/** queued → running → success / failed, as the deployment moves (the page polls while it runs). */
+function Progress({ d }: { d: Deployment }) {
+  const at = d.status === "pending" ? 0 : d.status === "running" ? 1 : 2;
+  return (
+    <div className="stack">
+      <ol className="steps" aria-label={`${d.kind === "test" ? "Connection test" : "Deployment"} progress`}>
+        {STEPS.map((s, i) => (
+          <li key={s} className={i < at ? "done" : i === at ? "current" : ""} aria-current={i === at ? "step" : undefined}>
+            {s === "pending" ? "Queued" : s === "running" ? "Running" : d.status === "failed" ? "Failed" : d.status === "success" ? "Success" : "Finished"}
+          </li>
+        ))}
+      </ol>
+      {d.status === "failed" && (
+        <div className="alert error" role="alert">
+          {d.error_message ?? "failed"}
+        </div>
+      )}
+      {d.status === "success" && d.kind === "test" && (
+        <Notice kind="ok">
+          Connected. The config names {count(d.item_count ?? 0, "mod")} now
+          {d.snapshot_json && d.snapshot_json.length > 0 ? `: ${d.snapshot_json.map((m) => m.name || m.modId).join(", ")}` : "."}
+        </Notice>
+      )}
+      {d.status === "success" && d.kind === "deploy" && <Notice kind="ok">Deployed {count(d.item_count ?? 0, "mod")}. The server takes them at its next restart.</Notice>}
+    </div>
+  );
+}
+
+/** What a deploy changed against the deploy before it (the mods written, by id and version). */
+function deployDiff(d: Deployment, before: Deployment | undefined): string {
+  const now = new Map((d.snapshot_json ?? []).map((m) => [m.modId, m]));
+  const then = new Map((before?.snapshot_json ?? []).map((m) => [m.modId, m]));
+  const added = [...now.values()].filter((m) => !then.has(m.modId)).map((m) => m.name || m.modId);
+  const removed = [...then.values()].filter((m) => !now.has(m.modId)).map((m) => m.name || m.modId);
+  const changed = [...now.values()].filter((m) => then.has(m.modId) && then.get(m.modId)!.version !== m.version).map((m) => `${m.name || m.modId} ${then.get(m.modId)!.version ?? "latest"} → ${m.version ?? "latest"}`);
+  const parts = [added.length && `added ${added.join(", ")}`, removed.length && `removed ${removed.join(", ")}`, changed.length && `changed ${changed.join(", ")}`].filter(Boolean);
+  return before ? parts.join("; ") || "no change" : `${count(now.size, "mod")} (first deploy)`;
+}
+
+export function MyServerPage() {
+  const { id } = useParams({ from: "/my-servers/$id" });
+  const qc = useQueryClient();
+  const navigate = useNavigate();
+  const s = useQuery({ queryKey: ["server", id], queryFn: ({ signal }) => server(id, signal) });
+  const history = useQuery({
+    queryKey: ["deployments", id],
+    queryFn: ({ signal }) => deployments(id, signal),
+    // Poll while something is queued or running: the progress moves without a reload.
+    refetchInterval: (q) => ((q.state.data ?? []).some(running) ? 1000 : false),
+  });
+  const [watching, setWatching] = useState<string | null>(null);
+  const refresh = () => {
+    void qc.invalidateQueries({ queryKey: ["deployments", id] });
+    void qc.invalidateQueries({ queryKey: ["server", id] });
+    void qc.invalidateQueries({ queryKey: ["server-requests", id] });
+  };
+  const test = useMutation({ mutationFn: () => testServer(id), onSuccess: (r) => (setWatching(r.deployment_id), refresh()) });
+  const remove = useMutation({
+    mutationFn: () => deleteServer(id),
+    onSuccess: async () => {
+      await qc.invalidateQueries({ queryKey: ["servers"] });
+      await navigate({ to: "/my-servers" });
+    },
+  });
+  if (s.isLoading) return <Skeleton lines={6} label="Loading the server" />;
+  if (s.error) return <ErrorMessage error={s.error} retry={() => s.refetch()} />;
+  const srv = s.data!;
+  const watched = history.data?.find((d) => d.id === watching);
+  const deploys = (history.data ?? []).filter((d) => d.kind === "deploy");
+  return (
+    <article className="stack">
+      <div>
+        <h1>{srv.name}</h1>
+        <p className="muted break-anywhere">
+          {srv.connection_type === "panel" ? "Game panel" : "SFTP"} · {srv.file_path} · credentials {srv.has_credentials ? "set" : "missing"}
+          {srv.host_key_fingerprint ? ` · host key ${srv.host_key_fingerprint}` : ""}
+        </p>
+      </div>
+      <section className="card stack" aria-labelledby="act-h">
+        <h2 id="act-h" style={{ margin: 0 }}>
+          Test and deploy
+        </h2>
+        <div className="row">
+          <button type="button" className="btn secondary" onClick={() => test.mutate()} disabled={test.isPending || !srv.has_credentials}>
+            Test the connection
+          </button>
+          {!srv.has_credentials && <span className="muted small">Set the credentials first (below).</span>}
+        </div>
+        <Deploy srv={srv} onStarted={(depId) => (setWatching(depId), refresh())} onRequested={refresh} />
+        <ErrorMessage error={test.error} />
+        {watched && <Progress d={watched} />}
+      </section>
+      <MyRequests id={id} />
+      <section className="card stack" aria-labelledby="hist-h">
+        <h2 id="hist-h" style={{ margin: 0 }}>
+          History
+        </h2>
+        {history.error && <ErrorMessage error={history.error} retry={() => history.refetch()} />}
+        {history.data && history.data.length === 0 && <p className="muted">No test or deploy yet.</p>}
+        {history.data && history.data.length > 0 && (
+          <DataTable
+            caption="Tests and deployments of this server, newest first"
+            rows={history.data}
+            rowKey={(d) => d.id}
+            columns={[
+              { header: "When", cell: (d) => dateTime(d.created_at) },
+              { header: "What", cell: (d) => (d.kind === "test" ? "connection test" : `deploy (${d.trigger})`) },
+              { header: "Status", cell: (d) => <StatusBadge status={d.status} /> },
+              {
+                header: "Result",
+                cell: (d) =>
+                  d.status === "failed" ? (
+                    <span className="error-text">{d.error_message}</span>
+                  ) : d.status !== "success" ? (
+                    "–"
+                  ) : d.kind === "test" ? (
+                    `read ${count(d.item_count ?? 0, "mod")}`
+                  ) : (
+                    deployDiff(d, deploys.slice(deploys.indexOf(d) + 1).find((x) => x.status === "success"))
+                  ),
+              },
+            ]}
+          />
+        )}
+      </section>
+      <Settings srv={srv} />
+      <Credentials srv={srv} />
+      <section className="card stack" aria-labelledby="del-h">
+        <h2 id="del-h" style={{ margin: 0 }}>
+          Remove this server
+        </h2>
+        <p className="muted">Forgets the server, its credentials and its history here. Nothing on the server changes.</p>
+        <div>
+          <ConfirmButton question={`Remove ${srv.name} and its credentials?`} className="btn danger" onConfirm={() => remove.mutate()} disabled={remove.isPending}>
+            Remove server
+          </ConfirmButton>
+        </div>
+        <ErrorMessage error={remove.error} />
+      </section>
+    </article>
+  );
+}
+
+function Deploy({ srv, onStarted, onRequested }: { srv: Server; onStarted: (deploymentId: string) => void; onRequested: () => void }) {
+  const lists = useQuery({ queryKey: ["lists", "mine"], queryFn: ({ signal }) => myLists(signal) });
+  const [listId, setListId] = useState(srv.linked_list_id ?? "");
+  const [queued, setQueued] = useState(false);
+  const deploy = useMutation({
+    mutationFn: () => deployNow(srv.id, listId && listId !== srv.linked_list_id ? listId : undefined),
+    onSuccess: (r) => {
+      if ("deployment_id" in r) onStarted(r.deployment_id);
+      else {
+        setQueued(true);
+        onRequested();
+      }
+    },
+  });
+  return (
+    <form
+      className="row"
+      onSubmit={(e: FormEvent) => {
+        e.preventDefault();
+        setQueued(false);
+        deploy.mutate();
+      }}
+    >
+      <SelectField label="List to deploy" value={listId} onChange={(e) => setListId(e.target.value)} required>
+        <option value="">Choose a list…</option>
+        {(lists.data ?? []).map((l) => (
+          <option key={l.id} value={l.id}>
+            {l.name}
+            {l.id === srv.linked_list_id ? " (linked)" : ""}
+          </option>
+        ))}
+      </SelectField>
+      <button type="submit" className="btn" disabled={!listId || deploy.isPending || !srv.has_credentials}>
+        Deploy now
+      </button>
+      <ErrorMessage error={deploy.error} />
+      {queued && <Notice>This list needs its owner's approval to deploy: your request is waiting (below).</Notice>}
+    </form>
+  );
+}
+
+/** The requester's view: deploy requests for this server, with the owner's decision and note. */
+function MyRequests({ id }: { id: string }) {
+  const reqs = useQuery({ queryKey: ["server-requests", id], queryFn: ({ signal }) => serverRequests(id, signal) });
+  if (!reqs.data || reqs.data.length === 0) return null;
+  return (
+    <section className="card stack" aria-labelledby="req-h">
+      <h2 id="req-h" style={{ margin: 0 }}>
+        Deploy requests
+      </h2>
+      <DataTable
+        caption="Deploy requests for this server"
+        rows={reqs.data}
+        rowKey={(r) => r.id}
+        columns={[
+          { header: "Asked", cell: (r) => dateTime(r.created_at) },
+          {
+            header: "List",
+            cell: (r) => (
+              <Link to="/lists/$id" params={{ id: r.list_id }} search={{}}>
+                the list
+              </Link>
+            ),
+          },
+          { header: "Status", cell: (r) => (r.status === "pending" ? "waiting for the list's owner" : r.status) },
+          { header: "Note", cell: (r) => r.note ?? "–" },
+        ]}
+      />
+    </section>
+  );
+}
+
+function Settings({ srv }: { srv: Server }) {
+  const qc = useQueryClient();
+  const lists = useQuery({ queryKey: ["lists", "mine"], queryFn: ({ signal }) => myLists(signal) });
+  const [form, setForm] = useState({ name: srv.name, file_path: srv.file_path, linked_list_id: srv.linked_list_id, auto_deploy: srv.auto_deploy });
+  const save = useMutation({
+    mutationFn: () => updateServer(srv.id, form),
+    onSuccess: () => {
+      void qc.invalidateQueries({ queryKey: ["server", srv.id] });
+      void qc.invalidateQueries({ queryKey: ["servers"] });
+    },
+  });
+  return (
+    <form
+      className="card stack"
+      aria-labelledby="set-h"
+      onSubmit={(e: FormEvent) => {
+        e.preventDefault();
+        save.mutate();
+      }}
+    >
+      <h2 id="set-h" style={{ margin: 0 }}>
+        Settings
+      </h2>
+      <div className="row">
+        <Field label="Server name" required maxLength={100} value={form.name} onChange={(e) => setForm({ ...form, name: e.target.value })} />
+        <Field label="Config file" required value={form.file_path} onChange={(e) => setForm({ ...form, file_path: e.target.value })} />
+        <SelectField label="Linked list" value={form.linked_list_id ?? ""} onChange={(e) => setForm({ ...form, linked_list_id: e.target.value || null })}>
+          <option value="">None</option>
+          {(lists.data ?? []).map((l) => (
+            <option key={l.id} value={l.id}>
+              {l.name}
+            </option>
+          ))}
+        </SelectField>
+        <label className="row" style={{ alignItems: "center", gap: "0.35rem" }}>
+          <input type="checkbox" checked={form.auto_deploy} onChange={(e) => setForm({ ...form, auto_deploy: e.target.checked })} style={{ minHeight: 0 }} /> Deploy
+          automatically when the linked list changes
+        </label>
+      </div>
+      <ErrorMessage error={save.error} />
+      {save.isSuccess && !save.isPending && <Notice kind="ok">Saved.</Notice>}
+      <div>
+        <button type="submit" className="btn secondary" disabled={save.isPending}>
+          Save settings
+        </button>
+      </div>
+    </form>
+  );
+}
+
+function Credentials({ srv }: { srv: Server }) {
+  const qc = useQueryClient();
+  const [creds, setCreds] = useState<PanelCredentials | SftpCredentials | null>(null);
+  const [formKey, setFormKey] = useState(0);
+  const save = useMutation({
+    mutationFn: () => setCredentials(srv.id, creds!),
+    onSuccess: () => {
+      setFormKey((k) => k + 1); // the fields empty again: secrets are not kept on the page
+      void qc.invalidateQueries({ queryKey: ["server", srv.id] });
+    },
+  });
+  return (
+    <form
+      className="card stack"
+      aria-labelledby="cred-h"
+      onSubmit={(e: FormEvent) => {
+        e.preventDefault();
+        save.mutate();
+      }}
+    >
+      <h2 id="cred-h" style={{ margin: 0 }}>
+        Credentials
+      </h2>
+      <p className="muted">{srv.has_credentials ? "Set. They are never shown again; enter new ones to replace them." : "Not set yet: deploys and tests need them."}</p>
+      <CredentialsForm key={formKey} type={srv.connection_type} onChange={setCreds} idPrefix="replace" />
+      <ErrorMessage error={save.error} />
+      {save.isSuccess && !save.isPending && <Notice kind="ok">Credentials saved.</Notice>}
+      <div>
+        <button type="submit" className="btn secondary" disabled={!creds || save.isPending}>
+          {srv.has_credentials ? "Replace credentials" : "Save credentials"}
+        </button>
+      </div>
+    </form>
+  );
+}
