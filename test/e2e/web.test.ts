@@ -11,6 +11,8 @@ import { binaryInFreshFolder, startBinary, until } from "./build";
 import { startFakeWorkshop, type FakeWorkshop } from "../fakes/workshop";
 import { loadBmFixture, startFakeBattleMetrics, type FakeBattleMetrics } from "../fakes/battlemetrics";
 import { startSshd, type SshdPeer } from "../peers/sshd";
+import { startReceiver, type Receiver } from "../fakes/receiver";
+import { verifyStandardWebhook } from "../fakes/receiver-verify";
 import { smallCatalog, SMALL } from "../fixtures/workshop/dataset";
 
 const ARTIFACTS = join(import.meta.dir, "artifacts");
@@ -24,6 +26,7 @@ let base: string;
 let fake: FakeWorkshop;
 let bm: FakeBattleMetrics;
 let sshd: SshdPeer;
+let rx: Receiver;
 let browser: Browser;
 let adminToken: string;
 const axeFindings: string[] = [];
@@ -105,6 +108,7 @@ beforeAll(async () => {
   fake = startFakeWorkshop({ mods: smallCatalog() });
   bm = startFakeBattleMetrics({ servers: loadBmFixture("scan-1") });
   sshd = await startSshd();
+  rx = await startReceiver();
   fake.malformedDetails.add(SMALL.weapons); // a failing job for the admin to retry
   const b = await binaryInFreshFolder();
   dir = b.dir;
@@ -143,6 +147,7 @@ afterAll(async () => {
   fake?.stop();
   bm?.stop();
   await sshd?.stop();
+  rx?.stop();
   rmSync(dir, { recursive: true, force: true });
   if (axeFindings.length) console.log(`axe (moderate and minor, not failing): ${axeFindings.join("; ")}`);
 });
@@ -805,5 +810,79 @@ describe("the web app in a real browser", () => {
       expect(c.errors).toEqual([]);
       await c.ctx.close();
     }
+  }, 120_000);
+
+  test("webhooks and notifications: a signed webhook created (secret shown once), tested against the receiver, its deliveries in the log, re-enabled after auto-disable; notifications read and the badge updated; preferences saved", async () => {
+    const reg = async (email: string, name: string) => {
+      const r = await api("POST", "/api/v1/auth/register", undefined, { email, password: "a good password", display_name: name });
+      await api("POST", `/api/v1/admin/users/${r.body.user_id}/approve`, adminToken);
+      return (await api("POST", "/api/v1/auth/login", undefined, { email, password: "a good password" })).body.token as string;
+    };
+    const ownerToken = await reg("hooks@example.com", "Hooks");
+    const mateToken = await reg("mate@example.com", "Mate");
+    const list = (await api("POST", "/api/v1/lists", ownerToken, { name: "Hooked", is_public: false })).body;
+    await api("POST", `/api/v1/lists/${list.id}/collaborators`, ownerToken, { search: "mate@example.com", can_add: true, can_remove: true, can_deploy: false });
+    rx.reset();
+
+    const { page, errors, ctx } = await context();
+    await signIn(page, "hooks@example.com", "a good password");
+    await page.goto(`${base}/settings`);
+    await page.getByRole("heading", { name: "Webhooks" }).waitFor();
+    await page.getByLabel("Webhook name").fill("Our bot");
+    await page.getByLabel("Endpoint URL").fill(rx.url);
+    await page.getByRole("button", { name: "Create webhook" }).click();
+    const secret = (await page.getByTestId("webhook-secret").textContent())!;
+    expect(secret).toStartWith("whsec_");
+    await look(page, "settings-webhooks");
+
+    // The test: the receiver gets a request signed with that secret; the page shows the answer.
+    await page.getByRole("button", { name: "Send a test to Our bot" }).click();
+    await page.getByText(/^Test delivered: the endpoint answered 204/).waitFor();
+    const [got] = await rx.waitForRequests(1);
+    expect((await verifyStandardWebhook(got!.headers, got!.body, secret)).ok).toBe(true);
+    // The secret is shown once: after a reload it is gone.
+    await page.reload();
+    await page.getByRole("heading", { name: "Webhooks" }).waitFor();
+    expect(await page.getByTestId("webhook-secret").count()).toBe(0);
+
+    // A change by the collaborator: a delivery in the log, and a notification for the owner.
+    await api("POST", `/api/v1/lists/${list.id}/mods`, mateToken, { workshop_id: SMALL.cycleX });
+    await rx.waitForRequests(2);
+    const hookId = ((await api("GET", "/api/v1/settings/webhooks", ownerToken)).body as any[])[0].id;
+    await until("a delivery in the log", async () => ((await api("GET", `/api/v1/settings/webhooks/${hookId}/deliveries`, ownerToken)).body as any[]).length > 0);
+    await page.reload();
+    await page.getByText("Delivery log").click();
+    const log = page.getByRole("table", { name: "Deliveries of Our bot, newest first" });
+    await log.getByRole("cell", { name: "mod_added" }).first().waitFor();
+    await log.getByRole("cell", { name: "204 ok" }).first().waitFor();
+
+    // After twenty failures in a row the service switches a webhook off; the owner turns it back on.
+    const db = new Database(join(dir, "data", "loadout.db"));
+    db.exec("PRAGMA busy_timeout = 5000");
+    db.query("UPDATE webhooks SET enabled = 0, consecutive_failures = 20, disabled_at = ? WHERE id = ?").run(Date.now(), hookId);
+    db.close();
+    await page.reload();
+    await page.getByText("after 20 failed deliveries in a row").waitFor();
+    await look(page, "settings-webhook-disabled");
+    await page.getByRole("button", { name: "Turn it back on" }).click();
+    await until("enabled again", async () => ((await api("GET", "/api/v1/settings/webhooks", ownerToken)).body as any[])[0].enabled === true);
+    await page.getByText("after 20 failed deliveries in a row").waitFor({ state: "detached" });
+
+    // Notifications: the badge counts the unread; reading updates it.
+    const unread = (await api("GET", "/api/v1/notifications/unread-count", ownerToken)).body.count as number;
+    expect(unread).toBeGreaterThan(0);
+    await page.reload();
+    await page.getByRole("link", { name: `Notifications, ${unread} unread` }).click();
+    await page.getByRole("heading", { name: "Notifications" }).waitFor();
+    await page.getByRole("link", { name: "Open the list" }).first().waitFor();
+    await look(page, "notifications");
+    await page.getByRole("button", { name: "Mark all read" }).click();
+    await page.getByRole("link", { name: "Notifications, 0 unread" }).waitFor();
+    expect((await api("GET", "/api/v1/notifications/unread-count", ownerToken)).body.count).toBe(0);
+    // Preferences: no more notices for added mods.
+    await page.getByLabel("a mod is added").uncheck();
+    await until("the preference saved", async () => (await api("GET", "/api/v1/settings/notifications", ownerToken)).body.events.mod_added === false);
+    expect(errors).toEqual([]);
+    await ctx.close();
   }, 120_000);
 });

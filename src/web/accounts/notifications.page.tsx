@@ -1,9 +1,63 @@
-// The inbox: unread first, mark one or all read.
+// The inbox: unread first, mark one or all read, each linking to what it is about; and which
+// kinds of event notify you at all.
+import { useState } from "react";
+import { Link } from "@tanstack/react-router";
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { api, get } from "../app/api";
 import { dateTime } from "../app/format";
 import { useSession } from "../app/session";
 import { Empty, ErrorMessage, SignInFirst, Skeleton } from "../ui/components";
+import { EVENT_LABELS } from "./webhooks";
+
+/** Where a notification leads: the server of a deployment, the list of anything else. */
+function About({ n }: { n: Notification }) {
+  const serverId = typeof n.data.server_id === "string" ? n.data.server_id : null;
+  if (serverId && n.event.startsWith("deployment"))
+    return (
+      <Link to="/my-servers/$id" params={{ id: serverId }}>
+        Open the server
+      </Link>
+    );
+  if (n.list_id)
+    return (
+      <Link to="/lists/$id" params={{ id: n.list_id }} search={n.event.startsWith("suggestion") ? { tab: "suggestions" } : n.event === "deploy_requested" ? { tab: "settings" } : {}}>
+        Open the list
+      </Link>
+    );
+  return null;
+}
+
+function Preferences() {
+  const prefs = useQuery({ queryKey: ["notification-prefs"], queryFn: ({ signal }) => get<{ events: Record<string, boolean> }>("/settings/notifications", signal) });
+  // The boxes follow the clicks at once; a refused save puts the box back.
+  const [local, setLocal] = useState<Record<string, boolean>>({});
+  const shown = { ...prefs.data?.events, ...local };
+  const save = useMutation({
+    mutationFn: (events: Record<string, boolean>) => api<{ events: Record<string, boolean> }>("PUT", "/settings/notifications", { body: { events } }),
+    onMutate: (events) => setLocal((l) => ({ ...l, ...events })),
+    onError: (_e, events) => setLocal((l) => Object.fromEntries(Object.entries(l).filter(([k]) => !(k in events)))),
+  });
+  return (
+    <section className="card stack" aria-labelledby="prefs-h">
+      <h2 id="prefs-h" style={{ marginTop: 0 }}>
+        Notify me when
+      </h2>
+      <ErrorMessage error={prefs.error ?? save.error} />
+      {prefs.data && (
+        <div className="grid" style={{ gap: "0.25rem 1rem" }}>
+          {Object.keys(EVENT_LABELS)
+            .filter((k) => k in shown)
+            .map((k) => (
+              <label key={k} className="check">
+                <input type="checkbox" checked={!!shown[k]} onChange={(e) => save.mutate({ [k]: e.target.checked })} style={{ minHeight: 0 }} />
+                {EVENT_LABELS[k]}
+              </label>
+            ))}
+        </div>
+      )}
+    </section>
+  );
+}
 
 interface Notification {
   id: string;
@@ -11,6 +65,7 @@ interface Notification {
   title: string;
   body: string;
   list_id: string | null;
+  data: Record<string, unknown>;
   read: boolean;
   created_at: string;
 }
@@ -48,10 +103,10 @@ export function NotificationsPage() {
                 <div>
                   <strong>{n.read ? n.title : `● ${n.title}`}</strong>
                   <p className="prose">{n.body}</p>
-                  <span className="muted small">{dateTime(n.created_at)}</span>
+                  <span className="muted small">{dateTime(n.created_at)}</span> <About n={n} />
                 </div>
                 {!n.read && (
-                  <button type="button" className="btn secondary" onClick={() => readOne.mutate(n.id)} aria-label={`Mark "${n.title}" read`}>
+                  <button type="button" className="btn secondary" onClick={() => readOne.mutate(n.id)} aria-label={`Mark read: ${n.title}`}>
                     Mark read
                   </button>
                 )}
@@ -60,6 +115,7 @@ export function NotificationsPage() {
           ))}
         </ul>
       )}
+      <Preferences />
     </div>
   );
 }

@@ -7,6 +7,7 @@ import { dateTime } from "../app/format";
 import { useSession } from "../app/session";
 import { ConfirmButton, DataTable, ErrorMessage, Field, Notice, SignInFirst, Skeleton } from "../ui/components";
 import { createKey, deleteAccount, listKeys, revokeKey, setDisplayName } from "./accounts.services";
+import { Webhooks } from "./webhooks";
 
 const CONFIRM = "delete my account";
 
@@ -23,6 +24,7 @@ export function SettingsPage() {
       </p>
       <DisplayName current={me.display_name} />
       <ApiKeys />
+      <Webhooks />
       <DeleteAccount />
     </div>
   );

@@ -277,7 +277,7 @@ function Settings({ srv }: { srv: Server }) {
             </option>
           ))}
         </SelectField>
-        <label className="row" style={{ alignItems: "center", gap: "0.35rem" }}>
+        <label className="check">
           <input type="checkbox" checked={form.auto_deploy} onChange={(e) => setForm({ ...form, auto_deploy: e.target.checked })} style={{ minHeight: 0 }} /> Deploy
           automatically when the linked list changes
         </label>

@@ -128,7 +128,7 @@ function Register({ lists }: { lists: { id: string; name: string }[] }) {
             </option>
           ))}
         </SelectField>
-        <label className="row" style={{ alignItems: "center", gap: "0.35rem" }}>
+        <label className="check">
           <input type="checkbox" checked={form.auto_deploy} onChange={(e) => setForm({ ...form, auto_deploy: e.target.checked })} style={{ minHeight: 0 }} /> Deploy
           automatically when the list changes
         </label>

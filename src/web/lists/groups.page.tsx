@@ -37,7 +37,7 @@ export function RightsBoxes({ value, onChange, disabled, legend }: { value: Flag
         {legend}
       </legend>
       {RIGHTS.map(([k, label]) => (
-        <label key={k} className="row" style={{ alignItems: "center", gap: "0.35rem" }}>
+        <label key={k} className="check">
           <input type="checkbox" checked={value[k]} disabled={disabled} onChange={(e) => onChange({ ...value, [k]: e.target.checked })} style={{ minHeight: 0 }} />
           {label}
         </label>
