@@ -12,6 +12,8 @@ import { startFakeWorkshop, type FakeWorkshop } from "../fakes/workshop";
 import { loadBmFixture, startFakeBattleMetrics, type FakeBattleMetrics } from "../fakes/battlemetrics";
 import { startSshd, type SshdPeer } from "../peers/sshd";
 import { startReceiver, type Receiver } from "../fakes/receiver";
+import { startFakePanel } from "../fakes/panel";
+import { SAMPLE_SERVER_JSON } from "../fakes/panel-server-json";
 import { verifyStandardWebhook } from "../fakes/receiver-verify";
 import { smallCatalog, SMALL } from "../fixtures/workshop/dataset";
 
@@ -658,6 +660,12 @@ describe("the web app in a real browser", () => {
     const busy = ((await api("GET", "/api/v1/game-servers?min_players=20")).body as any[]).map((x) => x.name);
     await until("the filtered rows", async () => (await table.getByRole("row").count()) === busy.length + 1);
     expect(await table.getByRole("row").nth(1).getByRole("link").first().textContent()).toBe(busy[0]);
+    // Server tags, combined with the players filter.
+    await page.getByLabel("Server tags").fill("battleye");
+    await page.getByLabel("Server tags").press("Enter");
+    await page.waitForURL(/tags=battleye/);
+    const tagged = ((await api("GET", "/api/v1/game-servers?min_players=20&tags=battleye")).body as any[]).length;
+    await until("the tagged rows", async () => (await table.getByRole("row").count()) === tagged + 1 || (tagged === 0 && (await page.getByText("No server matches").count()) === 1));
     // Running a given mod, straight from a link: the filter is part of the URL.
     await page.goto(`${base}/live?mods=5965550F24A0C152`);
     const withMod = ((await api("GET", "/api/v1/game-servers?mod_ids=5965550F24A0C152")).body as any[]).map((x) => x.name).sort();
@@ -806,6 +814,29 @@ describe("the web app in a real browser", () => {
     await crew.page.reload();
     await crew.page.getByRole("table", { name: "Deploy requests for this server" }).getByRole("cell", { name: "approved" }).waitFor();
     await crew.page.getByRole("cell", { name: "Go ahead" }).waitFor();
+
+    // A panel server: its three credential fields, a test through the panel's API, a deploy.
+    const panel = startFakePanel({ files: { "/config.json": SAMPLE_SERVER_JSON } });
+    try {
+      await page.goto(`${base}/my-servers`);
+      await page.getByLabel("Server name").fill("Panel server");
+      await page.getByLabel("Connection").selectOption("panel");
+      await page.getByLabel("Config file").fill("/config.json");
+      await page.getByLabel("Linked list").selectOption({ label: "Sunday op" });
+      await page.getByLabel("Panel address").fill(panel.url);
+      await page.getByLabel("Client API key").fill(panel.apiKey);
+      await page.getByLabel("Server identifier").fill(panel.serverUuid);
+      await page.getByRole("button", { name: "Register server" }).click();
+      await page.getByRole("heading", { name: "Panel server", level: 1 }).waitFor();
+      expect(await page.content()).not.toContain(panel.apiKey);
+      await page.getByRole("button", { name: "Test the connection" }).click();
+      await page.getByText(/^Connected\. The config names 1 mod now/).waitFor();
+      await page.getByRole("button", { name: "Deploy now" }).click();
+      await page.getByText(/^Deployed 4 mods/).waitFor();
+      expect(JSON.parse(panel.files.get("/config.json")!).game.mods).toHaveLength(4);
+    } finally {
+      await panel.stop();
+    }
     for (const c of [{ errors, ctx }, crew]) {
       expect(c.errors).toEqual([]);
       await c.ctx.close();

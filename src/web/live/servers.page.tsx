@@ -73,6 +73,29 @@ function NumberFilter({ label, value, onApply, hint }: { label: string; value: n
   );
 }
 
+/** The servers' own tags (battleye, crossplay, modded…), comma-separated; all must match. */
+function TagsFilter({ value, onApply }: { value: string | undefined; onApply: (v: string | undefined) => void }) {
+  const [text, setText] = useState(value ?? "");
+  useEffect(() => setText(value ?? ""), [value]);
+  const apply = () => {
+    const tags = text
+      .split(",")
+      .map((t) => t.trim().toLowerCase())
+      .filter(Boolean);
+    onApply(tags.length ? tags.join(",") : undefined);
+  };
+  return (
+    <form
+      onSubmit={(e: FormEvent) => {
+        e.preventDefault();
+        apply();
+      }}
+    >
+      <Field label="Server tags" hint="e.g. crossplay, battleye" value={text} onChange={(e) => setText(e.target.value)} onBlur={apply} style={{ maxWidth: "12rem" }} />
+    </form>
+  );
+}
+
 export function LiveServersPage() {
   const search = useSearch({ from: "/live" });
   const navigate = useNavigate({ from: "/live" });
@@ -114,6 +137,7 @@ export function LiveServersPage() {
           <option value="yes">Official only</option>
           <option value="no">Community only</option>
         </SelectField>
+        <TagsFilter value={search.tags} onApply={(v) => set({ tags: v })} />
         <SelectField label="Password" value={search.password ?? ""} onChange={(e) => set({ password: (e.target.value || undefined) as LiveSearch["password"] })}>
           <option value="">Any</option>
           <option value="no">Open</option>
