@@ -1,11 +1,11 @@
 // Settings: display name, API keys (shown once, copy, revoke), account deletion.
-import { useState, type FormEvent } from "react";
+import { useState } from "react";
 import { useNavigate } from "@tanstack/react-router";
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { clearToken } from "../app/auth-store";
 import { dateTime } from "../app/format";
 import { useSession } from "../app/session";
-import { ConfirmButton, DataTable, ErrorMessage, Field, Notice, SignInFirst, Skeleton } from "../ui/components";
+import { ConfirmButton, DataTable, ErrorMessage, Field, Notice, SignInFirst, Skeleton, FormCard } from "../ui/components";
 import { createKey, deleteAccount, listKeys, revokeKey, setDisplayName } from "./accounts.services";
 import { Webhooks } from "./webhooks";
 
@@ -35,17 +35,7 @@ function DisplayName({ current }: { current: string }) {
   const [name, setName] = useState(current);
   const save = useMutation({ mutationFn: () => setDisplayName(name), onSuccess: () => qc.invalidateQueries({ queryKey: ["me"] }) });
   return (
-    <form
-      className="card stack"
-      aria-labelledby="dn-h"
-      onSubmit={(e: FormEvent) => {
-        e.preventDefault();
-        save.mutate();
-      }}
-    >
-      <h2 id="dn-h" style={{ marginTop: 0 }}>
-        Display name
-      </h2>
+    <FormCard id="dn-h" title="Display name" onSubmit={() => save.mutate()}>
       <Field label="Display name" required maxLength={100} value={name} onChange={(e) => setName(e.target.value)} />
       <ErrorMessage error={save.error} />
       {save.isSuccess && <Notice kind="ok">Saved.</Notice>}
@@ -54,7 +44,7 @@ function DisplayName({ current }: { current: string }) {
           Save name
         </button>
       </div>
-    </form>
+    </FormCard>
   );
 }
 

@@ -6,7 +6,7 @@ import { useState, type FormEvent } from "react";
 import { Link, useNavigate, useParams } from "@tanstack/react-router";
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { count, dateTime } from "../app/format";
-import { ConfirmButton, DataTable, ErrorMessage, Field, Notice, SelectField, Skeleton } from "../ui/components";
+import { ConfirmButton, DataTable, ErrorMessage, Field, Notice, SelectField, Skeleton, FormCard } from "../ui/components";
 import { myLists } from "../lists/lists.services";
 import { CredentialsForm } from "./credentials";
 import { StatusBadge } from "./my-servers.page";
@@ -255,17 +255,7 @@ function Settings({ srv }: { srv: Server }) {
     },
   });
   return (
-    <form
-      className="card stack"
-      aria-labelledby="set-h"
-      onSubmit={(e: FormEvent) => {
-        e.preventDefault();
-        save.mutate();
-      }}
-    >
-      <h2 id="set-h" style={{ margin: 0 }}>
-        Settings
-      </h2>
+    <FormCard id="set-h" title="Settings" onSubmit={() => save.mutate()}>
       <div className="row">
         <Field label="Server name" required maxLength={100} value={form.name} onChange={(e) => setForm({ ...form, name: e.target.value })} />
         <Field label="Config file" required value={form.file_path} onChange={(e) => setForm({ ...form, file_path: e.target.value })} />
@@ -289,7 +279,7 @@ function Settings({ srv }: { srv: Server }) {
           Save settings
         </button>
       </div>
-    </form>
+    </FormCard>
   );
 }
 
@@ -305,17 +295,7 @@ function Credentials({ srv }: { srv: Server }) {
     },
   });
   return (
-    <form
-      className="card stack"
-      aria-labelledby="cred-h"
-      onSubmit={(e: FormEvent) => {
-        e.preventDefault();
-        save.mutate();
-      }}
-    >
-      <h2 id="cred-h" style={{ margin: 0 }}>
-        Credentials
-      </h2>
+    <FormCard id="cred-h" title="Credentials" onSubmit={() => save.mutate()}>
       <p className="muted">{srv.has_credentials ? "Set. They are never shown again; enter new ones to replace them." : "Not set yet: deploys and tests need them."}</p>
       <CredentialsForm key={formKey} type={srv.connection_type} onChange={setCreds} idPrefix="replace" />
       <ErrorMessage error={save.error} />
@@ -325,6 +305,6 @@ function Credentials({ srv }: { srv: Server }) {
           {srv.has_credentials ? "Replace credentials" : "Save credentials"}
         </button>
       </div>
-    </form>
+    </FormCard>
   );
 }

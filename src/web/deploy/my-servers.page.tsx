@@ -1,11 +1,11 @@
 // My servers: the game servers the caller deploys to (through a Pterodactyl-style panel or
 // SFTP), each with its linked list and last test; and the form to register one.
-import { useState, type FormEvent } from "react";
+import { useState } from "react";
 import { Link, useNavigate } from "@tanstack/react-router";
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { dateTime } from "../app/format";
 import { useSession } from "../app/session";
-import { DataTable, Empty, ErrorMessage, Field, SelectField, SignInFirst, Skeleton } from "../ui/components";
+import { DataTable, Empty, ErrorMessage, Field, SelectField, SignInFirst, Skeleton, FormCard } from "../ui/components";
 import { myLists } from "../lists/lists.services";
 import { CredentialsForm } from "./credentials";
 import { createServer, servers, setCredentials, type NewServer, type PanelCredentials, type SftpCredentials } from "./servers.services";
@@ -87,17 +87,7 @@ function Register({ lists }: { lists: { id: string; name: string }[] }) {
     },
   });
   return (
-    <form
-      className="card stack"
-      aria-labelledby="reg-h"
-      onSubmit={(e: FormEvent) => {
-        e.preventDefault();
-        create.mutate();
-      }}
-    >
-      <h2 id="reg-h" style={{ marginTop: 0 }}>
-        Register a server
-      </h2>
+    <FormCard id="reg-h" title="Register a server" onSubmit={() => create.mutate()}>
       <div className="row">
         <Field label="Server name" required maxLength={100} value={form.name} onChange={(e) => setForm({ ...form, name: e.target.value })} />
         <SelectField
@@ -140,6 +130,6 @@ function Register({ lists }: { lists: { id: string; name: string }[] }) {
           Register server
         </button>
       </div>
-    </form>
+    </FormCard>
   );
 }

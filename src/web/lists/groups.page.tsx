@@ -5,7 +5,7 @@ import { useState, type FormEvent } from "react";
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { useSession } from "../app/session";
 import { date } from "../app/format";
-import { ConfirmButton, Empty, ErrorMessage, Field, SelectField, SignInFirst, Skeleton } from "../ui/components";
+import { ConfirmButton, Empty, ErrorMessage, Field, SelectField, SignInFirst, Skeleton, FormCard } from "../ui/components";
 import {
   addGroupMember,
   addGroupOwner,
@@ -204,17 +204,7 @@ export function GroupsPage() {
       ) : (
         all.data!.map((g) => <GroupCard key={`${g.id}-${g.updated_at}`} group={g} />)
       )}
-      <form
-        className="card stack"
-        aria-labelledby="new-group-h"
-        onSubmit={(e: FormEvent) => {
-          e.preventDefault();
-          create.mutate();
-        }}
-      >
-        <h2 id="new-group-h" style={{ marginTop: 0 }}>
-          New group
-        </h2>
+      <FormCard id="new-group-h" title="New group" onSubmit={() => create.mutate()}>
         <Field label="Group name" required maxLength={100} value={name} onChange={(e) => setName(e.target.value)} />
         <Field label="Group description" maxLength={2000} value={description} onChange={(e) => setDescription(e.target.value)} />
         <RightsBoxes legend="Default rights" value={rights} onChange={setRights} />
@@ -224,7 +214,7 @@ export function GroupsPage() {
             Create group
           </button>
         </div>
-      </form>
+      </FormCard>
     </div>
   );
 }

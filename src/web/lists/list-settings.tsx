@@ -1,10 +1,10 @@
 // A list's settings, for its owners: name, description and the age rule; where it is filed
 // (folder, community) and its tags; the deploy approval gate with the requests waiting; deleting
 // it (the primary owner only).
-import { useState, type FormEvent } from "react";
+import { useState } from "react";
 import { useNavigate } from "@tanstack/react-router";
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
-import { ConfirmButton, ErrorMessage, Field, Notice, SelectField } from "../ui/components";
+import { ConfirmButton, ErrorMessage, Field, Notice, SelectField, FormCard } from "../ui/components";
 import { dateTime } from "../app/format";
 import { decideRequest, listRequests, requireApproval } from "../deploy/servers.services";
 import { TagChip } from "./my-lists.page";
@@ -45,17 +45,7 @@ export function Settings({ list }: { list: ListDetail }) {
   const folderKnown = !list.folder_id || folderList.data?.some((f) => f.id === list.folder_id);
   return (
     <div className="stack">
-      <form
-        className="card stack"
-        aria-labelledby="about-h"
-        onSubmit={(e: FormEvent) => {
-          e.preventDefault();
-          save.mutate();
-        }}
-      >
-        <h2 id="about-h" style={{ marginTop: 0 }}>
-          About this list
-        </h2>
+      <FormCard id="about-h" title="About this list" onSubmit={() => save.mutate()}>
         <Field label="Name" required maxLength={100} value={name} onChange={(e) => setName(e.target.value)} />
         <Field label="Description" maxLength={2000} value={description} onChange={(e) => setDescription(e.target.value)} />
         <Field
@@ -74,7 +64,7 @@ export function Settings({ list }: { list: ListDetail }) {
             Save
           </button>
         </div>
-      </form>
+      </FormCard>
 
       <section className="card stack" aria-labelledby="file-h">
         <h2 id="file-h" style={{ marginTop: 0 }}>

@@ -5,7 +5,7 @@ import { Link, useNavigate } from "@tanstack/react-router";
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { bytes, date, num } from "../app/format";
 import { useSession } from "../app/session";
-import { ConfirmButton, DataTable, Empty, ErrorMessage, Field, SelectField, Skeleton } from "../ui/components";
+import { ConfirmButton, DataTable, Empty, ErrorMessage, Field, SelectField, Skeleton, FormCard } from "../ui/components";
 import {
   communities,
   createCommunity,
@@ -338,17 +338,7 @@ export function ListsPage() {
           ) : (
             <YourLists lists={mine.data!} folderList={folderList.data ?? []} tagList={tagList.data ?? []} communityList={communityList.data ?? []} />
           )}
-          <form
-            className="card stack"
-            aria-labelledby="new-h"
-            onSubmit={(e: FormEvent) => {
-              e.preventDefault();
-              create.mutate();
-            }}
-          >
-            <h3 id="new-h" style={{ marginTop: 0 }}>
-              New list
-            </h3>
+          <FormCard id="new-h" title="New list" level={3} onSubmit={() => create.mutate()}>
             <Field label="List name" required maxLength={100} value={name} onChange={(e) => setName(e.target.value)} />
             <Field label="Description" maxLength={2000} value={description} onChange={(e) => setDescription(e.target.value)} />
             <label className="row" style={{ alignItems: "center", gap: "0.5rem" }}>
@@ -361,7 +351,7 @@ export function ListsPage() {
                 Create list
               </button>
             </div>
-          </form>
+          </FormCard>
           <CopyFromServer
             onDone={async (id) => {
               await qc.invalidateQueries({ queryKey: ["lists"] });

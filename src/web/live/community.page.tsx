@@ -1,16 +1,14 @@
 // A community's page: who it is, its players over time (24 h, 14 d, 365 d), its servers online
 // now and its public lists. Public: a community links it from its own site.
-import { Suspense } from "react";
 import { Link, useParams, useSearch } from "@tanstack/react-router";
 import { useQuery } from "@tanstack/react-query";
 import { bytes, num } from "../app/format";
 import { DataTable, ErrorMessage, Skeleton } from "../ui/components";
 import type { Series } from "../ui/chart";
-import { LazyTimeChart } from "../ui/lazy-chart";
 import { searchPublicListsOf } from "../lists/lists.services";
 import { communityPage, communityPlayers, communityServers, RANGES, type CommunityStatPoint } from "./live.services";
 import { PlayersBar } from "./servers.page";
-import { RangeTabs } from "./range-tabs";
+import { ChartCard } from "./chart-card";
 
 const SERIES: Series<CommunityStatPoint>[] = [
   { label: "Players", unit: "players", value: (p) => p.total_players, color: "--accent" },
@@ -39,25 +37,15 @@ export function CommunityPage() {
           {num(com.member_count)} {com.member_count === 1 ? "member" : "members"} · metrics at <code>/community/{com.slug}/metrics</code>
         </p>
       </div>
-      <section className="card stack" aria-labelledby="cplayers-h">
-        <div className="row" style={{ justifyContent: "space-between", alignItems: "center" }}>
-          <h2 id="cplayers-h" style={{ margin: 0 }}>
-            Players on its servers
-          </h2>
-          <RangeTabs current={range.key} label="Chart range" />
-        </div>
-        {series.isLoading ? (
-          <Skeleton lines={5} label="Loading the chart" />
-        ) : series.error ? (
-          <ErrorMessage error={series.error} retry={() => series.refetch()} />
-        ) : series.data!.length === 0 ? (
-          <p className="muted">No history in this range yet: assign servers to the community, and the next scans record them.</p>
-        ) : (
-          <Suspense fallback={<Skeleton lines={5} />}>
-            <LazyTimeChart points={series.data!} series={SERIES} stepSeconds={range.step} rangeSeconds={range.days * 86400} title={`players on ${com.name}'s servers over ${range.label}`} />
-          </Suspense>
-        )}
-      </section>
+      <ChartCard
+        id="cplayers-h"
+        heading="Players on its servers"
+        query={series}
+        series={SERIES}
+        range={range}
+        what={`players on ${com.name}'s servers`}
+        empty="No history in this range yet: assign servers to the community, and the next scans record them."
+      />
       <section className="card stack" aria-labelledby="cservers-h">
         <h2 id="cservers-h" style={{ margin: 0 }}>
           Servers online now

@@ -1,8 +1,7 @@
 // One live server: what it is now, its players over 24 hours, 14 days or a year (uPlot, with a
 // table), the mods it runs (paged, with the total download), what changed in its mods and when,
 // and "copy these mods to a list" (a new list, or over one of yours).
-import { Suspense, useState, type FormEvent } from "react";
-import { LazyTimeChart } from "../ui/lazy-chart";
+import { useState, type FormEvent } from "react";
 import { Link, useNavigate, useParams, useSearch } from "@tanstack/react-router";
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { bytes, dateTime, num } from "../app/format";
@@ -12,7 +11,7 @@ import type { Series } from "../ui/chart";
 import { copyFromServer, myLists } from "../lists/lists.services";
 import { changelog, copyToNewList, liveServer, RANGES, serverMods, serverStats, type ServerStatPoint } from "./live.services";
 import { PlayersBar } from "./servers.page";
-import { RangeTabs } from "./range-tabs";
+import { ChartCard } from "./chart-card";
 
 const SERIES: Series<ServerStatPoint>[] = [
   { label: "Players", unit: "players", value: (p) => p.player_count, color: "--accent" },
@@ -48,25 +47,7 @@ export function LiveServerPage() {
         </p>
       </div>
 
-      <section className="card stack" aria-labelledby="players-h">
-        <div className="row" style={{ justifyContent: "space-between", alignItems: "center" }}>
-          <h2 id="players-h" style={{ margin: 0 }}>
-            Players
-          </h2>
-          <RangeTabs current={range.key} label="Chart range" />
-        </div>
-        {stats.isLoading ? (
-          <Skeleton lines={5} label="Loading the chart" />
-        ) : stats.error ? (
-          <ErrorMessage error={stats.error} retry={() => stats.refetch()} />
-        ) : stats.data!.length === 0 ? (
-          <p className="muted">No player history in this range yet.</p>
-        ) : (
-          <Suspense fallback={<Skeleton lines={5} />}>
-            <LazyTimeChart points={stats.data!} series={SERIES} stepSeconds={range.step} rangeSeconds={range.days * 86400} title={`players on ${s.name} over ${range.label}`} />
-          </Suspense>
-        )}
-      </section>
+      <ChartCard id="players-h" heading="Players" query={stats} series={SERIES} range={range} what={`players on ${s.name}`} empty="No player history in this range yet." />
 
       <Mods id={id} page={search.mods_page ?? 1} />
       <CopyMods id={id} name={s.name} count={s.mods_count} />

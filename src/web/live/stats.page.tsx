@@ -1,14 +1,12 @@
 // Statistics: players on all live servers over time (24 h, 14 d, 365 d), and the top mods and
 // servers right now; each links to its own page (a mod's usage chart is on its catalog page).
-import { Suspense } from "react";
 import { Link, useSearch } from "@tanstack/react-router";
 import { useQuery } from "@tanstack/react-query";
 import { num } from "../app/format";
 import { DataTable, ErrorMessage, Skeleton } from "../ui/components";
 import type { Series } from "../ui/chart";
-import { LazyTimeChart } from "../ui/lazy-chart";
 import { globalPlayers, RANGES, topMods, topServers, type GlobalStatPoint } from "./live.services";
-import { RangeTabs } from "./range-tabs";
+import { ChartCard } from "./chart-card";
 
 const SERIES: Series<GlobalStatPoint>[] = [
   { label: "Players", unit: "players", value: (p) => p.total_players, color: "--accent" },
@@ -37,25 +35,15 @@ export function StatsPage() {
           </div>
         </div>
       )}
-      <section className="card stack" aria-labelledby="global-h">
-        <div className="row" style={{ justifyContent: "space-between", alignItems: "center" }}>
-          <h2 id="global-h" style={{ margin: 0 }}>
-            Players on all servers
-          </h2>
-          <RangeTabs current={range.key} label="Chart range" />
-        </div>
-        {series.isLoading ? (
-          <Skeleton lines={5} label="Loading the chart" />
-        ) : series.error ? (
-          <ErrorMessage error={series.error} retry={() => series.refetch()} />
-        ) : series.data!.length === 0 ? (
-          <p className="muted">No scan has been recorded in this range yet.</p>
-        ) : (
-          <Suspense fallback={<Skeleton lines={5} />}>
-            <LazyTimeChart points={series.data!} series={SERIES} stepSeconds={range.step} rangeSeconds={range.days * 86400} title={`players and servers online over ${range.label}`} />
-          </Suspense>
-        )}
-      </section>
+      <ChartCard
+        id="global-h"
+        heading="Players on all servers"
+        query={series}
+        series={SERIES}
+        range={range}
+        what="players and servers online"
+        empty="No scan has been recorded in this range yet."
+      />
       <div className="grid">
         <section className="card stack" aria-labelledby="top-mods-h">
           <h2 id="top-mods-h" style={{ margin: 0 }}>

@@ -260,3 +260,23 @@ export function ChunkedRows<T>({ rows, render, columns, resetKey, chunk = 50 }: 
   }
   return <>{out}</>;
 }
+
+/** A form in a card with its heading (the form is named by it): submitting never reloads the page. */
+export function FormCard({ id, title, onSubmit, children, level = 2 }: { id: string; title: ReactNode; onSubmit: () => void; children: ReactNode; level?: 2 | 3 }) {
+  const H = level === 2 ? "h2" : "h3";
+  return (
+    <form
+      className="card stack"
+      aria-labelledby={id}
+      onSubmit={(e) => {
+        e.preventDefault();
+        onSubmit();
+      }}
+    >
+      <H id={id} style={{ marginTop: 0, marginBottom: 0 }}>
+        {title}
+      </H>
+      {children}
+    </form>
+  );
+}
