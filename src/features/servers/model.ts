@@ -149,6 +149,8 @@ export const serverView = z.object({
   /** SFTP: the addons folder; null = `addons/` beside the config file. */
   addons_path: z.string().nullable(),
   has_credentials: z.boolean(),
+  /** When the credentials were last stored (they are never returned), or null. */
+  credentials_set_at: z.string().nullable(),
   /** SFTP: the host key pinned at the first successful connection (as `ssh-keygen -lf` prints it), or null. */
   host_key_fingerprint: z.string().nullable(),
   /** Status of the latest connection test, or null when never tested. */

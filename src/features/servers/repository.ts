@@ -47,14 +47,14 @@ export function autoDeployServers(db: Tx, listId: string): ServerRow[] {
 // ---- credentials
 
 /** Which of these servers have credentials, with the pinned SFTP host key (never the secret). */
-export function credentialStates(db: Tx, serverIds: string[]): Map<string, { host_key_sha256: string | null }> {
+export function credentialStates(db: Tx, serverIds: string[]): Map<string, { host_key_sha256: string | null; updated_at: number }> {
   if (serverIds.length === 0) return new Map();
   const rows = db
-    .select({ id: serverCredentials.server_id, host_key_sha256: serverCredentials.host_key_sha256 })
+    .select({ id: serverCredentials.server_id, host_key_sha256: serverCredentials.host_key_sha256, updated_at: serverCredentials.updated_at })
     .from(serverCredentials)
     .where(inArray(serverCredentials.server_id, serverIds))
     .all();
-  return new Map(rows.map((r) => [r.id, { host_key_sha256: r.host_key_sha256 }]));
+  return new Map(rows.map((r) => [r.id, { host_key_sha256: r.host_key_sha256, updated_at: r.updated_at }]));
 }
 
 export function upsertCredentials(db: Tx, serverId: string, secret: string, keyId: string, now: number): void {

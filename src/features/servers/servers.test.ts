@@ -91,6 +91,7 @@ describe("server CRUD", () => {
       linked_list_id: listId,
       auto_deploy: false,
       has_credentials: false,
+      credentials_set_at: null,
       last_test_status: null,
       last_test: null,
     });
@@ -196,6 +197,7 @@ describe("credentials", () => {
 
     const detail = await t.req("GET", `/api/v1/servers/${sftp.id}`, { user: owner });
     expect(detail.body.has_credentials).toBe(true);
+    expect(detail.body.credentials_set_at).toBe(new Date(t.clock.now()).toISOString()); // when, never what
     const all = await t.req("GET", "/api/v1/servers", { user: owner });
     for (const text of [detail.text, all.text]) {
       expect(text).not.toContain(password);

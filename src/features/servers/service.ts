@@ -26,7 +26,7 @@ const SERVER_NOT_FOUND = "server not found";
 
 function toServerView(
   server: repo.ServerRow,
-  creds: { host_key_sha256: string | null } | undefined,
+  creds: { host_key_sha256: string | null; updated_at: number } | undefined,
   lastTest: repo.DeploymentRow | undefined,
 ): ServerView {
   return {
@@ -40,6 +40,7 @@ function toServerView(
     items_scan: server.items_scan,
     addons_path: server.addons_path ?? null,
     has_credentials: !!creds,
+    credentials_set_at: creds ? toIso(creds.updated_at) : null,
     host_key_fingerprint: creds?.host_key_sha256 ?? null,
     last_test_status: lastTest?.status ?? null,
     last_test: lastTest

@@ -102,7 +102,7 @@ export function MyServerPage() {
       <div>
         <h1>{srv.name}</h1>
         <p className="muted break-anywhere">
-          {srv.connection_type === "panel" ? "Game panel" : "SFTP"} · {srv.file_path} · credentials {srv.has_credentials ? "set" : "missing"}
+          {srv.connection_type === "panel" ? "Game panel" : "SFTP"} · {srv.file_path} · credentials {srv.has_credentials ? `set ${srv.credentials_set_at ? dateTime(srv.credentials_set_at) : ""}` : "missing"}
           {srv.host_key_fingerprint ? ` · host key ${srv.host_key_fingerprint}` : ""}
         </p>
       </div>
@@ -296,7 +296,9 @@ function Credentials({ srv }: { srv: Server }) {
   });
   return (
     <FormCard id="cred-h" title="Credentials" onSubmit={() => save.mutate()}>
-      <p className="muted">{srv.has_credentials ? "Set. They are never shown again; enter new ones to replace them." : "Not set yet: deploys and tests need them."}</p>
+      <p className="muted">{srv.has_credentials
+          ? `Set ${srv.credentials_set_at ? dateTime(srv.credentials_set_at) : ""}. They are never shown again; enter new ones to replace them.`
+          : "Not set yet: deploys and tests need them."}</p>
       <CredentialsForm key={formKey} type={srv.connection_type} onChange={setCreds} idPrefix="replace" />
       <ErrorMessage error={save.error} />
       {save.isSuccess && !save.isPending && <Notice kind="ok">Credentials saved.</Notice>}

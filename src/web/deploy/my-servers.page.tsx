@@ -52,7 +52,7 @@ export function MyServersPage() {
             { header: "Connection", cell: (s) => (s.connection_type === "panel" ? "game panel" : "SFTP") },
             { header: "Linked list", cell: (s) => listName(s.linked_list_id) },
             { header: "Auto-deploy", cell: (s) => (s.auto_deploy ? "on" : "off") },
-            { header: "Credentials", cell: (s) => (s.has_credentials ? "set" : <span className="badge warn">missing</span>) },
+            { header: "Credentials", cell: (s) => (s.has_credentials ? `set ${s.credentials_set_at ? dateTime(s.credentials_set_at) : ""}` : <span className="badge warn">missing</span>) },
             {
               header: "Last test",
               cell: (s) => (
