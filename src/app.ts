@@ -14,6 +14,8 @@ import scalarBundle from "../node_modules/@scalar/api-reference/dist/browser/sta
 
 const SCALAR_PATH = "/swagger/assets/scalar.js";
 
+import { applyResponseValidation, documented } from "./shared/response-validation";
+
 export function createApp(deps: Deps) {
   const origins = deps.config.LOADOUT_CORS_ORIGINS.trim();
   let app = new Elysia({ normalize: true })
@@ -39,7 +41,7 @@ export function createApp(deps: Deps) {
         specPath: "/swagger/json",
         provider: "scalar",
         scalar: { cdn: SCALAR_PATH } as any,
-        mapJsonSchema: { zod: (schema: any) => z.toJSONSchema(schema, { unrepresentable: "any", io: "input" }) },
+        mapJsonSchema: { zod: (schema: any) => z.toJSONSchema(documented(schema), { unrepresentable: "any", io: "input" }) },
         exclude: { paths: [SCALAR_PATH] },
         documentation: {
           info: {
@@ -63,6 +65,8 @@ export function createApp(deps: Deps) {
   for (const f of features) {
     if (f.routes) app = app.use(f.routes(deps)) as any;
   }
+  // Response schemas document every route; they validate only in the test app (strict).
+  applyResponseValidation(app as any, deps.config.LOADOUT_RESPONSE_VALIDATION);
   return app;
 }
 

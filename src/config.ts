@@ -99,6 +99,8 @@ export const configSchema = z.object({
   LOADOUT_BATTLEMETRICS_URL: url("LOADOUT_BATTLEMETRICS_URL").default("https://api.battlemetrics.com"),
   LOADOUT_BATTLEMETRICS_TOKEN: optionalNonEmpty,
   LOADOUT_SCHEDULES: z.enum(["on", "off"], { error: "LOADOUT_SCHEDULES must be on or off" }).default("on"),
+  /** off: response schemas document only (production); strict: validated, and a key they do not name fails (the test app). */
+  LOADOUT_RESPONSE_VALIDATION: z.enum(["off", "strict"], { error: "LOADOUT_RESPONSE_VALIDATION must be off or strict" }).default("off"),
   LOADOUT_CRON_WORKSHOP: cron("LOADOUT_CRON_WORKSHOP", "0 */6 * * *"),
   LOADOUT_CRON_GAME_SERVERS: cron("LOADOUT_CRON_GAME_SERVERS", "*/5 * * * *"),
   LOADOUT_CRON_ROLLUPS: cron("LOADOUT_CRON_ROLLUPS", "0 * * * *"),
@@ -135,7 +137,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
   return result.data;
 }
 
-/** Config for tests: defaults plus overrides, schedules off. */
+/** Config for tests: defaults plus overrides, schedules off, responses validated strictly. */
 export function testConfig(overrides: Record<string, string> = {}): Config {
-  return loadConfig({ LOADOUT_SCHEDULES: "off", LOADOUT_LOG_LEVEL: "error", ...overrides });
+  return loadConfig({ LOADOUT_SCHEDULES: "off", LOADOUT_LOG_LEVEL: "error", LOADOUT_RESPONSE_VALIDATION: "strict", ...overrides });
 }

@@ -4,7 +4,7 @@
 import type { Deps } from "../../deps";
 import { AppError } from "../../shared/errors";
 import { stmt } from "./repository";
-import { ONLINE_WINDOW } from "./service";
+import { ONLINE_WINDOW } from "./entry";
 
 const escapeLabel = (v: string) => v.replace(/\\/g, "\\\\").replace(/"/g, '\\"').replace(/\n/g, "\\n");
 const escapeHelp = (v: string) => v.replace(/\\/g, "\\\\").replace(/\n/g, "\\n");

@@ -9,6 +9,7 @@
 import type { Database } from "bun:sqlite";
 import type { Deps } from "../../deps";
 import { DAY, HOUR, THREE_HOURS, liveRepo, stmt } from "./repository";
+import { invalidateLiveSnapshot } from "./snapshot";
 
 export const RAW_RETENTION = DAY;
 export const HOURLY_RETENTION = 14 * DAY;
@@ -201,5 +202,7 @@ export function runRollups(deps: Pick<Deps, "sqlite" | "clock">, now = deps.cloc
       liveRepo.refreshModUsage(sqlite, now);
     })
     .immediate();
+  // Averages and download sizes moved: the next read of the live list rebuilds its snapshot.
+  invalidateLiveSnapshot(sqlite);
   return result;
 }

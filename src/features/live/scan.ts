@@ -11,6 +11,7 @@ import { BattleMetricsClient, BattleMetricsError, type LiveServer } from "./batt
 import { pollRegisteredServers } from "./a2s-source";
 import { PermanentJobError } from "../jobs/queue";
 import { recordSourceError, recordSourceOk } from "../../shared/source-status";
+import { invalidateLiveSnapshot, rebuildLiveSnapshot } from "./snapshot";
 import { liveRepo, type CatalogMod, type ChangeRow, type CurrentMod, type ExistingServer, type ModRow } from "./repository";
 
 export interface ScanResult {
@@ -227,6 +228,7 @@ export function finishScan(deps: Pick<Deps, "sqlite">, state: ScanState): number
       liveRepo.setState(sqlite, "last_scan_at", state.time);
     })
     .immediate();
+  invalidateLiveSnapshot(sqlite);
   return vanished;
 }
 
@@ -311,6 +313,8 @@ export async function runScan(deps: Deps, opts: RunScanOptions = {}): Promise<Sc
       if (!complete) liveRepo.setState(deps.sqlite, "last_partial_scan_at", state.time);
     })
     .immediate();
+  // The scan is committed: swap in the snapshot of it (GET /game-servers answers from memory).
+  rebuildLiveSnapshot(deps.sqlite, deps.clock.now());
   queueScrapes(deps, unknown);
   for (const f of poll.failed) deps.log.warn("live: registered server did not answer A2S", { server_id: f.target.server_id, error: f.error });
   if (poll.answered.length || poll.failed.length) {

@@ -7,44 +7,13 @@ import { toIso } from "../../shared/time";
 import { requireListOwner, resolveListAccess } from "../lists/access";
 import { applyImport, createList, MAX_MODS, LIMIT_MESSAGE } from "../lists/service";
 import type { ListQuery, ServerEntry, ServerMod } from "./model";
+import { ONLINE_WINDOW, ORDER, toEntry } from "./entry";
+import { invalidateLiveSnapshot, liveSnapshot, querySnapshot } from "./snapshot";
+
+export { ONLINE_WINDOW, toEntry };
 import { DAY, HOUR, RAW_WINDOW, SERVER_COLUMNS, THREE_HOURS, liveRepo, stmt, type ServerRow } from "./repository";
 
-export const ONLINE_WINDOW = HOUR;
-
 const notFound = () => new AppError(404, "game server not found");
-
-export function toEntry(r: ServerRow): ServerEntry {
-  return {
-    id: r.id,
-    name: r.name,
-    host_address: r.host_address,
-    player_count: r.player_count,
-    player_count_limit: r.player_count_limit,
-    queue_players_count: r.queue_players_count,
-    scenario_name: r.scenario_name,
-    game_version: r.game_version,
-    password_protected: !!r.password_protected,
-    official: !!r.official,
-    last_updated: toIso(r.last_seen_at),
-    country: r.country,
-    tags: r.tags.split(",").filter((t) => t !== ""),
-    mods_count: r.mods_count,
-    mods_size_bytes: r.mods_size_bytes,
-    avg_players_7d: Math.round(r.avg_players_7d * 100) / 100,
-    community_id: r.community_id,
-  };
-}
-
-const ORDER: Record<ListQuery["sort_by"], string> = {
-  recent: "g.last_seen_at DESC, g.first_seen_at DESC, g.player_count DESC, g.id",
-  popularity: "g.avg_players_7d DESC, g.player_count DESC, g.id",
-  players_desc: "g.player_count DESC, g.name COLLATE NOCASE, g.id",
-  players_asc: "g.player_count ASC, g.name COLLATE NOCASE, g.id",
-  mod_size_desc: "g.mods_size_bytes DESC, g.player_count DESC, g.id",
-  mod_size_asc: "g.mods_size_bytes ASC, g.player_count DESC, g.id",
-  name_asc: "g.name COLLATE NOCASE ASC, g.id",
-  name_desc: "g.name COLLATE NOCASE DESC, g.id",
-};
 
 /** Escapes LIKE wildcards (ESCAPE '\'). */
 const likeEscape = (s: string) => s.replace(/[\\%_]/g, (c) => `\\${c}`);
@@ -53,7 +22,13 @@ const likeEscape = (s: string) => s.replace(/[\\%_]/g, (c) => `\\${c}`);
  * Live servers (in the latest scan and seen within the last hour), filtered and sorted.
  * Search: every word must occur in name, host address or scenario (case-insensitive).
  */
+/** GET /game-servers: from the in-memory snapshot of the last scan (snapshot.ts). */
 export function listServers(deps: Pick<Deps, "sqlite" | "clock">, q: ListQuery): ServerEntry[] {
+  return querySnapshot(liveSnapshot(deps.sqlite, deps.clock.now()), q, deps.clock.now() - ONLINE_WINDOW);
+}
+
+/** The same answer straight from SQLite: the truth the snapshot is checked against (tests, bench). */
+export function listServersSql(deps: Pick<Deps, "sqlite" | "clock">, q: ListQuery): ServerEntry[] {
   const where = ["g.online = 1", "g.last_seen_at >= $since"];
   const params: Record<string, string | number> = { since: deps.clock.now() - ONLINE_WINDOW, limit: q.limit, offset: q.offset };
   const words = (q.search ?? "").toLowerCase().split(/\s+/).filter((w) => w !== "").slice(0, 10);
@@ -380,6 +355,7 @@ export function assignCommunity(deps: Pick<Deps, "sqlite">, userId: string, serv
     throw new AppError(403, "no permission");
   }
   stmt(deps.sqlite, `UPDATE game_servers SET community_id = ? WHERE id = ?`).run(communityId, serverId);
+  invalidateLiveSnapshot(deps.sqlite);
 }
 
 export interface CopyInput {

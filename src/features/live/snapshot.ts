@@ -1,0 +1,144 @@
+// The live servers in memory: an immutable snapshot of the online servers, built from SQLite after
+// each scan commits (and after the roll-ups or a community assignment change what it holds), and
+// swapped in with one assignment: a reader has the old snapshot or the new one, never half a scan.
+// GET /game-servers answers every filter, sort and page from it; SQLite stays the truth (the
+// snapshot is rebuilt from it, and `listServersSql` in service.ts answers the same, for tests).
+//
+// Per scan it holds each online server's row and its answer object (built once), the server order
+// for every sort (computed by SQLite with the same ORDER BY the SQL path uses, so ties and
+// NOCASE collation are the same), the lower-cased tags string, and for every workshop id the
+// servers that run it. A request walks the order of its sort and stops after offset + limit
+// matches; a mod filter first intersects the servers of the asked mods.
+import type { Database } from "bun:sqlite";
+import type { ListQuery, ServerEntry } from "./model";
+import { SORTS } from "./model";
+import { SERVER_COLUMNS, stmt, type ServerRow } from "./repository";
+import { ORDER, toEntry } from "./entry";
+
+type Row = ServerRow & { search_text: string };
+
+export interface LiveSnapshot {
+  /** When it was built (epoch ms; for the metrics and the docs). */
+  builtAt: number;
+  buildMs: number;
+  rows: readonly Row[];
+  entries: readonly ServerEntry[];
+  /** Tags as stored (`,a,b,`), ASCII-lower-cased as SQLite's LIKE compares them. */
+  tags: readonly string[];
+  order: Readonly<Record<ListQuery["sort_by"], Int32Array>>;
+  /** workshop id → indexes (into rows) of the servers running it. */
+  byMod: ReadonlyMap<string, Int32Array>;
+  /** Approximate bytes held (rows, entries, orders, mod index). */
+  bytes: number;
+}
+
+const asciiLower = (s: string) => s.replace(/[A-Z]+/g, (m) => m.toLowerCase());
+
+let builds = 0;
+const snapshots = new WeakMap<Database, LiveSnapshot>();
+
+/** The current snapshot, built on first use. */
+export function liveSnapshot(sqlite: Database, now: number): LiveSnapshot {
+  let s = snapshots.get(sqlite);
+  if (!s) {
+    s = buildSnapshot(sqlite, now);
+    snapshots.set(sqlite, s);
+  }
+  return s;
+}
+
+/** Drops the snapshot: the next read builds one from SQLite (after any write to the live tables). */
+export function invalidateLiveSnapshot(sqlite: Database): void {
+  snapshots.delete(sqlite);
+}
+
+/** Builds a new snapshot and swaps it in (one assignment). */
+export function rebuildLiveSnapshot(sqlite: Database, now: number): LiveSnapshot {
+  const s = buildSnapshot(sqlite, now);
+  snapshots.set(sqlite, s);
+  return s;
+}
+
+export const snapshotBuilds = () => builds;
+
+export function buildSnapshot(sqlite: Database, now: number): LiveSnapshot {
+  const t0 = performance.now();
+  builds++;
+  // One read transaction: the rows, the orders and the mods are of the same committed state.
+  return sqlite.transaction(() => {
+    const rows = stmt(sqlite, `SELECT ${SERVER_COLUMNS}, g.search_text FROM game_servers g WHERE g.online = 1 ORDER BY g.id`).all() as Row[];
+    const index = new Map<string, number>();
+    rows.forEach((r, i) => index.set(r.id, i));
+    const orders = {} as Record<ListQuery["sort_by"], Int32Array>;
+    for (const sort of SORTS) {
+      const ids = stmt(sqlite, `SELECT g.id FROM game_servers g WHERE g.online = 1 ORDER BY ${ORDER[sort]}`).values() as [string][];
+      const a = new Int32Array(ids.length);
+      for (let i = 0; i < ids.length; i++) a[i] = index.get(ids[i]![0])!;
+      orders[sort] = a;
+    }
+    const lists = new Map<string, number[]>();
+    const pairs = stmt(
+      sqlite,
+      `SELECT gm.workshop_id, gm.server_id FROM game_server_mods gm JOIN game_servers g ON g.id = gm.server_id WHERE g.online = 1`,
+    ).values() as [string, string][];
+    for (const [mod, server] of pairs) {
+      const i = index.get(server);
+      if (i === undefined) continue;
+      let l = lists.get(mod);
+      if (!l) lists.set(mod, (l = []));
+      l.push(i);
+    }
+    const byMod = new Map<string, Int32Array>();
+    let modInts = 0;
+    for (const [mod, l] of lists) {
+      const a = Int32Array.from(new Set(l)).sort();
+      byMod.set(mod, a);
+      modInts += a.length;
+    }
+    const entries = rows.map(toEntry);
+    const tags = rows.map((r) => asciiLower(r.tags));
+    // Rough: a row and its entry ~ 1.2 KB of strings and objects; 4 bytes an order slot or mod index entry; ~100 B a map key.
+    const bytes = rows.length * 1200 + SORTS.length * rows.length * 4 + modInts * 4 + byMod.size * 100;
+    return { builtAt: now, buildMs: performance.now() - t0, rows, entries, tags, order: orders, byMod, bytes };
+  })();
+}
+
+/** GET /game-servers from the snapshot: the same rows, order and page as the SQL path. */
+export function querySnapshot(s: LiveSnapshot, q: ListQuery, since: number): ServerEntry[] {
+  const words = (q.search ?? "").toLowerCase().split(/\s+/).filter((w) => w !== "").slice(0, 10);
+  const tags = (q.tags ?? []).slice(0, 20).map((t) => `,${t},`);
+  const mods = [...new Set(q.mod_ids ?? [])];
+  let allowed: Uint8Array | null = null;
+  if (mods.length > 0) {
+    const sets = mods.map((m) => s.byMod.get(m));
+    if (sets.some((x) => !x)) return [];
+    sets.sort((a, b) => a!.length - b!.length);
+    const counts = new Uint8Array(s.rows.length);
+    for (const i of sets[0]!) counts[i] = 1;
+    for (let k = 1; k < sets.length; k++) for (const i of sets[k]!) if (counts[i] === k) counts[i] = k + 1;
+    allowed = counts.map((c) => (c === sets.length ? 1 : 0));
+  }
+  const out: ServerEntry[] = [];
+  let skip = q.offset;
+  for (const i of s.order[q.sort_by]) {
+    if (allowed && !allowed[i]) continue;
+    const r = s.rows[i]!;
+    if (r.last_seen_at < since) continue;
+    if (q.official !== undefined && !!r.official !== q.official) continue;
+    if (q.password_protected !== undefined && !!r.password_protected !== q.password_protected) continue;
+    if (q.min_players !== undefined && r.player_count < q.min_players) continue;
+    if (q.max_mod_size !== undefined && r.mods_size_bytes > q.max_mod_size) continue;
+    if (q.community_id !== undefined && r.community_id !== q.community_id) continue;
+    if (words.length) {
+      if (!words.every((w) => r.search_text.includes(w))) continue;
+    }
+    if (tags.length && !tags.every((t) => s.tags[i]!.includes(t))) continue;
+    if (skip > 0) {
+      skip--;
+      continue;
+    }
+    out.push(s.entries[i]!);
+    if (out.length === q.limit) break;
+  }
+  return out;
+}
