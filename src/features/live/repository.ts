@@ -303,6 +303,8 @@ export const liveRepo = {
     // The catalog's live stats read the usage as of this time and subtract what left the
     // window since (src/features/catalog/repository.ts).
     this.setState(sqlite, "mod_usage_at", now);
+    // The live snapshot holds the top of this table: move its generation (snapshot.ts).
+    stmt(sqlite, `UPDATE live_state SET value = value + 1 WHERE key = 'servers_gen'`).run();
   },
 
   getState(sqlite: Database, key: string): number | null {

@@ -9,7 +9,7 @@
 import type { Database } from "bun:sqlite";
 import type { Deps } from "../../deps";
 import { DAY, HOUR, THREE_HOURS, liveRepo, stmt } from "./repository";
-import { invalidateLiveSnapshot } from "./snapshot";
+import { rebuildLiveSnapshot } from "./snapshot";
 
 export const RAW_RETENTION = DAY;
 export const HOURLY_RETENTION = 14 * DAY;
@@ -202,7 +202,7 @@ export function runRollups(deps: Pick<Deps, "sqlite" | "clock">, now = deps.cloc
       liveRepo.refreshModUsage(sqlite, now);
     })
     .immediate();
-  // Averages and download sizes moved: the next read of the live list rebuilds its snapshot.
-  invalidateLiveSnapshot(sqlite);
+  // Averages and download sizes moved: readers switch to a snapshot of them after the commit.
+  rebuildLiveSnapshot(sqlite, deps.clock.now());
   return result;
 }

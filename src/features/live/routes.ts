@@ -11,12 +11,15 @@ import * as m from "./model";
 import * as svc from "./service";
 import { communityMetrics, serverMetrics } from "./metrics";
 import { enqueueRollups, enqueueScan } from "./jobs";
+import { rebuildLiveSnapshot } from "./snapshot";
 
 const errors = { 400: errorBody, 404: errorBody };
 const metricsResponse = (text: string) => new Response(text, { headers: { "content-type": METRICS_CONTENT_TYPE } });
 
-export const liveRoutes = (deps: Deps) =>
-  new Elysia({ tags: ["live game servers"] })
+export const liveRoutes = (deps: Deps) => {
+  // The live snapshot is built at start (migrations have run), then after every scan commit.
+  rebuildLiveSnapshot(deps.sqlite, deps.clock.now());
+  return new Elysia({ tags: ["live game servers"] })
     .use(authPlugin(deps))
     // ---- Live game servers (public) --------------------------------------------------------
     .get("/api/v1/game-servers", ({ query }) => svc.listServers(deps, query), {
@@ -150,4 +153,4 @@ export const liveRoutes = (deps: Deps) =>
       params: z.object({ slug: z.string() }),
       detail: { summary: "Metrics of one community (text format 0.0.4)" },
     });
-
+};

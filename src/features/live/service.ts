@@ -8,7 +8,7 @@ import { requireListOwner, resolveListAccess } from "../lists/access";
 import { applyImport, createList, MAX_MODS, LIMIT_MESSAGE } from "../lists/service";
 import type { ListQuery, ServerEntry, ServerMod } from "./model";
 import { ONLINE_WINDOW, ORDER, toEntry } from "./entry";
-import { invalidateLiveSnapshot, liveSnapshot, querySnapshot } from "./snapshot";
+import { invalidateLiveSnapshot, liveSnapshot, onlineRow, querySnapshot, type LiveSnapshot, type TopMod } from "./snapshot";
 
 export { ONLINE_WINDOW, toEntry };
 import { DAY, HOUR, RAW_WINDOW, SERVER_COLUMNS, THREE_HOURS, liveRepo, stmt, type ServerRow } from "./repository";
@@ -93,7 +93,10 @@ const MOD_SELECT = `SELECT gm.workshop_id, coalesce(nullif(gm.name, ''), m.name,
 const toMod = (r: any): ServerMod => ({ ...r, in_catalog: !!r.in_catalog });
 
 export function serverDetail(deps: Pick<Deps, "sqlite" | "clock">, id: string) {
-  const r = serverRow(deps.sqlite, id);
+  // An online server's row from the live snapshot; offline servers (history) from SQLite. Its mods
+  // and their items join the catalog, which changes between scans: always read.
+  const now = deps.clock.now();
+  const r = onlineRow(liveSnapshot(deps.sqlite, now), id, now - ONLINE_WINDOW) ?? serverRow(deps.sqlite, id);
   const mods = (stmt(deps.sqlite, MOD_SELECT).all({ id }) as any[]).map(toMod);
   // Items of the version the server runs when it was scanned, else of the catalog's latest.
   const mod_items = stmt(
@@ -320,7 +323,36 @@ export function communityPlayersRange(deps: Pick<Deps, "sqlite">, communityId: s
 // ---------------------------------------------------------------------------------------------
 // Top lists (precomputed: the 7-day average by roll-ups and scans, mod usage per scan).
 
-export function topServers(deps: Pick<Deps, "sqlite" | "clock">) {
+type TopServer = { id: string; name: string; avg_players: number };
+/**
+ * Kept per snapshot: the answer changes only when SQLite does (a new snapshot generation) or when
+ * one of the ten leaves the 7-day window (as time passes rows only leave it, none enter), so it is
+ * recomputed then and only then.
+ */
+const topServersCache = new WeakMap<LiveSnapshot, { from: number; until: number; rows: TopServer[] }>();
+
+export function topServers(deps: Pick<Deps, "sqlite" | "clock">): TopServer[] {
+  const now = deps.clock.now();
+  const snap = liveSnapshot(deps.sqlite, now);
+  const c = topServersCache.get(snap);
+  if (c && now >= c.from && now <= c.until) return c.rows;
+  const rows = stmt(
+    deps.sqlite,
+    `SELECT id, name, avg_players_7d, last_seen_at FROM game_servers
+     WHERE avg_players_7d > 0 AND last_seen_at >= ? ORDER BY avg_players_7d DESC, id LIMIT 10`,
+  ).all(now - 7 * DAY) as { id: string; name: string; avg_players_7d: number; last_seen_at: number }[];
+  const out = rows.map((r) => ({ id: r.id, name: r.name, avg_players: Math.round(r.avg_players_7d * 100) / 100 }));
+  topServersCache.set(snap, { from: now, until: Math.min(Infinity, ...rows.map((r) => r.last_seen_at + 7 * DAY)), rows: out });
+  return out;
+}
+
+/** GET /stats/top-mods: live_mod_usage's top 10, held by the live snapshot. */
+export function topMods(deps: Pick<Deps, "sqlite" | "clock">): TopMod[] {
+  return liveSnapshot(deps.sqlite, deps.clock.now()).topMods as TopMod[];
+}
+
+/** The two top lists straight from SQLite (what the snapshot is checked against). */
+export function topServersSql(deps: Pick<Deps, "sqlite" | "clock">) {
   const rows = stmt(
     deps.sqlite,
     `SELECT id, name, avg_players_7d FROM game_servers
@@ -329,7 +361,7 @@ export function topServers(deps: Pick<Deps, "sqlite" | "clock">) {
   return rows.map((r) => ({ id: r.id, name: r.name, avg_players: Math.round(r.avg_players_7d * 100) / 100 }));
 }
 
-export function topMods(deps: Pick<Deps, "sqlite">) {
+export function topModsSql(deps: Pick<Deps, "sqlite">) {
   return stmt(
     deps.sqlite,
     `SELECT workshop_id, name, server_count FROM live_mod_usage ORDER BY server_count DESC, workshop_id LIMIT 10`,

@@ -1,8 +1,15 @@
 // The live servers in memory: an immutable snapshot of the online servers, built from SQLite after
 // each scan commits (and after the roll-ups or a community assignment change what it holds), and
 // swapped in with one assignment: a reader has the old snapshot or the new one, never half a scan.
-// GET /game-servers answers every filter, sort and page from it; SQLite stays the truth (the
-// snapshot is rebuilt from it, and `listServersSql` in service.ts answers the same, for tests).
+// GET /game-servers answers every filter, sort and page from it, and /game-servers/:id (an online
+// server's row) and /stats/top-* read it too; SQLite stays the truth (the snapshot is rebuilt from
+// it, and `listServersSql` / `topServersSql` / `topModsSql` in service.ts answer the same, for tests).
+//
+// Staleness cannot be forgotten by a writer: every write to game_servers or game_server_mods (any
+// code path, any process, a deleted community's ON DELETE SET NULL, a test's raw SQL) moves
+// live_state.servers_gen through triggers (src/db/custom/70_live_snapshot_gen.sql), and
+// refreshModUsage moves it too; a reader whose snapshot is of another generation builds a new one
+// (one primary-key read a request to find out).
 //
 // Per scan it holds each online server's row and its answer object (built once), the server order
 // for every sort (computed by SQLite with the same ORDER BY the SQL path uses, so ties and
@@ -17,7 +24,19 @@ import { ORDER, toEntry } from "./entry";
 
 type Row = ServerRow & { search_text: string };
 
+export interface TopMod {
+  workshop_id: string;
+  name: string;
+  server_count: number;
+}
+
 export interface LiveSnapshot {
+  /** live_state.servers_gen when it was read. */
+  gen: number;
+  /** id → index into rows. */
+  byId: ReadonlyMap<string, number>;
+  /** live_mod_usage's top 10, as GET /stats/top-mods answers it. */
+  topMods: readonly TopMod[];
   /** When it was built (epoch ms; for the metrics and the docs). */
   builtAt: number;
   buildMs: number;
@@ -37,10 +56,13 @@ const asciiLower = (s: string) => s.replace(/[A-Z]+/g, (m) => m.toLowerCase());
 let builds = 0;
 const snapshots = new WeakMap<Database, LiveSnapshot>();
 
-/** The current snapshot, built on first use. */
+const readGen = (sqlite: Database) =>
+  (stmt(sqlite, `SELECT value FROM live_state WHERE key = 'servers_gen'`).get() as { value: number } | null)?.value ?? 0;
+
+/** The current snapshot, built on first use and whenever SQLite moved on since it was read. */
 export function liveSnapshot(sqlite: Database, now: number): LiveSnapshot {
   let s = snapshots.get(sqlite);
-  if (!s) {
+  if (!s || s.gen !== readGen(sqlite)) {
     s = buildSnapshot(sqlite, now);
     snapshots.set(sqlite, s);
   }
@@ -66,6 +88,7 @@ export function buildSnapshot(sqlite: Database, now: number): LiveSnapshot {
   builds++;
   // One read transaction: the rows, the orders and the mods are of the same committed state.
   return sqlite.transaction(() => {
+    const gen = readGen(sqlite);
     const rows = stmt(sqlite, `SELECT ${SERVER_COLUMNS}, g.search_text FROM game_servers g WHERE g.online = 1 ORDER BY g.id`).all() as Row[];
     const index = new Map<string, number>();
     rows.forEach((r, i) => index.set(r.id, i));
@@ -95,11 +118,30 @@ export function buildSnapshot(sqlite: Database, now: number): LiveSnapshot {
       byMod.set(mod, a);
       modInts += a.length;
     }
-    const entries = rows.map(toEntry);
+    const entries = rows.map((r) => {
+      const e = toEntry(r);
+      Object.freeze(e.tags);
+      return Object.freeze(e);
+    });
+    const topMods = (
+      stmt(sqlite, `SELECT workshop_id, name, server_count FROM live_mod_usage ORDER BY server_count DESC, workshop_id LIMIT 10`).all() as TopMod[]
+    ).map((m) => Object.freeze(m));
     const tags = rows.map((r) => asciiLower(r.tags));
     // Rough: a row and its entry ~ 1.2 KB of strings and objects; 4 bytes an order slot or mod index entry; ~100 B a map key.
     const bytes = rows.length * 1200 + SORTS.length * rows.length * 4 + modInts * 4 + byMod.size * 100;
-    return { builtAt: now, buildMs: performance.now() - t0, rows, entries, tags, order: orders, byMod, bytes };
+    return Object.freeze({
+      gen,
+      builtAt: now,
+      buildMs: performance.now() - t0,
+      rows: Object.freeze(rows.map((r) => Object.freeze(r))),
+      entries: Object.freeze(entries),
+      tags: Object.freeze(tags),
+      order: Object.freeze(orders),
+      byMod,
+      byId: index,
+      topMods: Object.freeze(topMods),
+      bytes,
+    });
   })();
 }
 
@@ -141,4 +183,12 @@ export function querySnapshot(s: LiveSnapshot, q: ListQuery, since: number): Ser
     if (out.length === q.limit) break;
   }
   return out;
+}
+
+/** An online server's row (online = 1 and seen since `since`), or null: then SQLite answers. */
+export function onlineRow(s: LiveSnapshot, id: string, since: number): ServerRow | null {
+  const i = s.byId.get(id);
+  if (i === undefined) return null;
+  const r = s.rows[i]!;
+  return r.last_seen_at >= since ? r : null;
 }
