@@ -44,6 +44,12 @@ test(
           for (const k of ["rps", "p50", "p99", "non2xx", "errors"]) expect(e.service[0]).toHaveProperty(k);
         }
       }
+      // The varied rows of issue 15 (a new query every request) answer, the same as the baseline.
+      const varied = res.endpoints.filter((e: any) => e.name.startsWith("varied:"));
+      expect(varied.map((e: any) => [e.name, e.available, e.same_body])).toEqual(varied.map((e: any) => [e.name, true, true]));
+      expect(varied.length).toBe(7);
+      expect(res.in_memory.live_snapshot_servers).toBeGreaterThan(0);
+      expect(res.in_memory.catalog_orders_mods).toBeGreaterThan(0);
       // The features this harness measures are merged: most endpoints must answer.
       expect(res.endpoints.filter((e: any) => e.available).length).toBeGreaterThan(20);
     } finally {

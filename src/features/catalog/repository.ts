@@ -2,6 +2,7 @@
 // Hot paths use prepared bun:sqlite statements (cached per database handle); the FTS5 index
 // and the sort indexes are in src/db/custom/30_catalog.sql.
 import type { Database, Statement } from "bun:sqlite";
+import { catalogOrders, MOD_ORDER, pageOf, VISIBLE, type OrderedSort } from "./orders";
 
 export type ModSort = "name_asc" | "name_desc" | "size_desc" | "updated_desc" | "relevance";
 
@@ -34,16 +35,10 @@ export interface ModRow extends ModSummaryRow {
   detail_scraped_at: number | null;
 }
 
-/** Mods that were never scraped (placeholders other features may create) are not catalog entries. */
-const VISIBLE = "m.state != 'unknown'";
-
-const ORDER: Record<ModSort, string> = {
-  name_asc: "m.name COLLATE NOCASE ASC, m.workshop_id ASC",
-  name_desc: "m.name COLLATE NOCASE DESC, m.workshop_id DESC",
-  size_desc: "m.size_bytes DESC, m.workshop_id DESC",
-  updated_desc: "m.updated_at DESC, m.workshop_id DESC",
-  relevance: "", // ranked by the FTS index (see list())
-};
+// Mods that were never scraped (placeholders other features may create) are not catalog
+// entries: VISIBLE (orders.ts) is the condition. ORDER BY of each sort: MOD_ORDER (orders.ts),
+// shared with the in-memory orders; relevance is ranked by the FTS index (see list()).
+const ORDER: Record<ModSort, string> = { ...MOD_ORDER, relevance: "" };
 
 const SUMMARY_COLS = "m.workshop_id, m.name, m.version, m.size_bytes, m.image_url, m.tags_json";
 
@@ -99,6 +94,9 @@ class CatalogStatements {
   readonly hasPlaceholders: Statement<{ x: number }, []>;
   readonly tagCount: Statement<{ n: number }, [string]>;
   readonly acStarts: Statement<AcRow, [{ lo: string; hi: string }]>;
+  readonly ftsRowids: Statement<unknown, [{ q: string }]>;
+  readonly tagRowids: Statement<unknown, [string]>;
+  readonly summariesOf: Statement<ModSummaryRow & { rid: number }, [string]>;
 
   constructor(private readonly sqlite: Database) {
     const q = <R, P extends any = any>(sql: string) => sqlite.prepare(sql) as unknown as Statement<R, P extends any[] ? P : any>;
@@ -201,6 +199,10 @@ class CatalogStatements {
       SELECT m.workshop_id, m.name, m.image_url FROM mods m
       WHERE m.state != 'unknown' AND m.name >= $lo COLLATE NOCASE AND m.name < $hi COLLATE NOCASE
       ORDER BY m.name COLLATE NOCASE, m.workshop_id LIMIT 10`) as any;
+    // The in-memory orders' inputs: which rows match (search, tag) and the page's rows.
+    this.ftsRowids = sqlite.prepare(`SELECT rowid FROM mods_fts WHERE mods_fts MATCH $q`) as any;
+    this.tagRowids = q(`SELECT m.rowid FROM mod_tags t JOIN mods m ON m.workshop_id = t.workshop_id WHERE t.tag = ?`);
+    this.summariesOf = q(`SELECT ${SUMMARY_COLS}, m.rowid AS rid FROM mods m WHERE m.rowid IN (SELECT value FROM json_each(?))`);
   }
 
   /**
@@ -276,6 +278,9 @@ export interface ListModsParams {
 class AnswerCache<T> {
   private map = new Map<string, T>();
   private at = -1;
+  /** Lookups answered from the cache, and computed (loadout_catalog_cache_lookups_total). */
+  hits = 0;
+  misses = 0;
   constructor(private readonly max = 500) {}
   get(changes: number, key: string, compute: () => T): T {
     if (changes !== this.at) {
@@ -284,10 +289,12 @@ class AnswerCache<T> {
     }
     const hit = this.map.get(key);
     if (hit !== undefined) {
+      this.hits++;
       this.map.delete(key);
       this.map.set(key, hit);
       return hit;
     }
+    this.misses++;
     const v = compute();
     this.map.set(key, v);
     if (this.map.size > this.max) this.map.delete(this.map.keys().next().value!);
@@ -306,17 +313,36 @@ function cacheFor<T>(map: WeakMap<Database, AnswerCache<T>>, sqlite: Database): 
   return c;
 }
 
+/** Hits and misses of each answer cache of this database so far (the bench reports the hit rate). */
+export function answerCacheCounts(sqlite: Database): { cache: "list" | "count" | "autocomplete"; hits: number; misses: number }[] {
+  return (
+    [
+      ["list", listCache],
+      ["count", countCache],
+      ["autocomplete", acCache],
+    ] as const
+  ).map(([cache, map]) => {
+    const c = map.get(sqlite as Database) as AnswerCache<unknown> | undefined;
+    return { cache, hits: c?.hits ?? 0, misses: c?.misses ?? 0 };
+  });
+}
+
 export function listMods(sqlite: Database, p: ListModsParams): { rows: ModSummaryRow[]; total: number } {
   const key = JSON.stringify([p.search ?? null, p.tag ?? null, p.sort, p.page, p.limit]);
   return cacheFor(listCache, sqlite).get(catalogStatements(sqlite).changes(), key, () => listModsUncached(sqlite, p));
 }
 
-function listModsUncached(sqlite: Database, p: ListModsParams): { rows: ModSummaryRow[]; total: number } {
+function listModsUncached(sqlite: Database, p: ListModsParams, plan: "auto" | "sql" = "auto"): { rows: ModSummaryRow[]; total: number } {
   let q: string | null = null;
   if (p.search !== undefined && p.search.trim() !== "") {
     q = ftsQuery(p.search);
     if (q === null) return { rows: [], total: 0 };
   }
+  // Every sort but relevance (a search's bm25 rank) pages from the in-memory orders when they are
+  // of the current generation (relevance without a search lists by name, as the SQL path does).
+  const ordered: OrderedSort | null = p.sort !== "relevance" ? p.sort : q === null ? "name_asc" : null;
+  const orders = ordered && plan === "auto" ? catalogOrders(sqlite) : null;
+  if (ordered && orders) return listFromOrders(sqlite, orders, ordered, q, p);
   const st = catalogStatements(sqlite).list(q !== null, !!p.tag, p.sort);
   const params: Record<string, unknown> = {};
   if (q !== null) params.q = q;
@@ -330,6 +356,50 @@ function listModsUncached(sqlite: Database, p: ListModsParams): { rows: ModSumma
   });
   if (total === 0) return { rows: [], total };
   const rows = st.page.all({ ...params, limit: p.limit, offset: (p.page - 1) * p.limit } as any) as ModSummaryRow[];
+  return { rows, total };
+}
+
+/** The SQL path of GET /mods, whatever the orders in memory (tests compare the two). */
+export function listModsSql(sqlite: Database, p: ListModsParams): { rows: ModSummaryRow[]; total: number } {
+  return listModsUncached(sqlite, p, "sql");
+}
+
+const column = (rows: unknown[][]): Int32Array => {
+  const a = new Int32Array(rows.length);
+  for (let i = 0; i < rows.length; i++) a[i] = rows[i]![0] as number;
+  return a;
+};
+
+function listFromOrders(
+  sqlite: Database,
+  orders: NonNullable<ReturnType<typeof catalogOrders>>,
+  sort: OrderedSort,
+  q: string | null,
+  p: ListModsParams,
+): { rows: ModSummaryRow[]; total: number } {
+  const cs = catalogStatements(sqlite);
+  let candidates: Int32Array | null = null;
+  if (q !== null) candidates = column(cs.ftsRowids.values({ q }) as unknown[][]);
+  if (p.tag) {
+    const tagged = column(cs.tagRowids.values(p.tag) as unknown[][]);
+    if (candidates === null) candidates = tagged;
+    else {
+      const inTag = new Set(tagged);
+      candidates = candidates.filter((rid) => inTag.has(rid));
+    }
+  }
+  const { rowids, total } = pageOf(orders, sort, candidates, (p.page - 1) * p.limit, p.limit);
+  if (rowids.length === 0) return { rows: [], total };
+  const byRowid = new Map<number, ModSummaryRow>();
+  for (const r of cs.summariesOf.all(JSON.stringify(rowids))) {
+    const { rid, ...row } = r;
+    byRowid.set(rid, row);
+  }
+  const rows: ModSummaryRow[] = [];
+  for (const rid of rowids) {
+    const r = byRowid.get(rid);
+    if (r) rows.push(r);
+  }
   return { rows, total };
 }
 

@@ -69,6 +69,11 @@ export function liveSnapshot(sqlite: Database, now: number): LiveSnapshot {
   return s;
 }
 
+/** The snapshot last built (for the metrics), whatever its generation; null before the first. */
+export function peekLiveSnapshot(sqlite: Database): LiveSnapshot | null {
+  return snapshots.get(sqlite) ?? null;
+}
+
 /** Drops the snapshot: the next read builds one from SQLite (after any write to the live tables). */
 export function invalidateLiveSnapshot(sqlite: Database): void {
   snapshots.delete(sqlite);

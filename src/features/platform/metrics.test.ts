@@ -6,6 +6,10 @@ describe("/metrics", () => {
   test("process metrics in text format 0.0.4 that promtool accepts without any lint", async () => {
     const t = await createTestApp();
     try {
+      // The same catalog page twice (a miss, then a hit) and the live list (builds the snapshot).
+      for (const path of ["/api/v1/mods?sort=name_asc", "/api/v1/mods?sort=name_asc", "/api/v1/game-servers"]) {
+        expect((await t.app.handle(new Request("http://localhost" + path))).status).toBe(200);
+      }
       const res = await t.app.handle(new Request("http://localhost/metrics"));
       expect(res.status).toBe(200);
       expect(res.headers.get("content-type")).toBe("text/plain; version=0.0.4; charset=utf-8");
@@ -15,6 +19,13 @@ describe("/metrics", () => {
       expect(body).not.toContain("nodejs_active_handles_total");
       expect(body).not.toContain("heap_space_size");
       expect(body.endsWith("\n")).toBe(true);
+      expect(body).toContain("# TYPE loadout_catalog_cache_lookups_total counter");
+      expect(body).toMatch(/^loadout_catalog_cache_lookups_total\{cache="list",result="hit"\} 1$/m);
+      expect(body).toMatch(/^loadout_catalog_cache_lookups_total\{cache="list",result="miss"\} 1$/m);
+      expect(body).toMatch(/^loadout_live_snapshot_servers 0$/m);
+      expect(body).toMatch(/^loadout_live_snapshot_bytes \d+$/m);
+      expect(body).toMatch(/^loadout_live_snapshot_build_seconds [\d.e-]+$/m);
+      expect(body).toMatch(/^loadout_catalog_orders_mods 0$/m);
       const r = await promtoolCheck(body);
       expect(r.problems).toEqual([]);
       expect(r.exitCode).toBe(0);

@@ -1,9 +1,12 @@
 import { Elysia } from "elysia";
 import { z } from "zod";
-import { Registry, collectDefaultMetrics, Gauge } from "prom-client";
+import { Registry, collectDefaultMetrics, Counter, Gauge } from "prom-client";
 import type { Deps } from "../../deps";
 import { VERSION } from "../../version";
 import { sourceStatuses } from "../../shared/source-status";
+import { answerCacheCounts } from "../catalog/repository";
+import { peekCatalogOrders } from "../catalog/orders";
+import { peekLiveSnapshot } from "../live/snapshot";
 
 const sourceStatusSchema = z.object({
   last_ok_at: z.string().nullable(),
@@ -40,6 +43,41 @@ export function createProcessRegistry(deps: Deps): Registry {
         this.set({ status: s }, rows.find((r) => r.status === s)?.n ?? 0);
       }
     },
+  });
+  // The in-memory answers of issue 15 (docs/performance.md): how often the catalog's answer
+  // caches answer, and what the live snapshot and the catalog orders hold and cost to build.
+  new Counter({
+    name: "loadout_catalog_cache_lookups_total",
+    help: "Lookups in the catalog's answer caches (list pages, totals, autocomplete) by result",
+    labelNames: ["cache", "result"],
+    registers: [registry],
+    collect() {
+      this.reset();
+      for (const c of answerCacheCounts(deps.sqlite)) {
+        this.inc({ cache: c.cache, result: "hit" }, c.hits);
+        this.inc({ cache: c.cache, result: "miss" }, c.misses);
+      }
+    },
+  });
+  const snapshotGauge = (name: string, help: string, read: () => number | undefined) =>
+    new Gauge({
+      name,
+      help,
+      registers: [registry],
+      collect() {
+        this.set(read() ?? 0);
+      },
+    });
+  snapshotGauge("loadout_live_snapshot_servers", "Online servers in the in-memory live snapshot", () => peekLiveSnapshot(deps.sqlite)?.rows.length);
+  snapshotGauge("loadout_live_snapshot_bytes", "Estimated bytes held by the live snapshot", () => peekLiveSnapshot(deps.sqlite)?.bytes);
+  snapshotGauge("loadout_live_snapshot_build_seconds", "Time the last live snapshot took to build", () => {
+    const s = peekLiveSnapshot(deps.sqlite);
+    return s ? s.buildMs / 1000 : undefined;
+  });
+  snapshotGauge("loadout_catalog_orders_mods", "Catalog entries in the in-memory sort orders", () => peekCatalogOrders(deps.sqlite)?.count);
+  snapshotGauge("loadout_catalog_orders_build_seconds", "Time the last build of the catalog's sort orders took", () => {
+    const o = peekCatalogOrders(deps.sqlite);
+    return o ? o.buildMs / 1000 : undefined;
   });
   new Gauge({
     name: "loadout_build_info",

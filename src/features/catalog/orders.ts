@@ -1,0 +1,143 @@
+// The catalog's sort orders in memory (issue 15). GET /mods with a sort other than relevance
+// pages from arrays instead of walking an index with OFFSET: a deep page (page 2,000 of
+// name_asc) or a one-word search sorted by name (thousands of matches, each probed against the
+// name index) cost SQLite time proportional to the offset or the matches; here they cost a
+// typed-array sort of the matching rowids' ranks and one read of the page's rows.
+//
+// For each sort it holds the catalog entries' rowids in the order SQLite's own ORDER BY gives
+// (same collation, same tie-breakers as the SQL path in repository.ts, which answers the same)
+// and the inverse, rowid → position. The matching rows still come from SQLite on every request
+// (the FTS index for a search, mod_tags for a tag) and so do the page's rows; only positions are
+// remembered. Staleness: triggers move catalog_state.mods_gen on every write that can change an
+// entry's position or visibility (src/db/custom/80_catalog_gen.sql); arrays of another generation
+// are never used. They are rebuilt on a read at most once every REBUILD_MS (a crawl writes
+// continuously: between rebuilds the SQL path answers, which is always right).
+import type { Database, Statement } from "bun:sqlite";
+
+export type OrderedSort = "name_asc" | "name_desc" | "size_desc" | "updated_desc";
+export const ORDERED_SORTS: readonly OrderedSort[] = ["name_asc", "name_desc", "size_desc", "updated_desc"];
+
+/** ORDER BY of each sort; the SQL path (repository.ts) uses the same strings. */
+export const MOD_ORDER: Record<OrderedSort, string> = {
+  name_asc: "m.name COLLATE NOCASE ASC, m.workshop_id ASC",
+  name_desc: "m.name COLLATE NOCASE DESC, m.workshop_id DESC",
+  size_desc: "m.size_bytes DESC, m.workshop_id DESC",
+  updated_desc: "m.updated_at DESC, m.workshop_id DESC",
+};
+
+/** Catalog entries only (placeholders of other features are not listed). */
+export const VISIBLE = "m.state != 'unknown'";
+
+export interface CatalogOrders {
+  gen: number;
+  builtAt: number;
+  buildMs: number;
+  /** Catalog entries. */
+  count: number;
+  /** rowids in the sort's order. */
+  order: Readonly<Record<OrderedSort, Int32Array>>;
+  /** rowid → position in order (−1: not a catalog entry). */
+  rank: Readonly<Record<OrderedSort, Int32Array>>;
+  bytes: number;
+}
+
+/** Between two rebuilds at least this long passes (reads in between use SQL when stale). */
+export const REBUILD_MS = 2_000;
+
+interface State {
+  orders: CatalogOrders | null;
+  lastBuild: number;
+  gen: Statement<{ value: number }, []>;
+}
+const states = new WeakMap<Database, State>();
+
+function stateOf(sqlite: Database): State {
+  let s = states.get(sqlite);
+  if (!s) {
+    s = { orders: null, lastBuild: -Infinity, gen: sqlite.prepare(`SELECT value FROM catalog_state WHERE key = 'mods_gen'`) as any };
+    states.set(sqlite, s);
+  }
+  return s;
+}
+
+export function buildOrders(sqlite: Database, gen: number): CatalogOrders {
+  const t0 = performance.now();
+  return sqlite.transaction(() => {
+    const maxRow = (sqlite.query("SELECT coalesce(max(rowid), 0) AS r FROM mods").get() as { r: number }).r;
+    const order = {} as Record<OrderedSort, Int32Array>;
+    const rank = {} as Record<OrderedSort, Int32Array>;
+    let count = 0;
+    for (const sort of ORDERED_SORTS) {
+      const rows = sqlite.query(`SELECT m.rowid FROM mods m WHERE ${VISIBLE} ORDER BY ${MOD_ORDER[sort]}`).values() as [number][];
+      const o = new Int32Array(rows.length);
+      const r = new Int32Array(maxRow + 1).fill(-1);
+      for (let i = 0; i < rows.length; i++) {
+        const rid = rows[i]![0];
+        o[i] = rid;
+        r[rid] = i;
+      }
+      order[sort] = o;
+      rank[sort] = r;
+      count = rows.length;
+    }
+    return Object.freeze({
+      gen,
+      builtAt: Date.now(),
+      buildMs: performance.now() - t0,
+      count,
+      order: Object.freeze(order),
+      rank: Object.freeze(rank),
+      bytes: ORDERED_SORTS.length * 4 * (count + maxRow + 1),
+    });
+  })();
+}
+
+/**
+ * The orders of the current generation, built now if allowed (first use, or the last build was
+ * REBUILD_MS ago), or null: then the caller answers from SQL.
+ */
+export function catalogOrders(sqlite: Database, now = performance.now()): CatalogOrders | null {
+  const s = stateOf(sqlite);
+  const gen = s.gen.get()?.value ?? 0;
+  if (s.orders?.gen === gen) return s.orders;
+  if (now - s.lastBuild < REBUILD_MS) return null;
+  s.lastBuild = now;
+  s.orders = buildOrders(sqlite, gen);
+  return s.orders;
+}
+
+/** The orders last built (for the metrics), whatever their generation. */
+export function peekCatalogOrders(sqlite: Database): CatalogOrders | null {
+  return states.get(sqlite)?.orders ?? null;
+}
+
+/**
+ * One page of `candidates` (rowids, any order; rowids that are not catalog entries are
+ * skipped) in the sort's order, and how many candidates are catalog entries. Without
+ * candidates, the whole catalog.
+ */
+export function pageOf(
+  o: CatalogOrders,
+  sort: OrderedSort,
+  candidates: ArrayLike<number> | null,
+  offset: number,
+  limit: number,
+): { rowids: number[]; total: number } {
+  const order = o.order[sort];
+  if (candidates === null) {
+    return { rowids: Array.from(order.subarray(offset, offset + limit)), total: order.length };
+  }
+  const rank = o.rank[sort];
+  const ranks = new Int32Array(candidates.length);
+  let n = 0;
+  for (let i = 0; i < candidates.length; i++) {
+    const rid = candidates[i]!;
+    const r = rid >= 0 && rid < rank.length ? rank[rid]! : -1;
+    if (r >= 0) ranks[n++] = r;
+  }
+  const sorted = ranks.subarray(0, n).sort();
+  const page = sorted.subarray(offset, offset + limit);
+  const rowids = new Array<number>(page.length);
+  for (let i = 0; i < page.length; i++) rowids[i] = order[page[i]!]!;
+  return { rowids, total: n };
+}
