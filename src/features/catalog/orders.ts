@@ -38,6 +38,8 @@ export interface CatalogOrders {
   order: Readonly<Record<OrderedSort, Int32Array>>;
   /** rowid → position in order (−1: not a catalog entry). */
   rank: Readonly<Record<OrderedSort, Int32Array>>;
+  /** tag → which rowids (catalog entries) carry it, and how many. */
+  tags: ReadonlyMap<string, { member: Uint8Array; count: number }>;
   bytes: number;
 }
 
@@ -80,6 +82,16 @@ export function buildOrders(sqlite: Database, gen: number): CatalogOrders {
       rank[sort] = r;
       count = rows.length;
     }
+    const tags = new Map<string, { member: Uint8Array; count: number }>();
+    const pairs = sqlite.query(`SELECT m.rowid, t.tag FROM mod_tags t JOIN mods m ON m.workshop_id = t.workshop_id WHERE ${VISIBLE}`).values() as [number, string][];
+    for (const [rid, tag] of pairs) {
+      let t = tags.get(tag);
+      if (!t) tags.set(tag, (t = { member: new Uint8Array(maxRow + 1), count: 0 }));
+      if (!t.member[rid]) {
+        t.member[rid] = 1;
+        t.count++;
+      }
+    }
     return Object.freeze({
       gen,
       builtAt: Date.now(),
@@ -87,7 +99,8 @@ export function buildOrders(sqlite: Database, gen: number): CatalogOrders {
       count,
       order: Object.freeze(order),
       rank: Object.freeze(rank),
-      bytes: ORDERED_SORTS.length * 4 * (count + maxRow + 1),
+      tags,
+      bytes: ORDERED_SORTS.length * 4 * (count + maxRow + 1) + tags.size * (maxRow + 1),
     });
   })();
 }
@@ -112,28 +125,43 @@ export function peekCatalogOrders(sqlite: Database): CatalogOrders | null {
 }
 
 /**
- * One page of `candidates` (rowids, any order; rowids that are not catalog entries are
- * skipped) in the sort's order, and how many candidates are catalog entries. Without
- * candidates, the whole catalog.
+ * One page in the sort's order of the catalog entries that are among `candidates` (rowids, any
+ * order; null: all) and carry `tag` (when given), and how many there are.
  */
 export function pageOf(
   o: CatalogOrders,
   sort: OrderedSort,
   candidates: ArrayLike<number> | null,
+  tag: string | undefined,
   offset: number,
   limit: number,
 ): { rowids: number[]; total: number } {
   const order = o.order[sort];
-  if (candidates === null) {
+  const member = tag === undefined ? null : o.tags.get(tag)?.member;
+  if (member === undefined) return { rowids: [], total: 0 }; // a tag no entry carries
+  if (candidates === null && member === null) {
     return { rowids: Array.from(order.subarray(offset, offset + limit)), total: order.length };
   }
+  if (candidates === null) {
+    // A tag alone: walk the order, keeping its members, until the page is full.
+    const rowids: number[] = [];
+    let skip = offset;
+    for (let i = 0; i < order.length && rowids.length < limit; i++) {
+      const rid = order[i]!;
+      if (!member![rid]) continue;
+      if (skip > 0) skip--;
+      else rowids.push(rid);
+    }
+    return { rowids, total: o.tags.get(tag!)!.count };
+  }
+  // Matches of a search (and a tag): sort their positions.
   const rank = o.rank[sort];
   const ranks = new Int32Array(candidates.length);
   let n = 0;
   for (let i = 0; i < candidates.length; i++) {
     const rid = candidates[i]!;
     const r = rid >= 0 && rid < rank.length ? rank[rid]! : -1;
-    if (r >= 0) ranks[n++] = r;
+    if (r >= 0 && (member === null || member[rid])) ranks[n++] = r;
   }
   const sorted = ranks.subarray(0, n).sort();
   const page = sorted.subarray(offset, offset + limit);

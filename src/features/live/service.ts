@@ -8,7 +8,7 @@ import { requireListOwner, resolveListAccess } from "../lists/access";
 import { applyImport, createList, MAX_MODS, LIMIT_MESSAGE } from "../lists/service";
 import type { ListQuery, ServerEntry, ServerMod } from "./model";
 import { ONLINE_WINDOW, ORDER, toEntry } from "./entry";
-import { invalidateLiveSnapshot, liveSnapshot, onlineRow, querySnapshot, type LiveSnapshot, type TopMod } from "./snapshot";
+import { invalidateLiveSnapshot, liveSnapshot, onlineRow, querySnapshot, querySnapshotJson, type LiveSnapshot, type TopMod } from "./snapshot";
 
 export { ONLINE_WINDOW, toEntry };
 import { DAY, HOUR, RAW_WINDOW, SERVER_COLUMNS, THREE_HOURS, liveRepo, stmt, type ServerRow } from "./repository";
@@ -25,6 +25,11 @@ const likeEscape = (s: string) => s.replace(/[\\%_]/g, (c) => `\\${c}`);
 /** GET /game-servers: from the in-memory snapshot of the last scan (snapshot.ts). */
 export function listServers(deps: Pick<Deps, "sqlite" | "clock">, q: ListQuery): ServerEntry[] {
   return querySnapshot(liveSnapshot(deps.sqlite, deps.clock.now()), q, deps.clock.now() - ONLINE_WINDOW);
+}
+
+/** The same page as JSON text, from entries serialised once per snapshot (what the route sends). */
+export function listServersJson(deps: Pick<Deps, "sqlite" | "clock">, q: ListQuery): string {
+  return querySnapshotJson(liveSnapshot(deps.sqlite, deps.clock.now()), q, deps.clock.now() - ONLINE_WINDOW);
 }
 
 /** The same answer straight from SQLite: the truth the snapshot is checked against (tests, bench). */

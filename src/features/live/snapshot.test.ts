@@ -6,7 +6,7 @@ import { startFakeBattleMetrics, type BmResource, type FakeBattleMetrics } from 
 import { mulberry32 } from "../../../test/fixtures/prng";
 import { BattleMetricsClient } from "./battlemetrics";
 import { runScan } from "./scan";
-import { listServers, listServersSql } from "./service";
+import { listServers, listServersJson, listServersSql } from "./service";
 import { snapshotBuilds } from "./snapshot";
 import { listQuery, SORTS } from "./model";
 
@@ -108,6 +108,9 @@ describe("the live snapshot", () => {
       const expected = listServersSql(t.deps, q);
       const got = listServers(t.deps, q);
       if (JSON.stringify(got) !== JSON.stringify(expected)) expect({ raw, got: got.map((s) => s.id) }).toEqual({ raw, got: expected.map((s) => s.id) });
+      // What production sends (entries serialised once per snapshot) is the same text.
+      const text = listServersJson(t.deps, q);
+      if (text !== JSON.stringify(expected)) expect({ raw, text }).toEqual({ raw, text: JSON.stringify(expected) });
       if (expected.length) nonEmpty++;
     }
     expect(nonEmpty).toBeGreaterThan(500); // the combinations are not all empty

@@ -20,7 +20,7 @@ import type { Database } from "bun:sqlite";
 import type { ListQuery, ServerEntry } from "./model";
 import { SORTS } from "./model";
 import { SERVER_COLUMNS, stmt, type ServerRow } from "./repository";
-import { ORDER, toEntry } from "./entry";
+import { ONLINE_WINDOW, ORDER, toEntry } from "./entry";
 
 type Row = ServerRow & { search_text: string };
 
@@ -47,7 +47,17 @@ export interface LiveSnapshot {
   order: Readonly<Record<ListQuery["sort_by"], Int32Array>>;
   /** workshop id → indexes (into rows) of the servers running it. */
   byMod: ReadonlyMap<string, Int32Array>;
-  /** Approximate bytes held (rows, entries, orders, mod index). */
+  /** Each entry as JSON, serialised once (GET /game-servers joins the page's strings). */
+  json: readonly string[];
+  /**
+   * Every row's search_text in one string, rows separated by NUL, and each row's start in it
+   * (one more at the end): a search word is found with native indexOf over the whole text.
+   */
+  text: string;
+  textStart: Int32Array;
+  /** Rows seen at or after this time (the build time minus the online window) are held. */
+  cut: number;
+  /** Approximate bytes held (rows, entries, JSON, text, orders, mod index). */
   bytes: number;
 }
 
@@ -62,7 +72,8 @@ const readGen = (sqlite: Database) =>
 /** The current snapshot, built on first use and whenever SQLite moved on since it was read. */
 export function liveSnapshot(sqlite: Database, now: number): LiveSnapshot {
   let s = snapshots.get(sqlite);
-  if (!s || s.gen !== readGen(sqlite)) {
+  // Another generation, or a clock set back before what the snapshot holds: build anew.
+  if (!s || s.gen !== readGen(sqlite) || now - ONLINE_WINDOW < s.cut) {
     s = buildSnapshot(sqlite, now);
     snapshots.set(sqlite, s);
   }
@@ -91,27 +102,34 @@ export const snapshotBuilds = () => builds;
 export function buildSnapshot(sqlite: Database, now: number): LiveSnapshot {
   const t0 = performance.now();
   builds++;
+  // Only servers seen within the online window can be answered, now or later (time moves on;
+  // a clock set back builds anew): read them through the last-seen index, not all ~95,000.
+  const cut = now - ONLINE_WINDOW;
+  const online = `FROM game_servers g INDEXED BY game_servers_seen_idx WHERE g.last_seen_at >= $cut AND g.online = 1`;
   // One read transaction: the rows, the orders and the mods are of the same committed state.
   return sqlite.transaction(() => {
     const gen = readGen(sqlite);
-    const rows = stmt(sqlite, `SELECT ${SERVER_COLUMNS}, g.search_text FROM game_servers g WHERE g.online = 1 ORDER BY g.id`).all() as Row[];
+    const rows = stmt(sqlite, `SELECT ${SERVER_COLUMNS}, g.search_text ${online} ORDER BY g.id`).all({ cut }) as Row[];
     const index = new Map<string, number>();
-    rows.forEach((r, i) => index.set(r.id, i));
+    const bySid = new Map<number, number>();
+    rows.forEach((r, i) => {
+      index.set(r.id, i);
+      bySid.set(r.sid, i);
+    });
     const orders = {} as Record<ListQuery["sort_by"], Int32Array>;
     for (const sort of SORTS) {
-      const ids = stmt(sqlite, `SELECT g.id FROM game_servers g WHERE g.online = 1 ORDER BY ${ORDER[sort]}`).values() as [string][];
-      const a = new Int32Array(ids.length);
-      for (let i = 0; i < ids.length; i++) a[i] = index.get(ids[i]![0])!;
+      const sids = stmt(sqlite, `SELECT g.sid ${online} ORDER BY ${ORDER[sort]}`).values({ cut }) as [number][];
+      const a = new Int32Array(sids.length);
+      for (let i = 0; i < sids.length; i++) a[i] = bySid.get(sids[i]![0])!;
       orders[sort] = a;
     }
     const lists = new Map<string, number[]>();
-    const pairs = stmt(
-      sqlite,
-      `SELECT gm.workshop_id, gm.server_id FROM game_server_mods gm JOIN game_servers g ON g.id = gm.server_id WHERE g.online = 1`,
-    ).values() as [string, string][];
-    for (const [mod, server] of pairs) {
-      const i = index.get(server);
-      if (i === undefined) continue;
+    // The online servers first (the last-seen index), each one's mods from the primary key.
+    const pairs = stmt(sqlite, `SELECT g.sid, gm.workshop_id ${online.replace("WHERE", "CROSS JOIN game_server_mods gm ON gm.server_id = g.id WHERE")}`).values({
+      cut,
+    }) as [number, string][];
+    for (const [sid, mod] of pairs) {
+      const i = bySid.get(sid)!;
       let l = lists.get(mod);
       if (!l) lists.set(mod, (l = []));
       l.push(i);
@@ -128,18 +146,33 @@ export function buildSnapshot(sqlite: Database, now: number): LiveSnapshot {
       Object.freeze(e.tags);
       return Object.freeze(e);
     });
+    const json = entries.map((e) => JSON.stringify(e));
+    const textStart = new Int32Array(rows.length + 1);
+    let at = 0;
+    rows.forEach((r, i) => {
+      textStart[i] = at;
+      at += r.search_text.length + 1;
+    });
+    textStart[rows.length] = at;
+    const text = rows.map((r) => r.search_text).join("\u0000") + "\u0000";
     const topMods = (
       stmt(sqlite, `SELECT workshop_id, name, server_count FROM live_mod_usage ORDER BY server_count DESC, workshop_id LIMIT 10`).all() as TopMod[]
     ).map((m) => Object.freeze(m));
     const tags = rows.map((r) => asciiLower(r.tags));
-    // Rough: a row and its entry ~ 1.2 KB of strings and objects; 4 bytes an order slot or mod index entry; ~100 B a map key.
-    const bytes = rows.length * 1200 + SORTS.length * rows.length * 4 + modInts * 4 + byMod.size * 100;
+    // Rough: a row and its entry ~ 1.2 KB of strings and objects; 2 bytes a character of JSON and
+    // text; 4 bytes an order slot or mod index entry; ~100 B a map key.
+    const chars = json.reduce((n, j) => n + j.length, 0) + text.length;
+    const bytes = rows.length * 1200 + chars * 2 + SORTS.length * rows.length * 4 + modInts * 4 + byMod.size * 100;
     return Object.freeze({
       gen,
+      cut,
       builtAt: now,
       buildMs: performance.now() - t0,
       rows: Object.freeze(rows.map((r) => Object.freeze(r))),
       entries: Object.freeze(entries),
+      json: Object.freeze(json),
+      text,
+      textStart,
       tags: Object.freeze(tags),
       order: Object.freeze(orders),
       byMod,
@@ -150,25 +183,76 @@ export function buildSnapshot(sqlite: Database, now: number): LiveSnapshot {
   })();
 }
 
+/** Rows whose search text holds every word (a mask), found by indexOf over the whole text. */
+function searchMask(s: LiveSnapshot, words: string[]): Uint8Array {
+  const n = s.rows.length;
+  let mask: Uint8Array | null = null;
+  for (const w of words) {
+    const hit = new Uint8Array(n);
+    if (w.includes("\u0000")) {
+      // A word with NUL could match across two rows' texts: test each row on its own.
+      for (let i = 0; i < n; i++) if (s.rows[i]!.search_text.includes(w)) hit[i] = 1;
+    } else {
+      let pos = s.text.indexOf(w);
+      let row = 0;
+      while (pos !== -1) {
+        // The row holding pos (starts are ascending; hits only move forward).
+        while (s.textStart[row + 1]! <= pos) row++;
+        hit[row] = 1;
+        pos = s.text.indexOf(w, s.textStart[row + 1]!);
+      }
+    }
+    if (mask) for (let i = 0; i < n; i++) mask[i]! &= hit[i]!;
+    else mask = hit;
+  }
+  return mask!;
+}
+
 /** GET /game-servers from the snapshot: the same rows, order and page as the SQL path. */
 export function querySnapshot(s: LiveSnapshot, q: ListQuery, since: number): ServerEntry[] {
+  return pageIndexes(s, q, since).map((i) => s.entries[i]!);
+}
+
+/** The same page as JSON text (each entry serialised once per snapshot): what the route sends. */
+export function querySnapshotJson(s: LiveSnapshot, q: ListQuery, since: number): string {
+  const page = pageIndexes(s, q, since);
+  let out = "[";
+  for (let k = 0; k < page.length; k++) out += (k ? "," : "") + s.json[page[k]!];
+  return out + "]";
+}
+
+function pageIndexes(s: LiveSnapshot, q: ListQuery, since: number): number[] {
   const words = (q.search ?? "").toLowerCase().split(/\s+/).filter((w) => w !== "").slice(0, 10);
   const tags = (q.tags ?? []).slice(0, 20).map((t) => `,${t},`);
   const mods = [...new Set(q.mod_ids ?? [])];
-  let allowed: Uint8Array | null = null;
+  // Rows that pass the mod and search filters: counts[i] === need.
+  let counts: Uint8Array | null = null;
+  let need = 0;
   if (mods.length > 0) {
     const sets = mods.map((m) => s.byMod.get(m));
     if (sets.some((x) => !x)) return [];
     sets.sort((a, b) => a!.length - b!.length);
-    const counts = new Uint8Array(s.rows.length);
-    for (const i of sets[0]!) counts[i] = 1;
-    for (let k = 1; k < sets.length; k++) for (const i of sets[k]!) if (counts[i] === k) counts[i] = k + 1;
-    allowed = counts.map((c) => (c === sets.length ? 1 : 0));
+    counts = new Uint8Array(s.rows.length);
+    const first = sets[0]!;
+    for (let j = 0; j < first.length; j++) counts[first[j]!] = 1;
+    for (let k = 1; k < sets.length; k++) {
+      const set = sets[k]!;
+      for (let j = 0; j < set.length; j++) if (counts[set[j]!] === k) counts[set[j]!] = k + 1;
+    }
+    need = sets.length;
   }
-  const out: ServerEntry[] = [];
+  if (words.length) {
+    const mask = searchMask(s, words);
+    if (counts) for (let i = 0; i < mask.length; i++) counts[i] = counts[i] === need && mask[i] ? 1 : 0;
+    else counts = mask;
+    need = 1;
+  }
+  const out: number[] = [];
   let skip = q.offset;
-  for (const i of s.order[q.sort_by]) {
-    if (allowed && !allowed[i]) continue;
+  const order = s.order[q.sort_by];
+  for (let k = 0; k < order.length; k++) {
+    const i = order[k]!;
+    if (counts && counts[i] !== need) continue;
     const r = s.rows[i]!;
     if (r.last_seen_at < since) continue;
     if (q.official !== undefined && !!r.official !== q.official) continue;
@@ -176,15 +260,12 @@ export function querySnapshot(s: LiveSnapshot, q: ListQuery, since: number): Ser
     if (q.min_players !== undefined && r.player_count < q.min_players) continue;
     if (q.max_mod_size !== undefined && r.mods_size_bytes > q.max_mod_size) continue;
     if (q.community_id !== undefined && r.community_id !== q.community_id) continue;
-    if (words.length) {
-      if (!words.every((w) => r.search_text.includes(w))) continue;
-    }
     if (tags.length && !tags.every((t) => s.tags[i]!.includes(t))) continue;
     if (skip > 0) {
       skip--;
       continue;
     }
-    out.push(s.entries[i]!);
+    out.push(i);
     if (out.length === q.limit) break;
   }
   return out;

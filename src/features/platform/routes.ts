@@ -48,7 +48,7 @@ export function createProcessRegistry(deps: Deps): Registry {
   // caches answer, and what the live snapshot and the catalog orders hold and cost to build.
   new Counter({
     name: "loadout_catalog_cache_lookups_total",
-    help: "Lookups in the catalog's answer caches (list pages, totals, autocomplete) by result",
+    help: "Lookups in the catalog's answer caches (list pages, totals, ranked search matches, autocomplete) by result",
     labelNames: ["cache", "result"],
     registers: [registry],
     collect() {

@@ -1,0 +1,140 @@
+// The scan's own cost at full scale (issue 15, item 4): on a copy of the seeded full database
+// (95,000 known servers, ~1 M game_server_mods rows, a year of player history), against the fake
+// BattleMetrics in its own process (so only our side is measured):
+//   scan 1  first sight: 5,000 servers never seen (the seeded online ones vanish)
+//   scan 2  steady state: the same 5,000, players moved, every 20th server changed a mod version
+//   scan 3  steady state: nothing changed but the time
+// Each scan is the job's own code (runScan) timed as a whole in CPU, and again phase by phase
+// (the same functions runScan calls, in the same order) so the time can be placed.
+//
+//   bun bench/scan.ts [--scale full|small]
+import { copyFileSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join, resolve } from "node:path";
+import { Database } from "bun:sqlite";
+import { loadConfig } from "../src/config";
+import { createDeps } from "../src/runtime";
+import { createMemoryLogger } from "../src/shared/log";
+import { BattleMetricsClient, type LiveServer } from "../src/features/live/battlemetrics";
+import { finishScan, processPage, runScan, ScanState } from "../src/features/live/scan";
+import { liveRepo } from "../src/features/live/repository";
+import { rebuildLiveSnapshot } from "../src/features/live/snapshot";
+import type { SeedMeta } from "./seed";
+
+const ROOT = resolve(import.meta.dir, "..");
+const scaleArg = process.argv.indexOf("--scale");
+const scale = scaleArg > 0 ? process.argv[scaleArg + 1]! : "full";
+const src = join(ROOT, `bench/data/${scale}.db`);
+const meta = JSON.parse(readFileSync(`${src}.meta.json`, "utf8")) as SeedMeta;
+
+function freshCopy(): string {
+  const dir = mkdtempSync(join(tmpdir(), "loadout-scan-bench-"));
+  copyFileSync(src, join(dir, "loadout.db"));
+  const db = new Database(join(dir, "loadout.db"));
+  const shift = Date.now() - meta.now;
+  if (shift > 0) db.query("UPDATE game_servers SET last_seen_at = last_seen_at + ? WHERE online = 1").run(shift);
+  db.close();
+  return dir;
+}
+
+async function serveFake(args: string[]) {
+  const proc = Bun.spawn([process.execPath, join(ROOT, "test/fakes/battlemetrics-serve.ts"), ...args], { stdout: "pipe" });
+  const { value } = await proc.stdout.getReader().read();
+  return { url: new TextDecoder().decode(value).trim(), stop: () => proc.kill() };
+}
+
+const cpuMs = (start: NodeJS.CpuUsage) => {
+  const d = process.cpuUsage(start);
+  return (d.user + d.system) / 1000;
+};
+
+const SCANS = [
+  { name: "first sight", args: ["5000", "42"] },
+  { name: "steady, 5 % changed", args: ["5000", "42", "--churn"] },
+  { name: "steady, nothing changed", args: ["5000", "42", "--churn"] },
+];
+
+/** runScan as a whole, three scans in a row. */
+async function whole(): Promise<number[]> {
+  const dir = freshCopy();
+  let now = Date.now();
+  const deps = createDeps(loadConfig({ LOADOUT_DATA_DIR: dir, LOADOUT_SCHEDULES: "off", LOADOUT_LOG_LEVEL: "error" }), {
+    log: createMemoryLogger("error"),
+    clock: { now: () => now },
+  });
+  const out: number[] = [];
+  for (const s of SCANS) {
+    const fake = await serveFake(s.args);
+    const client = new BattleMetricsClient({ baseUrl: fake.url, minIntervalMs: 0, sleep: async () => {} });
+    const t = process.cpuUsage();
+    await runScan(deps, { client });
+    out.push(cpuMs(t));
+    fake.stop();
+    now += 5 * 60_000;
+  }
+  deps.sqlite.close();
+  rmSync(dir, { recursive: true, force: true });
+  return out;
+}
+
+/** The same scans phase by phase. */
+async function phases(): Promise<Record<string, number>[]> {
+  const dir = freshCopy();
+  let now = Date.now();
+  const deps = createDeps(loadConfig({ LOADOUT_DATA_DIR: dir, LOADOUT_SCHEDULES: "off", LOADOUT_LOG_LEVEL: "error" }), {
+    log: createMemoryLogger("error"),
+    clock: { now: () => now },
+  });
+  const { sqlite } = deps;
+  const out: Record<string, number>[] = [];
+  for (const s of SCANS) {
+    const fake = await serveFake(s.args);
+    const client = new BattleMetricsClient({ baseUrl: fake.url, minIntervalMs: 0, sleep: async () => {} });
+    const p: Record<string, number> = {};
+    let t = process.cpuUsage();
+    const pages: LiveServer[][] = [];
+    for await (const page of client.pages()) pages.push(page.servers);
+    p["fetch + JSON parse + map (50 pages)"] = cpuMs(t);
+    const state = new ScanState(now);
+    sqlite
+      .transaction(() => {
+        t = process.cpuUsage();
+        for (const servers of pages) processPage(deps, servers, state);
+        p["servers, raw points, mod diffs"] = cpuMs(t);
+        t = process.cpuUsage();
+        liveRepo.markVanished(sqlite, state.time);
+        p["mark vanished"] = cpuMs(t);
+        t = process.cpuUsage();
+        liveRepo.insertGlobalRaw(sqlite, state.time, state.totalPlayers, state.totalQueue, state.servers);
+        liveRepo.insertCommunityRaw(sqlite, state.time);
+        p["global + community points"] = cpuMs(t);
+        t = process.cpuUsage();
+        liveRepo.refreshModUsage(sqlite, state.time);
+        liveRepo.setState(sqlite, "last_scan_at", state.time);
+        p["mod usage refresh"] = cpuMs(t);
+        t = process.cpuUsage();
+      })
+      .immediate();
+    p["commit"] = cpuMs(t);
+    t = process.cpuUsage();
+    rebuildLiveSnapshot(sqlite, now);
+    p["live snapshot build"] = cpuMs(t);
+    p["total"] = Object.values(p).reduce((a, b) => a + b, 0);
+    out.push(p);
+    fake.stop();
+    now += 5 * 60_000;
+  }
+  void finishScan; // runScan's closing step, inlined above phase by phase
+  deps.sqlite.close();
+  rmSync(dir, { recursive: true, force: true });
+  return out;
+}
+
+const w = await whole();
+const ph = await phases();
+console.log(`scale ${scale}: ${meta.counts.game_servers ?? "?"} known servers; CPU ms per scan (runScan whole, then phase by phase)`);
+console.log(`| phase | ${SCANS.map((s) => s.name).join(" | ")} |`);
+console.log(`|---|${SCANS.map(() => "---").join("|")}|`);
+console.log(`| **runScan (whole)** | ${w.map((x) => x.toFixed(0)).join(" | ")} |`);
+for (const k of Object.keys(ph[0]!)) console.log(`| ${k} | ${ph.map((p) => p[k]!.toFixed(0)).join(" | ")} |`);
+process.exit(0);
