@@ -80,15 +80,16 @@ const routes: [string, RegExp, Handler][] = [
       headers: { "content-type": "application/json; charset=utf-8", "content-disposition": `attachment; filename="${exportFileName(a.list.name, "server")}"` },
     });
   }],
+  // The same in-memory work as the service: the page joined from the snapshot's JSON strings.
   ["GET", /^\/api\/v1\/game-servers$/, (_, q) =>
-    json(live.listServers(deps, {
+    new Response(live.listServersJson(deps, {
       limit: int(q.get("limit"), 100), offset: int(q.get("offset"), 0), search: q.get("search") ?? undefined,
       sort_by: (q.get("sort_by") as any) ?? "players_desc", mod_ids: csv(q.get("mod_ids"))?.map((s) => s.toUpperCase()),
       min_players: q.get("min_players") ? Number(q.get("min_players")) : undefined,
       max_mod_size: q.get("max_mod_size") ? Number(q.get("max_mod_size")) : undefined,
       official: bool(q.get("official")), password_protected: bool(q.get("password_protected")),
       tags: csv(q.get("tags"))?.map((s) => s.toLowerCase()),
-    } as any))],
+    } as any), { headers: { "content-type": "application/json;charset=utf-8" } })],
   ["GET", /^\/api\/v1\/game-servers\/([0-9a-f-]{36})$/, (m) => json(live.serverDetail(deps, m[1]!))],
   ["GET", /^\/api\/v1\/game-servers\/([0-9a-f-]{36})\/stats$/, (m, q) => json(live.serverStats(deps, m[1]!, int(q.get("days"), 7)))],
   ["GET", /^\/api\/v1\/stats\/top-mods$/, () => json(live.topMods(deps))],

@@ -200,14 +200,18 @@ function endpoints(meta: SeedMeta, importBody: string): Endpoint[] {
 /** A server.json of 1,000 entries against the 1,000-mod list: 950 kept (50 with another version), 50 new. */
 function buildImportBody(dbPath: string, meta: SeedMeta): string {
   const db = new Database(dbPath, { readonly: true });
-  const items = db.query(`SELECT li.workshop_id, li.name, m.version FROM list_items li LEFT JOIN mods m ON m.workshop_id = li.workshop_id
-    WHERE li.list_id = ? ORDER BY li.position`).all(meta.ids.list1000) as { workshop_id: string; name: string; version: string }[];
+  // "Another version" is an older version the catalog has (imports refuse pins to versions it
+  // lacks), or the latest when the mod has only one.
+  const items = db.query(`SELECT li.workshop_id, li.name, m.version,
+      coalesce((SELECT v.version FROM mod_versions v WHERE v.workshop_id = li.workshop_id AND v.version != m.version ORDER BY v.created_at DESC LIMIT 1), m.version) AS older
+    FROM list_items li LEFT JOIN mods m ON m.workshop_id = li.workshop_id
+    WHERE li.list_id = ? ORDER BY li.position`).all(meta.ids.list1000) as { workshop_id: string; name: string; version: string; older: string }[];
   const extra = db.query(`SELECT workshop_id, name, version FROM mods WHERE workshop_id NOT IN (SELECT workshop_id FROM list_items WHERE list_id = ?)
     ORDER BY workshop_id LIMIT 50`).all(meta.ids.list1000) as { workshop_id: string; name: string; version: string }[];
   db.close();
   const keep = items.slice(0, Math.max(0, items.length - extra.length));
   const mods = [
-    ...keep.map((m, i) => ({ modId: m.workshop_id, name: m.name, version: i % 19 === 0 ? "0.0.1" : m.version })),
+    ...keep.map((m, i) => ({ modId: m.workshop_id, name: m.name, version: i % 19 === 0 ? m.older : m.version })),
     ...extra.map((m) => ({ modId: m.workshop_id, name: m.name, version: m.version })),
   ];
   return JSON.stringify({ game: { mods } }, null, 2);

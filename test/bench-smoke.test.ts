@@ -48,6 +48,9 @@ test(
       const varied = res.endpoints.filter((e: any) => e.name.startsWith("varied:"));
       expect(varied.map((e: any) => [e.name, e.available, e.same_body])).toEqual(varied.map((e: any) => [e.name, true, true]));
       expect(varied.length).toBe(7);
+      // The import body pins only versions the catalog has (imports refuse others with 400).
+      const imp = res.endpoints.find((e: any) => e.name === "import-preview 1,000");
+      expect([imp.available, imp.note]).toEqual([true, undefined]);
       expect(res.in_memory.live_snapshot_servers).toBeGreaterThan(0);
       expect(res.in_memory.catalog_orders_mods).toBeGreaterThan(0);
       // The features this harness measures are merged: most endpoints must answer.
