@@ -697,6 +697,8 @@ describe("the web app in a real browser", () => {
     expect(Math.max(...day.slice(1).map((t, i) => t - day[i]!))).toBeGreaterThanOrEqual(2 * 3_600_000);
     const detail = (await api("GET", `/api/v1/game-servers/${bravo.id}`)).body;
     await page.getByRole("heading", { name: new RegExp(`^Mods \\(${detail.mods.length},`) }).waitFor();
+    // A day of history draws a line: no "too few reports" note there.
+    expect(await page.getByText("Too few reports yet to draw a line").count()).toBe(0);
     await look(page, "live-server");
     await page.getByLabel("New list's name").fill("Bravo's mods");
     await page.getByRole("button", { name: "Copy to a new list" }).click();
@@ -709,6 +711,10 @@ describe("the web app in a real browser", () => {
     await page.getByRole("heading", { name: "Players on all servers" }).waitFor();
     const global = (await api("GET", "/api/v1/stats/global-players?days=1")).body as any[];
     await until("the global chart", async () => (await page.locator(`figure[data-points="${global.length}"] canvas`).count()) === 1);
+    // The scans so far lie within minutes of each other: the card says why no line shows yet.
+    const span = Date.parse(global.at(-1).time) - Date.parse(global[0].time);
+    expect(span).toBeLessThan(10 * 60_000);
+    await page.getByText("Too few reports yet to draw a line").waitFor();
     const top = (await api("GET", "/api/v1/stats/top-mods")).body as any[];
     const topTable = page.getByRole("table", { name: "Mods by the number of live servers running them" });
     await until("the top mods", async () => (await topTable.getByRole("row").count()) === top.length + 1);

@@ -8,6 +8,10 @@ import { LazyTimeChart } from "../ui/lazy-chart";
 import { RANGES } from "./live.services";
 import { RangeTabs } from "./range-tabs";
 
+/** All points within two steps of each other (a line needs more). */
+const fewPoints = (points: { time: string }[], stepSeconds: number) =>
+  Date.parse(points.at(-1)!.time) - Date.parse(points[0]!.time) < 2 * stepSeconds * 1000;
+
 export function ChartCard<P extends { time: string }>({
   id,
   heading,
@@ -41,9 +45,17 @@ export function ChartCard<P extends { time: string }>({
       ) : !query.data || query.data.length === 0 ? (
         <p className="muted">{empty}</p>
       ) : (
-        <Suspense fallback={<Skeleton lines={5} />}>
-          <LazyTimeChart points={query.data} series={series} stepSeconds={range.step} rangeSeconds={range.days * 86400} title={`${what} over ${range.label}`} />
-        </Suspense>
+        <>
+          <Suspense fallback={<Skeleton lines={5} />}>
+            <LazyTimeChart points={query.data} series={series} stepSeconds={range.step} rangeSeconds={range.days * 86400} title={`${what} over ${range.label}`} />
+          </Suspense>
+          {fewPoints(query.data, range.step) && (
+            // A point or two in one spot draw no line: say why the chart is nearly empty.
+            <p className="muted" style={{ margin: 0 }}>
+              Too few reports yet to draw a line: it fills in as the live scans (every few minutes) add points.
+            </p>
+          )}
+        </>
       )}
     </section>
   );

@@ -79,7 +79,8 @@ export function TimeChart<P extends { time: string }>({
               spanGaps: false,
               // With few points a line may not show (one point, or all in one spot): mark each.
               points: { show: points.length <= 60, size: 5 },
-              value: (_u: uPlot, v: number | null) => (v === null ? "no data" : `${num(v)} ${s.unit}`),
+              // Not hovering (no index): "–" like the time; hovering a gap: "no data".
+              value: (_u: uPlot, v: number | null, _si: number, idx: number | null) => (idx == null ? "–" : v === null ? "no data" : `${num(v)} ${s.unit}`),
             })),
           ],
           axes: [{ ...axis }, ...units.map((u, i) => ({ ...axis, label: u, scale: u, side: i === 0 ? 3 : 1, grid: { show: i === 0 } }))],
