@@ -7,6 +7,7 @@ import { normaliseWorkshopId } from "../../shared/schemas";
 import { diffItems, type ExtractedItem, type ItemType } from "../scraper/items";
 import { BUCKET_MS, bucketOf, bucketTime, LIVE_WINDOW_MS } from "../scraper/growth";
 import * as repo from "./repository";
+import { serverBase } from "../live/entry";
 import type { z } from "zod";
 import type * as M from "./model";
 
@@ -321,19 +322,7 @@ export function getGrowthRange(deps: Deps, id: string): { oldest: string | null 
 
 export function getServersUsing(deps: Deps, id: string): z.infer<typeof M.liveServerEntry>[] {
   requireExists(deps, id);
-  return repo.getServersUsing(deps.sqlite, id, deps.clock.now() - LIVE_WINDOW_MS).map((s) => ({
-    id: s.id,
-    name: s.name,
-    host_address: s.host_address,
-    player_count: s.player_count,
-    player_count_limit: s.player_count_limit,
-    queue_players_count: s.queue_players_count,
-    scenario_name: s.scenario_name,
-    game_version: s.game_version,
-    password_protected: !!s.password_protected,
-    official: !!s.official,
-    last_updated: toIso(s.last_seen_at),
-  }));
+  return repo.getServersUsing(deps.sqlite, id, deps.clock.now() - LIVE_WINDOW_MS).map(serverBase);
 }
 
 // ---- /mod/:workshopID/metrics (text exposition format 0.0.4) ----

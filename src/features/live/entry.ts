@@ -1,12 +1,19 @@
 // What a live server looks like in the API, and the orders of GET /game-servers: shared by the
 // SQL path (service.ts) and the in-memory snapshot (snapshot.ts).
 import { toIso } from "../../shared/time";
-import type { ListQuery, ServerEntry } from "./model";
+import type { ListQuery, ServerEntry, ServerEntryBase } from "./model";
 import { HOUR, type ServerRow } from "./repository";
 
 export const ONLINE_WINDOW = HOUR;
 
-export function toEntry(r: ServerRow): ServerEntry {
+/** The columns every server answer starts with (`serverEntryBase`). */
+export type ServerBaseRow = Pick<
+  ServerRow,
+  "id" | "name" | "host_address" | "player_count" | "player_count_limit" | "queue_players_count" | "scenario_name" | "game_version" | "password_protected" | "official" | "last_seen_at"
+>;
+
+/** `serverEntryBase` of a row, field by field: the live list's entries and the catalog's "servers using this mod". */
+export function serverBase(r: ServerBaseRow): ServerEntryBase {
   return {
     id: r.id,
     name: r.name,
@@ -19,6 +26,12 @@ export function toEntry(r: ServerRow): ServerEntry {
     password_protected: !!r.password_protected,
     official: !!r.official,
     last_updated: toIso(r.last_seen_at),
+  };
+}
+
+export function toEntry(r: ServerRow): ServerEntry {
+  return {
+    ...serverBase(r),
     country: r.country,
     tags: r.tags.split(",").filter((t) => t !== ""),
     mods_count: r.mods_count,

@@ -77,6 +77,8 @@ export const serverEntryBase = z.object({
   last_updated: z.string(),
 });
 
+export type ServerEntryBase = z.infer<typeof serverEntryBase>;
+
 export const serverEntry = serverEntryBase.extend({
   country: z.string().nullable(),
   tags: z.array(z.string()),

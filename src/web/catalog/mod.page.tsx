@@ -488,9 +488,9 @@ function Usage({ id }: { id: string }) {
       <div className="card">
         <h2 style={{ marginTop: 0 }}>Servers using it now</h2>
         <ErrorMessage error={servers.error} />
-        {servers.data && servers.data.length === 0 && <p className="muted">No live server seen in the last hour uses this mod.</p>}
-        {servers.data && servers.data.length > 0 && (
+        {servers.data && (
           <DataTable
+            empty="No live server seen in the last hour uses this mod."
             caption="Live servers using this mod"
             rows={servers.data}
             rowKey={(x) => x.id}

@@ -1,7 +1,7 @@
 // The credential fields for a connection type. Write-only: the API stores them encrypted and
 // never returns them; the page only knows whether they are set.
 import { useEffect, useState } from "react";
-import { Field } from "../ui/components";
+import { Field, SelectField } from "../ui/components";
 import type { PanelCredentials, SftpCredentials } from "./servers.services";
 
 export function CredentialsForm({ type, onChange, idPrefix = "cred" }: { type: "panel" | "sftp"; onChange: (c: PanelCredentials | SftpCredentials | null) => void; idPrefix?: string }) {
@@ -31,5 +31,33 @@ export function CredentialsForm({ type, onChange, idPrefix = "cred" }: { type: "
         </div>
       )}
     </fieldset>
+  );
+}
+
+/** The list a server deploys and whether a change to it deploys at once (register and settings forms). */
+export function LinkedListFields({
+  lists,
+  value,
+  onChange,
+}: {
+  lists: { id: string; name: string }[];
+  value: { linked_list_id: string | null; auto_deploy: boolean };
+  onChange: (v: { linked_list_id: string | null; auto_deploy: boolean }) => void;
+}) {
+  return (
+    <>
+      <SelectField label="Linked list" value={value.linked_list_id ?? ""} onChange={(e) => onChange({ ...value, linked_list_id: e.target.value || null })}>
+        <option value="">None</option>
+        {lists.map((l) => (
+          <option key={l.id} value={l.id}>
+            {l.name}
+          </option>
+        ))}
+      </SelectField>
+      <label className="check">
+        <input type="checkbox" checked={value.auto_deploy} onChange={(e) => onChange({ ...value, auto_deploy: e.target.checked })} style={{ minHeight: 0 }} /> Deploy
+        automatically when that list changes
+      </label>
+    </>
   );
 }

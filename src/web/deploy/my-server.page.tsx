@@ -8,7 +8,7 @@ import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { count, dateTime } from "../app/format";
 import { ConfirmButton, DataTable, ErrorMessage, Field, Notice, SelectField, Skeleton, FormCard } from "../ui/components";
 import { myLists } from "../lists/lists.services";
-import { CredentialsForm } from "./credentials";
+import { CredentialsForm, LinkedListFields } from "./credentials";
 import { StatusBadge } from "./my-servers.page";
 import {
   deleteServer,
@@ -126,9 +126,9 @@ export function MyServerPage() {
           History
         </h2>
         {history.error && <ErrorMessage error={history.error} retry={() => history.refetch()} />}
-        {history.data && history.data.length === 0 && <p className="muted">No test or deploy yet.</p>}
-        {history.data && history.data.length > 0 && (
+        {history.data && (
           <DataTable
+            empty="No test or deploy yet."
             caption="Tests and deployments of this server, newest first"
             rows={history.data}
             rowKey={(d) => d.id}
@@ -259,18 +259,7 @@ function Settings({ srv }: { srv: Server }) {
       <div className="row">
         <Field label="Server name" required maxLength={100} value={form.name} onChange={(e) => setForm({ ...form, name: e.target.value })} />
         <Field label="Config file" required value={form.file_path} onChange={(e) => setForm({ ...form, file_path: e.target.value })} />
-        <SelectField label="Linked list" value={form.linked_list_id ?? ""} onChange={(e) => setForm({ ...form, linked_list_id: e.target.value || null })}>
-          <option value="">None</option>
-          {(lists.data ?? []).map((l) => (
-            <option key={l.id} value={l.id}>
-              {l.name}
-            </option>
-          ))}
-        </SelectField>
-        <label className="check">
-          <input type="checkbox" checked={form.auto_deploy} onChange={(e) => setForm({ ...form, auto_deploy: e.target.checked })} style={{ minHeight: 0 }} /> Deploy
-          automatically when the linked list changes
-        </label>
+        <LinkedListFields lists={lists.data ?? []} value={form} onChange={(v) => setForm({ ...form, ...v })} />
       </div>
       <ErrorMessage error={save.error} />
       {save.isSuccess && !save.isPending && <Notice kind="ok">Saved.</Notice>}

@@ -7,7 +7,7 @@ import { dateTime } from "../app/format";
 import { useSession } from "../app/session";
 import { DataTable, Empty, ErrorMessage, Field, SelectField, SignInFirst, Skeleton, FormCard } from "../ui/components";
 import { myLists } from "../lists/lists.services";
-import { CredentialsForm } from "./credentials";
+import { CredentialsForm, LinkedListFields } from "./credentials";
 import { createServer, servers, setCredentials, type NewServer, type PanelCredentials, type SftpCredentials } from "./servers.services";
 
 export function StatusBadge({ status }: { status: string | null }) {
@@ -110,18 +110,7 @@ function Register({ lists }: { lists: { id: string; name: string }[] }) {
           value={form.file_path}
           onChange={(e) => setForm({ ...form, file_path: e.target.value })}
         />
-        <SelectField label="Linked list" value={form.linked_list_id ?? ""} onChange={(e) => setForm({ ...form, linked_list_id: e.target.value || null })}>
-          <option value="">None yet</option>
-          {lists.map((l) => (
-            <option key={l.id} value={l.id}>
-              {l.name}
-            </option>
-          ))}
-        </SelectField>
-        <label className="check">
-          <input type="checkbox" checked={form.auto_deploy} onChange={(e) => setForm({ ...form, auto_deploy: e.target.checked })} style={{ minHeight: 0 }} /> Deploy
-          automatically when the list changes
-        </label>
+        <LinkedListFields lists={lists} value={form} onChange={(v) => setForm({ ...form, ...v })} />
       </div>
       <CredentialsForm key={form.connection_type} type={form.connection_type} onChange={setCreds} />
       <ErrorMessage error={create.error} />

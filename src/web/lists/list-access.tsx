@@ -48,9 +48,9 @@ export function ListGroups({ list }: { list: ListDetail }) {
       <p className="muted">
         Everyone in a group gets its rights on this list. <Link to="/groups">Manage your groups</Link>.
       </p>
-      {assigned.data && assigned.data.length === 0 && <p className="muted">No group has rights on this list.</p>}
-      {assigned.data && assigned.data.length > 0 && (
+      {assigned.data && (
         <DataTable
+          empty="No group has rights on this list."
           caption="Groups with rights on this list"
           rows={assigned.data}
           rowKey={(g) => g.group_id}

@@ -863,9 +863,9 @@ function CoOwners({ list }: { list: ListDetail }) {
         </button>
       </form>
       <ErrorMessage error={add.error ?? remove.error ?? owners.error} />
-      {owners.data && owners.data.length === 0 && <p className="muted">No co-owners.</p>}
-      {owners.data && owners.data.length > 0 && (
+      {owners.data && (
         <DataTable
+          empty="No co-owners."
           caption="Co-owners"
           rows={owners.data}
           rowKey={(o) => o.user_id}
@@ -970,9 +970,9 @@ function Sharing({ list }: { list: ListDetail }) {
           </button>
         </form>
         <ErrorMessage error={add.error ?? update.error ?? remove.error ?? collab.error} />
-        {collab.data && collab.data.length === 0 && <p className="muted">No collaborators yet.</p>}
-        {collab.data && collab.data.length > 0 && (
+        {collab.data && (
           <DataTable
+            empty="No collaborators yet."
             caption="Collaborators and their rights"
             rows={collab.data}
             rowKey={(c) => c.user_id}

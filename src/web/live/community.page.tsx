@@ -7,7 +7,7 @@ import { DataTable, ErrorMessage, Skeleton } from "../ui/components";
 import type { Series } from "../ui/chart";
 import { searchPublicListsOf } from "../lists/lists.services";
 import { communityPage, communityPlayers, communityServers, RANGES, type CommunityStatPoint } from "./live.services";
-import { PlayersBar } from "./servers.page";
+import { PlayersBar, ServerLink } from "./servers.page";
 import { ChartCard } from "./chart-card";
 
 const SERIES: Series<CommunityStatPoint>[] = [
@@ -51,20 +51,16 @@ export function CommunityPage() {
           Servers online now
         </h2>
         <ErrorMessage error={servers.error} />
-        {servers.data && servers.data.length === 0 && <p className="muted">None of its servers is online.</p>}
-        {servers.data && servers.data.length > 0 && (
+        {servers.data && (
           <DataTable
+            empty="None of its servers is online."
             caption={`${com.name}'s servers online now`}
             rows={servers.data}
             rowKey={(s) => s.id}
             columns={[
               {
                 header: "Server",
-                cell: (s) => (
-                  <Link to="/live/$id" params={{ id: s.id }} search={{}}>
-                    {s.name}
-                  </Link>
-                ),
+                cell: (s) => <ServerLink server={s} />,
               },
               { header: "Players", cell: (s) => <PlayersBar players={s.player_count} limit={s.player_count_limit} /> },
               { header: "Scenario", cell: (s) => s.scenario_name || "–" },

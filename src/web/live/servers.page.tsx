@@ -39,6 +39,15 @@ export function PlayersBar({ players, limit }: { players: number; limit: number 
   );
 }
 
+/** A live server's name, linking to its page (browser, statistics and community tables). */
+export function ServerLink({ server }: { server: { id: string; name: string } }) {
+  return (
+    <Link to="/live/$id" params={{ id: server.id }} search={{}}>
+      {server.name}
+    </Link>
+  );
+}
+
 /** A chosen mod filter: its name (looked up once), and a button that drops it. */
 function ModChip({ id, onRemove }: { id: string; onRemove: () => void }) {
   const mod = useQuery({ queryKey: ["mod", id], queryFn: ({ signal }) => modDetail(id, signal), staleTime: 300_000, retry: false });
@@ -219,9 +228,7 @@ function ServersTable({ servers }: { servers: LiveServer[] }) {
           {servers.map((s) => (
             <tr key={s.id}>
               <td>
-                <Link to="/live/$id" params={{ id: s.id }} search={{}}>
-                  {s.name}
-                </Link>
+                <ServerLink server={s} />
                 {s.official && <span className="tag">official</span>}
               </td>
               <td style={{ minWidth: "8rem" }}>

@@ -7,6 +7,7 @@ import { DataTable, ErrorMessage, Skeleton } from "../ui/components";
 import type { Series } from "../ui/chart";
 import { globalPlayers, RANGES, topMods, topServers, type GlobalStatPoint } from "./live.services";
 import { ChartCard } from "./chart-card";
+import { ServerLink } from "./servers.page";
 
 const SERIES: Series<GlobalStatPoint>[] = [
   { label: "Players", unit: "players", value: (p) => p.total_players, color: "--accent" },
@@ -50,9 +51,9 @@ export function StatsPage() {
             Most used mods
           </h2>
           <ErrorMessage error={mods.error} />
-          {mods.data && mods.data.length === 0 && <p className="muted">No live server runs a mod yet.</p>}
-          {mods.data && mods.data.length > 0 && (
+          {mods.data && (
             <DataTable
+              empty="No live server runs a mod yet."
               caption="Mods by the number of live servers running them"
               rows={mods.data}
               rowKey={(m) => m.workshop_id}
@@ -75,20 +76,16 @@ export function StatsPage() {
             Busiest servers this week
           </h2>
           <ErrorMessage error={servers.error} />
-          {servers.data && servers.data.length === 0 && <p className="muted">No server has history yet.</p>}
-          {servers.data && servers.data.length > 0 && (
+          {servers.data && (
             <DataTable
+              empty="No server has history yet."
               caption="Servers by their average players over seven days"
               rows={servers.data}
               rowKey={(s) => s.id}
               columns={[
                 {
                   header: "Server",
-                  cell: (s) => (
-                    <Link to="/live/$id" params={{ id: s.id }} search={{}}>
-                      {s.name}
-                    </Link>
-                  ),
+                  cell: (s) => <ServerLink server={s} />,
                 },
                 { header: "Average players", num: true, cell: (s) => num(Math.round(s.avg_players * 10) / 10) },
               ]}

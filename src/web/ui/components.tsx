@@ -150,7 +150,21 @@ export interface Column<T> {
 }
 
 /** A table that scrolls sideways inside its own box on narrow screens, with a caption for screen readers. */
-export function DataTable<T>({ caption, columns, rows, rowKey }: { caption: string; columns: Column<T>[]; rows: T[]; rowKey: (row: T) => string }) {
+/** A table of rows; with `empty`, no rows show that sentence instead of an empty table. */
+export function DataTable<T>({
+  caption,
+  columns,
+  rows,
+  rowKey,
+  empty,
+}: {
+  caption: string;
+  columns: Column<T>[];
+  rows: T[];
+  rowKey: (row: T) => string;
+  empty?: string;
+}) {
+  if (rows.length === 0 && empty !== undefined) return <p className="muted">{empty}</p>;
   return (
     <div className="table-wrap">
       <table>
