@@ -473,7 +473,8 @@ function markdown(res: any): string {
   if (mem.live_snapshot_servers != null) {
     L.push("");
     L.push(`In memory after the run: live snapshot of ${mem.live_snapshot_servers} online servers, ~${((mem.live_snapshot_bytes ?? 0) / 2 ** 20).toFixed(1)} MiB (estimate), ` +
-      `built in ${mem.live_snapshot_build_ms} ms; catalog sort orders of ${mem.catalog_orders_mods ?? "—"} mods, built in ${mem.catalog_orders_build_ms ?? "—"} ms.`);
+      `built in ${mem.live_snapshot_build_ms} ms; catalog sort orders of ${mem.catalog_orders_mods ?? "—"} mods, built in ${mem.catalog_orders_build_ms ?? "—"} ms; ` +
+      `catalog search index of ${mem.catalog_search_terms ?? "—"} terms, ~${((mem.catalog_search_bytes ?? 0) / 2 ** 20).toFixed(1)} MiB, built in ${mem.catalog_search_build_ms ?? "—"} ms.`);
   }
   L.push("");
   const head = ["endpoint", "budget p99"];
@@ -645,6 +646,9 @@ export async function runBench(opts: BenchOptions) {
       live_snapshot_build_ms: m.has("loadout_live_snapshot_build_seconds") ? Math.round(m.get("loadout_live_snapshot_build_seconds")! * 1e4) / 10 : null,
       catalog_orders_mods: m.get("loadout_catalog_orders_mods") ?? null,
       catalog_orders_build_ms: m.has("loadout_catalog_orders_build_seconds") ? Math.round(m.get("loadout_catalog_orders_build_seconds")! * 1e4) / 10 : null,
+      catalog_search_terms: m.get("loadout_catalog_search_terms") ?? null,
+      catalog_search_bytes: m.get("loadout_catalog_search_bytes") ?? null,
+      catalog_search_build_ms: m.has("loadout_catalog_search_build_seconds") ? Math.round(m.get("loadout_catalog_search_build_seconds")! * 1e4) / 10 : null,
     };
   } finally {
     await stop(svc);

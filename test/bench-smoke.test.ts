@@ -53,6 +53,7 @@ test(
       expect([imp.available, imp.note]).toEqual([true, undefined]);
       expect(res.in_memory.live_snapshot_servers).toBeGreaterThan(0);
       expect(res.in_memory.catalog_orders_mods).toBeGreaterThan(0);
+      expect(res.in_memory.catalog_search_terms).toBeGreaterThan(0);
       // The features this harness measures are merged: most endpoints must answer.
       expect(res.endpoints.filter((e: any) => e.available).length).toBeGreaterThan(20);
     } finally {

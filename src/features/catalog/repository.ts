@@ -3,6 +3,7 @@
 // and the sort indexes are in src/db/custom/30_catalog.sql.
 import type { Database, Statement } from "bun:sqlite";
 import { catalogOrders, MOD_ORDER, pageOf, VISIBLE, type OrderedSort } from "./orders";
+import { BM25_ARGS, matchRows, rankRows, searchIndex, type SearchWord } from "./search-index";
 
 export type ModSort = "name_asc" | "name_desc" | "size_desc" | "updated_desc" | "relevance";
 
@@ -43,19 +44,29 @@ const ORDER: Record<ModSort, string> = { ...MOD_ORDER, relevance: "" };
 const SUMMARY_COLS = "m.workshop_id, m.name, m.version, m.size_bytes, m.image_url, m.tags_json";
 
 /**
- * Builds an FTS5 query from free text: every word must match (AND), each as a prefix
- * (words of one letter as whole words).
+ * The words of a free-text search: every word must match (AND), each as a prefix (words of one
+ * letter as whole words: as prefixes they would match most of the catalog). At most 12.
  * Returns null when the text holds no searchable word.
  */
-export function ftsQuery(text: string): string | null {
+export function searchWords(text: string): SearchWord[] | null {
   const words = text
     .normalize("NFKC")
     .split(/[^\p{L}\p{N}]+/u)
     .filter((w) => w.length > 0)
     .slice(0, 12);
   if (words.length === 0) return null;
-  // One-letter words match whole words only: as prefixes they would match most of the catalog.
-  return words.map((w) => (w.length > 1 ? `"${w}"*` : `"${w}"`)).join(" AND ");
+  return words.map((w) => ({ text: w, prefix: w.length > 1 }));
+}
+
+/** The FTS5 query of a search's words. */
+export function ftsQueryOf(words: readonly SearchWord[]): string {
+  return words.map((w) => (w.prefix ? `"${w.text}"*` : `"${w.text}"`)).join(" AND ");
+}
+
+/** Builds an FTS5 query from free text (searchWords); null when it holds no searchable word. */
+export function ftsQuery(text: string): string | null {
+  const words = searchWords(text);
+  return words && ftsQueryOf(words);
 }
 
 interface ListStatements {
@@ -205,7 +216,7 @@ class CatalogStatements {
     // twice, for the count and the page). bm25() called with the weights of the rank setting in
     // 30_catalog.sql gives the same numbers as rank, a third faster (no per-row lookup of the
     // configured rank function).
-    this.ftsRanked = sqlite.prepare(`SELECT rowid, bm25(mods_fts, 10.0, 3.0, 1.0, 2.0) FROM mods_fts WHERE mods_fts MATCH $q`) as any;
+    this.ftsRanked = sqlite.prepare(`SELECT rowid, bm25(mods_fts, ${BM25_ARGS}) FROM mods_fts WHERE mods_fts MATCH $q`) as any;
     this.summariesOf = q(`SELECT ${SUMMARY_COLS}, m.rowid AS rid FROM mods m WHERE m.rowid IN (SELECT value FROM json_each(?))`);
   }
 
@@ -340,20 +351,23 @@ export function listMods(sqlite: Database, p: ListModsParams): { rows: ModSummar
 
 function listModsUncached(sqlite: Database, p: ListModsParams, plan: "auto" | "sql" = "auto"): { rows: ModSummaryRow[]; total: number } {
   let q: string | null = null;
+  let words: SearchWord[] | null = null;
   if (p.search !== undefined && p.search.trim() !== "") {
-    q = ftsQuery(p.search);
-    if (q === null) return { rows: [], total: 0 };
+    words = searchWords(p.search);
+    if (words === null) return { rows: [], total: 0 };
+    q = ftsQueryOf(words);
   }
   // Every sort but relevance (a search's bm25 rank) pages from the in-memory orders when they are
   // of the current generation (relevance without a search lists by name, as the SQL path does).
   const ordered: OrderedSort | null = p.sort !== "relevance" ? p.sort : q === null ? "name_asc" : null;
   const orders = ordered && plan === "auto" ? catalogOrders(sqlite) : null;
-  if (ordered && orders) return listFromOrders(sqlite, orders, ordered, q, p);
-  if (q !== null && p.sort === "relevance" && plan === "auto") {
-    // Relevance: the query's matches ranked once and kept while nothing changes (the next page
-    // of the same search costs no FTS work); a tag filters them through the orders' membership.
+  if (ordered && orders) return listFromOrders(sqlite, orders, ordered, q, words, p);
+  if (words !== null && p.sort === "relevance" && plan === "auto") {
+    // Relevance: ranked in memory (search-index.ts) when the index is current; otherwise the
+    // query's matches ranked once by FTS5 and kept while nothing changes (the next page of the
+    // same search costs no FTS work). A tag filters through the orders' membership.
     const tagged = p.tag ? catalogOrders(sqlite) : null;
-    if (!p.tag || tagged) return listRanked(sqlite, q, p, tagged);
+    if (!p.tag || tagged) return listRanked(sqlite, q!, words, p, tagged);
   }
   const st = catalogStatements(sqlite).list(q !== null, !!p.tag, p.sort);
   const params: Record<string, unknown> = {};
@@ -387,10 +401,14 @@ function listFromOrders(
   orders: NonNullable<ReturnType<typeof catalogOrders>>,
   sort: OrderedSort,
   q: string | null,
+  words: SearchWord[] | null,
   p: ListModsParams,
 ): { rows: ModSummaryRow[]; total: number } {
-  const cs = catalogStatements(sqlite);
-  const candidates = q !== null ? column(cs.ftsRowids.values({ q }) as unknown[][]) : null;
+  let candidates: Int32Array | null = null;
+  if (words !== null) {
+    const ix = searchIndex(sqlite);
+    candidates = (ix && matchRows(ix, words)) ?? column(catalogStatements(sqlite).ftsRowids.values({ q: q! }) as unknown[][]);
+  }
   const { rowids, total } = pageOf(orders, sort, candidates, p.tag, (p.page - 1) * p.limit, p.limit);
   return { rows: summaries(sqlite, rowids), total };
 }
@@ -410,15 +428,18 @@ function rankedMatches(sqlite: Database, q: string): Int32Array {
 function listRanked(
   sqlite: Database,
   q: string,
+  words: SearchWord[],
   p: ListModsParams,
   orders: ReturnType<typeof catalogOrders>,
 ): { rows: ModSummaryRow[]; total: number } {
-  let ranked = rankedMatches(sqlite, q);
-  if (p.tag) {
-    const member = orders!.tags.get(p.tag)?.member;
-    ranked = member ? ranked.filter((rid) => member[rid] === 1) : new Int32Array(0);
-  }
+  const member = p.tag ? orders!.tags.get(p.tag)?.member : undefined;
+  if (p.tag && !member) return { rows: [], total: 0 };
   const offset = (p.page - 1) * p.limit;
+  const ix = searchIndex(sqlite);
+  const top = ix && rankRows(ix, words, offset + p.limit, member ? (rid) => member[rid] === 1 : undefined);
+  if (top) return { rows: summaries(sqlite, Array.from(top.rowids.subarray(offset))), total: top.total };
+  let ranked = rankedMatches(sqlite, q);
+  if (member) ranked = ranked.filter((rid) => member[rid] === 1);
   return { rows: summaries(sqlite, Array.from(ranked.subarray(offset, offset + p.limit))), total: ranked.length };
 }
 

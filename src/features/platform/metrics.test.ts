@@ -6,8 +6,9 @@ describe("/metrics", () => {
   test("process metrics in text format 0.0.4 that promtool accepts without any lint", async () => {
     const t = await createTestApp();
     try {
-      // The same catalog page twice (a miss, then a hit) and the live list (builds the snapshot).
-      for (const path of ["/api/v1/mods?sort=name_asc", "/api/v1/mods?sort=name_asc", "/api/v1/game-servers"]) {
+      // The same catalog page twice (a miss, then a hit), a search (builds the search index) and the
+      // live list (builds the snapshot).
+      for (const path of ["/api/v1/mods?sort=name_asc", "/api/v1/mods?sort=name_asc", "/api/v1/mods?search=rhs", "/api/v1/game-servers"]) {
         expect((await t.app.handle(new Request("http://localhost" + path))).status).toBe(200);
       }
       const res = await t.app.handle(new Request("http://localhost/metrics"));
@@ -21,11 +22,13 @@ describe("/metrics", () => {
       expect(body.endsWith("\n")).toBe(true);
       expect(body).toContain("# TYPE loadout_catalog_cache_lookups_total counter");
       expect(body).toMatch(/^loadout_catalog_cache_lookups_total\{cache="list",result="hit"\} 1$/m);
-      expect(body).toMatch(/^loadout_catalog_cache_lookups_total\{cache="list",result="miss"\} 1$/m);
+      expect(body).toMatch(/^loadout_catalog_cache_lookups_total\{cache="list",result="miss"\} 2$/m); // the page and the search
       expect(body).toMatch(/^loadout_live_snapshot_servers 0$/m);
       expect(body).toMatch(/^loadout_live_snapshot_bytes \d+$/m);
       expect(body).toMatch(/^loadout_live_snapshot_build_seconds [\d.e-]+$/m);
       expect(body).toMatch(/^loadout_catalog_orders_mods 0$/m);
+      expect(body).toMatch(/^loadout_catalog_search_terms 0$/m);
+      expect(body).toMatch(/^loadout_catalog_search_build_seconds [\d.e-]+$/m);
       const r = await promtoolCheck(body);
       expect(r.problems).toEqual([]);
       expect(r.exitCode).toBe(0);

@@ -6,6 +6,7 @@ import { VERSION } from "../../version";
 import { sourceStatuses } from "../../shared/source-status";
 import { answerCacheCounts } from "../catalog/repository";
 import { peekCatalogOrders } from "../catalog/orders";
+import { peekSearchIndex } from "../catalog/search-index";
 import { peekLiveSnapshot } from "../live/snapshot";
 
 const sourceStatusSchema = z.object({
@@ -78,6 +79,12 @@ export function createProcessRegistry(deps: Deps): Registry {
   snapshotGauge("loadout_catalog_orders_build_seconds", "Time the last build of the catalog's sort orders took", () => {
     const o = peekCatalogOrders(deps.sqlite);
     return o ? o.buildMs / 1000 : undefined;
+  });
+  snapshotGauge("loadout_catalog_search_terms", "Distinct terms in the in-memory catalog search index", () => peekSearchIndex(deps.sqlite)?.terms.length);
+  snapshotGauge("loadout_catalog_search_bytes", "Estimated bytes held by the in-memory catalog search index", () => peekSearchIndex(deps.sqlite)?.bytes);
+  snapshotGauge("loadout_catalog_search_build_seconds", "Time the last build of the catalog search index took", () => {
+    const ix = peekSearchIndex(deps.sqlite);
+    return ix ? ix.buildMs / 1000 : undefined;
   });
   new Gauge({
     name: "loadout_build_info",

@@ -1,0 +1,141 @@
+// The catalog search in memory answers exactly what FTS5 answers: the same rows match, ranked in
+// bm25()'s order with its tie-breaker, the same totals, for random searches over a catalog with
+// words in every column, repeated words, case and diacritics, other scripts and placeholders;
+// a stale index is never used; a write is seen after the next build.
+import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { createTestApp, type TestApp } from "../../../test/helpers";
+import { mulberry32 } from "../../../test/fixtures/prng";
+import { catalogStatements, listMods, listModsSql, searchWords, ftsQueryOf, type ModSort } from "./repository";
+import { buildSearchIndex, foldWord, matchRows, peekSearchIndex, rankRows, REBUILD_MS, searchIndex } from "./search-index";
+
+let t: TestApp;
+const WORDS = [
+  "Alpha", "alphabet", "bravo", "CONFLICT", "conflicts", "Everon", "arland", "Training", "milsim", "école", "Ecole", "Öst",
+  "RHS", "rhs", "Zeta", "a", "Штурм", "штурмовик", "Straße", "İstanbul", "戦車", "Ελλάδα", "Cafe\u0301", "2v2", "42", "x",
+];
+const TAGS = ["WEAPONS", "VEHICLES", "MAP", "GEAR", "MISC"];
+const N = 900;
+
+function insertCatalog(seed: number) {
+  const rnd = mulberry32(seed);
+  const pick = <T>(a: readonly T[]) => a[Math.floor(rnd() * a.length)]!;
+  const words = (n: number) => Array.from({ length: n }, () => pick(WORDS)).join(rnd() < 0.5 ? " " : "-");
+  const sqlite = t.deps.sqlite;
+  const mod = sqlite.prepare(`INSERT INTO mods (workshop_id, name, summary, author_name, version, size_bytes, state, tags_json, updated_at)
+    VALUES (?, ?, ?, ?, '1.0.0', ?, ?, ?, ?)`);
+  const tag = sqlite.prepare(`INSERT INTO mod_tags (workshop_id, tag) VALUES (?, ?)`);
+  sqlite.transaction(() => {
+    for (let i = 0; i < N; i++) {
+      const id = (0x5b00000000000000n + BigInt(i * 104729)).toString(16).toUpperCase();
+      const tags = [...new Set(Array.from({ length: Math.floor(rnd() * 3) }, () => pick(TAGS)))];
+      mod.run(id, words(1 + Math.floor(rnd() * 4)), rnd() < 0.15 ? "" : words(Math.floor(rnd() * 12)), pick(["Bohemia", "rhs team", "Solo", "Öst Works", ""]),
+        Math.floor(rnd() * 5) * 1_000_000, rnd() < 0.08 ? "unknown" : "active", JSON.stringify(tags), 1_700_000_000_000 + i);
+      for (const g of tags) tag.run(id, g);
+    }
+  })();
+}
+
+function randomSearch(rnd: () => number): string {
+  const pick = <T>(a: readonly T[]) => a[Math.floor(rnd() * a.length)]!;
+  const word = () => {
+    const w = pick(WORDS);
+    return rnd() < 0.4 ? w.slice(0, 1 + Math.floor(rnd() * w.length)) : rnd() < 0.5 ? w.toUpperCase() : w;
+  };
+  return Array.from({ length: 1 + Math.floor(rnd() * 3) }, word).join(pick([" ", ", ", "-"]));
+}
+
+/** What FTS5 answers: the matches by bm25() then rowid. */
+function fromFts(search: string): { ranked: number[]; matches: number[] } {
+  const cs = catalogStatements(t.deps.sqlite);
+  const q = ftsQueryOf(searchWords(search)!);
+  const rows = cs.ftsRanked.values({ q }) as [number, number][];
+  rows.sort((a, b) => a[1] - b[1] || a[0] - b[0]);
+  const matches = (cs.ftsRowids.values({ q }) as [number][]).map((r) => r[0]).sort((a, b) => a - b);
+  return { ranked: rows.map((r) => r[0]), matches };
+}
+
+beforeAll(async () => {
+  t = await createTestApp();
+  insertCatalog(23);
+});
+afterAll(() => t.close());
+
+describe("catalog search in memory", () => {
+  test("folds words as the FTS5 tokenizer does (ASCII by lower-casing, others by the tokenizer itself)", () => {
+    expect(foldWord("RHS")).toBe("rhs");
+    expect(foldWord("École")).toBe("ecole");
+    expect(foldWord("ШТУРМ")).toBe("штурм");
+    expect(foldWord("ΕΛΛΆΔΑ")).toBe("ελλάδα"); // the tokenizer keeps the Greek tonos
+    expect(foldWord("戦車")).toBe("戦車");
+  });
+
+  test("the same matches, order and totals as FTS5 with bm25() for 1,500 random searches", () => {
+    const ix = buildSearchIndex(t.deps.sqlite, -1);
+    const rnd = mulberry32(5);
+    let nonEmpty = 0;
+    let multiWord = 0;
+    for (let k = 0; k < 1500; k++) {
+      const search = randomSearch(rnd);
+      const words = searchWords(search)!;
+      const want = fromFts(search);
+      const all = rankRows(ix, words, Infinity);
+      expect({ search, got: Array.from(all!.rowids) }).toEqual({ search, got: want.ranked });
+      expect(all!.total).toBe(want.ranked.length);
+      // The best `top` alone (a bounded heap) are the first `top` of the full order.
+      const top = 1 + Math.floor(rnd() * 30);
+      const best = rankRows(ix, words, top)!;
+      expect({ search, top, got: Array.from(best.rowids) }).toEqual({ search, top, got: want.ranked.slice(0, top) });
+      expect(best.total).toBe(want.ranked.length);
+      expect({ search, m: Array.from(matchRows(ix, words)!) }).toEqual({ search, m: want.matches });
+      if (want.ranked.length > 0) nonEmpty++;
+      if (words.length > 1 && want.ranked.length > 1) multiWord++;
+    }
+    expect(nonEmpty).toBeGreaterThan(600);
+    expect(multiWord).toBeGreaterThan(200);
+  });
+
+  test("GET /mods with a search answers as the SQL path (every sort, tags, pages)", () => {
+    const rnd = mulberry32(9);
+    const pick = <T>(a: readonly T[]) => a[Math.floor(rnd() * a.length)]!;
+    const sorts: ModSort[] = ["relevance", "relevance", "name_asc", "size_desc", "updated_desc"];
+    for (let k = 0; k < 600; k++) {
+      const p = { search: randomSearch(rnd), tag: rnd() < 0.3 ? pick([...TAGS, "NO SUCH TAG"]) : undefined, sort: pick(sorts), page: 1 + Math.floor(rnd() * 3), limit: pick([1, 5, 20]) };
+      expect({ p, got: listMods(t.deps.sqlite, p) }).toEqual({ p, got: listModsSql(t.deps.sqlite, p) });
+    }
+    // Answered from the index of the current generation.
+    const ix = peekSearchIndex(t.deps.sqlite);
+    expect(ix).not.toBeNull();
+    expect(searchIndex(t.deps.sqlite)).toBe(ix);
+    expect(ix!.nRow).toBe((t.deps.sqlite.query("SELECT count(*) AS n FROM mods WHERE state != 'unknown'").get() as { n: number }).n);
+  });
+
+  test("a write to an indexed column moves the generation: the stale index is never used, the next build sees it", () => {
+    const sqlite = t.deps.sqlite;
+    const now = performance.now();
+    // A build at a known time (a write first, so the generation differs from the last build's).
+    sqlite.query("UPDATE mods SET summary = summary || ' zulu' WHERE rowid = 2").run();
+    const before = searchIndex(sqlite, now + 10 * REBUILD_MS)!;
+    expect(before).not.toBeNull();
+    // A write that changes nothing mods_fts holds keeps the index.
+    sqlite.query("UPDATE mods SET subscriber_count = subscriber_count + 1 WHERE rowid = 1").run();
+    expect(searchIndex(sqlite, now + 10 * REBUILD_MS + 1)).toBe(before);
+    const id = (sqlite.query("SELECT workshop_id FROM mods WHERE state = 'active' ORDER BY rowid DESC LIMIT 1").get() as { workshop_id: string }).workshop_id;
+    sqlite.query("UPDATE mods SET summary = 'quetzalcoatl' WHERE workshop_id = ?").run(id);
+    // Within REBUILD_MS of the last build: no index, FTS5 answers, and sees the write.
+    expect(searchIndex(sqlite, now + 10 * REBUILD_MS + 2)).toBeNull();
+    const p = { search: "quetz", sort: "relevance" as const, page: 1, limit: 20 };
+    expect(listMods(sqlite, p).rows.map((r) => r.workshop_id)).toEqual([id]);
+    // Later a read builds the index of the new generation, which holds the new word.
+    const later = searchIndex(sqlite, now + 12 * REBUILD_MS)!;
+    expect(later.gen).toBeGreaterThan(before.gen);
+    expect(Array.from(rankRows(later, searchWords("quetz")!, 10)!.rowids)).toEqual(fromFts("quetz").ranked);
+    // A placeholder becoming a catalog entry, and a deletion, move it too.
+    sqlite.query("UPDATE mods SET state = 'active' WHERE workshop_id = (SELECT workshop_id FROM mods WHERE state = 'unknown' LIMIT 1)").run();
+    expect(searchIndex(sqlite, now + 14 * REBUILD_MS)!.gen).toBeGreaterThan(later.gen);
+    const ix = peekSearchIndex(sqlite)!;
+    sqlite.query("DELETE FROM mods WHERE workshop_id = ?").run(id);
+    const after = searchIndex(sqlite, now + 16 * REBUILD_MS)!;
+    expect(after.gen).toBeGreaterThan(ix.gen);
+    expect(rankRows(after, searchWords("quetz")!, 10)!.total).toBe(0);
+  });
+});
