@@ -2,6 +2,7 @@
 // `{ auth: true }`, `{ optionalAuth: true }` or `{ admin: true }` and get `user`.
 // JWT (Authorization: Bearer) and API keys (X-API-Key, or a Bearer value starting `lo_`)
 // are accepted everywhere. Nothing per-request goes into `store`.
+import type { Database, Statement } from "bun:sqlite";
 import { Elysia } from "elysia";
 import { jwt } from "@elysiajs/jwt";
 import type { Deps } from "../deps";
@@ -74,22 +75,67 @@ function toUser(r: any): AuthUser {
   return { id: r.id, email: r.email, display_name: r.display_name, role: r.role, is_approved: !!r.is_approved };
 }
 
+/**
+ * Who credentials are, in memory: key hash → caller (with the key's last recorded use) and user
+ * id → user, for every authenticated request. Dropped whole when auth_state.gen moves: triggers
+ * move it on every write that can change a key's owner or a user's name, role or approval, and
+ * on every deletion (src/db/custom/96_auth_gen.sql), so a revoked key or a demoted admin is
+ * refused on the next request as before. Unknown credentials are never cached.
+ */
+interface Callers {
+  gen: number;
+  genStmt: Statement<{ value: number }, []>;
+  keys: Map<string, { user: AuthUser; keyId: string; lastUsed: number | null }>;
+  users: Map<string, AuthUser>;
+}
+const callerCaches = new WeakMap<Database, Callers>();
+const CALLERS_MAX = 20_000;
+
+function callers(sqlite: Database): Callers {
+  let c = callerCaches.get(sqlite);
+  if (!c) {
+    c = { gen: -1, genStmt: sqlite.prepare("SELECT value FROM auth_state WHERE key = 'gen'") as any, keys: new Map(), users: new Map() };
+    callerCaches.set(sqlite, c);
+  }
+  const gen = c.genStmt.get()?.value ?? 0;
+  if (gen !== c.gen || c.keys.size + c.users.size > CALLERS_MAX) {
+    c.gen = gen;
+    c.keys.clear();
+    c.users.clear();
+  }
+  return c;
+}
+
 export function userById(deps: Pick<Deps, "sqlite">, id: string): AuthUser | null {
+  const c = callers(deps.sqlite);
+  const hit = c.users.get(id);
+  if (hit) return hit;
   const r = deps.sqlite.query(`SELECT ${USER_COLS} FROM users u WHERE u.id = ?`).get(id);
-  return r ? toUser(r) : null;
+  if (!r) return null;
+  const user = Object.freeze(toUser(r));
+  c.users.set(id, user);
+  return user;
 }
 
 function userByApiKey(deps: Deps, key: string): AuthUser {
-  const r = deps.sqlite
-    .query(`SELECT ${USER_COLS}, k.id AS key_id, k.last_used_at FROM api_keys k JOIN users u ON u.id = k.user_id WHERE k.key_hash = ?`)
-    .get(sha256Hex(key)) as any;
-  if (!r) throw new AppError(401, "unauthorized");
+  const hash = sha256Hex(key);
+  const c = callers(deps.sqlite);
+  let e = c.keys.get(hash);
+  if (!e) {
+    const r = deps.sqlite
+      .query(`SELECT ${USER_COLS}, k.id AS key_id, k.last_used_at FROM api_keys k JOIN users u ON u.id = k.user_id WHERE k.key_hash = ?`)
+      .get(hash) as any;
+    if (!r) throw new AppError(401, "unauthorized");
+    e = { user: Object.freeze(toUser(r)), keyId: r.key_id, lastUsed: r.last_used_at };
+    c.keys.set(hash, e);
+  }
   const now = deps.clock.now();
   // last_used_at at minute resolution: no write on every request.
-  if (!r.last_used_at || now - r.last_used_at > 60_000) {
-    deps.sqlite.query("UPDATE api_keys SET last_used_at = ? WHERE id = ?").run(now, r.key_id);
+  if (!e.lastUsed || now - e.lastUsed > 60_000) {
+    deps.sqlite.query("UPDATE api_keys SET last_used_at = ? WHERE id = ?").run(now, e.keyId);
+    e.lastUsed = now;
   }
-  return toUser(r);
+  return e.user;
 }
 
 const requestCallers = new WeakMap<Request, Promise<AuthUser | null>>();

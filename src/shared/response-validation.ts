@@ -107,3 +107,9 @@ export function applyResponseValidation(app: AnyElysia, mode: "off" | "strict"):
 
 /** For the OpenAPI mapper: the zod schema behind a swapped one. */
 export const documented = <T>(schema: T): T => ((schema as Record<symbol, unknown>)?.[DOCUMENTED] as T) ?? schema;
+
+/**
+ * A JSON body already serialised (answers joined from entries serialised once, such as the live
+ * snapshot's): sent as is, with the content type Elysia gives the objects it serialises.
+ */
+export const jsonResponse = (text: string) => new Response(text, { headers: { "content-type": "application/json;charset=utf-8" } });

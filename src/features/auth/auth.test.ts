@@ -95,6 +95,42 @@ describe("registration, login and tokens", () => {
     expect((await t.req("GET", "/api/v1/auth/me", { apiKey: "lo_not-a-key" })).status).toBe(401);
   });
 
+  test("callers are remembered, yet any writer's change to a key or user holds from the next request", async () => {
+    const admin = await t.createUser({ role: "admin" });
+    const key = (await t.req("POST", "/api/v1/api-keys", { user: admin, body: { name: "ops" } })).body.key as string;
+    const sqlite = t.deps.sqlite;
+    for (let i = 0; i < 3; i++) {
+      expect((await t.req("GET", "/api/v1/jobs", { apiKey: key })).status).toBe(200);
+      expect((await t.req("GET", "/api/v1/jobs", { user: admin })).status).toBe(200);
+    }
+    // A raw write (no API involved): demoted, then renamed, then unapproved, then re-owned key.
+    sqlite.query("UPDATE users SET role = 'user' WHERE id = ?").run(admin.id);
+    expect((await t.req("GET", "/api/v1/jobs", { apiKey: key })).status).toBe(403);
+    expect((await t.req("GET", "/api/v1/jobs", { user: admin })).status).toBe(403);
+    sqlite.query("UPDATE users SET display_name = 'Renamed' WHERE id = ?").run(admin.id);
+    expect((await t.req("GET", "/api/v1/auth/me", { apiKey: key })).body.display_name).toBe("Renamed");
+    expect((await t.req("GET", "/api/v1/auth/me", { user: admin })).body.display_name).toBe("Renamed");
+    sqlite.query("UPDATE users SET is_approved = 0 WHERE id = ?").run(admin.id);
+    expect((await t.req("POST", "/api/v1/lists", { apiKey: key, body: { name: "x" } })).status).toBe(403);
+    const other = await t.createUser();
+    expect((await t.req("GET", "/api/v1/auth/me", { apiKey: key })).body.id).toBe(admin.id);
+    sqlite.query("UPDATE api_keys SET user_id = ? WHERE user_id = ?").run(other.id, admin.id);
+    expect((await t.req("GET", "/api/v1/auth/me", { apiKey: key })).body.id).toBe(other.id);
+    // Deleted: the key and the token are refused at once.
+    sqlite.query("DELETE FROM users WHERE id = ?").run(other.id);
+    expect((await t.req("GET", "/api/v1/auth/me", { apiKey: key })).status).toBe(401);
+    expect((await t.req("GET", "/api/v1/auth/me", { user: other })).status).toBe(401);
+    // Recording a key's use (once a minute) keeps working with the cache.
+    const fresh = await t.createUser();
+    const k2 = await t.req("POST", "/api/v1/api-keys", { user: fresh, body: { name: "bot" } });
+    expect((await t.req("GET", "/api/v1/auth/me", { apiKey: k2.body.key })).status).toBe(200);
+    const used = (await t.req("GET", "/api/v1/api-keys", { user: fresh })).body[0].last_used_at;
+    expect(used).not.toBeNull();
+    t.clock.advance(61_000);
+    expect((await t.req("GET", "/api/v1/auth/me", { apiKey: k2.body.key })).status).toBe(200);
+    expect(Date.parse((await t.req("GET", "/api/v1/api-keys", { user: fresh })).body[0].last_used_at)).toBe(Date.parse(used) + 61_000);
+  });
+
   test("users/search needs 2 characters and finds by display name or exact e-mail", async () => {
     const u = await t.createUser({ display_name: "Searchable Sam", email: "sam@example.com" });
     const short = await t.req("GET", "/api/v1/users/search?q=a", { user: u });

@@ -554,6 +554,11 @@ export function getDependencyClosure(sqlite: Database, id: string): GraphNodeRow
   return (catalogStatements(sqlite).depGraph.all(id) as any[]).map((r) => ({ ...r, edges: JSON.parse(r.edges) }));
 }
 
+export function getDependencyCounts(sqlite: Database, id: string): { deps: number; dependents: number } {
+  return catalogStatements(sqlite).counts.get(id, id)!;
+}
+
+/** Live usage and dependency counts from SQLite alone (the service answers usage from the live snapshot). */
 export function getLiveStats(sqlite: Database, id: string, since: number) {
   const s = catalogStatements(sqlite);
   const c = s.counts.get(id, id)!;

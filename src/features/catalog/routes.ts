@@ -3,13 +3,15 @@ import { Elysia } from "elysia";
 import { z } from "zod";
 import type { Deps } from "../../deps";
 import { errorBody } from "../../shared/schemas";
+import { jsonResponse } from "../../shared/response-validation";
 import * as M from "./model";
 import * as svc from "./service";
 
 const errors = { 400: errorBody, 404: errorBody };
 
-export const catalogApiRoutes = (deps: Deps) =>
-  new Elysia({ prefix: "/api/v1/mods", tags: ["catalog"] })
+export const catalogApiRoutes = (deps: Deps) => {
+  const strict = deps.config.LOADOUT_RESPONSE_VALIDATION === "strict";
+  return new Elysia({ prefix: "/api/v1/mods", tags: ["catalog"] })
     .get("/", ({ query }) => svc.listMods(deps, query), {
       query: M.listModsQuery,
       response: { 200: M.modListResponse, 400: errorBody },
@@ -90,11 +92,14 @@ export const catalogApiRoutes = (deps: Deps) =>
       response: { 200: M.growthRange, ...errors },
       detail: { summary: "Oldest growth snapshot timestamp, or null" },
     })
-    .get("/:workshopID/servers", ({ params }) => svc.getServersUsing(deps, params.workshopID), {
+    // Joined from entries serialised once per scan; in the test app parsed back into objects, so
+    // the response schema checks them strictly (snapshot.test.ts checks the text equals SQL's).
+    .get("/:workshopID/servers", ({ params }) => (strict ? JSON.parse(svc.getServersUsingJson(deps, params.workshopID)) : jsonResponse(svc.getServersUsingJson(deps, params.workshopID))), {
       params: M.workshopIdParams,
       response: { 200: z.array(M.liveServerEntry), ...errors },
       detail: { summary: "Live servers using the mod, most players first" },
     });
+};
 
 export const METRICS_CONTENT_TYPE = "text/plain; version=0.0.4; charset=utf-8";
 

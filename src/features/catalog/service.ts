@@ -8,6 +8,7 @@ import { diffItems, type ExtractedItem, type ItemType } from "../scraper/items";
 import { BUCKET_MS, bucketOf, bucketTime, LIVE_WINDOW_MS } from "../scraper/growth";
 import * as repo from "./repository";
 import { serverBase } from "../live/entry";
+import { liveSnapshot, modServersJson, modUsageOf } from "../live/snapshot";
 import type { z } from "zod";
 import type * as M from "./model";
 
@@ -284,9 +285,21 @@ export function getItemDiff(deps: Deps, id: string, from: string, to: string): z
   return { workshop_id: id, from, to, ...d, items_known };
 }
 
+/**
+ * Live usage (servers seen in the last hour that run the mod, their players) from the live
+ * snapshot, built per scan (snapshot.ts), and the dependency counts from SQLite.
+ * `repo.getLiveStats` answers the same from SQLite alone (tests compare the two).
+ */
+function liveStatsOf(deps: Pick<Deps, "sqlite" | "clock">, id: string): z.infer<typeof M.liveStats> {
+  const now = deps.clock.now();
+  const u = modUsageOf(liveSnapshot(deps.sqlite, now), id, now - LIVE_WINDOW_MS);
+  const c = repo.getDependencyCounts(deps.sqlite, id);
+  return { used_by_servers_count: u.servers, players_using_count: u.players, dependencies_count: c.deps, dependents_count: c.dependents };
+}
+
 export function getLiveStats(deps: Deps, id: string): z.infer<typeof M.liveStats> {
   requireExists(deps, id);
-  return repo.getLiveStats(deps.sqlite, id, deps.clock.now() - LIVE_WINDOW_MS);
+  return liveStatsOf(deps, id);
 }
 
 export function getGrowth(deps: Deps, id: string, days: number): z.infer<typeof M.growthPoint>[] {
@@ -320,8 +333,15 @@ export function getGrowthRange(deps: Deps, id: string): { oldest: string | null 
   return { oldest: b === null ? null : toIso(b * BUCKET_MS) };
 }
 
-export function getServersUsing(deps: Deps, id: string): z.infer<typeof M.liveServerEntry>[] {
+/** GET /mods/:id/servers as JSON text, joined from the live snapshot's entries (serialised once per scan). */
+export function getServersUsingJson(deps: Deps, id: string): string {
   requireExists(deps, id);
+  const now = deps.clock.now();
+  return modServersJson(liveSnapshot(deps.sqlite, now), id, now - LIVE_WINDOW_MS);
+}
+
+/** The same from SQLite alone (tests compare the two). */
+export function getServersUsingSql(deps: Pick<Deps, "sqlite" | "clock">, id: string): z.infer<typeof M.liveServerEntry>[] {
   return repo.getServersUsing(deps.sqlite, id, deps.clock.now() - LIVE_WINDOW_MS).map(serverBase);
 }
 
@@ -331,7 +351,7 @@ const escapeLabel = (v: string) => v.replace(/\\/g, "\\\\").replace(/\n/g, "\\n"
 
 export function modMetricsText(deps: Deps, id: string): string {
   const m = requireMod(deps, id);
-  const s = repo.getLiveStats(deps.sqlite, id, deps.clock.now() - LIVE_WINDOW_MS);
+  const s = liveStatsOf(deps, id);
   const wid = `workshop_id="${escapeLabel(m.workshop_id)}"`;
   const gauge = (name: string, help: string, value: number, labels = wid) =>
     `# HELP ${name} ${help}\n# TYPE ${name} gauge\n${name}{${labels}} ${value}\n`;

@@ -6,6 +6,7 @@ import { z } from "zod";
 import type { Deps } from "../../deps";
 import { authPlugin } from "../../shared/auth";
 import { errorBody } from "../../shared/schemas";
+import { jsonResponse } from "../../shared/response-validation";
 import { METRICS_CONTENT_TYPE } from "../platform/routes";
 import * as m from "./model";
 import * as svc from "./service";
@@ -16,7 +17,6 @@ import { rebuildLiveSnapshot } from "./snapshot";
 const errors = { 400: errorBody, 404: errorBody };
 const metricsResponse = (text: string) => new Response(text, { headers: { "content-type": METRICS_CONTENT_TYPE } });
 
-const jsonResponse = (text: string) => new Response(text, { headers: { "content-type": "application/json;charset=utf-8" } });
 
 export const liveRoutes = (deps: Deps) => {
   const strictResponses = deps.config.LOADOUT_RESPONSE_VALIDATION === "strict";

@@ -8,6 +8,9 @@ import { BattleMetricsClient } from "./battlemetrics";
 import { runScan } from "./scan";
 import { listServers, listServersJson, listServersSql } from "./service";
 import { snapshotBuilds } from "./snapshot";
+import { getLiveStats, getServersUsingJson, getServersUsingSql } from "../catalog/service";
+import { getLiveStats as getLiveStatsSql, getServersUsing as serversUsingSqlPlan } from "../catalog/repository";
+import { serverBase } from "./entry";
 import { listQuery, SORTS } from "./model";
 
 let t: TestApp;
@@ -155,5 +158,37 @@ describe("the live snapshot", () => {
     expect(after).not.toEqual(before);
     expect(after.every((s) => s.last_updated === new Date(clock.now()).toISOString())).toBe(true);
     expect(snapshotBuilds()).toBe(builds + 1); // built once, after the commit
+  });
+
+  test("mod usage (GET /mods/:id/servers, /mods/:id/stats) from the snapshot equals SQLite, online or gone within the hour", async () => {
+    // Now some servers of the last scan were not seen by the one before (gone, still within the
+    // hour): they count for mod usage though they are offline. Check at several times.
+    const sqlite = t.deps.sqlite;
+    const gone = (sqlite.query("SELECT count(*) AS n FROM game_servers WHERE online = 0 AND last_seen_at >= ?").get(clock.now() - 3_600_000) as { n: number }).n;
+    expect(gone).toBeGreaterThan(0);
+    const start = clock.now();
+    let used = 0;
+    for (const shift of [0, 2 * 60_000, 56 * 60_000, 58 * 60_000, 61 * 60_000]) {
+      clock.set(start + shift);
+      const since = clock.now() - 3_600_000;
+      for (const id of MODS) {
+        const exists = (sqlite.query("SELECT 1 AS x FROM mods WHERE workshop_id = ? AND state != 'unknown'").get(id) as { x: number } | null) !== null;
+        if (!exists) continue;
+        const want = getServersUsingSql(t.deps, id);
+        expect(want).toEqual(serversUsingSqlPlan(sqlite, id, since, "online-first").map(serverBase)); // the two SQL plans agree
+        expect({ id, shift, text: getServersUsingJson(t.deps, id) }).toEqual({ id, shift, text: JSON.stringify(want) });
+        const sql = getLiveStatsSql(sqlite, id, since);
+        expect({ id, shift, stats: getLiveStats(t.deps, id) }).toEqual({ id, shift, stats: sql });
+        if (want.length) used++;
+      }
+    }
+    expect(used).toBeGreaterThan(20);
+    // Through the routes as a client sees them.
+    clock.set(start);
+    const id = MODS[1]!;
+    const res = await t.req("GET", `/api/v1/mods/${id}/servers`);
+    expect(res.status).toBe(200);
+    expect(res.body).toEqual(getServersUsingSql(t.deps, id));
+    expect((await t.req("GET", `/api/v1/mods/${id}/stats`)).body).toEqual(getLiveStatsSql(sqlite, id, clock.now() - 3_600_000));
   });
 });

@@ -20,7 +20,7 @@ import type { Database } from "bun:sqlite";
 import type { ListQuery, ServerEntry } from "./model";
 import { SORTS } from "./model";
 import { SERVER_COLUMNS, stmt, type ServerRow } from "./repository";
-import { ONLINE_WINDOW, ORDER, toEntry } from "./entry";
+import { ONLINE_WINDOW, ORDER, serverBase, toEntry, type ServerBaseRow } from "./entry";
 
 type Row = ServerRow & { search_text: string };
 
@@ -57,6 +57,19 @@ export interface LiveSnapshot {
   textStart: Int32Array;
   /** Rows seen at or after this time (the build time minus the online window) are held. */
   cut: number;
+  /**
+   * Mod usage (GET /mods/:id/servers, the usage numbers of /mods/:id/stats and its metrics):
+   * every server seen within the window, online or not (a server the last scan missed still
+   * counts until its last sighting is an hour old), in that endpoint's order (players, name
+   * NOCASE, id, as SQLite orders them); for each, its last sighting, players and answer JSON.
+   */
+  usage: {
+    seen: Float64Array;
+    players: Int32Array;
+    json: readonly string[];
+    /** workshop id → positions (ascending) of the servers running it. */
+    byMod: ReadonlyMap<string, Int32Array>;
+  };
   /** Approximate bytes held (rows, entries, JSON, text, orders, mod index). */
   bytes: number;
 }
@@ -123,12 +136,35 @@ export function buildSnapshot(sqlite: Database, now: number): LiveSnapshot {
       for (let i = 0; i < sids.length; i++) a[i] = bySid.get(sids[i]![0])!;
       orders[sort] = a;
     }
+    // Every server seen within the window, online or not, in /mods/:id/servers's order.
+    const recent = `FROM game_servers g INDEXED BY game_servers_seen_idx WHERE g.last_seen_at >= $cut`;
+    const used = stmt(
+      sqlite,
+      `SELECT g.sid, g.id, g.name, g.host_address, g.player_count, g.player_count_limit, g.queue_players_count, g.scenario_name,
+         g.game_version, g.password_protected, g.official, g.last_seen_at
+       ${recent} ORDER BY g.player_count DESC, g.name COLLATE NOCASE, g.id`,
+    ).all({ cut }) as (ServerBaseRow & { sid: number })[];
+    const usedAt = new Map<number, number>();
+    const seen = new Float64Array(used.length);
+    const players = new Int32Array(used.length);
+    const usedJson = used.map((r, i) => {
+      usedAt.set(r.sid, i);
+      seen[i] = r.last_seen_at;
+      players[i] = r.player_count;
+      return JSON.stringify(serverBase(r));
+    });
     const lists = new Map<string, number[]>();
-    // The online servers first (the last-seen index), each one's mods from the primary key.
-    const pairs = stmt(sqlite, `SELECT g.sid, gm.workshop_id ${online.replace("WHERE", "CROSS JOIN game_server_mods gm ON gm.server_id = g.id WHERE")}`).values({
+    const usedLists = new Map<string, number[]>();
+    // The servers seen within the window first (the last-seen index), each one's mods from the
+    // primary key; the online ones also make the live list's mod index.
+    const pairs = stmt(sqlite, `SELECT g.sid, g.online, gm.workshop_id ${recent.replace("WHERE", "CROSS JOIN game_server_mods gm ON gm.server_id = g.id WHERE")}`).values({
       cut,
-    }) as [number, string][];
-    for (const [sid, mod] of pairs) {
+    }) as [number, number, string][];
+    for (const [sid, isOnline, mod] of pairs) {
+      let u = usedLists.get(mod);
+      if (!u) usedLists.set(mod, (u = []));
+      u.push(usedAt.get(sid)!);
+      if (!isOnline) continue;
       const i = bySid.get(sid)!;
       let l = lists.get(mod);
       if (!l) lists.set(mod, (l = []));
@@ -139,6 +175,12 @@ export function buildSnapshot(sqlite: Database, now: number): LiveSnapshot {
     for (const [mod, l] of lists) {
       const a = Int32Array.from(new Set(l)).sort();
       byMod.set(mod, a);
+      modInts += a.length;
+    }
+    const usedByMod = new Map<string, Int32Array>();
+    for (const [mod, l] of usedLists) {
+      const a = Int32Array.from(new Set(l)).sort();
+      usedByMod.set(mod, a);
       modInts += a.length;
     }
     const entries = rows.map((r) => {
@@ -161,8 +203,8 @@ export function buildSnapshot(sqlite: Database, now: number): LiveSnapshot {
     const tags = rows.map((r) => asciiLower(r.tags));
     // Rough: a row and its entry ~ 1.2 KB of strings and objects; 2 bytes a character of JSON and
     // text; 4 bytes an order slot or mod index entry; ~100 B a map key.
-    const chars = json.reduce((n, j) => n + j.length, 0) + text.length;
-    const bytes = rows.length * 1200 + chars * 2 + SORTS.length * rows.length * 4 + modInts * 4 + byMod.size * 100;
+    const chars = json.reduce((n, j) => n + j.length, 0) + usedJson.reduce((n, j) => n + j.length, 0) + text.length;
+    const bytes = rows.length * 1200 + used.length * 20 + chars * 2 + SORTS.length * rows.length * 4 + modInts * 4 + (byMod.size + usedByMod.size) * 100;
     return Object.freeze({
       gen,
       cut,
@@ -178,6 +220,7 @@ export function buildSnapshot(sqlite: Database, now: number): LiveSnapshot {
       byMod,
       byId: index,
       topMods: Object.freeze(topMods),
+      usage: Object.freeze({ seen, players, json: Object.freeze(usedJson), byMod: usedByMod }),
       bytes,
     });
   })();
@@ -277,4 +320,26 @@ export function onlineRow(s: LiveSnapshot, id: string, since: number): ServerRow
   if (i === undefined) return null;
   const r = s.rows[i]!;
   return r.last_seen_at >= since ? r : null;
+}
+
+/** Positions (in the usage order) of the servers running a mod seen at or after `since`. */
+function usedBy(s: LiveSnapshot, workshopId: string, since: number): number[] {
+  const at = s.usage.byMod.get(workshopId);
+  const out: number[] = [];
+  if (at) for (let i = 0; i < at.length; i++) if (s.usage.seen[at[i]!]! >= since) out.push(at[i]!);
+  return out;
+}
+
+/** Servers seen since `since` that run the mod, and their players (the usage numbers). */
+export function modUsageOf(s: LiveSnapshot, workshopId: string, since: number): { servers: number; players: number } {
+  let players = 0;
+  const at = usedBy(s, workshopId, since);
+  for (const i of at) players += s.usage.players[i]!;
+  return { servers: at.length, players };
+}
+
+/** GET /mods/:id/servers as JSON text: the servers seen since `since` that run the mod, most players first. */
+export function modServersJson(s: LiveSnapshot, workshopId: string, since: number): string {
+  const at = usedBy(s, workshopId, since);
+  return "[" + at.map((i) => s.usage.json[i]!).join(",") + "]";
 }
