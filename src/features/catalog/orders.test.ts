@@ -4,6 +4,7 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { createTestApp, type TestApp } from "../../../test/helpers";
 import { mulberry32 } from "../../../test/fixtures/prng";
+import { insertCatalogRows } from "../../../test/fixtures/catalog-rows";
 import { listMods, listModsSql, type ModSort } from "./repository";
 import { catalogOrders, peekCatalogOrders, REBUILD_MS } from "./orders";
 
@@ -16,22 +17,21 @@ const N = 700;
 function insertCatalog(seed: number) {
   const rnd = mulberry32(seed);
   const pick = <T>(a: readonly T[]) => a[Math.floor(rnd() * a.length)]!;
-  const sqlite = t.deps.sqlite;
-  const mod = sqlite.prepare(`INSERT INTO mods (workshop_id, name, summary, author_name, version, size_bytes, state, tags_json, updated_at)
-    VALUES (?, ?, ?, ?, '1.0.0', ?, ?, ?, ?)`);
-  const tag = sqlite.prepare(`INSERT INTO mod_tags (workshop_id, tag) VALUES (?, ?)`);
-  sqlite.transaction(() => {
-    for (let i = 0; i < N; i++) {
-      const id = (0x5a00000000000000n + BigInt(i * 104729)).toString(16).toUpperCase();
-      // Names equal but for case, sizes and update times repeated, some never updated (NULL),
-      // and placeholders (state 'unknown') that no answer may show.
-      const name = `${pick(WORDS)} ${rnd() < 0.4 ? pick(WORDS).toLowerCase() : pick(WORDS)}${rnd() < 0.5 ? "" : " " + Math.floor(rnd() * 4)}`;
-      const tags = [...new Set(Array.from({ length: Math.floor(rnd() * 3) }, () => pick(TAGS)))];
-      mod.run(id, name, `${pick(WORDS)} summary`, pick(["Bohemia", "rhs team", "Solo"]), Math.floor(rnd() * 5) * 1_000_000,
-        rnd() < 0.08 ? "unknown" : "active", JSON.stringify(tags), rnd() < 0.1 ? null : 1_700_000_000_000 + Math.floor(rnd() * 20) * 86_400_000);
-      for (const g of tags) tag.run(id, g);
-    }
-  })();
+  insertCatalogRows(t.deps.sqlite, N, 0x5a00000000000000n, () => {
+    // Names equal but for case, sizes and update times repeated, some never updated (NULL),
+    // and placeholders (state 'unknown') that no answer may show.
+    const name = `${pick(WORDS)} ${rnd() < 0.4 ? pick(WORDS).toLowerCase() : pick(WORDS)}${rnd() < 0.5 ? "" : " " + Math.floor(rnd() * 4)}`;
+    const tags = [...new Set(Array.from({ length: Math.floor(rnd() * 3) }, () => pick(TAGS)))];
+    return {
+      name,
+      summary: `${pick(WORDS)} summary`,
+      author_name: pick(["Bohemia", "rhs team", "Solo"]),
+      size_bytes: Math.floor(rnd() * 5) * 1_000_000,
+      state: rnd() < 0.08 ? "unknown" : "active",
+      tags,
+      updated_at: rnd() < 0.1 ? null : 1_700_000_000_000 + Math.floor(rnd() * 20) * 86_400_000,
+    };
+  });
 }
 
 beforeAll(async () => {

@@ -12,7 +12,8 @@
 // entry's position or visibility (src/db/custom/80_catalog_gen.sql); arrays of another generation
 // are never used. They are rebuilt on a read at most once every REBUILD_MS (a crawl writes
 // continuously: between rebuilds the SQL path answers, which is always right).
-import type { Database, Statement } from "bun:sqlite";
+import type { Database } from "bun:sqlite";
+import { generational } from "../../shared/generational";
 
 export type OrderedSort = "name_asc" | "name_desc" | "size_desc" | "updated_desc";
 export const ORDERED_SORTS: readonly OrderedSort[] = ["name_asc", "name_desc", "size_desc", "updated_desc"];
@@ -45,22 +46,6 @@ export interface CatalogOrders {
 
 /** Between two rebuilds at least this long passes (reads in between use SQL when stale). */
 export const REBUILD_MS = 2_000;
-
-interface State {
-  orders: CatalogOrders | null;
-  lastBuild: number;
-  gen: Statement<{ value: number }, []>;
-}
-const states = new WeakMap<Database, State>();
-
-function stateOf(sqlite: Database): State {
-  let s = states.get(sqlite);
-  if (!s) {
-    s = { orders: null, lastBuild: -Infinity, gen: sqlite.prepare(`SELECT value FROM catalog_state WHERE key = 'mods_gen'`) as any };
-    states.set(sqlite, s);
-  }
-  return s;
-}
 
 export function buildOrders(sqlite: Database, gen: number): CatalogOrders {
   const t0 = performance.now();
@@ -105,24 +90,16 @@ export function buildOrders(sqlite: Database, gen: number): CatalogOrders {
   })();
 }
 
+const orders = generational(`SELECT value FROM catalog_state WHERE key = 'mods_gen'`, REBUILD_MS, buildOrders);
+
 /**
  * The orders of the current generation, built now if allowed (first use, or the last build was
  * REBUILD_MS ago), or null: then the caller answers from SQL.
  */
-export function catalogOrders(sqlite: Database, now = performance.now()): CatalogOrders | null {
-  const s = stateOf(sqlite);
-  const gen = s.gen.get()?.value ?? 0;
-  if (s.orders?.gen === gen) return s.orders;
-  if (now - s.lastBuild < REBUILD_MS) return null;
-  s.lastBuild = now;
-  s.orders = buildOrders(sqlite, gen);
-  return s.orders;
-}
+export const catalogOrders: (sqlite: Database, now?: number) => CatalogOrders | null = orders.current;
 
 /** The orders last built (for the metrics), whatever their generation. */
-export function peekCatalogOrders(sqlite: Database): CatalogOrders | null {
-  return states.get(sqlite)?.orders ?? null;
-}
+export const peekCatalogOrders: (sqlite: Database) => CatalogOrders | null = orders.peek;
 
 /**
  * One page in the sort's order of the catalog entries that are among `candidates` (rowids, any

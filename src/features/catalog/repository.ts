@@ -561,7 +561,7 @@ export function getDependencyCounts(sqlite: Database, id: string): { deps: numbe
 /** Live usage and dependency counts from SQLite alone (the service answers usage from the live snapshot). */
 export function getLiveStats(sqlite: Database, id: string, since: number) {
   const s = catalogStatements(sqlite);
-  const c = s.counts.get(id, id)!;
+  const c = getDependencyCounts(sqlite, id);
   const at = s.usageAt.get()?.value;
   // Before any scan has refreshed the usage (or for a window older than it), count directly.
   const u = at !== undefined && since >= at - 3_600_000 ? s.usageSince.get(id, since, at)! : s.usage.get(id, since)!;

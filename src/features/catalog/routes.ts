@@ -94,7 +94,10 @@ export const catalogApiRoutes = (deps: Deps) => {
     })
     // Joined from entries serialised once per scan; in the test app parsed back into objects, so
     // the response schema checks them strictly (snapshot.test.ts checks the text equals SQL's).
-    .get("/:workshopID/servers", ({ params }) => (strict ? JSON.parse(svc.getServersUsingJson(deps, params.workshopID)) : jsonResponse(svc.getServersUsingJson(deps, params.workshopID))), {
+    .get("/:workshopID/servers", ({ params }) => {
+      const text = svc.getServersUsingJson(deps, params.workshopID);
+      return strict ? JSON.parse(text) : jsonResponse(text);
+    }, {
       params: M.workshopIdParams,
       response: { 200: z.array(M.liveServerEntry), ...errors },
       detail: { summary: "Live servers using the mod, most players first" },

@@ -5,6 +5,7 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { createTestApp, type TestApp } from "../../../test/helpers";
 import { mulberry32 } from "../../../test/fixtures/prng";
+import { insertCatalogRows } from "../../../test/fixtures/catalog-rows";
 import { catalogStatements, listMods, listModsSql, searchWords, ftsQueryOf, type ModSort } from "./repository";
 import { buildSearchIndex, foldWord, matchRows, peekSearchIndex, rankRows, REBUILD_MS, searchIndex } from "./search-index";
 
@@ -20,19 +21,18 @@ function insertCatalog(seed: number) {
   const rnd = mulberry32(seed);
   const pick = <T>(a: readonly T[]) => a[Math.floor(rnd() * a.length)]!;
   const words = (n: number) => Array.from({ length: n }, () => pick(WORDS)).join(rnd() < 0.5 ? " " : "-");
-  const sqlite = t.deps.sqlite;
-  const mod = sqlite.prepare(`INSERT INTO mods (workshop_id, name, summary, author_name, version, size_bytes, state, tags_json, updated_at)
-    VALUES (?, ?, ?, ?, '1.0.0', ?, ?, ?, ?)`);
-  const tag = sqlite.prepare(`INSERT INTO mod_tags (workshop_id, tag) VALUES (?, ?)`);
-  sqlite.transaction(() => {
-    for (let i = 0; i < N; i++) {
-      const id = (0x5b00000000000000n + BigInt(i * 104729)).toString(16).toUpperCase();
-      const tags = [...new Set(Array.from({ length: Math.floor(rnd() * 3) }, () => pick(TAGS)))];
-      mod.run(id, words(1 + Math.floor(rnd() * 4)), rnd() < 0.15 ? "" : words(Math.floor(rnd() * 12)), pick(["Bohemia", "rhs team", "Solo", "Öst Works", ""]),
-        Math.floor(rnd() * 5) * 1_000_000, rnd() < 0.08 ? "unknown" : "active", JSON.stringify(tags), 1_700_000_000_000 + i);
-      for (const g of tags) tag.run(id, g);
-    }
-  })();
+  insertCatalogRows(t.deps.sqlite, N, 0x5b00000000000000n, (i) => {
+    const tags = [...new Set(Array.from({ length: Math.floor(rnd() * 3) }, () => pick(TAGS)))];
+    return {
+      name: words(1 + Math.floor(rnd() * 4)),
+      summary: rnd() < 0.15 ? "" : words(Math.floor(rnd() * 12)),
+      author_name: pick(["Bohemia", "rhs team", "Solo", "Öst Works", ""]),
+      size_bytes: Math.floor(rnd() * 5) * 1_000_000,
+      state: rnd() < 0.08 ? "unknown" : "active",
+      tags,
+      updated_at: 1_700_000_000_000 + i,
+    };
+  });
 }
 
 function randomSearch(rnd: () => number): string {

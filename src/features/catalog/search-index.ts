@@ -19,6 +19,7 @@
 // used. Building reads ~1 million instances at full scale (~0.4 s), so a stale index is rebuilt
 // on a read at most once every REBUILD_MS; in between (a crawl writing) SQL answers.
 import { Database, type Statement } from "bun:sqlite";
+import { generational } from "../../shared/generational";
 
 /** bm25() column weights of the catalog search: name, author_name, summary, tags_json. */
 export const BM25_WEIGHTS = { name: 10, author_name: 3, summary: 1, tags_json: 2 } as const;
@@ -154,35 +155,16 @@ export function buildSearchIndex(sqlite: Database, gen: number): SearchIndex {
   })();
 }
 
-interface State {
-  index: SearchIndex | null;
-  lastBuild: number;
-  gen: Statement<{ value: number }, []>;
-}
-const states = new WeakMap<Database, State>();
+const indexes = generational(`SELECT value FROM catalog_state WHERE key = 'fts_gen'`, REBUILD_MS, buildSearchIndex);
 
 /**
  * The search index of the current generation, built now if allowed (first use, or the last
  * build was REBUILD_MS ago), or null: then the caller answers from SQL.
  */
-export function searchIndex(sqlite: Database, now = performance.now()): SearchIndex | null {
-  let s = states.get(sqlite);
-  if (!s) {
-    s = { index: null, lastBuild: -Infinity, gen: sqlite.prepare(`SELECT value FROM catalog_state WHERE key = 'fts_gen'`) as any };
-    states.set(sqlite, s);
-  }
-  const gen = s.gen.get()?.value ?? 0;
-  if (s.index?.gen === gen) return s.index;
-  if (now - s.lastBuild < REBUILD_MS) return null;
-  s.lastBuild = now;
-  s.index = buildSearchIndex(sqlite, gen);
-  return s.index;
-}
+export const searchIndex: (sqlite: Database, now?: number) => SearchIndex | null = indexes.current;
 
 /** The index last built (for the metrics), whatever its generation. */
-export function peekSearchIndex(sqlite: Database): SearchIndex | null {
-  return states.get(sqlite)?.index ?? null;
-}
+export const peekSearchIndex: (sqlite: Database) => SearchIndex | null = indexes.peek;
 
 // -- query words, folded as mods_fts's tokenizer folds them ------------------------------------
 
