@@ -75,6 +75,14 @@ async function look(page: Page, name: string) {
           .map((e) => e.tagName.toLowerCase() + (e.className ? "." + String(e.className).split(" ").join(".") : "") + " " + Math.round(e.getBoundingClientRect().right));
       })()`);
       expect({ page: name, width, overflow }).toEqual({ page: name, width, overflow: [] });
+      // At desktop width no table is cut off and scrolled sideways inside its card (at 360 px a
+      // wide table may scroll).
+      if (width === 1440) {
+        const clipped = await page.evaluate(`[...document.querySelectorAll(".table-wrap")]
+          .filter((e) => e.scrollWidth > e.clientWidth + 1)
+          .map((e) => (e.querySelector("caption")?.textContent ?? "table") + " " + e.scrollWidth + ">" + e.clientWidth)`);
+        expect({ page: name, width, clipped }).toEqual({ page: name, width, clipped: [] });
+      }
     }
     await page.setViewportSize({ width: 1440, height: 900 });
     await axe(page, `${name} (${scheme})`);

@@ -45,7 +45,7 @@ export function StatsPage() {
         what="players and servers online"
         empty="No scan has been recorded in this range yet."
       />
-      <div className="grid">
+      <div className="grid fill">
         <section className="card stack" aria-labelledby="top-mods-h">
           <h2 id="top-mods-h" style={{ margin: 0 }}>
             Most used mods
