@@ -48,6 +48,8 @@ export class FakeWorkshop {
   readonly depsOnlyOnAsset = new Set<string>();
   /** Every request answers 403 (a CDN refusing the client) while set. */
   forbidden = false;
+  /** When set, the next request answers `302 Location: <redirectNext><its path and query>` (a moved site). */
+  redirectNext: string | null = null;
   /** User-Agent of every request, in order. */
   readonly userAgents: string[] = [];
   /** Data-route request count after which the buildId changes (null: never). */
@@ -139,6 +141,12 @@ export class FakeWorkshop {
     if (this.forbidden) {
       this.log(url, 403);
       return new Response("<html><body>403 Forbidden</body></html>", { status: 403, headers: { "content-type": "text/html" } });
+    }
+    if (this.redirectNext !== null) {
+      const location = `${this.redirectNext}${url.pathname}${url.search}`;
+      this.redirectNext = null;
+      this.log(url, 302);
+      return new Response(null, { status: 302, headers: { location } });
     }
     const failure = this.failures.shift();
     if (failure) {

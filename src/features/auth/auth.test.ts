@@ -313,6 +313,24 @@ describe("chat OAuth 2.0", () => {
     expect(cb2.body.user.user_id).toBe(cb.body.user.user_id);
   });
 
+  test("a redirect off the configured API is not followed: the client secret and access token stay put (issue 24)", async () => {
+    const other = startFakeDiscord({ clientId: "cid", clientSecret: "csecret" });
+    try {
+      const player = { id: "80351110224678999", username: "eve", global_name: "Eve", avatar: null, email: null, verified: false };
+      discord.redirectNext("/oauth2/token", other.url);
+      const refused = await t.req("GET", `/api/v1/auth/chat/callback?code=${discord.issueCode(player)}&state=${await startLogin()}`);
+      expect(refused.status).toBe(401);
+      expect(refused.body).toEqual({ error: "chat login failed: the code was not accepted" });
+      discord.redirectNext("/v10/users/@me", other.url);
+      const noProfile = await t.req("GET", `/api/v1/auth/chat/callback?code=${discord.issueCode(player)}&state=${await startLogin()}`);
+      expect(noProfile.status).toBe(502);
+      expect(noProfile.body).toEqual({ error: "chat login failed: could not read the chat profile" });
+      expect(other.requests).toEqual([]);
+    } finally {
+      other.close();
+    }
+  });
+
   test("a forged, expired or missing state is refused before any call to the provider", async () => {
     const before = discord.requests.length;
     const player = { id: "1", username: "x", global_name: null, avatar: null, email: null, verified: false };

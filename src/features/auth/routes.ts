@@ -8,6 +8,7 @@ import { authPlugin, issueToken, signerFor, userById } from "../../shared/auth";
 import { AppError } from "../../shared/errors";
 import { RateLimiter } from "../../shared/rate-limit";
 import { clientIp } from "../../shared/http";
+import { sourceFetch } from "../../shared/url-safety";
 import { CONTROL_CHARS_RE, email, password, name, errorBody } from "../../shared/schemas";
 import { newId, randomToken, sha256Hex } from "../../shared/ids";
 import { users, authTokens } from "../users/tables";
@@ -194,8 +195,12 @@ export const authRoutes = (deps: Deps) => {
         const state = query.state ? await signer.verify(query.state) : false;
         if (!state || state.purpose !== "chat-oauth") throw new AppError(400, "invalid state");
         if (!query.code) throw new AppError(400, "code: is required");
-        const tokenRes = await deps
-          .fetch(`${api}/oauth2/token`, {
+        // Only the configured API's origin is asked: a redirect elsewhere is not followed (the
+        // client secret and the user's access token go nowhere else).
+        const source = { origin: new URL(api).origin, fetchImpl: deps.fetch };
+        const tokenRes = await sourceFetch(
+          `${api}/oauth2/token`,
+          {
             method: "POST",
             headers: { "content-type": "application/x-www-form-urlencoded", accept: "application/json" },
             body: new URLSearchParams({
@@ -206,14 +211,15 @@ export const authRoutes = (deps: Deps) => {
               client_secret: secret,
             }),
             signal: AbortSignal.timeout(10_000),
-          })
-          .catch(() => null);
+          },
+          source,
+        ).catch(() => null);
         if (!tokenRes || !tokenRes.ok) throw new AppError(401, "chat login failed: the code was not accepted");
         const tok = (await tokenRes.json().catch(() => ({}))) as { access_token?: string };
         if (!tok.access_token) throw new AppError(502, "chat login failed: no access token");
-        const meRes = await deps
-          .fetch(`${api}/v10/users/@me`, { headers: { authorization: `Bearer ${tok.access_token}` }, signal: AbortSignal.timeout(10_000) })
-          .catch(() => null);
+        const meRes = await sourceFetch(`${api}/v10/users/@me`, { headers: { authorization: `Bearer ${tok.access_token}` }, signal: AbortSignal.timeout(10_000) }, source).catch(
+          () => null,
+        );
         const me = meRes?.ok ? ((await meRes.json().catch(() => null)) as { id?: string; username?: string; global_name?: string | null; email?: string | null; verified?: boolean } | null) : null;
         if (!me?.id) throw new AppError(502, "chat login failed: could not read the chat profile");
 

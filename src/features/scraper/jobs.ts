@@ -19,7 +19,7 @@ import type { ScheduleSpec } from "../index";
 import { JOB_SCRAPE_DETAIL } from "../catalog/service";
 import { VERSION } from "../../version";
 import { normaliseWorkshopId } from "../../shared/schemas";
-import { WorkshopClient, WorkshopHttpError, WorkshopNotFoundError, WorkshopShapeError } from "./workshop-client";
+import { WorkshopClient, WorkshopHttpError, WorkshopNotFoundError, WorkshopRedirectError, WorkshopShapeError } from "./workshop-client";
 import { DirectoryPathSource, extractItems, type ResourcePathSource } from "./items";
 import * as repo from "./repository";
 import { onModVersionChanged } from "./hooks";
@@ -67,10 +67,11 @@ export const workshopUserAgent = (deps: Deps) => deps.config.LOADOUT_WORKSHOP_US
 
 /**
  * Errors that retrying will not mend fail the job at once with one clear line: a payload the
- * site changed, or a 403 (the site or its CDN refuses this client).
+ * site changed, a redirect off the configured origin, or a 403 (the site or its CDN refuses
+ * this client).
  */
 function permanentIfHopeless(deps: Deps, err: unknown): unknown {
-  if (err instanceof WorkshopShapeError) return new PermanentJobError(err.message);
+  if (err instanceof WorkshopShapeError || err instanceof WorkshopRedirectError) return new PermanentJobError(err.message);
   if (err instanceof WorkshopHttpError && (err.status === 403 || err.status === 401)) {
     return new PermanentJobError(
       `the workshop refused the request with HTTP ${err.status} (User-Agent "${workshopUserAgent(deps)}"); its CDN may refuse this client: set LOADOUT_WORKSHOP_USER_AGENT, or check LOADOUT_WORKSHOP_URL`,

@@ -7,6 +7,7 @@ import {
   WorkshopClient,
   WorkshopHttpError,
   WorkshopNotFoundError,
+  WorkshopRedirectError,
   WorkshopShapeError,
 } from "./workshop-client";
 
@@ -205,6 +206,29 @@ describe("workshop client", () => {
       expect(c.stats.retries).toBe(1);
     } finally {
       slow.stop(true);
+    }
+  });
+
+  test("redirects are followed on the configured origin only; one elsewhere is refused before anything is sent there (issue 24)", async () => {
+    fake = startFakeWorkshop({ mods: smallCatalog(), buildId: "abc123" });
+    const elsewhere = startFakeWorkshop({ mods: smallCatalog(), buildId: "other" });
+    try {
+      // Another origin (a different port on the same address): refused, not retried.
+      fake.redirectNext = elsewhere.url;
+      const { c } = client(fake);
+      const err = await c.getBuildId().catch((e) => e);
+      expect(err).toBeInstanceOf(WorkshopRedirectError);
+      expect(err.message).toBe(
+        `workshop /workshop: a redirect (HTTP 302) leads to ${elsewhere.url}, off the configured source ${fake.url}; not followed (only ${fake.url} is asked, and its credentials go nowhere else); if the site has moved, set LOADOUT_WORKSHOP_URL to its new origin`,
+      );
+      expect(elsewhere.requests).toEqual([]);
+      expect(fake.requests.map((r) => r.status)).toEqual([302]);
+      // The same origin: followed.
+      fake.redirectNext = fake.url;
+      expect(await c.getBuildId()).toBe("abc123");
+      expect(fake.requests.map((r) => r.status)).toEqual([302, 302, 200]);
+    } finally {
+      elsewhere.stop();
     }
   });
 
