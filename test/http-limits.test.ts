@@ -4,7 +4,7 @@
 // against a real listening server in test/e2e/limits.test.ts.
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { createTestApp, type TestApp } from "./helpers";
-import { MAX_JSON_DEPTH, PUBLIC_MUTATIONS, SOCKET_BODY_CAP, TOO_DEEP, jsonNestsDeeperThan } from "../src/shared/http";
+import { MAX_JSON_DEPTH, PUBLIC_MUTATIONS, SOCKET_BODY_CAP, TOO_DEEP, UNTRUSTED_PROXY_WARNING, jsonNestsDeeperThan } from "../src/shared/http";
 import { refusesWithAppError } from "../src/shared/request-validation";
 
 const MiB = 1024 * 1024;
@@ -340,6 +340,89 @@ describe("hostile JSON: nesting is bounded before parsing, a rejected body is ne
       expect(median(rounds.map((x) => x.health))).toBeLessThan(50);
     } finally {
       await app.stop(true);
+    }
+  });
+});
+
+describe("pages are not API calls (issue 24)", () => {
+  /** The app listening on 127.0.0.1: requests come from a real peer address. */
+  async function listening(env: Record<string, string> = {}) {
+    const t = await createTestApp({ env });
+    const app = t.app.listen({ port: 0, hostname: "127.0.0.1", maxRequestBodySize: SOCKET_BODY_CAP });
+    return { t, base: `http://127.0.0.1:${app.server!.port}`, close: async () => (await app.stop(true), await t.close()) };
+  }
+
+  test("400 page loads from one address all get the app; the 301st API call is 429 JSON; a refused page path is a page that says to wait", async () => {
+    const { base, close } = await listening();
+    try {
+      const index = await (await fetch(`${base}/`)).text();
+      const assets = [...index.matchAll(/(?:src|href)="(\/assets\/[^"]+)"/g)].map((m) => m[1]!);
+      expect(assets.length).toBeGreaterThan(0);
+      const paths = ["/", "/catalog", "/lists/0190abcd", "/servers?players=1", "/mods/5965550F24A0C152", ...assets];
+      const pageStatuses: number[] = [];
+      for (let i = 0; i < 400; i++) {
+        const path = paths[i % paths.length]!;
+        const r = await fetch(`${base}${path}`);
+        const body = await r.text();
+        pageStatuses.push(r.status);
+        if (!path.startsWith("/assets/")) expect(body).toBe(index);
+      }
+      expect(pageStatuses.filter((s) => s !== 200)).toEqual([]);
+
+      const apiStatuses: number[] = [];
+      for (let i = 0; i < 300; i++) {
+        const r = await fetch(`${base}/api/v1/mods`);
+        await r.arrayBuffer();
+        apiStatuses.push(r.status);
+      }
+      expect(apiStatuses.filter((s) => s !== 200)).toEqual([]);
+      const refused = await fetch(`${base}/api/v1/mods`);
+      expect(refused.status).toBe(429);
+      expect(Number(refused.headers.get("retry-after"))).toBeGreaterThan(0);
+      expect(await refused.json()).toEqual({ error: "too many requests" });
+
+      // Pages still load for this address; the API docs page (counted: it is not the app) says to wait, as a page.
+      const page = await fetch(`${base}/lists`);
+      expect(page.status).toBe(200);
+      expect(await page.text()).toBe(index);
+      const docs = await fetch(`${base}/swagger`);
+      expect(docs.status).toBe(429);
+      const retryAfter = Number(docs.headers.get("retry-after"));
+      expect(retryAfter).toBeGreaterThan(0);
+      expect(docs.headers.get("content-type")).toBe("text/html; charset=utf-8");
+      const html = await docs.text();
+      expect(html).toContain("<h1>Too many requests</h1>");
+      expect(html).toContain(`Please wait ${retryAfter} second`);
+      expect(html.length).toBeLessThan(2000);
+      // A page path asked with another method is counted and refused as a page too.
+      const post = await fetch(`${base}/lists`, { method: "POST" });
+      expect(post.status).toBe(429);
+      expect(post.headers.get("content-type")).toStartWith("text/html");
+    } finally {
+      await close();
+    }
+  }, 60_000);
+
+  test("X-Forwarded-For from a loopback peer while LOADOUT_TRUST_PROXY is off: one warning saying how to set it", async () => {
+    const untrusted = await listening();
+    try {
+      await fetch(`${untrusted.base}/api/v1/health`);
+      const warned = () => untrusted.t.log.lines.filter((l) => l.includes(UNTRUSTED_PROXY_WARNING));
+      expect(warned()).toHaveLength(0);
+      for (let i = 0; i < 5; i++) await (await fetch(`${untrusted.base}/api/v1/mods`, { headers: { "x-forwarded-for": `198.51.100.${i}` } })).arrayBuffer();
+      await (await fetch(`${untrusted.base}/`, { headers: { "x-forwarded-for": "198.51.100.9" } })).arrayBuffer();
+      expect(warned()).toHaveLength(1);
+      expect(JSON.parse(warned()[0]!)).toMatchObject({ level: "warn", msg: UNTRUSTED_PROXY_WARNING, peer: "127.0.0.1" });
+      expect(UNTRUSTED_PROXY_WARNING).toContain("LOADOUT_TRUST_PROXY=true");
+    } finally {
+      await untrusted.close();
+    }
+    const trusted = await listening({ LOADOUT_TRUST_PROXY: "true" });
+    try {
+      await (await fetch(`${trusted.base}/api/v1/mods`, { headers: { "x-forwarded-for": "198.51.100.1" } })).arrayBuffer();
+      expect(trusted.t.log.lines.some((l) => l.includes(UNTRUSTED_PROXY_WARNING))).toBe(false);
+    } finally {
+      await trusted.close();
     }
   });
 });
