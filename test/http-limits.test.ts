@@ -4,8 +4,9 @@
 // against a real listening server in test/e2e/limits.test.ts.
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { createTestApp, type TestApp } from "./helpers";
-import { MAX_JSON_DEPTH, PUBLIC_MUTATIONS, SOCKET_BODY_CAP, TOO_DEEP, UNTRUSTED_PROXY_WARNING, jsonNestsDeeperThan } from "../src/shared/http";
+import { HEADER_LIMIT, MAX_JSON_DEPTH, PUBLIC_MUTATIONS, SOCKET_BODY_CAP, TOO_DEEP, UNTRUSTED_PROXY_WARNING, jsonNestsDeeperThan } from "../src/shared/http";
 import { refusesWithAppError } from "../src/shared/request-validation";
+import { RUNTIME_FLAGS } from "../src/shared/runtime-flags";
 
 const MiB = 1024 * 1024;
 const CHUNK = 64 * 1024;
@@ -208,6 +209,40 @@ describe("the request log line", () => {
         expect({ path, status: line?.status }).toEqual({ path, status: want });
       }
     } finally {
+      await t.close();
+    }
+  });
+});
+
+describe("early refusals are logged once, in-process and behind a real listening server (issue 24)", () => {
+  test("431, 413 and 429 answered before routing each get exactly one request line (a real server logged none)", async () => {
+    const t = await createTestApp({ env: { LOADOUT_RATE_LIMIT_ANON: "1" } });
+    let base = "http://localhost";
+    const send = async (via: "socket" | "handle", want: number, path: string, init: RequestInit = {}) => {
+      const id = crypto.randomUUID();
+      const req = new Request(`${base}${path}`, { ...init, headers: { ...(init.headers as Record<string, string>), "x-request-id": id } });
+      const res = via === "socket" ? await fetch(req) : await t.app.handle(req);
+      await res.arrayBuffer();
+      expect(res.status).toBe(want);
+      await Bun.sleep(10);
+      return t.log.lines.map((l) => JSON.parse(l)).filter((l) => l.msg === "request" && l.request_id === id).map((l) => l.status);
+    };
+    const bigBody = { method: "POST", headers: { "content-type": "application/json", "content-length": String(2 * MiB) }, body: "x".repeat(2 * MiB) };
+    // In-process first (once the app listens, app.handle sees the socket's address too).
+    expect(await send("handle", 431, "/api/v1/auth/me", { headers: { authorization: `Bearer ${"x".repeat(20_000)}` } })).toEqual([431]);
+    expect(await send("handle", 413, "/api/v1/auth/login", bigBody)).toEqual([413]);
+    expect(await send("handle", 200, "/api/v1/mods")).toEqual([200]); // the one request the limit allows this address
+    expect(await send("handle", 429, "/api/v1/mods")).toEqual([429]);
+    // Over a socket. (The test runner's own runtime cap, 16 KiB with no raised flag, answers a
+    // 20,000-character header before the app: the binary's 431 is in test/e2e/limits.test.ts.)
+    const app = t.app.listen({ port: 0, hostname: "127.0.0.1", maxRequestBodySize: SOCKET_BODY_CAP });
+    base = `http://127.0.0.1:${app.server!.port}`;
+    try {
+      expect(await send("socket", 413, "/api/v1/auth/login", bigBody)).toEqual([413]);
+      expect(await send("socket", 200, "/api/v1/mods")).toEqual([200]);
+      expect(await send("socket", 429, "/api/v1/mods")).toEqual([429]);
+    } finally {
+      await app.stop(true);
       await t.close();
     }
   });
@@ -423,6 +458,26 @@ describe("pages are not API calls (issue 24)", () => {
       expect(trusted.t.log.lines.some((l) => l.includes(UNTRUSTED_PROXY_WARNING))).toBe(false);
     } finally {
       await trusted.close();
+    }
+  });
+});
+
+describe("oversized headers (issue 24)", () => {
+  test("headers over 16 KiB are 431 {error} with a request id; the runtime is started with a cap above ours", async () => {
+    const t = await createTestApp();
+    try {
+      const big = await t.req("GET", "/api/v1/auth/me", { token: "x".repeat(20_000) });
+      expect(big.status).toBe(431);
+      expect(big.body).toEqual({ error: "request headers too large" });
+      expect(big.headers.get("x-request-id")).toBeTruthy();
+      // Just under the limit: an ordinary bad token.
+      const under = await t.req("GET", "/api/v1/auth/me", { token: "x".repeat(HEADER_LIMIT - 200) });
+      expect(under.status).toBe(401);
+      // The raised runtime cap is what lets our answer be seen (the compiled binary: test/e2e/limits.test.ts).
+      const pkg = JSON.parse(await Bun.file(new URL("../package.json", import.meta.url)).text());
+      for (const script of ["start", "dev"]) for (const flag of RUNTIME_FLAGS) expect(pkg.scripts[script]).toContain(flag);
+    } finally {
+      await t.close();
     }
   });
 });

@@ -14,6 +14,17 @@ export const BODY_LIMIT = 1024 * 1024;
 export const IMPORT_BODY_LIMIT = 5 * 1024 * 1024;
 /** Bun.serve's maxRequestBodySize: far above every route limit, so the app's JSON 413 answers first. */
 export const SOCKET_BODY_CAP = 1024 * 1024 * 1024;
+/**
+ * Request headers (names and values) the app takes: 16 KiB, Bun's own default cap. Beyond it the
+ * answer is our 431 `{error}`; beyond the runtime's raised cap (RUNTIME_HEADER_CAP, 64 KiB, in
+ * src/shared/runtime-flags.ts) Bun's bare 431 answers before any of our code runs.
+ */
+export const HEADER_LIMIT = 16 * 1024;
+const headerBytes = (headers: Headers) => {
+  let n = 0;
+  for (const [name, value] of headers) n += name.length + value.length + 4; // "name: value\r\n"
+  return n;
+};
 /** Import endpoints take up to 5 MiB and receive the raw body text (shape 3 is not JSON). */
 export const isImportPath = (path: string) => /\/import-(preview|apply)$/.test(path);
 
@@ -88,6 +99,8 @@ interface RequestMeta {
   start: number;
 }
 const meta = new WeakMap<Request, RequestMeta>();
+/** Requests whose log line was written when they were refused early (see `early`). */
+const loggedEarly = new WeakSet<Request>();
 /** Status of the error response rendered for a request (Elysia's afterResponse does not see it). */
 const errorStatus = new WeakMap<Request, number>();
 
@@ -155,9 +168,13 @@ export function httpPlugin(deps: Deps) {
       Object.assign(set.headers, SECURITY_HEADERS);
       const path = new URL(request.url).pathname;
 
+      if (headerBytes(request.headers) > HEADER_LIMIT) {
+        return early(request, json(431, { error: "request headers too large" }, { ...SECURITY_HEADERS, "x-request-id": id }));
+      }
+
       const len = Number(request.headers.get("content-length") ?? 0);
       if (len > (isImportPath(path) ? IMPORT_BODY_LIMIT : BODY_LIMIT)) {
-        return json(413, { error: "request body too large" }, { "x-request-id": id });
+        return early(request, json(413, { error: "request body too large" }, { ...SECURITY_HEADERS, "x-request-id": id }));
       }
 
       if (watchForProxy && request.headers.has("x-forwarded-for")) {
@@ -172,7 +189,7 @@ export function httpPlugin(deps: Deps) {
         const hasCredential = request.headers.has("authorization") || request.headers.has("x-api-key");
         const caller = hasCredential ? await callerOf(deps, request).catch(() => null) : null;
         const r = caller ? userLimiter?.hit("u:" + caller.id) : anonLimiter?.hit("ip:" + clientIp(deps, request, server));
-        if (r && !r.allowed) return tooManyRequests(path, r.retryAfter, id);
+        if (r && !r.allowed) return early(request, tooManyRequests(path, r.retryAfter, id));
       }
     })
     .onTransform({ as: "global" }, (ctx) => {
@@ -229,16 +246,31 @@ export function httpPlugin(deps: Deps) {
       return res;
     })
     .onAfterResponse({ as: "global" }, ({ request, set, response }) => {
-      const m = meta.get(request);
-      const status = errorStatus.get(request) ?? (response instanceof Response ? response.status : typeof set.status === "number" ? set.status : 200);
-      deps.log.info("request", {
-        request_id: m?.id,
-        method: request.method,
-        path: new URL(request.url).pathname,
-        status,
-        ms: m ? Math.round((performance.now() - m.start) * 10) / 10 : undefined,
-      });
+      if (loggedEarly.has(request)) return;
+      logRequest(request, errorStatus.get(request) ?? (response instanceof Response ? response.status : typeof set.status === "number" ? set.status : 200));
     });
+
+  function logRequest(request: Request, status: number) {
+    const m = meta.get(request);
+    deps.log.info("request", {
+      request_id: m?.id,
+      method: request.method,
+      path: new URL(request.url).pathname,
+      status,
+      ms: m ? Math.round((performance.now() - m.start) * 10) / 10 : undefined,
+    });
+  }
+
+  /**
+   * A refusal answered from onRequest (431, 413, 429), logged here: Elysia runs no afterResponse
+   * hook for an answer returned that early, so these lines were missing from the log (rate-limit
+   * refusals included). `loggedEarly` keeps it to one line should a later Elysia run the hook.
+   */
+  function early(request: Request, response: Response): Response {
+    loggedEarly.add(request);
+    logRequest(request, response.status);
+    return response;
+  }
 
   function renderError({ code, error, request, set }: { code: unknown; error: unknown; request: Request; set: { headers: Record<string, unknown> } }): Response {
       const rid = meta.get(request)?.id;
