@@ -6,6 +6,7 @@
 // - Retries with exponential backoff on 429, 5xx, timeouts and network errors; Retry-After
 //   (seconds or HTTP date) is honoured.
 // - Every payload is validated with zod; a mismatch is a WorkshopShapeError naming the path.
+import { describeFetchFailure } from "../../shared/network-error";
 import { z } from "zod";
 import { parseRetryAfter, sleep } from "../../shared/retry";
 import {
@@ -273,7 +274,7 @@ export class WorkshopClient {
         });
       } catch (err) {
         if (signal?.aborted) throw signal.reason ?? err;
-        lastError = timeout.aborted ? `timed out after ${this.timeoutMs} ms` : `network error: ${(err as Error).message}`;
+        lastError = timeout.aborted ? `timed out after ${this.timeoutMs} ms` : describeFetchFailure(err, url);
       }
       if (res) {
         if (res.status !== 429 && res.status < 500) return res;
@@ -291,7 +292,9 @@ export class WorkshopClient {
       this.stats.retries++;
       await this.waitBeforeRetry(attempt, null, signal);
     }
-    throw new WorkshopHttpError(`workshop request failed after ${this.maxRetries + 1} attempts: ${lastError} (${pathOf(url)})`, 0);
+    // No attempt got an HTTP answer: the site is out of reach (name lookup, refused, timed out).
+    const tries = this.maxRetries + 1;
+    throw new WorkshopHttpError(`cannot reach the workshop: ${lastError} (${tries} attempt${tries === 1 ? "" : "s"}, ${pathOf(url)})`, 0);
   }
 
   private async waitBeforeRetry(attempt: number, retryAfterMs: number | null, signal?: AbortSignal) {
