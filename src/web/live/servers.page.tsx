@@ -127,7 +127,7 @@ export function LiveServersPage() {
           set({ q: q.trim() || undefined });
         }}
       >
-        <Field label="Search servers" type="search" value={q} onChange={(e) => setQ(e.target.value)} hint="Words of the name, scenario or address" style={{ minWidth: "16rem" }} />
+        <Field label="Search servers" type="search" value={q} onChange={(e) => setQ(e.target.value)} hint="Name or scenario words; an address like 203.0.113.5:2001" style={{ minWidth: "16rem" }} />
         <button type="submit" className="btn">
           Search
         </button>
