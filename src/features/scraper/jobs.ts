@@ -290,6 +290,42 @@ export function queueDiscovery(deps: Deps, mode: ScrapeMode, createdBy: string |
   return deps.jobs.enqueue(jobTypeForMode(mode), { mode }, { dedupeKey: `scrape:${mode}`, createdBy });
 }
 
+export interface CrawlProgress {
+  mode: ScrapeMode;
+  status: "queued" | "running";
+  /** Listing pages read so far and about how many there are (null until the first page). */
+  pages_done: number | null;
+  pages_total: number | null;
+  started_at: string | null;
+}
+
+/** The workshop discovery queued or under way, if any (read through the dedupe index: cheap enough for GET /health). */
+export function crawlProgress(deps: Pick<Deps, "sqlite">): CrawlProgress | null {
+  const row = deps.sqlite
+    .query(
+      `SELECT payload, status, progress, started_at FROM jobs
+       WHERE dedupe_key IN ('scrape:full', 'scrape:incremental') AND status IN ('queued', 'running')
+       ORDER BY status = 'running' DESC LIMIT 1`,
+    )
+    .get() as { payload: string; status: "queued" | "running"; progress: string | null; started_at: number | null } | null;
+  if (!row) return null;
+  let progress: { pages_done?: number; pages_total?: number } = {};
+  try {
+    progress = row.progress ? JSON.parse(row.progress) : {};
+  } catch {}
+  let mode: ScrapeMode = "full";
+  try {
+    mode = JSON.parse(row.payload).mode === "incremental" ? "incremental" : "full";
+  } catch {}
+  return {
+    mode,
+    status: row.status,
+    pages_done: typeof progress.pages_done === "number" ? progress.pages_done : null,
+    pages_total: typeof progress.pages_total === "number" ? progress.pages_total : null,
+    started_at: row.started_at === null ? null : new Date(row.started_at).toISOString(),
+  };
+}
+
 export const scraperJobs = (deps: Deps): Record<string, JobHandler> => ({
   [JOB_SCRAPE_DETAIL]: {
     concurrency: 4,

@@ -232,6 +232,17 @@ describe("workshop client", () => {
     }
   });
 
+  test("a workshop out of reach says so in words: name lookup, refused connection", async () => {
+    const vt = virtualTime();
+    const unresolvable = new WorkshopClient({ baseUrl: "http://no-such-host.invalid", rps: 0, maxRetries: 1, now: vt.now, sleep: vt.sleep });
+    await expect(unresolvable.getBuildId()).rejects.toThrow("cannot reach the workshop: name lookup failed for no-such-host.invalid (2 attempts, /workshop)");
+    const srv = Bun.serve({ port: 0, hostname: "127.0.0.1", fetch: () => new Response("") });
+    const port = srv.port;
+    srv.stop(true);
+    const refused = new WorkshopClient({ baseUrl: `http://127.0.0.1:${port}`, rps: 0, maxRetries: 0, now: vt.now, sleep: vt.sleep });
+    await expect(refused.getBuildId()).rejects.toThrow(`cannot reach the workshop: connection refused by 127.0.0.1:${port} (1 attempt, /workshop)`);
+  });
+
   test("helpers: extractBuildId and parseRetryAfter", () => {
     expect(extractBuildId(`<script id="__NEXT_DATA__" type="application/json">{"buildId":"x1","page":"/"}</script>`)).toBe("x1");
     expect(() => extractBuildId("<html></html>")).toThrow(WorkshopShapeError);

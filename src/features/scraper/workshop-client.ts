@@ -9,6 +9,7 @@
 // - Redirects are followed only on the configured site's origin (LOADOUT_WORKSHOP_URL); one
 //   elsewhere is a WorkshopRedirectError, not retried.
 import { z } from "zod";
+import { describeFetchFailure } from "../../shared/network-error";
 import { parseRetryAfter, sleep } from "../../shared/retry";
 import { OffOriginError, sourceFetch } from "../../shared/url-safety";
 import {
@@ -289,7 +290,7 @@ export class WorkshopClient {
         if (err instanceof OffOriginError) {
           throw new WorkshopRedirectError(`workshop ${pathOf(url)}: ${err.message}; if the site has moved, set LOADOUT_WORKSHOP_URL to its new origin`);
         }
-        lastError = timeout.aborted ? `timed out after ${this.timeoutMs} ms` : `network error: ${(err as Error).message}`;
+        lastError = timeout.aborted ? `timed out after ${this.timeoutMs} ms` : describeFetchFailure(err, url);
       }
       if (res) {
         if (res.status !== 429 && res.status < 500) return res;
@@ -307,7 +308,9 @@ export class WorkshopClient {
       this.stats.retries++;
       await this.waitBeforeRetry(attempt, null, signal);
     }
-    throw new WorkshopHttpError(`workshop request failed after ${this.maxRetries + 1} attempts: ${lastError} (${pathOf(url)})`, 0);
+    // No attempt got an HTTP answer: the site is out of reach (name lookup, refused, timed out).
+    const tries = this.maxRetries + 1;
+    throw new WorkshopHttpError(`cannot reach the workshop: ${lastError} (${tries} attempt${tries === 1 ? "" : "s"}, ${pathOf(url)})`, 0);
   }
 
   private async waitBeforeRetry(attempt: number, retryAfterMs: number | null, signal?: AbortSignal) {
