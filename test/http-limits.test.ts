@@ -11,6 +11,13 @@ import { RUNTIME_FLAGS } from "../src/shared/runtime-flags";
 const MiB = 1024 * 1024;
 const CHUNK = 64 * 1024;
 
+/** The app listening on 127.0.0.1, as server.ts listens: requests come from a real peer address. */
+async function listening(env: Record<string, string> = {}) {
+  const t = await createTestApp({ env });
+  const app = t.app.listen({ port: 0, hostname: "127.0.0.1", maxRequestBodySize: SOCKET_BODY_CAP });
+  return { t, base: `http://127.0.0.1:${app.server!.port}`, close: async () => (await app.stop(true), await t.close()) };
+}
+
 /** A chunked body of `total` bytes (no Content-Length) that counts how much the server pulled. */
 function countingBody(total: number, fill = 0x20) {
   let sent = 0;
@@ -347,8 +354,7 @@ describe("hostile JSON: nesting is bounded before parsing, a rejected body is ne
   });
 
   test("acceptance: 100,000 [ (200 KB) without credentials to register is 400 in < 50 ms while health answers in < 50 ms (real listening server)", async () => {
-    const app = t.app.listen({ port: 0, hostname: "127.0.0.1", maxRequestBodySize: SOCKET_BODY_CAP });
-    const base = `http://127.0.0.1:${app.server!.port}`;
+    const { base, close } = await listening();
     try {
       const deep = "[".repeat(100_000) + "]".repeat(100_000);
       const timed = async (f: () => Promise<Response>) => {
@@ -374,19 +380,12 @@ describe("hostile JSON: nesting is bounded before parsing, a rejected body is ne
       expect(median(rounds.map((x) => x.reg))).toBeLessThan(50);
       expect(median(rounds.map((x) => x.health))).toBeLessThan(50);
     } finally {
-      await app.stop(true);
+      await close();
     }
   });
 });
 
 describe("pages are not API calls (issue 24)", () => {
-  /** The app listening on 127.0.0.1: requests come from a real peer address. */
-  async function listening(env: Record<string, string> = {}) {
-    const t = await createTestApp({ env });
-    const app = t.app.listen({ port: 0, hostname: "127.0.0.1", maxRequestBodySize: SOCKET_BODY_CAP });
-    return { t, base: `http://127.0.0.1:${app.server!.port}`, close: async () => (await app.stop(true), await t.close()) };
-  }
-
   test("400 page loads from one address all get the app; the 301st API call is 429 JSON; a refused page path is a page that says to wait", async () => {
     const { base, close } = await listening();
     try {
