@@ -920,10 +920,10 @@ describe("the web app in a real browser", () => {
       await api("POST", `/api/v1/lists/${list.id}/mods`, token, { workshop_id: SMALL.cycleX }); // something to change
       await page.getByRole("button", { name: "Deploy now" }).click();
       await until("the rollback on the page", async () => (await current().catch(() => null)) === "Rolling back", 30_000);
-      const alert = page.getByRole("alert").filter({ hasText: "Rolled back" });
+      const alert = page.getByRole("alert").filter({ hasText: "Rolled back:" });
       await alert.waitFor({ timeout: 30_000 });
       expect(await alert.textContent()).toMatch(
-        new RegExp(`^Rolled backserver did not answer on 127\\.0\\.0\\.1:${a2s.port} within 10 s after the restart; the previous config was restored and the server answered again at \\d\\d:\\d\\d UTC$`),
+        new RegExp(`^Rolled back: server did not answer on 127\\.0\\.0\\.1:${a2s.port} within 10 s after the restart; the previous config was restored and the server answered again at \\d\\d:\\d\\d UTC$`),
       );
       expect(panel.files.get("/config.json")).toBe(before); // the first deploy's file, restored byte for byte
       expect(panel.signals).toEqual(["restart", "restart", "restart"]);

@@ -17,7 +17,7 @@ import * as repo from "../servers/repository";
 import type { ServerRow } from "../servers/repository";
 import { DeployError, deployErrorMessage } from "./errors";
 import { PanelTarget, type PanelCredentials } from "./panel";
-import { queryAddressOf, runDeployLoop, type LoopContext } from "./restart-loop";
+import { finishDeploy, queryAddressOf, runDeployLoop, type LoopContext } from "./restart-loop";
 import { SftpTarget, type SftpCredentials } from "./sftp";
 import { testTarget, type ConfigTarget } from "./target";
 
@@ -187,50 +187,13 @@ async function runDeploy(
     const d = repo.getDeployment(deps.db, deploymentId);
     const message = deployErrorMessage(err);
     const restarted = d?.restart_requested_at != null;
-    finishFailed(
-      deps,
-      server,
-      deploymentId,
-      restarted
+    finishDeploy(deps, server, deploymentId, {
+      status: "failed",
+      error: restarted
         ? `the new config was written, but the restart failed: ${message}; the server was not verified (the previous and the new config are kept on this deployment)`
         : message,
-    );
+    });
   }
-}
-
-/** Ends a deploy as failed (phase done) with its deployment_failed event. */
-function finishFailed(deps: Deps, server: ServerRow, deploymentId: string, errorMessage: string): void {
-  const now = deps.clock.now();
-  deps.db.transaction(
-    (tx) => {
-      const d = repo.getDeployment(tx, deploymentId)!;
-      const finished = repo.finishDeployment(
-        tx,
-        deploymentId,
-        { status: "failed", error_message: errorMessage, extra: d.phase === null ? {} : { phase: "done", phase_started_at: now } },
-        now,
-      );
-      if (!finished) return;
-      recordEvent(tx, {
-        kind: "deployment_failed",
-        listId: d.list_id,
-        actorId: d.requested_by,
-        at: now,
-        data: {
-          deployment_id: deploymentId,
-          server_id: server.id,
-          server_name: server.name,
-          trigger: d.trigger,
-          item_count: d.item_count,
-          error_message: errorMessage,
-          restart: d.restart_mode,
-          rolled_back: d.rolled_back,
-        },
-      });
-    },
-    { behavior: "immediate" },
-  );
-  deps.log.warn("deployment failed", { deployment_id: deploymentId, server_id: server.id, error_message: errorMessage });
 }
 
 /**

@@ -105,18 +105,27 @@ export async function runDeployLoop(ctx: LoopContext): Promise<void> {
 
 // ---- finishing
 
-function finish(
-  ctx: LoopContext,
-  outcome: { status: "success" | "failed"; error: string | null; extra?: Partial<DeploymentRow>; events?: { kind: EventKind; data: Record<string, unknown> }[] },
-): void {
-  const { deps, server } = ctx;
-  const at = now(ctx);
+export interface DeployOutcome {
+  status: "success" | "failed";
+  error: string | null;
+  extra?: Partial<DeploymentRow>;
+  events?: { kind: EventKind; data: Record<string, unknown> }[];
+}
+
+const finish = (ctx: LoopContext, outcome: DeployOutcome) => finishDeploy(ctx.deps, ctx.server, ctx.deploymentId, outcome);
+
+/**
+ * Ends a deploy (phase done) in one transaction with its events: the loop's own, then
+ * deployment_succeeded / deployment_failed; a success on SFTP queues the items scan.
+ */
+export function finishDeploy(deps: Deps, server: ServerRow, deploymentId: string, outcome: DeployOutcome): void {
+  const at = deps.clock.now();
   deps.db.transaction(
     (tx) => {
-      const d = repo.getDeployment(tx, ctx.deploymentId)!;
+      const d = repo.getDeployment(tx, deploymentId)!;
       const finished = repo.finishDeployment(
         tx,
-        ctx.deploymentId,
+        deploymentId,
         { status: outcome.status, error_message: outcome.error, extra: { phase: "done", phase_started_at: at, ...outcome.extra } },
         at,
       );
@@ -131,12 +140,19 @@ function finish(
         listId: d.list_id,
         actorId: d.requested_by,
         at,
-        data: { ...base, trigger: d.trigger, item_count: d.item_count, error_message: outcome.error, restart: d.restart_mode, rolled_back: !!outcome.extra?.rolled_back || d.rolled_back },
+        data: {
+          ...base,
+          trigger: d.trigger,
+          item_count: d.item_count,
+          error_message: outcome.error,
+          restart: d.restart_mode,
+          rolled_back: !!outcome.extra?.rolled_back || d.rolled_back,
+        },
       });
     },
     { behavior: "immediate" },
   );
-  const log = deps.log.child({ deployment_id: ctx.deploymentId, server_id: server.id });
+  const log = deps.log.child({ deployment_id: deploymentId, server_id: server.id });
   if (outcome.status === "success") log.info("deployment succeeded");
   else log.warn("deployment failed", { error_message: outcome.error });
 }

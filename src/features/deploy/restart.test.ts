@@ -1,7 +1,7 @@
 // The deploy loop (issue 27): restart, verify, roll back, through the real app against real
 // peers: the fake panel's power and resources endpoints, the real OpenSSH sshd running a real
 // restart script, and a real UDP A2S responder that is silent or answers on demand.
-import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { afterAll, beforeAll, describe, expect, setDefaultTimeout, test } from "bun:test";
 import { mkdtempSync, readFileSync, statSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -18,6 +18,8 @@ const DEPLOY_TYPES = [DEPLOY_JOB, AUTO_DEPLOY_JOB, AUTO_DEPLOY_CHANGE_JOB];
 const MOD_A = "5965550F24A0C152";
 const MOD_B = "591AF5BDD9EEEE4C";
 const POLL_MS = 40;
+// Real peers on a shared machine: generous ceilings (the tests take well under a second each).
+setDefaultTimeout(20_000);
 
 /** The real clock, moved forward on demand (a timeout "passes" without waiting for it). */
 class SkipClock extends TestClock {
@@ -410,7 +412,7 @@ describe("approval gate and auto-deploy keep working, with the server's restart 
     expect(auto).toMatchObject({ restart: "now", phase: "done" });
     expect(auto.verified_at).not.toBeNull();
     expect(ownerPanel.signals).toEqual(["restart"]);
-  });
+  }, 20_000);
 });
 
 describe("SFTP: restart_command over SSH (real sshd)", () => {
@@ -567,5 +569,5 @@ describe("crash in the middle", () => {
     expect(panel.signals).toEqual(["restart"]); // one restart only
     const restarting = app.deps.sqlite.query("SELECT COUNT(*) AS n FROM event_outbox WHERE kind = 'deploy.restarting'").get() as { n: number };
     expect(restarting.n).toBe(1);
-  });
+  }, 30_000);
 });

@@ -285,9 +285,11 @@ function Settings({ srv }: { srv: Server }) {
         <Field label="Config file" required value={form.file_path} onChange={(e) => setForm({ ...form, file_path: e.target.value })} />
         <LinkedListFields lists={lists.data ?? []} value={form} onChange={(v) => setForm({ ...form, ...v })} />
       </div>
-      <fieldset className="row">
-        <legend>Restart after a deploy</legend>
-        <RestartFields type={srv.connection_type} value={restart} onChange={setRestart} />
+      <fieldset className="stack" style={{ border: 0, padding: 0, margin: 0, minWidth: 0 }}>
+        <legend style={{ fontWeight: 600, padding: 0, marginBottom: "0.5rem" }}>Restart after a deploy</legend>
+        <div className="row">
+          <RestartFields type={srv.connection_type} value={restart} onChange={setRestart} />
+        </div>
       </fieldset>
       <ErrorMessage error={save.error} />
       {save.isSuccess && !save.isPending && <Notice kind="ok">Saved.</Notice>}

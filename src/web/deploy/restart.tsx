@@ -105,9 +105,8 @@ export function RestartProgress({ d, serverId }: { d: Deployment; serverId: stri
         </Notice>
       )}
       {d.status === "failed" && (
-        <div className="alert error stack" role="alert">
-          <strong>{d.rolled_back ? "Rolled back" : "Failed"}</strong>
-          <span>{d.error_message ?? "failed"}</span>
+        <div className="alert error" role="alert">
+          <strong>{d.rolled_back ? "Rolled back:" : "Failed:"}</strong> {d.error_message ?? "failed"}
         </div>
       )}
       {d.restart_output !== null && (
