@@ -13,6 +13,8 @@ import { startSshd, type SshdPeer } from "../../../test/peers/sshd";
 import { LEASE_MS } from "../jobs/queue";
 import { AUTO_DEPLOY_CHANGE_JOB, AUTO_DEPLOY_JOB, DEPLOY_JOB } from "./jobs";
 import { discordPayload, describeEvent } from "../events/render";
+import { triggerDispatch } from "../events/jobs";
+import { DISPATCH_JOB } from "../events/dispatch";
 
 const DEPLOY_TYPES = [DEPLOY_JOB, AUTO_DEPLOY_JOB, AUTO_DEPLOY_CHANGE_JOB];
 const MOD_A = "5965550F24A0C152";
@@ -34,6 +36,7 @@ let t: TestApp;
 let clock: SkipClock;
 let sshd: SshdPeer;
 let owner: TestUser;
+let ownerOfSuite: TestUser;
 const cleanup: Array<() => unknown> = [];
 
 beforeAll(async () => {
@@ -41,6 +44,7 @@ beforeAll(async () => {
   t = await createTestApp({ clock, env: { LOADOUT_ALLOW_PRIVATE_URLS: "true", LOADOUT_DEPLOY_POLL_MS: String(POLL_MS) } });
   sshd = await startSshd();
   owner = await t.createUser({ display_name: "Owner" });
+  ownerOfSuite = owner;
 });
 afterAll(async () => {
   for (const c of cleanup) await c();
@@ -357,6 +361,37 @@ describe("panel: restart, verify, roll back", () => {
     await runUntil(server.id, first, finished);
     const { d } = await runUntil(server.id, second, finished);
     expect(d.status).toBe("success");
+  });
+});
+
+describe("people are told", () => {
+  test("notifications for deploy.restarting and deploy.verified, with a preference like the other kinds", async () => {
+    const panel = await newPanel();
+    const a2s = await newA2s("direct");
+    const listener = await t.createUser({ display_name: "Listener" });
+    owner = listener; // the list and server belong to this user
+    try {
+      const prefs = await t.req("PUT", "/api/v1/settings/notifications", { user: listener, body: { events: { "deploy.restarting": false } } });
+      expect(prefs.status).toBeLessThan(300);
+      expect((await t.req("GET", "/api/v1/settings/notifications", { user: listener })).body.events).toMatchObject({
+        "deploy.restarting": false,
+        "deploy.verified": true,
+        "deploy.rolled_back": true,
+      });
+      const server = await panelServer(panel, a2s, { restart: "now", verify_timeout_s: 60 });
+      const id = await deploy(server.id);
+      await runUntil(server.id, id, finished);
+      triggerDispatch(t.deps);
+      await t.deps.jobs.drain({ types: [DISPATCH_JOB] });
+      const inbox = (await t.req("GET", "/api/v1/notifications", { user: listener })).body as any[];
+      const kinds = inbox.map((n) => n.event);
+      expect(kinds).toContain("deploy.verified");
+      expect(kinds).toContain("deployment_succeeded");
+      expect(kinds).not.toContain("deploy.restarting"); // silenced
+      expect(inbox.find((n) => n.event === "deploy.verified")).toMatchObject({ title: "Everon PvE is back", body: "Everon PvE is back up with the new mods (2 mods)." });
+    } finally {
+      owner = ownerOfSuite;
+    }
   });
 });
 
