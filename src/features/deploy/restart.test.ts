@@ -94,8 +94,15 @@ async function deploy(serverId: string, body: Record<string, unknown> = {}): Pro
   return res.body.deployment_id;
 }
 
-async function deployment(serverId: string, id: string): Promise<any> {
-  const res = await t.req("GET", `/api/v1/servers/${serverId}/deployments`, { user: owner });
+/** Whose app and which user read a deployment (the suite's by default). */
+interface As {
+  app?: TestApp;
+  user?: TestUser;
+  ms?: number;
+}
+
+async function deployment(serverId: string, id: string, as: As = {}): Promise<any> {
+  const res = await (as.app ?? t).req("GET", `/api/v1/servers/${serverId}/deployments`, { user: as.user ?? owner });
   expect(res.status).toBe(200);
   return res.body.find((d: any) => d.id === id);
 }
@@ -104,12 +111,12 @@ async function deployment(serverId: string, id: string): Promise<any> {
  * Runs due jobs (the worker's job, by hand) until `until` holds for the deployment, collecting
  * the phases seen on the way. Fails after `ms` of wall time.
  */
-async function runUntil(serverId: string, id: string, until: (d: any) => boolean, ms = 8000): Promise<{ d: any; phases: string[] }> {
+async function runUntil(serverId: string, id: string, until: (d: any) => boolean, as: As = {}): Promise<{ d: any; phases: string[] }> {
   const phases: string[] = [];
-  const end = Date.now() + ms;
+  const end = Date.now() + (as.ms ?? 8000);
   for (;;) {
-    await t.deps.jobs.drain({ types: DEPLOY_TYPES });
-    const d = await deployment(serverId, id);
+    await (as.app ?? t).deps.jobs.drain({ types: DEPLOY_TYPES });
+    const d = await deployment(serverId, id, as);
     if (d.phase && phases[phases.length - 1] !== d.phase) phases.push(d.phase);
     if (until(d)) return { d, phases };
     if (Date.now() > end) throw new Error(`deployment stuck: ${JSON.stringify({ phases, d })}`);
@@ -419,15 +426,8 @@ describe("approval gate and auto-deploy keep working, with the server's restart 
     expect(typeof asked.body.request_id).toBe("string");
     const approved = await t.req("PATCH", `/api/v1/deploy-requests/${asked.body.request_id}`, { user: owner, body: { status: "approved" } });
     expect(approved.body).toMatchObject({ status: "approved" });
-    const deploymentOf = async (id: string) =>
-      (await t.req("GET", `/api/v1/servers/${server.body.id}/deployments`, { user: collab })).body.find((d: any) => d.id === id);
-    const end = Date.now() + 8000;
-    while ((await deploymentOf(approved.body.deployment_id)).status !== "success") {
-      if (Date.now() > end) throw new Error(JSON.stringify(await deploymentOf(approved.body.deployment_id)));
-      await t.deps.jobs.drain({ types: DEPLOY_TYPES });
-      await Bun.sleep(10);
-    }
-    expect(await deploymentOf(approved.body.deployment_id)).toMatchObject({ trigger: "approval", restart: "now", phase: "done" });
+    const done = await runUntil(server.body.id, approved.body.deployment_id, (d) => d.status === "success", { user: collab });
+    expect(done.d).toMatchObject({ trigger: "approval", restart: "now", phase: "done" });
     expect(panel.signals).toEqual(["restart"]);
 
     // The owner's own auto-deploy server on the same list: a mod change deploys and restarts it.
@@ -593,13 +593,7 @@ describe("crash in the middle", () => {
     a2s.mode = "direct";
     crashClock.advance(LEASE_MS + 1000);
     app.deps.jobs.recoverInterrupted();
-    const until = Date.now() + 8000;
-    while (!["success", "failed"].includes(row().status)) {
-      if (Date.now() > until) throw new Error(`not finished: ${JSON.stringify(row())}`);
-      await app.deps.jobs.drain({ types: DEPLOY_TYPES });
-      await Bun.sleep(10);
-    }
-    const d = (await app.req("GET", `/api/v1/servers/${server.body.id}/deployments`, { user })).body.find((x: any) => x.id === id);
+    const { d } = await runUntil(server.body.id, id, finished, { app, user });
     expect(d).toMatchObject({ status: "success", phase: "done", rolled_back: false });
     expect(panel.signals).toEqual(["restart"]); // one restart only
     const restarting = app.deps.sqlite.query("SELECT COUNT(*) AS n FROM event_outbox WHERE kind = 'deploy.restarting'").get() as { n: number };
