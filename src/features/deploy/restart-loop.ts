@@ -377,7 +377,16 @@ async function stepRollback(ctx: LoopContext, d: DeploymentRow): Promise<void> {
     } catch (err) {
       if (err instanceof SnoozeJob) throw err;
       const r = row(ctx);
-      if (r.rollback_written_at === null) return failRollback(`restoring the previous config failed too: ${deployErrorMessage(err)}`);
+      if (r.rollback_written_at === null) {
+        // A panel or SSH hiccup must not leave the broken config in place: try again, one poll
+        // apart, for as long as a restart may take to verify; then say it failed.
+        const since = d.phase_started_at ?? now(ctx);
+        if (now(ctx) - since < (d.verify_timeout_s ?? 600) * 1000) {
+          update(ctx, { verify_note: `restoring the previous config failed (${deployErrorMessage(err)}); trying again` });
+          throw new SnoozeJob(ctx.pollMs, "rolling back: restoring the previous config failed; trying again");
+        }
+        return failRollback(`restoring the previous config failed too: ${deployErrorMessage(err)}`);
+      }
       return failRollback(`the previous config was restored, but restarting the server failed: ${deployErrorMessage(err)}`);
     }
     return;

@@ -335,6 +335,48 @@ describe("panel: restart, verify, roll back", () => {
     expect(events("deploy.rolled_back", id)[0]).toMatchObject({ ok: false });
   });
 
+  test("restoring the previous config is tried again while the panel fails, and said exactly when it never works", async () => {
+    const panel = await newPanel();
+    const a2s = await newA2s("silent");
+    const server = await panelServer(panel, a2s, { restart: "now", verify_timeout_s: 10 });
+    const id = await deploy(server.id);
+    await runUntil(server.id, id, (d) => d.phase === "verifying" && d.verify_note !== null);
+    const written = panel.files.get("/server.json")!;
+    panel.fault({ kind: "status", status: 500 }); // the panel is down from now on
+    clock.advance(10_000);
+    const trying = await runUntil(server.id, id, (d) => d.phase === "rolling_back" && /trying again/.test(d.verify_note ?? ""));
+    expect(trying.d.verify_note).toMatch(/^restoring the previous config failed \(the panel answered 500 \(server error\) at .+\); trying again$/);
+    expect(panel.files.get("/server.json")).toBe(written);
+    clock.advance(10_000);
+    const { d } = await runUntil(server.id, id, finished);
+    panel.fault(null);
+    expect(d.status).toBe("failed");
+    expect(d.rolled_back).toBe(false);
+    expect(d.error_message).toMatch(
+      /^the panel did not report the server running \(the panel answered 500 .+\) within 10 s after the restart; restoring the previous config failed too: the panel answered 500 \(server error\) at .+; the previous and the new config are kept on this deployment$/,
+    );
+    expect(d.previous_config).toBe(SAMPLE_SERVER_JSON);
+    expect(d.new_config).toBe(written);
+    expect(panel.signals).toEqual(["restart"]); // never restarted on a config it could not restore
+
+    // A hiccup that passes: the next attempt restores it.
+    const panel2 = await newPanel();
+    const a2s2 = await newA2s("silent");
+    panel2.onPower = () => {
+      if (panel2.signals.length === 2) a2s2.mode = "direct";
+    };
+    const server2 = await panelServer(panel2, a2s2, { restart: "now", verify_timeout_s: 10 });
+    const id2 = await deploy(server2.id);
+    await runUntil(server2.id, id2, (d) => d.phase === "verifying" && d.verify_note !== null);
+    panel2.fault({ kind: "status", status: 500, times: 2 });
+    clock.advance(10_000);
+    const ok = await runUntil(server2.id, id2, finished);
+    expect(ok.d).toMatchObject({ status: "failed", rolled_back: true });
+    expect(ok.d.error_message).toMatch(/the previous config was restored and the server answered again at/);
+    expect(panel2.files.get("/server.json")).toBe(SAMPLE_SERVER_JSON);
+    expect(panel2.signals).toEqual(["restart", "restart"]);
+  });
+
   test("429 on the power endpoint: the signal is sent later (after Retry-After), once", async () => {
     const panel = await newPanel();
     const a2s = await newA2s("direct");
