@@ -1,6 +1,7 @@
 // A local A2S responder on 127.0.0.1 (UDP, random port): answers A2S_INFO as a Reforger server
 // does (external-formats.md §3), directly or after the S2C_CHALLENGE step, or never (a server
-// that is down or firewalled).
+// that is down or firewalled). A loopback datagram "LOADOUT-A2S <mode>" or "LOADOUT-A2S players
+// <n>" changes it from outside the test process (the deploy tests' restart script sends one).
 import { createSocket } from "node:dgram";
 
 export interface A2sResponderInfo {
@@ -28,6 +29,8 @@ export interface A2sResponder {
 
 const HEADER = Buffer.from([0xff, 0xff, 0xff, 0xff]);
 const QUERY = Buffer.from("TSource Engine Query\0", "latin1");
+/** Prefix of the control datagrams. */
+export const CONTROL = "LOADOUT-A2S ";
 
 export function encodeInfo(info: A2sResponderInfo): Buffer {
   const str = (s: string) => Buffer.concat([Buffer.from(s, "utf8"), Buffer.from([0])]);
@@ -58,6 +61,13 @@ export async function startA2sResponder(info: A2sResponderInfo, mode: A2sMode = 
   const challenge = Buffer.from([0x0a, 0x0b, 0x0c, 0x0d]);
   const responder: A2sResponder = { port: 0, info, mode, requests: [], close: () => socket.close() };
   socket.on("message", (msg, rinfo) => {
+    const text = msg.toString("latin1");
+    if (text.startsWith(CONTROL) && rinfo.address === "127.0.0.1") {
+      const [what, arg] = text.slice(CONTROL.length).trim().split(/\s+/);
+      if (what === "players") responder.info.players = Number(arg);
+      else if (what === "direct" || what === "challenge" || what === "silent") responder.mode = what;
+      return;
+    }
     if (msg.length < 5 + QUERY.length - 1 || !msg.subarray(0, 4).equals(HEADER) || !msg.subarray(4, 4 + QUERY.length).equals(QUERY)) return;
     const given = msg.subarray(4 + QUERY.length);
     const challenged = given.length === 4 && given.equals(challenge);
