@@ -4,6 +4,8 @@ export class AppError extends Error {
     readonly status: number,
     message: string,
     readonly headers?: Record<string, string>,
+    /** More fields of the body beside `error` (a 409 carrying its findings). */
+    readonly body?: Record<string, unknown>,
   ) {
     super(message);
     this.name = "AppError";

@@ -280,7 +280,7 @@ export function httpPlugin(deps: Deps) {
       if (typeof cors === "string") headers["access-control-allow-origin"] = cors;
       // Elysia wraps what a parser throws in a ParseError; ours throws AppError (413, invalid JSON).
       const appError = error instanceof AppError ? error : (error as any)?.cause instanceof AppError ? ((error as any).cause as AppError) : null;
-      if (appError) return json(appError.status, { error: appError.message }, { ...headers, ...appError.headers });
+      if (appError) return json(appError.status, { ...appError.body, error: appError.message }, { ...headers, ...appError.headers });
       switch (code) {
         case "VALIDATION": {
           if ((error as any).type === "response") {

@@ -19,7 +19,8 @@ import { DeployError, deployErrorMessage } from "./errors";
 import { PanelTarget, type PanelCredentials } from "./panel";
 import { finishDeploy, queryAddressOf, runDeployLoop, type LoopContext } from "./restart-loop";
 import { SftpTarget, type SftpCredentials } from "./sftp";
-import { testTarget, type ConfigTarget } from "./target";
+import { configSeen, recordConfigSeen } from "./preflight";
+import { fileNameOf, testTarget, type ConfigTarget } from "./target";
 
 export const DEPLOY_JOB = "deploy.run";
 export const AUTO_DEPLOY_JOB = "deploy.auto";
@@ -91,6 +92,8 @@ export function queueDeployment(
     requestId?: string | null;
     /** Overrides the server's restart mode for this deploy. */
     restart?: "none" | "now" | "when_empty";
+    /** Deployed past the pre-flight's server errors ({"force": true}). */
+    forced?: boolean;
   },
 ): string {
   const id = newId();
@@ -105,6 +108,7 @@ export function queueDeployment(
     request_id: input.requestId ?? null,
     trigger: input.trigger,
     restart_mode: restartMode,
+    forced: input.forced ?? false,
     empty_wait_s: input.server.empty_wait_s,
     verify_timeout_s: input.server.verify_timeout_s,
     created_at: deps.clock.now(),
@@ -140,7 +144,9 @@ export async function runDeployment(deps: Deps, deploymentId: string, opts: Depl
   let errorMessage: string | null = null;
   try {
     // The test records what the config names now: the page shows it as "what was read".
-    const found = await testTarget(await buildTarget(deps, server, opts));
+    const found = await testTarget(await buildTarget(deps, server, opts), (text) =>
+      recordConfigSeen(deps.db, server.id, configSeen(text, fileNameOf(server.file_path), deps.clock.now())),
+    );
     outcome = { item_count: found.length, snapshot_json: JSON.stringify(found) };
   } catch (err) {
     errorMessage = deployErrorMessage(err);

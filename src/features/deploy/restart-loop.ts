@@ -18,6 +18,7 @@ import * as repo from "../servers/repository";
 import type { DeploymentRow, ServerRow } from "../servers/repository";
 import { parseQueryAddress } from "../servers/model";
 import { DeployError, RateLimitedError, deployErrorMessage } from "./errors";
+import { configSeen, prepareDeployGuard, recordConfigSeen } from "./preflight";
 import { listToServerJsonMods, parseConfig, type ServerJsonMod } from "./server-json";
 import { deployMods, fileNameOf, modsOfConfig, writeVerified, type ConfigFileIO, type ConfigTarget } from "./target";
 
@@ -163,13 +164,21 @@ async function stepWrite(ctx: LoopContext, d: DeploymentRow): Promise<void> {
   if (d.phase === null) enter(ctx, "writing");
   if (!d.list_id) throw new DeployError("the list of this deployment no longer exists");
   const mods = listToServerJsonMods(repo.listModsForDeploy(ctx.deps.db, d.list_id));
+  // Pre-flight (issue 28): the server findings against the config as read now, before the write;
+  // a forced deploy and a resumed one (it may read its own write) go past it.
+  const guard = d.forced || row(ctx).previous_config !== null ? null : await prepareDeployGuard(ctx.deps, ctx.server, d.list_id);
   const target = await ctx.target();
+  const fileName = fileNameOf(target.filePath);
   await deployMods(target, mods, {
     // Write-ahead: the config as it was before this deploy (the first read only: a resumed run
     // may read its own write) and the one about to be written, stored before the write.
-    beforeWrite: (current, next) => update(ctx, { previous_config: row(ctx).previous_config ?? current, new_config: next }),
+    beforeWrite: (current, next) => {
+      guard?.(current, fileName);
+      update(ctx, { previous_config: row(ctx).previous_config ?? current, new_config: next });
+    },
     afterWrite: async (io) => {
       update(ctx, { item_count: mods.length, snapshot_json: JSON.stringify(mods) });
+      recordConfigSeen(ctx.deps.db, ctx.server.id, configSeen(row(ctx).new_config ?? "", fileName, now(ctx)));
       if (d.restart_mode === "none") return;
       if (d.restart_mode === "when_empty") return enter(ctx, "waiting_for_empty");
       // `now`: restart over the same connection (SFTP: the same SSH session).

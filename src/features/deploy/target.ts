@@ -98,7 +98,7 @@ export async function writeVerified(target: ConfigTarget, io: ConfigFileIO, next
  * A connection test: reach the file, parse it as a game config, check it can be written, and
  * return the mods it names now (what an operator wants to see before a first deploy).
  */
-export async function testTarget(target: ConfigTarget): Promise<ServerJsonMod[]> {
+export async function testTarget(target: ConfigTarget, onRead?: (text: string) => void): Promise<ServerJsonMod[]> {
   if (target.ping) await target.ping();
   const fileName = fileNameOf(target.filePath);
   let mods: ServerJsonMod[] = [];
@@ -109,6 +109,7 @@ export async function testTarget(target: ConfigTarget): Promise<ServerJsonMod[]>
       throw new DeployError(`${fileName} has no "game" section; it does not look like a game server config`);
     }
     mods = modsOfConfig(config.game as Record<string, unknown>);
+    onRead?.(current);
     if (io.checkWritable) await io.checkWritable();
   });
   return mods;

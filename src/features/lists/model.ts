@@ -1,6 +1,7 @@
 // Request and response schemas of the lists feature (zod 4; types come from z.infer).
 import { z } from "zod";
 import { name, queryBool, text2000, uuid, workshopId } from "../../shared/schemas";
+import { findingView, serverCheckView } from "../servers/model";
 
 const ageDays = z
   .number({ error: "must be an integer or null" })
@@ -31,6 +32,7 @@ export const communityBody = z.object({ community_id: optionalRef });
 export const folderBody = z.object({ folder_id: optionalRef });
 
 export const shareQuery = z.object({ share: z.string().max(100).optional() });
+export const checkQuery = z.object({ share: z.string().max(100).optional(), server_id: z.string().max(100).optional() });
 export const publicListsQuery = z.object({
   public: z.string().optional(),
   share: z.string().optional(),
@@ -185,12 +187,7 @@ export const checkResponse = z.object({
   mod_count: z.number(),
   total_size_bytes: z.number(),
   total_download_size_bytes: z.number(),
-  findings: z.array(
-    z.object({
-      kind: z.string(),
-      severity: z.enum(["error", "warning", "info"]),
-      message: z.string(),
-      mods: z.array(z.string()),
-    }),
-  ),
+  findings: z.array(findingView),
+  /** With ?server_id=: the server the findings were checked against (issue 28). */
+  server: serverCheckView.optional(),
 });

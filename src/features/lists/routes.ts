@@ -11,6 +11,7 @@ import * as m from "./model";
 import * as svc from "./service";
 import { exportFileName, exportFragment, exportGameConfig, type ExportType } from "./serverjson";
 import { listItems } from "./repository";
+import { checkAgainstServer, serverCheckOut } from "../servers/service";
 
 const errors = { 400: errorBody, 401: errorBody, 403: errorBody, 404: errorBody, 409: errorBody, 422: errorBody };
 
@@ -189,13 +190,28 @@ export const listsRoutes = (deps: Deps) => {
         detail: { summary: "Queue a detail scrape of every mod in the list" },
       },
     )
-    .get("/:id/check", ({ params, query, user }) => svc.checkList(deps, requireListRead(get(params.id, user, query.share)).list.id), {
-      optionalAuth: true,
-      params: m.listParams,
-      query: m.shareQuery,
-      response: { 200: m.checkResponse, 404: errorBody },
-      detail: { summary: "Pre-flight report: missing dependencies, vanished pins, unavailable mods, game version mismatches, download size" },
-    })
+    .get(
+      "/:id/check",
+      async ({ params, query, user }) => {
+        const listId = requireListRead(get(params.id, user, query.share)).list.id;
+        const report = svc.checkList(deps, listId);
+        if (query.server_id === undefined) return report;
+        if (!user) throw new AppError(401, "unauthorized");
+        const server = await checkAgainstServer(deps, user, query.server_id, listId);
+        const findings = [...report.findings, ...server.findings].sort((a, b) => SEVERITY_ORDER[a.severity] - SEVERITY_ORDER[b.severity]);
+        return { ...report, ok: !findings.some((f) => f.severity === "error"), findings, server: serverCheckOut(server) };
+      },
+      {
+        optionalAuth: true,
+        params: m.listParams,
+        query: m.checkQuery,
+        response: { 200: m.checkResponse, 401: errorBody, 403: errorBody, 404: errorBody },
+        detail: {
+          summary:
+            "Pre-flight report: missing dependencies, vanished pins, unavailable mods, game version mismatches, download size. With server_id (one of the caller's servers, a list the caller may deploy): also the server findings scenario_missing, scenario_unknown, game_version_newer, game_version_older, file_conflict and download, errors first, and `server` (scenario, game version and where it came from, download sizes)",
+        },
+      },
+    )
     // ---- import (raw text bodies: shape 3 is not JSON; the http plugin hands us the text) ----
     .post(
       "/:id/import-preview",
@@ -318,3 +334,5 @@ function rawBody(body: unknown): string {
 function exportItems(deps: Deps, listId: string) {
   return listItems(deps.sqlite, listId).map((i) => ({ workshop_id: i.workshop_id, name: i.name, pinned_version: i.pinned_version, latest_version: i.version }));
 }
+
+const SEVERITY_ORDER = { error: 0, warning: 1, info: 2 } as const;

@@ -136,7 +136,7 @@ export type SftpCredentialsInput = z.output<typeof sftpCredentials>;
 export const credentialsBody = z.record(z.string(), z.unknown(), { error: "must be an object" });
 
 export const deployBody = z
-  .object({ list_id: uuid.optional(), restart: restartMode.optional() })
+  .object({ list_id: uuid.optional(), restart: restartMode.optional(), force: z.boolean({ error: "must be a boolean" }).optional() })
   .optional()
   .transform((v) => v ?? {});
 
@@ -218,6 +218,8 @@ export const deploymentView = z.object({
   item_count: z.number().int().nullable(),
   snapshot_json: z.array(serverJsonModView).nullable(),
   error_message: z.string().nullable(),
+  /** Deployed with {"force": true} past the pre-flight's server errors. */
+  forced: z.boolean(),
   created_at: z.string(),
   started_at: z.string().nullable(),
   finished_at: z.string().nullable(),
@@ -271,3 +273,44 @@ export const deployResultView = z.union([
 ]);
 export const credentialsStoredView = z.object({ ok: z.literal(true), has_credentials: z.literal(true) });
 export const approvalView = z.object({ ok: z.literal(true), require_deploy_approval: z.boolean() });
+
+// ---- pre-flight for the target server (issue 28; src/features/deploy/preflight.ts)
+
+export const preflightFixView = z.discriminatedUnion("action", [
+  z.object({ action: z.literal("add_mod"), label: z.string(), workshop_id: z.string() }),
+  z.object({ action: z.literal("pin_version"), label: z.string(), workshop_id: z.string(), version: z.string() }),
+  z.object({ action: z.literal("choose_scenario"), label: z.string() }),
+]);
+
+export const findingView = z.object({
+  kind: z.string(),
+  severity: z.enum(["error", "warning", "info"]),
+  message: z.string(),
+  mods: z.array(z.string()),
+  /** Server findings: the fix (add a mod, pin a version: one API call; choose another scenario: by hand). */
+  fix: preflightFixView.optional(),
+});
+
+export const serverCheckView = z.object({
+  server_id: z.string(),
+  server_name: z.string(),
+  /** game.scenarioId as the last connection test or deploy read it (null: not read yet, or none). */
+  scenario_id: z.string().nullable(),
+  scenario_name: z.string().nullable(),
+  config_read_at: z.string().nullable(),
+  game_version: z.string().nullable(),
+  /** a2s (the server answered), live (the live source's last report), null (unknown). */
+  game_version_from: z.enum(["a2s", "live"]).nullable(),
+  /** Why the game version is unknown (the version findings are skipped then). */
+  game_version_note: z.string().nullable(),
+  download: z.object({
+    full_bytes: z.number(),
+    full_mods: z.number(),
+    change_bytes: z.number().nullable(),
+    change_new: z.number().nullable(),
+    change_updated: z.number().nullable(),
+  }),
+});
+
+/** 409 of a deploy its pre-flight refused. */
+export const deployBlockedView = z.object({ error: z.string(), findings: z.array(findingView) });

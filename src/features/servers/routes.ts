@@ -80,14 +80,14 @@ export const serversRoutes = (deps: Deps) =>
       response: { 200: m.deploymentIdView, ...errors },
       detail: { summary: "Queue a connection test (a deployment of kind test); poll /deployments for the result" },
     })
-    .post("/servers/:id/deploy", ({ user, params, body }) => svc.deploy(deps, user, params.id, body.list_id, body.restart), {
+    .post("/servers/:id/deploy", ({ user, params, body }) => svc.deploy(deps, user, params.id, body.list_id, body.restart, body.force), {
       auth: true,
       params: m.idParams,
       body: m.deployBody,
-      response: { 200: m.deployResultView, ...errors },
+      response: { 200: m.deployResultView, ...errors, 409: z.union([m.deployBlockedView, errorBody]) },
       detail: {
         summary:
-          "Deploy the linked list (or list_id); `restart` (none, now, when_empty) overrides the server's restart mode for this deploy; a collaborator on a list with require_deploy_approval gets a pending deploy request instead (approved requests run with the server's restart mode)",
+          "Deploy the linked list (or list_id); `restart` (none, now, when_empty) overrides the server's restart mode for this deploy; a collaborator on a list with require_deploy_approval gets a pending deploy request instead (approved requests run with the server's restart mode). The pre-flight for this server runs first: a server finding of severity error (scenario_missing, game_version_newer) answers 409 {error, findings} and changes nothing unless the body says force: true (recorded on the deployment as forced)",
       },
     })
     .post("/servers/:id/deploy-request", ({ user, params, body }) => svc.submitDeployRequest(deps, user, params.id, body.list_id), {

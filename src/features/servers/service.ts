@@ -11,6 +11,7 @@ import { assertHostAllowed, checkUrl } from "../../shared/url-safety";
 import { recordEvent } from "../events/outbox";
 import { requireListOwner, requireListRight, resolveListAccess, type AccessUser, type ListAccess } from "../lists/access";
 import { queueDeployment } from "../deploy/jobs";
+import { blockedMessage, blockingFindings, preflightForServer, type ServerReport } from "../deploy/preflight";
 import {
   panelCredentials,
   sftpCredentials,
@@ -76,6 +77,7 @@ export function toDeploymentView(d: repo.DeploymentRow): DeploymentView {
     item_count: d.item_count,
     snapshot_json: d.snapshot_json ? JSON.parse(d.snapshot_json) : null,
     error_message: d.error_message,
+    forced: d.forced,
     created_at: toIso(d.created_at),
     started_at: toIsoOrNull(d.started_at),
     finished_at: toIsoOrNull(d.finished_at),
@@ -364,29 +366,51 @@ function createRequest(deps: Deps, tx: repo.TxLike, server: repo.ServerRow, acce
 }
 
 /**
- * Deploys the linked list (or `listId`). Owners deploy directly; collaborators with can_deploy
- * go through a deploy request when the list has require_deploy_approval.
+ * GET /lists/:id/check?server_id=: the server findings of deploying the list to one of the
+ * caller's servers (the caller must be allowed to deploy the list: 404/403 as for deploys).
  */
-export function deploy(
+export async function checkAgainstServer(deps: Deps, user: AccessUser, serverId: string, listId: string): Promise<ServerReport> {
+  const server = ownServer(deps, user, serverId);
+  requireDeployableList(deps, user, listId);
+  return preflightForServer(deps, server, listId);
+}
+
+export function serverCheckOut(report: ServerReport) {
+  const { findings: _findings, config_read_at, ...rest } = report;
+  return { ...rest, config_read_at: toIsoOrNull(config_read_at) };
+}
+
+/**
+ * Deploys the linked list (or `listId`). Owners deploy directly; collaborators with can_deploy
+ * go through a deploy request when the list has require_deploy_approval. The pre-flight runs
+ * first: a server finding of severity error answers 409 {error, findings} and changes nothing,
+ * unless `force` (recorded on the deployment).
+ */
+export async function deploy(
   deps: Deps,
   user: AccessUser,
   id: string,
   listId: string | undefined,
   restart?: RestartMode,
-): { deployment_id: string } | { request_id: string; status: "pending" } {
+  force = false,
+): Promise<{ deployment_id: string } | { request_id: string; status: "pending" }> {
   const server = ownServer(deps, user, id);
   if (restart !== undefined) checkRestartSettings(server, restart);
   const target = listId ?? server.linked_list_id;
   if (!target) throw new AppError(400, "list_id: the server has no linked list; pass list_id");
   const access = requireDeployableList(deps, user, target);
   requireCredentials(deps, server);
+  if (!force) {
+    const errors = blockingFindings((await preflightForServer(deps, server, target)).findings);
+    if (errors.length) throw new AppError(409, blockedMessage(errors), undefined, { findings: errors });
+  }
   return deps.db.transaction(
     (tx) => {
       if (access.list.require_deploy_approval && !access.isOwner) {
         return { request_id: createRequest(deps, tx, server, access, user), status: "pending" as const };
       }
       return {
-        deployment_id: queueDeployment(deps, tx, { server, kind: "deploy", listId: target, requestedBy: user.id, trigger: "manual", restart }),
+        deployment_id: queueDeployment(deps, tx, { server, kind: "deploy", listId: target, requestedBy: user.id, trigger: "manual", restart, forced: force }),
       };
     },
     { behavior: "immediate" },

@@ -29,6 +29,13 @@ export const servers = sqliteTable(
     verify_timeout_s: integer("verify_timeout_s").notNull().default(600),
     /** SFTP: the command run over SSH to restart the game server, exactly as stored. */
     restart_command: text("restart_command"),
+    /**
+     * What the last connection test or deploy read from the config file (issue 28, pre-flight):
+     * its game.scenarioId, its game.mods (JSON, after a deploy the mods written) and when.
+     */
+    config_scenario_id: text("config_scenario_id"),
+    config_mods_json: text("config_mods_json"),
+    config_read_at: integer("config_read_at"),
     created_at: integer("created_at").notNull(),
     updated_at: integer("updated_at").notNull(),
   },
@@ -76,6 +83,8 @@ export const deployments = sqliteTable(
     snapshot_json: text("snapshot_json"),
     error_message: text("error_message"),
     job_id: text("job_id"),
+    /** Deployed with {"force": true} past the pre-flight's server errors (issue 28). */
+    forced: integer("forced", { mode: "boolean" }).notNull().default(false),
     // ---- the restart loop (docs/deploy.md "Restart, verify, roll back"); every step is
     // recorded here before it is taken, so a process killed mid-step resumes without repeating it.
     /** The restart mode this deployment runs with (the server's, or the deploy's override). */

@@ -1,0 +1,481 @@
+// Pre-flight for the pair list + server (issue 28, docs/deploy.md "Pre-flight for the target
+// server"): the findings that stop a broken restart before anything is written. Reads the
+// catalog (scenarios by gameId, versions with gameVersion, sizes), the items read from the mods'
+// data.pak (mod_items), what the last connection test or deploy read from the server's config,
+// and the server's game version (A2S, else the live source).
+import type { Database } from "bun:sqlite";
+import type { Deps } from "../../deps";
+import { queryInfo } from "../live/a2s";
+import { dependencyClosure, dependencyEdges, listItems } from "../lists/repository";
+import { parseQueryAddress } from "../servers/model";
+import * as serversRepo from "../servers/repository";
+import type { ServerRow } from "../servers/repository";
+import { DeployError } from "./errors";
+import { parseConfig, type ServerJsonMod } from "./server-json";
+import { modsOfConfig } from "./target";
+
+/**
+ * The base game's own scenarios (not provided by any mod), by resource GUID. Sources: the
+ * default scenario list of soda3x/ArmaReforgerServerTool (Models/ToolProperties.cs,
+ * DEFAULT_SCENARIOS) and emeraldhost/documentation
+ * (en/gameserver/arma-reforger/change-scenario.md); docs/deploy.md cites them.
+ */
+export const BASE_GAME_SCENARIOS: ReadonlyMap<string, string> = new Map([
+  ["ECC61978EDCC2B5A", "Conflict - Everon"],
+  ["002AF7323E0129AF", "Training"],
+  ["90F086877C27B6F6", "Tutorial"],
+  ["59AD59368755F41A", "Game Master - Everon"],
+  ["2BBBE828037C6F4B", "Game Master - Arland"],
+  ["F45C6C15D31252E6", "Game Master - Kolguyev"],
+  ["C700DB41F0C546E1", "Conflict - Northern Everon"],
+  ["28802845ADA64D52", "Conflict - Southern Everon"],
+  ["94992A3D7CE4FF8A", "Conflict - Western Everon"],
+  ["FDE33AFE2ED7875B", "Conflict - Montignac"],
+  ["DAA03C6E6099D50F", "Combat Ops - Arland"],
+  ["C41618FD18E9D714", "Conflict - Arland"],
+  ["DFAC5FABD11F2390", "Combat Ops - Everon"],
+  ["3F2E005F43DBD2F8", "Capture & Hold - Briars Coast"],
+  ["F1A1BEA67132113E", "Capture & Hold - Montfort Castle"],
+  ["589945FB9FA7B97D", "Capture & Hold - Concrete Plant"],
+  ["9405201CBD22A30C", "Capture & Hold - Almara Factory"],
+  ["1CD06B409C6FAE56", "Capture & Hold - Simon's Wood"],
+  ["7C491B1FCC0FF0E1", "Capture & Hold - Le Moule"],
+  ["6EA2E454519E5869", "Capture & Hold - Camp Blake"],
+  ["2B4183DF23E88249", "Capture & Hold - Morton"],
+  ["C47A1A6245A13B26", "Elimination"],
+  ["0648CDB32D6B02B3", "Air Support"],
+  ["0220741028718E7F", "Conflict: HQ Commander - Everon"],
+  ["68D1240A11492545", "Conflict: HQ Commander - Arland"],
+  ["BB5345C22DD2B655", "Conflict: HQ Commander - Kolguyev"],
+  ["10B8582BAD9F7040", "Operation Omega 01: Over The Hills And Far Away"],
+  ["1D76AF6DC4DF0577", "Operation Omega 02: Radio Check"],
+  ["D1647575BCEA5A05", "Operation Omega 03: Light In The Dark"],
+  ["6D224A109B973DD8", "Operation Omega 04: Red Silence"],
+  ["FA2AB0181129CB16", "Operation Omega 05: Cliffhanger"],
+  ["CB347F2F10065C9C", "Combat Ops - Kolguyev"],
+]);
+
+/** The one-click (or by-hand) fix shown beside a finding. */
+export type PreflightFix =
+  | { action: "add_mod"; label: string; workshop_id: string }
+  | { action: "pin_version"; label: string; workshop_id: string; version: string }
+  | { action: "choose_scenario"; label: string };
+
+export interface Finding {
+  kind: string;
+  severity: "error" | "warning" | "info";
+  message: string;
+  mods: string[];
+  fix?: PreflightFix;
+}
+
+/** The server kinds: only these block a deploy (list-level findings never do). */
+export const SERVER_KINDS = new Set(["scenario_missing", "scenario_unknown", "game_version_newer", "game_version_older", "file_conflict", "download"]);
+
+export interface ConfigSeen {
+  scenario_id: string | null;
+  mods: ServerJsonMod[];
+  read_at: number | null;
+}
+
+export interface GameVersion {
+  game_version: string | null;
+  /** `a2s` (the server answered), `live` (the live source's last report for its address), null. */
+  from: "a2s" | "live" | null;
+  /** Why the version is unknown (then the version findings are skipped). */
+  note: string | null;
+}
+
+export interface DownloadSummary {
+  full_bytes: number;
+  full_mods: number;
+  /** null while the server's current mods are unknown. */
+  change_bytes: number | null;
+  change_new: number | null;
+  change_updated: number | null;
+}
+
+export interface ServerReport {
+  server_id: string;
+  server_name: string;
+  scenario_id: string | null;
+  scenario_name: string | null;
+  config_read_at: number | null;
+  game_version: string | null;
+  game_version_from: "a2s" | "live" | null;
+  game_version_note: string | null;
+  download: DownloadSummary;
+  findings: Finding[];
+}
+
+// ---- what the server runs
+
+/** game.scenarioId and game.mods of a config text (null scenario when it has none). */
+export function configSeen(text: string, fileName: string, at: number): ConfigSeen {
+  const game = parseConfig(text, fileName).game;
+  if (!game || typeof game !== "object" || Array.isArray(game)) return { scenario_id: null, mods: [], read_at: at };
+  const g = game as Record<string, unknown>;
+  return { scenario_id: typeof g.scenarioId === "string" ? g.scenarioId : null, mods: modsOfConfig(g), read_at: at };
+}
+
+/** Records what a connection test or deploy read (or wrote) on the server row. */
+export function recordConfigSeen(db: serversRepo.TxLike, serverId: string, seen: ConfigSeen): void {
+  serversRepo.updateServer(db, serverId, {
+    config_scenario_id: seen.scenario_id,
+    config_mods_json: JSON.stringify(seen.mods),
+    config_read_at: seen.read_at,
+  });
+}
+
+export function storedConfig(server: ServerRow): ConfigSeen | null {
+  if (server.config_read_at === null) return null;
+  return { scenario_id: server.config_scenario_id, mods: server.config_mods_json ? JSON.parse(server.config_mods_json) : [], read_at: server.config_read_at };
+}
+
+/**
+ * The server's game version: its A2S answer (query_address), else the live source's last
+ * report for that address (game_servers), else unknown with the reason.
+ */
+export async function serverGameVersion(deps: Deps, server: ServerRow, timeoutMs = 1500): Promise<GameVersion> {
+  const address = server.query_address ? parseQueryAddress(server.query_address) : null;
+  if (!address) return { game_version: null, from: null, note: "the server has no query address, so its game version is unknown; version checks skipped" };
+  let a2sError = "";
+  try {
+    const info = await queryInfo(address.host, address.port, { timeoutMs });
+    if (info.version) return { game_version: info.version, from: "a2s", note: null };
+    a2sError = "its A2S answer carries no version";
+  } catch (err) {
+    a2sError = `no A2S answer from ${address.host}:${address.port} (${err instanceof Error ? err.message : String(err)})`;
+  }
+  const live = deps.sqlite
+    .query(
+      `SELECT game_version FROM game_servers WHERE (host_address = ?1 OR ip = ?2) AND game_version <> ''
+       ORDER BY host_address = ?1 DESC, last_seen_at DESC LIMIT 1`,
+    )
+    .get(`${address.host}:${address.port}`, address.host) as { game_version: string } | null;
+  if (live) return { game_version: live.game_version, from: "live", note: null };
+  return { game_version: null, from: null, note: `${a2sError}, and the live source has not seen ${address.host}; version checks skipped` };
+}
+
+// ---- versions
+
+/** Numeric parts of a version ("1.2.0.76" → [1, 2, 0, 76]). */
+function parts(v: string): number[] {
+  return (v.match(/\d+/g) ?? []).map(Number);
+}
+
+/** Compares over the parts both have: "1.2.1" equals "1.2.1.169". */
+export function compareGameVersions(a: string, b: string): number {
+  const pa = parts(a);
+  const pb = parts(b);
+  for (let i = 0; i < Math.min(pa.length, pb.length); i++) if (pa[i] !== pb[i]) return pa[i]! < pb[i]! ? -1 : 1;
+  return 0;
+}
+
+const majorMinor = (v: string) => parts(v).slice(0, 2).join(".");
+
+// ---- sizes in words
+
+export function formatBytes(n: number): string {
+  if (n >= 1e9) return `${(n / 1e9).toFixed(1)} GB`;
+  if (n >= 1e6) return `${Math.round(n / 1e6)} MB`;
+  if (n >= 1e3) return `${Math.round(n / 1e3)} KB`;
+  return `${n} bytes`;
+}
+
+const plural = (n: number, one: string, many = `${one}s`) => `${n} ${n === 1 ? one : many}`;
+
+// ---- the check
+
+interface Installed {
+  workshop_id: string;
+  name: string;
+  /** The version the deploy installs: its pin, else the latest. */
+  version: string;
+  pinned: boolean;
+  position: number;
+}
+
+function versionRows(sqlite: Database, ids: readonly string[]) {
+  return sqlite
+    .query(
+      `SELECT v.workshop_id, v.version, v.game_version, v.size_bytes, v.created_at FROM mod_versions v
+       WHERE v.workshop_id IN (SELECT value FROM json_each(?)) ORDER BY v.workshop_id, v.created_at DESC`,
+    )
+    .all(JSON.stringify(ids)) as { workshop_id: string; version: string; game_version: string | null; size_bytes: number; created_at: number | null }[];
+}
+
+function modRows(sqlite: Database, ids: readonly string[]) {
+  return sqlite
+    .query(
+      `SELECT j.value AS workshop_id, COALESCE(NULLIF(m.name, ''), j.value) AS name, COALESCE(m.version, '') AS version,
+              m.game_version, COALESCE(m.size_bytes, 0) AS size_bytes
+       FROM json_each(?) j LEFT JOIN mods m ON m.workshop_id = j.value`,
+    )
+    .all(JSON.stringify(ids)) as { workshop_id: string; name: string; version: string; game_version: string | null; size_bytes: number }[];
+}
+
+/** The server findings for deploying `listId` to a server whose config is `config` (null: not read yet). */
+export function serverFindings(deps: Pick<Deps, "sqlite">, listId: string, server: Pick<ServerRow, "id" | "name">, config: ConfigSeen | null, gv: GameVersion): ServerReport {
+  const sqlite = deps.sqlite;
+  const items = listItems(sqlite, listId);
+  const installed: Installed[] = items.map((i) => ({
+    workshop_id: i.workshop_id,
+    name: i.name,
+    version: i.pinned_version ?? i.version,
+    pinned: i.pinned_version !== null,
+    position: i.position,
+  }));
+  const listIds = items.map((i) => i.workshop_id);
+  const closure = listIds.length ? dependencyClosure(sqlite, listIds) : [];
+  const inClosure = new Set(closure.map((id) => id.toUpperCase()));
+  const versions = versionRows(sqlite, closure);
+  const byMod = new Map<string, typeof versions>();
+  for (const v of versions) (byMod.get(v.workshop_id) ?? byMod.set(v.workshop_id, []).get(v.workshop_id)!).push(v);
+  const mods = new Map(modRows(sqlite, closure).map((m) => [m.workshop_id, m]));
+  const versionOf = (id: string, version: string) => byMod.get(id)?.find((v) => v.version === version);
+  const gameVersionOf = (id: string, version: string) => versionOf(id, version)?.game_version ?? (mods.get(id)?.version === version ? mods.get(id)?.game_version : null) ?? null;
+  const sizeOf = (id: string, version: string) => versionOf(id, version)?.size_bytes ?? mods.get(id)?.size_bytes ?? 0;
+
+  const findings: Finding[] = [];
+  let scenarioName: string | null = null;
+
+  // Scenario: base game, a mod of the list (or its dependencies), a catalog mod not in it, or unknown.
+  const scenarioId = config?.scenario_id ?? null;
+  if (scenarioId) {
+    const guid = /^\{([0-9A-Fa-f]{16})\}/.exec(scenarioId)?.[1]?.toUpperCase() ?? null;
+    const base = guid ? BASE_GAME_SCENARIOS.get(guid) : undefined;
+    if (base) scenarioName = base;
+    else {
+      const providers = sqlite
+        .query(
+          `SELECT s.workshop_id, MAX(s.name) AS scenario_name, COALESCE(NULLIF(m.name, ''), s.workshop_id) AS mod_name
+           FROM mod_scenarios s LEFT JOIN mods m ON m.workshop_id = s.workshop_id
+           WHERE s.game_id = ?1 COLLATE NOCASE OR (?2 IS NOT NULL AND upper(substr(s.game_id, 1, 18)) = '{' || ?2 || '}')
+           GROUP BY s.workshop_id ORDER BY m.subscriber_count DESC, s.workshop_id`,
+        )
+        .all(scenarioId, guid) as { workshop_id: string; scenario_name: string; mod_name: string }[];
+      if (providers.length === 0) {
+        findings.push({
+          kind: "scenario_unknown",
+          severity: "warning",
+          message: `The server's scenario ${scenarioId} is neither one of the base game's nor a scenario of any mod in the catalog; check the scenarioId`,
+          mods: [],
+          fix: { action: "choose_scenario", label: "choose another scenario" },
+        });
+      } else {
+        scenarioName = providers[0]!.scenario_name;
+        if (!providers.some((p) => inClosure.has(p.workshop_id.toUpperCase()))) {
+          const p = providers[0]!;
+          findings.push({
+            kind: "scenario_missing",
+            severity: "error",
+            message: `The server's scenario "${p.scenario_name}" (${scenarioId}) comes from ${p.mod_name} (${p.workshop_id}), which is neither in the list nor among its dependencies: the server could not start it`,
+            mods: providers.map((x) => x.workshop_id),
+            fix: { action: "add_mod", label: `add ${p.mod_name}`, workshop_id: p.workshop_id },
+          });
+        }
+      }
+    }
+  }
+
+  // Game version: the version each mod would install against what the server runs.
+  if (gv.game_version) {
+    const serverGv = gv.game_version;
+    for (const m of installed) {
+      const built = gameVersionOf(m.workshop_id, m.version);
+      if (!built) continue;
+      if (compareGameVersions(built, serverGv) > 0) {
+        const fitting = byMod.get(m.workshop_id)?.find((v) => v.game_version && compareGameVersions(v.game_version, serverGv) <= 0);
+        findings.push({
+          kind: "game_version_newer",
+          severity: "error",
+          message: `${m.name} ${m.version} was published for game version ${built}, newer than the server's ${serverGv}: the server would refuse to load it${fitting ? `; ${fitting.version} was built for ${fitting.game_version}` : "; update the server"}`,
+          mods: [m.workshop_id],
+          ...(fitting ? { fix: { action: "pin_version" as const, label: `pin ${m.name} to ${fitting.version}`, workshop_id: m.workshop_id, version: fitting.version } } : {}),
+        });
+      } else if (parts(built).length >= 2 && parts(serverGv).length >= 2 && compareGameVersions(majorMinor(built), majorMinor(serverGv)) < 0) {
+        findings.push({
+          kind: "game_version_older",
+          severity: "warning",
+          message: `${m.name} ${m.version} was built for game version ${built}, older than the server's ${majorMinor(serverGv)}: it may not work until its author updates it`,
+          mods: [m.workshop_id],
+        });
+      }
+    }
+  }
+
+  // File conflicts: resource paths read from the mods' data.pak, two mods of the list shipping the same one.
+  findings.push(...fileConflicts(sqlite, listId, installed));
+
+  const download = downloadSummary(closure, installed, config, mods, sizeOf);
+  findings.push({ kind: "download", severity: "info", message: downloadWords(download), mods: [] });
+
+  return {
+    server_id: server.id,
+    server_name: server.name,
+    scenario_id: scenarioId,
+    scenario_name: scenarioName,
+    config_read_at: config?.read_at ?? null,
+    game_version: gv.game_version,
+    game_version_from: gv.from,
+    game_version_note: gv.note,
+    download,
+    findings,
+  };
+}
+
+function fileConflicts(sqlite: Database, listId: string, installed: Installed[]): Finding[] {
+  if (installed.length < 2) return [];
+  const rows = sqlite
+    .query(
+      `SELECT i.workshop_id, i.version, lower(i.path) AS path, COALESCE(s.scanned_at, 0) AS scanned_at
+       FROM mod_items i LEFT JOIN mod_item_scans s ON s.workshop_id = i.workshop_id AND s.version = i.version
+       WHERE i.workshop_id IN (SELECT value FROM json_each(?))`,
+    )
+    .all(JSON.stringify(installed.map((m) => m.workshop_id))) as { workshop_id: string; version: string; path: string; scanned_at: number }[];
+  // Per mod: the items of the version it would install, else of the version read last.
+  const chosen = new Map<string, { version: string; scanned_at: number }>();
+  const want = new Map(installed.map((m) => [m.workshop_id, m.version]));
+  for (const r of rows) {
+    const c = chosen.get(r.workshop_id);
+    if (c?.version === want.get(r.workshop_id)) continue;
+    if (r.version === want.get(r.workshop_id) || !c || r.scanned_at > c.scanned_at) chosen.set(r.workshop_id, { version: r.version, scanned_at: r.scanned_at });
+  }
+  const owners = new Map<string, string[]>();
+  for (const r of rows) {
+    if (chosen.get(r.workshop_id)?.version !== r.version) continue;
+    const o = owners.get(r.path) ?? owners.set(r.path, []).get(r.path)!;
+    if (!o.includes(r.workshop_id)) o.push(r.workshop_id);
+  }
+  const pairs = new Map<string, string[]>();
+  for (const [path, ids] of owners) {
+    if (ids.length < 2) continue;
+    for (let a = 0; a < ids.length; a++)
+      for (let b = a + 1; b < ids.length; b++) {
+        const key = [ids[a], ids[b]].sort().join(" ");
+        (pairs.get(key) ?? pairs.set(key, []).get(key)!).push(path);
+      }
+  }
+  if (pairs.size === 0) return [];
+  // Neither depending on the other (transitively): a dependency overriding its base is by design.
+  const edges = dependencyEdges(sqlite, listId);
+  const deps = new Map<string, string[]>();
+  for (const e of edges) (deps.get(e.workshop_id) ?? deps.set(e.workshop_id, []).get(e.workshop_id)!).push(e.depends_on_id);
+  const reaches = (from: string, to: string) => {
+    const seen = new Set<string>();
+    const stack = [from];
+    while (stack.length) {
+      const id = stack.pop()!;
+      for (const d of deps.get(id) ?? []) {
+        if (d === to) return true;
+        if (!seen.has(d)) seen.add(d), stack.push(d);
+      }
+    }
+    return false;
+  };
+  const byId = new Map(installed.map((m) => [m.workshop_id, m]));
+  const out: Finding[] = [];
+  for (const [key, paths] of pairs) {
+    const [a, b] = key.split(" ").map((id) => byId.get(id)!) as [Installed, Installed];
+    if (reaches(a.workshop_id, b.workshop_id) || reaches(b.workshop_id, a.workshop_id)) continue;
+    const [first, later] = a.position <= b.position ? [a, b] : [b, a];
+    paths.sort();
+    const shown = paths.slice(0, 20);
+    out.push({
+      kind: "file_conflict",
+      severity: "warning",
+      message: `${first.name} and ${later.name} both ship ${plural(paths.length, "file")} (${shown.join(", ")}${paths.length > shown.length ? `, and ${paths.length - shown.length} more` : ""}); ${later.name} comes later in the mod order, so its copy is the one the game loads`,
+      mods: [first.workshop_id, later.workshop_id],
+    });
+  }
+  return out;
+}
+
+function downloadSummary(
+  closure: string[],
+  installed: Installed[],
+  config: ConfigSeen | null,
+  mods: Map<string, { version: string; size_bytes: number }>,
+  sizeOf: (id: string, version: string) => number,
+): DownloadSummary {
+  const listed = new Map(installed.map((m) => [m.workshop_id.toUpperCase(), m]));
+  // Everything a player needs: the list at the versions the deploy installs, plus the dependencies (latest).
+  const needed = closure.map((id) => {
+    const m = listed.get(id.toUpperCase());
+    const version = m?.version ?? mods.get(id)?.version ?? "";
+    return { id, version, pinned: m?.pinned ?? false, bytes: sizeOf(id, version) };
+  });
+  const full_bytes = needed.reduce((s, n) => s + n.bytes, 0);
+  if (!config) return { full_bytes, full_mods: needed.length, change_bytes: null, change_new: null, change_updated: null };
+  const current = new Map(config.mods.map((m) => [m.modId.toUpperCase(), m]));
+  let change_bytes = 0;
+  let change_new = 0;
+  let change_updated = 0;
+  for (const n of needed) {
+    const had = current.get(n.id.toUpperCase());
+    if (!had) {
+      change_bytes += n.bytes;
+      change_new++;
+      continue;
+    }
+    // A pinned entry on either side that differs means a different version to fetch.
+    const hadVersion = had.version ?? mods.get(n.id)?.version ?? "";
+    if (hadVersion !== n.version) {
+      change_bytes += n.bytes;
+      change_updated++;
+    }
+  }
+  return { full_bytes, full_mods: needed.length, change_bytes, change_new, change_updated };
+}
+
+/** The download summary in a player's words. */
+export function downloadWords(d: DownloadSummary): string {
+  const first = `A player who has none of these mods downloads ${formatBytes(d.full_bytes)} (${plural(d.full_mods, "mod")}) before joining.`;
+  if (d.change_bytes === null) return `${first} What players of this server download for the change is not known until a connection test has read its config.`;
+  if (d.change_new === 0 && d.change_updated === 0) return `${first} A player who has the server's current mods downloads nothing for this change.`;
+  const what = [d.change_new ? `${d.change_new} new` : "", d.change_updated ? `${d.change_updated} updated` : ""].filter(Boolean).join(", ");
+  return `${first} A player who has the server's current mods downloads ${formatBytes(d.change_bytes)} for this change (${what}).`;
+}
+
+/** The full report for the server as last read (GET check, the deploy route). */
+export async function preflightForServer(deps: Deps, server: ServerRow, listId: string): Promise<ServerReport> {
+  const gv = await serverGameVersion(deps, server);
+  const config = storedConfig(server);
+  const report = serverFindings(deps, listId, server, config, gv);
+  if (!config) {
+    report.findings.unshift({
+      kind: "server_config_unknown",
+      severity: "info",
+      message: "Loadout has not read this server's config yet, so its scenario is not checked; run a connection test",
+      mods: [],
+    });
+  }
+  if (!gv.game_version && gv.note) report.findings.push({ kind: "game_version_unknown", severity: "info", message: `The server's game version is unknown: ${gv.note}`, mods: [] });
+  return report;
+}
+
+export const blockingFindings = (findings: readonly Finding[]) => findings.filter((f) => f.severity === "error" && SERVER_KINDS.has(f.kind));
+
+/** The error of a deploy blocked by its pre-flight: every blocking finding, and how to go past it. */
+export function blockedMessage(errors: readonly Finding[]): string {
+  return `pre-flight for this server found ${plural(errors.length, "error")}, nothing was written: ${errors.map((f) => f.message).join("; ")}. Fix the list, or deploy with {"force": true}`;
+}
+
+/**
+ * The deploy job's guard (the config it has just read, before the write): throws a DeployError
+ * listing the blocking findings. Prepared before the connection, since the version query is async.
+ */
+export async function prepareDeployGuard(deps: Deps, server: ServerRow, listId: string): Promise<(current: string, fileName: string) => void> {
+  const gv = await serverGameVersion(deps, server);
+  return (current, fileName) => {
+    let config: ConfigSeen | null;
+    try {
+      config = configSeen(current, fileName, Date.now());
+    } catch {
+      config = null; // the deploy itself says what is wrong with the file
+    }
+    const errors = blockingFindings(serverFindings(deps, listId, server, config, gv).findings);
+    if (errors.length) throw new DeployError(blockedMessage(errors));
+  };
+}
