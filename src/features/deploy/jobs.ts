@@ -16,7 +16,7 @@ import type { ServerRow } from "../servers/repository";
 import { DeployError, deployErrorMessage } from "./errors";
 import { queueItemsScan } from "../scraper/items-queue";
 import { PanelTarget, type PanelCredentials } from "./panel";
-import { listToServerJsonMods } from "./server-json";
+import { listToServerJsonMods } from "./config-file";
 import { SftpTarget, type SftpCredentials } from "./sftp";
 import { deployMods, testTarget, type ConfigTarget } from "./target";
 
