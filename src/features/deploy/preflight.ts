@@ -11,7 +11,8 @@ import { parseQueryAddress } from "../servers/model";
 import * as serversRepo from "../servers/repository";
 import type { ServerRow } from "../servers/repository";
 import { DeployError } from "./errors";
-import { parseConfig, type ServerJsonMod } from "./server-json";
+import type { ServerJsonMod } from "../lists/server-json-format";
+import { parseConfig } from "./config-file";
 import { modsOfConfig } from "./target";
 
 /**

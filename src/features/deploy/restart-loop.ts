@@ -12,14 +12,15 @@
 import type { Deps } from "../../deps";
 import { SnoozeJob } from "../jobs/queue";
 import { recordEvent, type EventKind } from "../events/outbox";
-import { queueItemsScan } from "../scraper/items-queue";
+import { queueItemsScan } from "../scraper/queue";
 import { queryInfo } from "../live/a2s";
 import * as repo from "../servers/repository";
 import type { DeploymentRow, ServerRow } from "../servers/repository";
 import { parseQueryAddress } from "../servers/model";
 import { DeployError, RateLimitedError, deployErrorMessage } from "./errors";
 import { configSeen, prepareDeployGuard, recordConfigSeen } from "./preflight";
-import { listToServerJsonMods, parseConfig, type ServerJsonMod } from "./server-json";
+import type { ServerJsonMod } from "../lists/server-json-format";
+import { listToServerJsonMods, parseConfig } from "./config-file";
 import { deployMods, fileNameOf, modsOfConfig, writeVerified, type ConfigFileIO, type ConfigTarget } from "./target";
 
 type Phase = NonNullable<DeploymentRow["phase"]>;
