@@ -43,10 +43,3 @@ export const modStats = (id: string, signal?: AbortSignal) => get<LiveStats>(`/m
 export const modGrowth = (id: string, days: number, signal?: AbortSignal) => get<GrowthPoint[]>(`/mods/${id}/stats/growth${qs({ days })}`, signal);
 export const modServers = (id: string, signal?: AbortSignal) => get<ModServer[]>(`/mods/${id}/servers`, signal);
 export const requestScrape = (workshop_id: string) => api<{ job_id: string }>("POST", "/jobs/scraper/detail", { body: { workshop_id } });
-
-export interface MyList {
-  id: string;
-  name: string;
-}
-export const myLists = (signal?: AbortSignal) => get<MyList[]>("/lists/mine", signal);
-export const addToList = (listId: string, workshop_id: string) => api<unknown>("POST", `/lists/${listId}/mods`, { body: { workshop_id } });

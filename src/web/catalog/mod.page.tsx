@@ -10,22 +10,9 @@ import type { ModTab } from "../app/router";
 import { useSession } from "../app/session";
 import type { Deps, ModDetail } from "../app/types";
 import { DataTable, Empty, ErrorMessage, Notice, RemoteImage, SelectField, Skeleton } from "../ui/components";
-import {
-  addToList,
-  modDeps,
-  modDetail,
-  modDiff,
-  modGrowth,
-  modItems,
-  modItemVersions,
-  modMissions,
-  modScreenshots,
-  modServers,
-  modStats,
-  modVersions,
-  myLists,
-  requestScrape,
-} from "./catalog.services";
+import { modDeps, modDetail, modDiff, modGrowth, modItems, modItemVersions, modMissions, modScreenshots, modServers, modStats, modVersions, requestScrape } from "./catalog.services";
+import { listQueries } from "../lists/lists.queries";
+import { addMod } from "../lists/lists.services";
 
 const GrowthChart = lazy(() => import("../ui/chart").then((m) => ({ default: m.GrowthChart })));
 
@@ -148,8 +135,8 @@ function AddToList({ id }: { id: string }) {
   const { me } = useSession();
   const [open, setOpen] = useState(false);
   const [listId, setListId] = useState("");
-  const lists = useQuery({ queryKey: ["my-lists"], queryFn: ({ signal }) => myLists(signal), enabled: open && !!me });
-  const add = useMutation({ mutationFn: () => addToList(listId, id) });
+  const lists = useQuery({ ...listQueries.mine(), enabled: open && !!me });
+  const add = useMutation({ mutationFn: () => addMod(listId, id, false) });
   if (!me)
     return (
       <Link className="btn" to="/sign-in" search={{ next: `/mods/${id}` }}>

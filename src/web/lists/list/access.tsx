@@ -5,10 +5,12 @@
 import { useDeferredValue, useState } from "react";
 import { Link } from "@tanstack/react-router";
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
-import { invalidateList, listQueries } from "../lists.queries";
+import { invalidateList, listQueries, organiseQueries } from "../lists.queries";
 import { date } from "../../app/format";
 import { ConfirmButton, DataTable, ErrorMessage, Field, Notice, SelectField } from "../../ui/components";
-import { assignGroup, copyFromServer, findLiveServers, type LiveServer, groups, setGroupOverrides, unassignGroup, unblockUser, type ListDetail, type ListGroup, type Overrides } from "../lists.services";
+import { assignGroup, setGroupOverrides, unassignGroup, type ListGroup, type Overrides } from "../groups.services";
+import { copyFromServer, unblockUser, type ListDetail } from "../lists.services";
+import { findLiveServers, type LiveServer } from "../../live/live.services";
 
 const RIGHTS = [
   ["can_add", "Add"],
@@ -34,7 +36,7 @@ function OverrideSelect({ g, right, label, onChange, disabled }: { g: ListGroup;
 export function ListGroups({ list }: { list: ListDetail }) {
   const qc = useQueryClient();
   const assigned = useQuery(listQueries.groups(list.id));
-  const mine = useQuery({ queryKey: ["groups"], queryFn: ({ signal }) => groups(signal) });
+  const mine = useQuery({ ...organiseQueries.groups() });
   const again = () => invalidateList.part(qc, listQueries.groups(list.id));
   const [pick, setPick] = useState("");
   const add = useMutation({ mutationFn: () => assignGroup(list.id, { group_id: pick, ...INHERIT }), onSuccess: () => (setPick(""), again()) });
