@@ -6,7 +6,7 @@ import { Link, useNavigate, useParams, useSearch } from "@tanstack/react-router"
 import { useMutation, useQuery } from "@tanstack/react-query";
 import { ApiError } from "../app/api";
 import { bytes, date, dateTime, num, safeHref } from "../app/format";
-import type { ModTab } from "../app/router";
+import type { ModTab } from "./catalog.search";
 import { useSession } from "../app/session";
 import type { Deps, ModDetail } from "../app/types";
 import { DataTable, Empty, ErrorMessage, Notice, RemoteImage, SelectField, Skeleton } from "../ui/components";

@@ -4,7 +4,7 @@ import { useEffect, useState, type FormEvent } from "react";
 import { Link, useNavigate, useSearch } from "@tanstack/react-router";
 import { keepPreviousData, useQuery } from "@tanstack/react-query";
 import { bytes, num } from "../app/format";
-import type { LiveSearch } from "../app/router";
+import type { LiveSearch } from "./live.search";
 import { Empty, ErrorMessage, Field, SelectField, Skeleton } from "../ui/components";
 import { ModPicker } from "../catalog/mod-picker";
 import { modDetail } from "../catalog/catalog.services";
