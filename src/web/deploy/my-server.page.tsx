@@ -7,8 +7,8 @@ import { Link, useNavigate, useParams } from "@tanstack/react-router";
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { count, dateTime } from "../app/format";
 import { ConfirmButton, DataTable, ErrorMessage, Field, Notice, SelectField, Skeleton, FormCard } from "../ui/components";
-import { CredentialsForm, LinkedListFields } from "./credentials";
-import { StatusBadge } from "./my-servers.page";
+import { CredentialsForm, LinkedListFields } from "./components/credentials";
+import { StatusBadge } from "./components/status-badge";
 import {
   deleteServer,
   deployments,

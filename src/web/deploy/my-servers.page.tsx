@@ -6,15 +6,11 @@ import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { dateTime } from "../app/format";
 import { useSession } from "../app/session";
 import { DataTable, Empty, ErrorMessage, Field, SelectField, SignInFirst, Skeleton, FormCard } from "../ui/components";
-import { CredentialsForm, LinkedListFields } from "./credentials";
+import { CredentialsForm, LinkedListFields } from "./components/credentials";
 import { createServer, servers, setCredentials, type NewServer, type PanelCredentials, type SftpCredentials } from "./servers.services";
 import { listQueries } from "../lists/lists.queries";
+import { StatusBadge } from "./components/status-badge";
 
-export function StatusBadge({ status }: { status: string | null }) {
-  if (!status) return <span className="muted">never</span>;
-  const kind = status === "success" ? "ok" : status === "failed" ? "warn" : "";
-  return <span className={`badge ${kind}`}>{status === "pending" ? "queued" : status}</span>;
-}
 
 export function MyServersPage() {
   const { token } = useSession();

@@ -10,18 +10,10 @@ import { createCommunity, type Community } from "./communities.services";
 import { createFolder, deleteFolder, type Folder } from "./folders.services";
 import { createList, type ListSummary } from "./lists.services";
 import { createTag, deleteTag, type Tag } from "./tags.services";
-import { CopyFromServer } from "./list/access";
+import { CopyFromServer } from "./components/copy-from-server";
 import { invalidateList, listQueries, organiseQueries } from "./lists.queries";
+import { TagChip } from "./components/tag-chip";
 
-/** A tag: its colour as a dot, its name in the page's own colours (readable whatever the colour). */
-export function TagChip({ tag }: { tag: Tag }) {
-  return (
-    <span className="tag">
-      <span className="tag-dot" style={{ background: tag.color }} aria-hidden="true" />
-      {tag.name}
-    </span>
-  );
-}
 
 function ListsTable({ caption, lists, showRole, folderName }: { caption: string; lists: ListSummary[]; showRole?: boolean; folderName?: (id: string | null) => string }) {
   return (

@@ -5,7 +5,7 @@ import { Link, useParams, useSearch } from "@tanstack/react-router";
 import { useMutation, useQuery } from "@tanstack/react-query";
 import { useSession } from "../app/session";
 import { ErrorMessage, Notice, SelectField, SignInFirst, Skeleton } from "../ui/components";
-import { ModPicker, type PickedMod } from "../catalog/mod-picker";
+import { ModPicker, type PickedMod } from "../catalog/components/mod-picker";
 import { suggest } from "./lists.services";
 import { listQueries } from "./lists.queries";
 

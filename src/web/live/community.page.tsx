@@ -6,8 +6,9 @@ import { bytes, num } from "../app/format";
 import { DataTable, ErrorMessage, Skeleton } from "../ui/components";
 import type { Series } from "../ui/chart";
 import { communityPage, communityPlayers, communityServers, RANGES, type CommunityStatPoint } from "./live.services";
-import { PlayersBar, ServerLink } from "./servers.page";
-import { ChartCard } from "./chart-card";
+import { PlayersBar } from "./components/players-bar";
+import { ServerLink } from "./components/server-link";
+import { ChartCard } from "./components/chart-card";
 import { listQueries } from "../lists/lists.queries";
 
 const SERIES: Series<CommunityStatPoint>[] = [

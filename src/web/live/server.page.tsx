@@ -10,8 +10,8 @@ import { ConfirmButton, DataTable, ErrorMessage, Field, Notice, Pager, SelectFie
 import type { Series } from "../ui/chart";
 import { copyFromServer } from "../lists/lists.services";
 import { changelog, copyToNewList, liveServer, RANGES, serverMods, serverStats, type ServerStatPoint } from "./live.services";
-import { PlayersBar } from "./servers.page";
-import { ChartCard } from "./chart-card";
+import { PlayersBar } from "./components/players-bar";
+import { ChartCard } from "./components/chart-card";
 import { invalidateList, listQueries } from "../lists/lists.queries";
 
 const SERIES: Series<ServerStatPoint>[] = [

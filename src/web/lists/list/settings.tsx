@@ -7,7 +7,7 @@ import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { ConfirmButton, ErrorMessage, Field, Notice, SelectField, FormCard } from "../../ui/components";
 import { dateTime } from "../../app/format";
 import { decideRequest, listRequests, requireApproval } from "../../deploy/servers.services";
-import { TagChip } from "../my-lists.page";
+import { TagChip } from "../components/tag-chip";
 import { invalidateList, organiseQueries } from "../lists.queries";
 import { listTab, type ListTabProps } from "./tab";
 import { setCommunity } from "../communities.services";
