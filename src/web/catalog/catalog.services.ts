@@ -2,7 +2,7 @@
 import { api, get, qs } from "../app/api";
 import type {
   Autocomplete,
-  Deps,
+  ModDependencies,
   GrowthPoint,
   ItemDiff,
   Items,
@@ -32,7 +32,7 @@ export const listMods = (p: { q?: string; tag?: string; sort?: ModSort; page?: n
   get<ModList>(`/mods${qs({ search: p.q, tag: p.tag, sort: p.sort, page: p.page, limit: PAGE_SIZE })}`, signal);
 export const autocomplete = (q: string, signal?: AbortSignal) => get<Autocomplete[]>(`/mods/autocomplete${qs({ q })}`, signal);
 export const modDetail = (id: string, signal?: AbortSignal) => get<ModDetail>(`/mods/${id}`, signal);
-export const modDeps = (id: string, signal?: AbortSignal) => get<Deps>(`/mods/${id}/deps`, signal);
+export const modDeps = (id: string, signal?: AbortSignal) => get<ModDependencies>(`/mods/${id}/deps`, signal);
 export const modVersions = (id: string, signal?: AbortSignal) => get<VersionEntry[]>(`/mods/${id}/versions`, signal);
 export const modScreenshots = (id: string, signal?: AbortSignal) => get<Screenshot[]>(`/mods/${id}/screenshots`, signal);
 export const modMissions = (id: string, signal?: AbortSignal) => get<Missions>(`/mods/${id}/missions`, signal);

@@ -8,7 +8,7 @@ import { ApiError } from "../app/api";
 import { bytes, date, dateTime, num, safeHref } from "../app/format";
 import type { ModTab } from "./catalog.search";
 import { useSession } from "../app/session";
-import type { Deps, ModDetail } from "../app/types";
+import type { ModDependencies, ModDetail } from "../app/types";
 import { DataTable, Empty, ErrorMessage, Notice, RemoteImage, SelectField, Skeleton } from "../ui/components";
 import { modDeps, modDetail, modDiff, modGrowth, modItems, modItemVersions, modMissions, modScreenshots, modServers, modStats, modVersions, requestScrape } from "./catalog.services";
 import { listQueries } from "../lists/lists.queries";
@@ -247,7 +247,7 @@ function Versions({ id }: { id: string }) {
 }
 
 /** The dependency tree from the flat graph: children by dependency_ids, a cycle marked and cut. */
-function DepTree({ deps }: { deps: Deps }) {
+function DepTree({ deps }: { deps: ModDependencies }) {
   const byId = useMemo(() => new Map(deps.dependencies.map((d) => [d.workshop_id, d])), [deps]);
   const cycle = useMemo(() => new Set(deps.cycle_edges.map(([a, b]) => `${a}>${b}`)), [deps]);
   const rootChildren = deps.dependencies.filter((d) => d.depth === 1).map((d) => d.workshop_id);

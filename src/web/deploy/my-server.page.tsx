@@ -22,7 +22,7 @@ import {
   type PanelCredentials,
   type Server,
   type SftpCredentials,
-} from "./servers.services";
+} from "./my-servers.services";
 import { listQueries } from "../lists/lists.queries";
 
 const STEPS = ["pending", "running", "done"] as const;

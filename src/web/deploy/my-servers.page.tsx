@@ -7,7 +7,7 @@ import { dateTime } from "../app/format";
 import { useSession } from "../app/session";
 import { DataTable, Empty, ErrorMessage, Field, SelectField, SignInFirst, Skeleton, FormCard } from "../ui/components";
 import { CredentialsForm, LinkedListFields } from "./components/credentials";
-import { createServer, servers, setCredentials, type NewServer, type PanelCredentials, type SftpCredentials } from "./servers.services";
+import { createServer, servers, setCredentials, type NewServer, type PanelCredentials, type SftpCredentials } from "./my-servers.services";
 import { listQueries } from "../lists/lists.queries";
 import { StatusBadge } from "./components/status-badge";
 

@@ -6,7 +6,7 @@ import { useNavigate } from "@tanstack/react-router";
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { ConfirmButton, ErrorMessage, Field, Notice, SelectField, FormCard } from "../../ui/components";
 import { dateTime } from "../../app/format";
-import { decideRequest, listRequests, requireApproval } from "../../deploy/servers.services";
+import { decideRequest, listRequests, requireApproval } from "../../deploy/my-servers.services";
 import { TagChip } from "../components/tag-chip";
 import { invalidateList, organiseQueries } from "../lists.queries";
 import { listTab, type ListTabProps } from "./tab";
