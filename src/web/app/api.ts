@@ -1,13 +1,16 @@
 // The one place that calls the API: the same /api/v1 every other client uses. Types come from
 // the features' zod schemas (src/features/*/model.ts, imported as types only, so nothing of
 // the server reaches the bundle): a changed response schema breaks the web build.
-// Errors carry the API's own {error} text, shown where the action was taken.
+// Errors carry the API's own {error} text, shown where the action was taken, and its stable
+// `code` when it sends one: a page that reacts to an error checks the code, never the text.
 import { getToken, clearToken } from "./auth-store";
 
 export class ApiError extends Error {
   constructor(
     readonly status: number,
     message: string,
+    /** The API's stable `code` beside `error`, when it gives one. */
+    readonly code?: string,
   ) {
     super(message);
   }
@@ -58,7 +61,8 @@ export async function api<T>(method: string, path: string, o: RequestOptions = {
       clearToken();
       onUnauthorized?.();
     }
-    throw new ApiError(res.status, res.status >= 500 ? `The server had a problem (${message}). Try again in a moment.` : message);
+    const code = data && typeof data.code === "string" ? data.code : undefined;
+    throw new ApiError(res.status, res.status >= 500 ? `The server had a problem (${message}). Try again in a moment.` : message, code);
   }
   return data as T;
 }

@@ -6,7 +6,8 @@ export type ModSummary = z.infer<typeof catalog.modSummary>;
 export type ModList = z.infer<typeof catalog.modListResponse>;
 export type Autocomplete = z.infer<typeof catalog.autocompleteEntry>;
 export type ModDetail = z.infer<typeof catalog.modDetail>;
-export type Deps = z.infer<typeof catalog.depsResponse>;
+/** A mod's dependencies as GET /mods/:id/deps answers them (the flat list and the tree). */
+export type ModDependencies = z.infer<typeof catalog.depsResponse>;
 export type VersionEntry = z.infer<typeof catalog.versionEntry>;
 export type Screenshot = z.infer<typeof catalog.screenshot>;
 export type Items = z.infer<typeof catalog.itemsResponse>;
@@ -32,8 +33,19 @@ export interface Job {
   created_by: string | null;
   created_at: string;
 }
-export const MOD_SORTS = ["updated_desc", "name_asc", "name_desc", "size_desc"] as const;
-export type ModSort = (typeof MOD_SORTS)[number];
+/**
+ * The server's names (a type from its model) listed once for the page, in the order it shows
+ * them: the compiler fails when one is missing or is no name of the server's (the bundle takes
+ * no code of the server, so the list cannot be imported itself).
+ */
+export const namesOf =
+  <T extends string>() =>
+  <const V extends readonly T[]>(values: V & ([T] extends [V[number]] ? unknown : { missing: Exclude<T, V[number]> })) =>
+    values;
+
+/** GET /mods's sort names (catalog/model.ts MOD_SORTS), the default first. */
+export type ModSort = (typeof catalog.MOD_SORTS)[number];
+export const MOD_SORTS = namesOf<ModSort>()(["updated_desc", "name_asc", "name_desc", "size_desc"]);
 
 export interface Me {
   id: string;

@@ -6,7 +6,7 @@ import { useEffect, useState } from "react";
 import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { count, dateTime } from "../app/format";
 import { ErrorMessage, Field, Notice, SelectField } from "../ui/components";
-import { restartNow, type Deployment, type RestartMode, type Server } from "./servers.services";
+import { restartNow, type Deployment, type RestartMode, type Server } from "./my-servers.services";
 
 export const RESTART_LABELS: Record<RestartMode, string> = {
   none: "Don't restart (the mods load at the next restart)",
