@@ -10,6 +10,7 @@ import { count, dateTime } from "../app/format";
 import { ConfirmButton, DataTable, ErrorMessage, Field, Notice, SelectField, Skeleton, FormCard } from "../ui/components";
 import { CredentialsForm, LinkedListFields } from "./components/credentials";
 import { StatusBadge } from "./components/status-badge";
+import { blockingErrors, ServerPreflight } from "./components/preflight";
 import { RESTART_LABELS, RestartFields, RestartProgress, restartResult, type RestartSettings } from "./restart";
 import {
   deleteServer,
@@ -184,8 +185,11 @@ function Deploy({ srv, onStarted, onRequested }: { srv: Server; onStarted: (depl
   const [listId, setListId] = useState(srv.linked_list_id ?? "");
   const [restart, setRestart] = useState<"" | RestartMode>("");
   const [queued, setQueued] = useState(false);
+  // The pre-flight for the chosen list against this server (the same query the box shows).
+  const check = useQuery({ ...listQueries.check(listId, undefined, srv.id), enabled: !!listId && srv.has_credentials });
+  const errors = blockingErrors(check.data);
   const deploy = useMutation({
-    mutationFn: () => deployNow(srv.id, listId && listId !== srv.linked_list_id ? listId : undefined, restart || undefined),
+    mutationFn: (force: boolean) => deployNow(srv.id, listId && listId !== srv.linked_list_id ? listId : undefined, restart || undefined, force),
     onSuccess: (r) => {
       if ("deployment_id" in r) onStarted(r.deployment_id);
       else {
@@ -200,7 +204,7 @@ function Deploy({ srv, onStarted, onRequested }: { srv: Server; onStarted: (depl
       onSubmit={(e: FormEvent) => {
         e.preventDefault();
         setQueued(false);
-        deploy.mutate();
+        deploy.mutate(false);
       }}
     >
       <SelectField label="List to deploy" value={listId} onChange={(e) => setListId(e.target.value)} required>
@@ -220,9 +224,23 @@ function Deploy({ srv, onStarted, onRequested }: { srv: Server; onStarted: (depl
           </option>
         ))}
       </SelectField>
-      <button type="submit" className="btn" disabled={!listId || deploy.isPending || !srv.has_credentials}>
+      {listId && srv.has_credentials && (
+        <div style={{ flexBasis: "100%" }}>
+          <ServerPreflight listId={listId} serverId={srv.id} canFix />
+        </div>
+      )}
+      <button type="submit" className="btn" disabled={!listId || deploy.isPending || !srv.has_credentials || check.isLoading || errors.length > 0}>
         Deploy now
       </button>
+      {errors.length > 0 && (
+        <ConfirmButton
+          question="The pre-flight found problems that would stop the server from starting. Deploy anyway?"
+          onConfirm={() => deploy.mutate(true)}
+          disabled={deploy.isPending}
+        >
+          Deploy anyway
+        </ConfirmButton>
+      )}
       <ErrorMessage error={deploy.error} />
       {queued && <Notice>This list needs its owner's approval to deploy: your request is waiting (below).</Notice>}
     </form>

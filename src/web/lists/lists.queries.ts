@@ -34,7 +34,8 @@ export const listQueries = {
 
   // ---- one list
   detail: (id: string, share?: string) => queryOptions({ queryKey: ["list", id, share], queryFn: ({ signal }) => listDetail(id, share, signal) }),
-  check: (id: string, share?: string) => queryOptions({ queryKey: ["list-check", id, share], queryFn: ({ signal }) => checkList(id, share, signal) }),
+  check: (id: string, share?: string, serverId?: string) =>
+    queryOptions({ queryKey: ["list-check", id, share, serverId], queryFn: ({ signal }) => checkList(id, share, signal, serverId) }),
   audit: (id: string) => queryOptions({ queryKey: ["list-audit", id], queryFn: ({ signal }) => audit(id, signal) }),
   /** Keyed by the list's `updated_at`, so a change to the list fetches the text anew. */
   export: (id: string, kind: "fragment" | "game", type: "fixed" | "latest", updatedAt: string, share?: string) =>

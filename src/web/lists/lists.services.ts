@@ -22,7 +22,10 @@ export const addMod = (id: string, workshop_id: string, with_dependencies = true
   api<{ ok: boolean; added: { workshop_id: string; name: string; in_catalog: boolean }[] }>("POST", `/lists/${id}/mods`, { body: { workshop_id, with_dependencies } });
 export const removeMod = (id: string, workshopId: string) => api<void>("DELETE", `/lists/${id}/mods/${workshopId}`);
 export const pinVersion = (id: string, workshopId: string, version: string | null) => api<void>("PUT", `/lists/${id}/mods/${workshopId}/version`, { body: { version } });
-export const checkList = (id: string, share?: string, signal?: AbortSignal) => get<CheckReport>(`/lists/${id}/check${qs({ share })}`, signal);
+/** With `serverId`: the check against one of my servers as well (its scenario, game version, file conflicts, download). */
+export const checkList = (id: string, share?: string, signal?: AbortSignal, serverId?: string) =>
+  get<CheckReport>(`/lists/${id}/check${qs({ share, server_id: serverId })}`, signal);
+export type CheckFinding = CheckReport["findings"][number];
 export const importPreview = (id: string, text: string, checkOrder = false) =>
   api<ImportDiff>("POST", `/lists/${id}/import-preview${qs({ check_order: checkOrder ? "true" : undefined })}`, { text });
 export const importApply = (id: string, text: string, checkOrder = false) =>

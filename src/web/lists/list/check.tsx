@@ -1,13 +1,21 @@
-// The Pre-flight check tab: the server's findings, with a one-click fix for a missing dependency.
+// The Pre-flight check tab: the list's findings, with a one-click fix for a missing dependency;
+// "Check against server…" (for my servers, when I may deploy the list) adds the server's
+// findings (scenario, game version, file conflicts, what players download) with their fixes.
+import { useState } from "react";
 import { useMutation, useQuery } from "@tanstack/react-query";
 import { bytes, num } from "../../app/format";
-import { ErrorMessage, Notice, Skeleton } from "../../ui/components";
+import { ErrorMessage, Notice, SelectField, Skeleton } from "../../ui/components";
+import { ServerPreflight } from "../../deploy/components/preflight";
+import { servers } from "../../deploy/my-servers.services";
 import { addMod } from "../lists.services";
 import { listQueries, useListRefresh } from "../lists.queries";
 import { listTab, type ListTabProps } from "./tab";
 
 function Check({ list, share }: ListTabProps) {
   const refresh = useListRefresh(list.id);
+  const canDeploy = list.my_access.can_deploy && !list.my_access.via_share;
+  const mine = useQuery({ queryKey: ["servers"], queryFn: ({ signal }) => servers(signal), enabled: canDeploy });
+  const [serverId, setServerId] = useState("");
   const check = useQuery(listQueries.check(list.id, share));
   const fix = useMutation({
     mutationFn: async (ids: string[]) => {
@@ -18,8 +26,26 @@ function Check({ list, share }: ListTabProps) {
   if (check.isLoading) return <Skeleton />;
   if (check.error) return <ErrorMessage error={check.error} retry={() => check.refetch()} />;
   const c = check.data!;
+  const picker = canDeploy && (mine.data ?? []).length > 0 && (
+    <SelectField label="Check against server…" value={serverId} onChange={(e) => setServerId(e.target.value)}>
+      <option value="">No server (the list alone)</option>
+      {(mine.data ?? []).map((s) => (
+        <option key={s.id} value={s.id}>
+          {s.name}
+        </option>
+      ))}
+    </SelectField>
+  );
+  if (serverId)
+    return (
+      <section className="stack" aria-label="Pre-flight check">
+        {picker}
+        <ServerPreflight listId={list.id} serverId={serverId} canFix={list.my_access.can_add} />
+      </section>
+    );
   return (
     <section className="stack" aria-label="Pre-flight check">
+      {picker}
       {c.ok ? (
         <Notice kind="ok">Ready to deploy: {num(c.mod_count)} mods, {bytes(c.total_download_size_bytes)} to download.</Notice>
       ) : (
