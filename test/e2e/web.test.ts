@@ -937,6 +937,60 @@ describe("the web app in a real browser", () => {
     }
   }, 120_000);
 
+  test("pre-flight for the target server: the deploy box shows a scenario_missing error with its fix, the fix applied from the page, the deploy then allowed", async () => {
+    // A new version of the missions mod ships a scenario of its own (not a base-game one).
+    const frontline = "{AAAA0000BBBB1111}Missions/Frontline.conf";
+    fake.publishVersion(SMALL.missions, {
+      version: "1.2.0",
+      createdAt: new Date().toISOString(),
+      scenarios: [{ name: "Frontline Everon", gameId: frontline, gameMode: "Conflict", playerCount: 64, description: "Front" }],
+    });
+    expect((await api("POST", "/api/v1/jobs/scraper/detail", adminToken, { workshop_id: SMALL.missions })).status).toBe(202);
+    await until("the missions mod at 1.2.0", async () => (await api("GET", `/api/v1/mods/${SMALL.missions}`)).body?.version === "1.2.0");
+    const r = await api("POST", "/api/v1/auth/register", undefined, { email: "preflight@example.com", password: "a good password", display_name: "Preflight" });
+    await api("POST", `/api/v1/admin/users/${r.body.user_id}/approve`, adminToken);
+    const token = (await api("POST", "/api/v1/auth/login", undefined, { email: "preflight@example.com", password: "a good password" })).body.token as string;
+    const list = (await api("POST", "/api/v1/lists", token, { name: "Frontline op", is_public: false })).body;
+    await api("POST", `/api/v1/lists/${list.id}/mods`, token, { workshop_id: SMALL.core, with_dependencies: true });
+    const config = JSON.stringify({ bindAddress: "0.0.0.0", bindPort: 2001, game: { name: "Frontline", scenarioId: frontline, mods: [] } }, null, 2);
+    const path = sshd.writeFile("frontline.json", config);
+    const srv = (await api("POST", "/api/v1/servers", token, { name: "Frontline server", connection_type: "sftp", file_path: path, linked_list_id: list.id })).body;
+    await api("POST", `/api/v1/servers/${srv.id}/credentials`, token, { host: sshd.host, port: sshd.port, username: sshd.username, password: sshd.password });
+
+    const { page, errors, ctx } = await context();
+    await signIn(page, "preflight@example.com", "a good password");
+    await page.goto(`${base}/my-servers/${srv.id}`);
+    await page.getByRole("heading", { name: "Frontline server", level: 1 }).waitFor();
+    // The connection test reads the config: its scenario comes from a mod the list lacks.
+    await page.getByRole("button", { name: "Test the connection" }).click();
+    await page.getByText(/^Connected\./).waitFor();
+    const findings = page.getByRole("list", { name: "Pre-flight findings" });
+    const missing = findings.getByRole("listitem").filter({ hasText: "Frontline Everon" });
+    await missing.waitFor();
+    expect(await missing.textContent()).toContain("comes from Conflict Missions");
+    expect(await findings.getByRole("listitem").first().textContent()).toStartWith("Error");
+    await page.getByText(/^One problem would stop Frontline server from starting/).waitFor();
+    expect(await page.getByRole("button", { name: "Deploy now" }).isDisabled()).toBe(true);
+    await page.getByLabel("What players download").waitFor();
+    await look(page, "my-server-preflight");
+
+    // The fix from the page: the mod is added to the list, the check passes, the deploy goes through.
+    await missing.getByRole("button", { name: "Fix: add Conflict Missions" }).click();
+    await page.getByText(/^Pre-flight for Frontline server: nothing stops this deploy/).waitFor();
+    expect((await api("GET", `/api/v1/lists/${list.id}`, token)).body.items.map((i: any) => i.workshop_id)).toContain(SMALL.missions);
+    await page.getByRole("button", { name: "Deploy now" }).click();
+    await page.getByText(/^Deployed \d+ mods/).waitFor();
+    expect(JSON.parse(sshd.readFile("frontline.json")).game.mods.map((m: any) => m.modId)).toContain(SMALL.missions);
+
+    // The list's pre-flight tab checks against the server too.
+    await page.goto(`${base}/lists/${list.id}?tab=check`);
+    await page.getByLabel("Check against server…").selectOption({ label: "Frontline server" });
+    await page.getByText(/^Pre-flight for Frontline server: nothing stops this deploy/).waitFor();
+    await look(page, "list-check-server");
+    expect(errors).toEqual([]);
+    await ctx.close();
+  }, 120_000);
+
   test("webhooks and notifications: a signed webhook created (secret shown once), tested against the receiver, its deliveries in the log, re-enabled after auto-disable; notifications read and the badge updated; preferences saved", async () => {
     const reg = async (email: string, name: string) => {
       const r = await api("POST", "/api/v1/auth/register", undefined, { email, password: "a good password", display_name: name });

@@ -3,7 +3,7 @@
 // empty server, restarting, verifying, rolling back; restart.tsx), the deployment history with the error
 // an operator can act on and the change each deploy made, deploy requests waiting for approval,
 // settings, credentials (write-only) and delete.
-import { useState, type FormEvent } from "react";
+import { useEffect, useState, type FormEvent } from "react";
 import { Link, useNavigate, useParams } from "@tanstack/react-router";
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { count, dateTime } from "../app/format";
@@ -90,6 +90,11 @@ export function MyServerPage() {
     void qc.invalidateQueries({ queryKey: ["server-requests", id] });
   };
   const test = useMutation({ mutationFn: () => testServer(id), onSuccess: (r) => (setWatching(r.deployment_id), refresh()) });
+  // A test or deploy that finished has read (or written) the config: the pre-flight sees it anew.
+  const lastFinished = history.data?.find((d) => d.status === "success" || d.status === "failed")?.finished_at;
+  useEffect(() => {
+    if (lastFinished) void qc.invalidateQueries({ queryKey: ["list-check"] });
+  }, [lastFinished, qc]);
   const remove = useMutation({
     mutationFn: () => deleteServer(id),
     onSuccess: async () => {
