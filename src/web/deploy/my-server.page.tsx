@@ -230,7 +230,7 @@ function Deploy({ srv, onStarted, onRequested }: { srv: Server; onStarted: (depl
         ))}
       </SelectField>
       {listId && srv.has_credentials && (
-        <div style={{ flexBasis: "100%" }}>
+        <div style={{ flexBasis: "100%", minWidth: 0, overflowWrap: "anywhere" }}>
           <ServerPreflight listId={listId} serverId={srv.id} canFix />
         </div>
       )}

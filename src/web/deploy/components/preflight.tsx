@@ -55,7 +55,7 @@ export function ServerPreflight({ listId, serverId, canFix }: { listId: string; 
   const download = c.findings.find((f) => f.kind === "download");
   const shown = c.findings.filter((f) => f.kind !== "download");
   return (
-    <section className="stack" aria-label="Pre-flight for this server">
+    <section className="stack" aria-label="Pre-flight for this server" style={{ minWidth: 0, overflowWrap: "anywhere" }}>
       {errors.length > 0 ? (
         <Notice kind="error">
           {errors.length === 1 ? "One problem" : `${errors.length} problems`} would stop {c.server?.server_name ?? "the server"} from starting with this list. Fix{" "}
