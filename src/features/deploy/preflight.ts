@@ -139,7 +139,7 @@ export function storedConfig(server: ServerRow): ConfigSeen | null {
  */
 export async function serverGameVersion(deps: Deps, server: ServerRow, timeoutMs = 1500): Promise<GameVersion> {
   const address = server.query_address ? parseQueryAddress(server.query_address) : null;
-  if (!address) return { game_version: null, from: null, note: "the server has no query address, so its game version is unknown; version checks skipped" };
+  if (!address) return { game_version: null, from: null, note: "the server has no query address (set one to compare game versions); version checks skipped" };
   let a2sError = "";
   try {
     const info = await queryInfo(address.host, address.port, { timeoutMs });
