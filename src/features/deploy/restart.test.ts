@@ -124,6 +124,18 @@ async function runUntil(serverId: string, id: string, until: (d: any) => boolean
   }
 }
 const finished = (d: any) => d.status === "success" || d.status === "failed";
+const checked = (d: any) => d.phase === "verifying" && d.verify_note !== null;
+
+/** A panel server set to restart now and come back within 10 s, deployed, restarted, and not answering yet. */
+async function restartedAndSilent(onPower?: (panel: FakePanel, a2s: A2sResponder) => void) {
+  const panel = await newPanel();
+  const a2s = await newA2s("silent");
+  if (onPower) panel.onPower = () => onPower(panel, a2s);
+  const server = await panelServer(panel, a2s, { restart: "now", verify_timeout_s: 10 });
+  const id = await deploy(server.id);
+  const { d } = await runUntil(server.id, id, checked);
+  return { panel, a2s, server, id, d, written: panel.files.get("/server.json")! };
+}
 
 function events(kind: string, deploymentId: string): any[] {
   return (t.deps.sqlite.query("SELECT data FROM event_outbox WHERE kind = ? ORDER BY created_at, id").all(kind) as any[])
@@ -281,15 +293,10 @@ describe("panel: restart, verify, roll back", () => {
   });
 
   test("never back: the previous config is written back byte for byte, restarted again, failed with rolled_back and an actionable message", async () => {
-    const panel = await newPanel();
-    const a2s = await newA2s("silent");
-    panel.onPower = () => {
+    const { panel, a2s, server, id, d: verifying } = await restartedAndSilent((panel, a2s) => {
       if (panel.signals.length === 2) a2s.mode = "direct"; // the old config loads
-    };
-    const server = await panelServer(panel, a2s, { restart: "now", verify_timeout_s: 10 });
-    const id = await deploy(server.id);
-    const verifying = await runUntil(server.id, id, (d) => d.phase === "verifying" && d.verify_note !== null);
-    expect(verifying.d.verify_note).toBe(`no A2S answer on 127.0.0.1:${a2s.port} yet`);
+    });
+    expect(verifying.verify_note).toBe(`no A2S answer on 127.0.0.1:${a2s.port} yet`);
     expect(panel.files.get("/server.json")).not.toBe(SAMPLE_SERVER_JSON);
     clock.advance(10_000);
     const { d } = await runUntil(server.id, id, finished);
@@ -315,12 +322,7 @@ describe("panel: restart, verify, roll back", () => {
   });
 
   test("the rollback fails too: said exactly, both configs kept on the entry", async () => {
-    const panel = await newPanel();
-    const a2s = await newA2s("silent");
-    const server = await panelServer(panel, a2s, { restart: "now", verify_timeout_s: 10 });
-    const id = await deploy(server.id);
-    await runUntil(server.id, id, (d) => d.phase === "verifying" && d.verify_note !== null);
-    const written = panel.files.get("/server.json")!;
+    const { panel, a2s, server, id, written } = await restartedAndSilent();
     clock.advance(10_000);
     await runUntil(server.id, id, (d) => d.phase === "rolling_back" && d.verify_note !== null && panel.signals.length === 2);
     clock.advance(10_000);
@@ -336,12 +338,7 @@ describe("panel: restart, verify, roll back", () => {
   });
 
   test("restoring the previous config is tried again while the panel fails, and said exactly when it never works", async () => {
-    const panel = await newPanel();
-    const a2s = await newA2s("silent");
-    const server = await panelServer(panel, a2s, { restart: "now", verify_timeout_s: 10 });
-    const id = await deploy(server.id);
-    await runUntil(server.id, id, (d) => d.phase === "verifying" && d.verify_note !== null);
-    const written = panel.files.get("/server.json")!;
+    const { panel, server, id, written } = await restartedAndSilent();
     panel.fault({ kind: "status", status: 500 }); // the panel is down from now on
     clock.advance(10_000);
     const trying = await runUntil(server.id, id, (d) => d.phase === "rolling_back" && /trying again/.test(d.verify_note ?? ""));
@@ -360,14 +357,9 @@ describe("panel: restart, verify, roll back", () => {
     expect(panel.signals).toEqual(["restart"]); // never restarted on a config it could not restore
 
     // A hiccup that passes: the next attempt restores it.
-    const panel2 = await newPanel();
-    const a2s2 = await newA2s("silent");
-    panel2.onPower = () => {
-      if (panel2.signals.length === 2) a2s2.mode = "direct";
-    };
-    const server2 = await panelServer(panel2, a2s2, { restart: "now", verify_timeout_s: 10 });
-    const id2 = await deploy(server2.id);
-    await runUntil(server2.id, id2, (d) => d.phase === "verifying" && d.verify_note !== null);
+    const { panel: panel2, server: server2, id: id2 } = await restartedAndSilent((panel, a2s) => {
+      if (panel.signals.length === 2) a2s.mode = "direct";
+    });
     panel2.fault({ kind: "status", status: 500, times: 2 });
     clock.advance(10_000);
     const ok = await runUntil(server2.id, id2, finished);
@@ -563,7 +555,7 @@ describe("SFTP: restart_command over SSH (real sshd)", () => {
     const server = await sftpServer(a2s, command, { verify_timeout_s: 10 });
     const mode = statSync(server.file).mode & 0o7777;
     const id = await deploy(server.id);
-    await runUntil(server.id, id, (d) => d.phase === "verifying" && d.verify_note !== null);
+    await runUntil(server.id, id, checked);
     expect(readFileSync(server.file, "utf8")).not.toBe(SAMPLE_SERVER_JSON);
     clock.advance(10_000);
     const { d } = await runUntil(server.id, id, finished);
