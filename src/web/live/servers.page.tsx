@@ -27,13 +27,15 @@ function toQuery(s: LiveSearch): BrowseQuery {
   };
 }
 
-/** Players against the limit as a bar (the numbers are the bar's text, for everyone). */
+/** Players against the limit: a bar, and the numbers beside it (never under its marker), for everyone. */
 export function PlayersBar({ players, limit }: { players: number; limit: number }) {
   const pct = limit > 0 ? Math.min(100, Math.round((players / limit) * 100)) : 0;
   return (
-    <div className="players-bar" title={`${players} of ${limit} players`}>
-      <div className="players-bar-fill" style={{ width: `${pct}%` }} />
-      <span className="players-bar-text">
+    <div className="players" title={`${players} of ${limit} players`}>
+      <div className="players-bar" aria-hidden="true">
+        <div className="players-bar-fill" style={{ width: `${pct}%` }} />
+      </div>
+      <span className="players-text">
         {num(players)}/{num(limit)}
       </span>
     </div>
@@ -208,7 +210,7 @@ export function LiveServersPage() {
 function ServersTable({ servers }: { servers: LiveServer[] }) {
   return (
     <div className="table-wrap">
-      <table>
+      <table className="cards-sm">
         <caption className="sr-only">Live servers</caption>
         <thead>
           <tr>
@@ -232,15 +234,19 @@ function ServersTable({ servers }: { servers: LiveServer[] }) {
                 <ServerLink server={s} />
                 {s.official && <span className="tag">official</span>}
               </td>
-              <td style={{ minWidth: "8rem" }}>
+              <td style={{ minWidth: "8rem" }} data-label="Players">
                 <PlayersBar players={s.player_count} limit={s.player_count_limit} />
                 {s.queue_players_count > 0 && <span className="muted small">{s.queue_players_count} queued</span>}
               </td>
-              <td>{s.scenario_name || "–"}</td>
-              <td className="num">{num(s.mods_count)}</td>
-              <td className="num">{bytes(s.mods_size_bytes)}</td>
-              <td>{s.password_protected ? "password" : "open"}</td>
-              <td>{s.country ?? "–"}</td>
+              <td data-label="Scenario">{s.scenario_name || "–"}</td>
+              <td className="num" data-label="Mods">
+                {num(s.mods_count)}
+              </td>
+              <td className="num" data-label="Download">
+                {bytes(s.mods_size_bytes)}
+              </td>
+              <td data-label="Access">{s.password_protected ? "password" : "open"}</td>
+              <td data-label="Country">{s.country ?? "–"}</td>
             </tr>
           ))}
         </tbody>

@@ -6,7 +6,7 @@ import { useDeferredValue, useState } from "react";
 import { Link } from "@tanstack/react-router";
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { invalidateList, listQueries } from "../lists.queries";
-import { date } from "../../app/format";
+import { date, count } from "../../app/format";
 import { ConfirmButton, DataTable, ErrorMessage, Field, Notice, SelectField } from "../../ui/components";
 import { assignGroup, copyFromServer, findLiveServers, type LiveServer, groups, setGroupOverrides, unassignGroup, unblockUser, type ListDetail, type ListGroup, type Overrides } from "../lists.services";
 
@@ -173,11 +173,11 @@ export function CopyFromServer({ list, onDone }: { list?: ListDetail; onDone: (l
               <span style={{ flex: 1 }}>
                 {s.name}{" "}
                 <span className="muted small">
-                  {s.player_count}/{s.player_count_limit} players · {s.mods_count} mods
+                  {s.player_count}/{s.player_count_limit} players · {count(s.mods_count, "mod")}
                 </span>
               </span>
               {list ? (
-                <ConfirmButton question={`Replace this list's mods with the ${s.mods_count} mods of ${s.name}?`} label={`Copy the mods of ${s.name}`} onConfirm={() => copy.mutate(s)} disabled={copy.isPending}>
+                <ConfirmButton question={`Replace this list's mods with the ${count(s.mods_count, "mod")} of ${s.name}?`} label={`Copy the mods of ${s.name}`} onConfirm={() => copy.mutate(s)} disabled={copy.isPending}>
                   Copy its mods
                 </ConfirmButton>
               ) : (

@@ -1,6 +1,6 @@
 // The Pre-flight check tab: the server's findings, with a one-click fix for a missing dependency.
 import { useMutation, useQuery } from "@tanstack/react-query";
-import { bytes, num } from "../../app/format";
+import { bytes, count } from "../../app/format";
 import { ErrorMessage, Notice, Skeleton } from "../../ui/components";
 import { addMod } from "../lists.services";
 import { listQueries, useListRefresh } from "../lists.queries";
@@ -21,7 +21,7 @@ function Check({ list, share }: ListTabProps) {
   return (
     <section className="stack" aria-label="Pre-flight check">
       {c.ok ? (
-        <Notice kind="ok">Ready to deploy: {num(c.mod_count)} mods, {bytes(c.total_download_size_bytes)} to download.</Notice>
+        <Notice kind="ok">Ready to deploy: {count(c.mod_count, "mod")}, {bytes(c.total_download_size_bytes)} to download.</Notice>
       ) : (
         <Notice kind="warn">Fix the problems below before deploying.</Notice>
       )}

@@ -2,7 +2,7 @@
 // undoable change); owners may also copy a live server's mods.
 import { useState } from "react";
 import { useMutation } from "@tanstack/react-query";
-import { bytes } from "../../app/format";
+import { bytes, count } from "../../app/format";
 import { ErrorMessage, Notice } from "../../ui/components";
 import { importApply, importPreview, type ImportDiff } from "../lists.services";
 import { useListRefresh } from "../lists.queries";
@@ -90,7 +90,7 @@ function Import({ list }: ListTabProps) {
       <ErrorMessage error={preview.error ?? apply.error} />
       {apply.data && (
         <Notice kind="ok">
-          Applied: {apply.data.added} added, {apply.data.removed} removed, {apply.data.version_changed} versions changed.
+          Applied: {apply.data.added} added, {apply.data.removed} removed, {count(apply.data.version_changed, "version")} changed.
         </Notice>
       )}
       {preview.data && !apply.data && (

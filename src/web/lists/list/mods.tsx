@@ -3,7 +3,7 @@
 import { memo, useCallback, useDeferredValue, useMemo, useState } from "react";
 import { Link, useNavigate } from "@tanstack/react-router";
 import { useMutation, useQuery } from "@tanstack/react-query";
-import { bytes, date, num } from "../../app/format";
+import { bytes, date, num, count } from "../../app/format";
 import { ChunkedRows, Empty, ErrorMessage, Notice, SelectField } from "../../ui/components";
 import { modDeps, modVersions } from "../../catalog/catalog.services";
 import { ModPicker, type PickedMod } from "../../catalog/mod-picker";
@@ -36,7 +36,7 @@ function AddMod({ list }: { list: ListDetail }) {
         <div className="stack">
           <p>
             Add <strong>{chosen.name}</strong>
-            {deps.isLoading ? "…" : missing.length > 0 ? ` and the ${missing.length} mods it needs that the list lacks:` : ". It needs nothing the list lacks."}
+            {deps.isLoading ? "…" : missing.length > 0 ? ` and the ${missing.length === 1 ? "mod" : `${missing.length} mods`} it needs that the list lacks:` : ". It needs nothing the list lacks."}
           </p>
           {missing.length > 0 && (
             <ul aria-label="Dependencies that will be added">
@@ -136,7 +136,7 @@ const ModRow = memo(function ModRow({ item: i, missing, tooOld, canPin, canRemov
           {i.name || i.workshop_id}
         </a>
       </td>
-      <td>
+      <td data-label="Version">
         {canPin ? (
           <button type="button" className="btn link" onClick={() => onPin(i.workshop_id)}>
             {version}
@@ -146,13 +146,15 @@ const ModRow = memo(function ModRow({ item: i, missing, tooOld, canPin, canRemov
           version
         )}
       </td>
-      <td className="num">{bytes(i.size_bytes)}</td>
-      <td>
+      <td className="num" data-label="Size">
+        {bytes(i.size_bytes)}
+      </td>
+      <td data-label="Updated">
         {date(i.mod_updated_at)}
         {tooOld && <span className="badge warn"> too old</span>}
       </td>
-      <td>{missing ? <span className="badge warn">needs {missing.join(", ")}</span> : <span className="muted">complete</span>}</td>
-      <td>
+      <td data-label="Dependencies">{missing ? <span className="badge warn">needs {missing.join(", ")}</span> : <span className="muted">complete</span>}</td>
+      <td data-label="Added by">
         {i.added_by?.display_name ?? "–"}
         <br />
         <span className="muted small">{date(i.added_at)}</span>
@@ -222,7 +224,7 @@ function Mods({ list }: ListTabProps) {
       <ErrorMessage error={remove.error ?? undo.error} />
       {list.missing_dependencies.length > 0 && (
         <Notice kind="warn">
-          {list.missing_dependencies.length} dependencies are missing.{" "}
+          {list.missing_dependencies.length === 1 ? "1 dependency is" : `${num(list.missing_dependencies.length)} dependencies are`} missing.{" "}
           {canAdd ? (
             <>
               <Link to="/lists/$id" params={{ id: list.id }} search={{ tab: "check" }}>
@@ -255,7 +257,7 @@ function Mods({ list }: ListTabProps) {
             </SelectField>
           </div>
           <p className="muted small" aria-live="polite">
-            {rows.length === list.items.length ? `${num(rows.length)} mods` : `${num(rows.length)} of ${num(list.items.length)} mods`}
+            {rows.length === list.items.length ? count(rows.length, "mod") : `${num(rows.length)} of ${num(list.items.length)} mods`}
           </p>
           <div
             className="table-wrap"
@@ -267,7 +269,7 @@ function Mods({ list }: ListTabProps) {
               void navigate({ href: a.getAttribute("href")! });
             }}
           >
-            <table className="fixed">
+            <table className="fixed cards-sm">
               <caption className="sr-only">Mods of {list.name}</caption>
               <colgroup>
                 <col style={{ width: "27%" }} />
