@@ -1,10 +1,11 @@
-// Hardening of the HTTP edge (issue 12): bodies bounded before they are buffered, 401 before a
-// body is read, only JSON is JSON, rate limits that count the client, names without control
-// characters. In-process against the real app; the socket-level cap and RSS are measured
+// Hardening of the HTTP edge (issues 12 and 24): bodies bounded before they are buffered, 401
+// before a body is read, only JSON is JSON, nesting bounded before JSON.parse and rejected bodies
+// never serialised, rate limits that count the client, names without control characters. In-process against the real app; the socket-level cap and RSS are measured
 // against a real listening server in test/e2e/limits.test.ts.
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { createTestApp, type TestApp } from "./helpers";
-import { PUBLIC_MUTATIONS } from "../src/shared/http";
+import { MAX_JSON_DEPTH, PUBLIC_MUTATIONS, SOCKET_BODY_CAP, TOO_DEEP, jsonNestsDeeperThan } from "../src/shared/http";
+import { refusesWithAppError } from "../src/shared/request-validation";
 
 const MiB = 1024 * 1024;
 const CHUNK = 64 * 1024;
@@ -208,6 +209,137 @@ describe("the request log line", () => {
       }
     } finally {
       await t.close();
+    }
+  });
+});
+
+describe("hostile JSON: nesting is bounded before parsing, a rejected body is never serialised (issue 24)", () => {
+  let t: TestApp;
+  beforeAll(async () => {
+    t = await createTestApp();
+  });
+  afterAll(() => t.close());
+
+  const enc = (s: string) => new TextEncoder().encode(s);
+  const nested = (depth: number, leaf = "0") => "[".repeat(depth - 1) + `[${leaf}]` + "]".repeat(depth - 1);
+
+  test("the scan counts [ and { outside strings, honouring escapes", () => {
+    expect(jsonNestsDeeperThan(enc(nested(64)), 64)).toBe(false);
+    expect(jsonNestsDeeperThan(enc(nested(65)), 64)).toBe(true);
+    expect(jsonNestsDeeperThan(enc("[".repeat(100_000)), 64)).toBe(true);
+    // Objects count like arrays; siblings do not add up, only nesting does.
+    expect(jsonNestsDeeperThan(enc('{"a":'.repeat(64) + "1" + "}".repeat(64)), 64)).toBe(false);
+    expect(jsonNestsDeeperThan(enc('{"a":'.repeat(65) + "1" + "}".repeat(65)), 64)).toBe(true);
+    expect(jsonNestsDeeperThan(enc(`[${Array.from({ length: 1000 }, () => nested(60)).join(",")}]`), 64)).toBe(false);
+    // Brackets inside strings are text, escaped quotes do not end a string, an escaped backslash does not escape the quote after it.
+    expect(jsonNestsDeeperThan(enc(JSON.stringify({ name: "[".repeat(1000) + "{".repeat(1000) })), 64)).toBe(false);
+    expect(jsonNestsDeeperThan(enc(JSON.stringify(['"[[[' + "[".repeat(200)])), 64)).toBe(false);
+    expect(jsonNestsDeeperThan(enc(JSON.stringify(["\\"]) + "[".repeat(65)), 64)).toBe(true);
+    // Multi-byte characters never read as brackets or quotes.
+    expect(jsonNestsDeeperThan(enc(JSON.stringify({ name: "ř€😀[".repeat(500) })), 64)).toBe(false);
+  });
+
+  test("depth 64 is accepted, 65 refused with 400 {error}, strings full of brackets are not nesting", async () => {
+    const u = await t.createUser();
+    // The body object is level 1, so `extra` may hold 63 more.
+    const at64 = `{"name":"deep ok","extra":${nested(MAX_JSON_DEPTH - 1)}}`;
+    const ok = await t.req("POST", "/api/v1/lists", { user: u, raw: at64, headers: { "content-type": "application/json" } });
+    expect(ok.status).toBe(200);
+    const at65 = `{"name":"too deep","extra":${nested(MAX_JSON_DEPTH)}}`;
+    const refused = await t.req("POST", "/api/v1/lists", { user: u, raw: at65, headers: { "content-type": "application/json" } });
+    expect(refused.status).toBe(400);
+    expect(refused.body).toEqual({ error: TOO_DEEP });
+    const brackets = await t.req("POST", "/api/v1/lists", { user: u, body: { name: "[[[[{{{{", description: "[".repeat(1500) + '\\"{'.repeat(100) } });
+    expect(brackets.status).toBe(200);
+    const stored = await t.req("GET", `/api/v1/lists/${brackets.body.id}`, { user: u });
+    expect(stored.body.description).toBe("[".repeat(1500) + '\\"{'.repeat(100));
+  });
+
+  test("every route that takes a body refuses a 100,000-deep one with 400 before parsing", async () => {
+    const admin = await t.createUser({ role: "admin" });
+    const deep = "[".repeat(100_000);
+    const wrong: string[] = [];
+    let swept = 0;
+    for (const r of (t.app as any).routes as { method: string; path: string }[]) {
+      if (["GET", "HEAD", "OPTIONS"].includes(r.method) || r.path.includes("*")) continue;
+      const path = r.path.replace(/:[A-Za-z_]+/g, "0123456789ABCDEF");
+      swept++;
+      for (const o of [{ user: admin }, {}]) {
+        const res = await t.req(r.method, path, { ...o, raw: deep, headers: { "content-type": "application/json" } });
+        const want = "user" in o || PUBLIC_MUTATIONS.has(`${r.method} ${r.path}`) ? { status: 400, body: { error: TOO_DEEP } } : { status: 401, body: { error: "unauthorized" } };
+        if (res.status !== want.status || JSON.stringify(res.body) !== JSON.stringify(want.body)) wrong.push(`${r.method} ${r.path}: ${res.status} ${res.text.slice(0, 80)}`);
+      }
+    }
+    expect(swept).toBeGreaterThan(60);
+    expect(wrong).toEqual([]);
+  });
+
+  test("every route's request schemas refuse with our own 400, and no rejected body is ever serialised", async () => {
+    const routes = (t.app as any).routes as { method: string; path: string; hooks?: Record<string, unknown> }[];
+    const unguarded = routes.flatMap((r) =>
+      (["body", "query", "params", "headers"] as const).filter((p) => r.hooks?.[p] && !refusesWithAppError(r.hooks[p])).map((p) => `${r.method} ${r.path} ${p}`),
+    );
+    expect(unguarded).toEqual([]);
+
+    // Every body route gets a body its schema refuses (an array where an object is wanted, or a
+    // number), carrying a marker; nothing the process serialises while answering may contain it.
+    const admin = await t.createUser({ role: "admin" });
+    const marker = "marker-" + crypto.randomUUID();
+    const serialised: string[] = [];
+    const stringify = JSON.stringify;
+    JSON.stringify = ((...args: Parameters<typeof stringify>) => {
+      const out = stringify(...args);
+      if (typeof out === "string" && out.includes(marker)) serialised.push(out.slice(0, 200));
+      return out;
+    }) as typeof JSON.stringify;
+    const refusedWith: Record<number, number> = {};
+    try {
+      for (const r of routes) {
+        if (!r.hooks?.body || r.path.includes("*")) continue;
+        const path = r.path.replace(/:[A-Za-z_]+/g, "0123456789ABCDEF");
+        for (const raw of [`[${stringify(marker)}, {"x": [${stringify(marker)}]}]`, "12345"]) {
+          const res = await t.app.handle(new Request(`http://localhost${path}`, { method: r.method, headers: { ...admin.auth, "content-type": "application/json" }, body: raw }));
+          refusedWith[res.status] = (refusedWith[res.status] ?? 0) + 1;
+          expect(await res.text()).not.toContain(marker);
+        }
+      }
+    } finally {
+      JSON.stringify = stringify;
+    }
+    expect(refusedWith[400]).toBeGreaterThan(40);
+    expect(serialised).toEqual([]);
+    expect(t.log.lines.some((l) => l.includes(marker))).toBe(false);
+  });
+
+  test("acceptance: 100,000 [ (200 KB) without credentials to register is 400 in < 50 ms while health answers in < 50 ms (real listening server)", async () => {
+    const app = t.app.listen({ port: 0, hostname: "127.0.0.1", maxRequestBodySize: SOCKET_BODY_CAP });
+    const base = `http://127.0.0.1:${app.server!.port}`;
+    try {
+      const deep = "[".repeat(100_000) + "]".repeat(100_000);
+      const timed = async (f: () => Promise<Response>) => {
+        const start = performance.now();
+        const res = await f();
+        const body = await res.json();
+        return { status: res.status, body, ms: performance.now() - start };
+      };
+      const register = () => fetch(`${base}/api/v1/auth/register`, { method: "POST", headers: { "content-type": "application/json" }, body: deep });
+      const health = () => fetch(`${base}/api/v1/health`);
+      await Promise.all([register(), health()]); // connections and first-request compilation
+      const rounds: { reg: number; health: number }[] = [];
+      for (let i = 0; i < 5; i++) {
+        const [r, h] = await Promise.all([timed(register), timed(health)]);
+        expect(r.status).toBe(400);
+        expect(r.body).toEqual({ error: TOO_DEEP });
+        expect(h.status).toBe(200);
+        rounds.push({ reg: r.ms, health: h.ms });
+      }
+      const median = (xs: number[]) => xs.sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
+      console.log(`deep body: register ${rounds.map((x) => x.reg.toFixed(1)).join(", ")} ms; health beside it ${rounds.map((x) => x.health.toFixed(1)).join(", ")} ms`);
+      // Before: 5-10 s for both. The median keeps a scheduler hiccup on a shared machine from deciding.
+      expect(median(rounds.map((x) => x.reg))).toBeLessThan(50);
+      expect(median(rounds.map((x) => x.health))).toBeLessThan(50);
+    } finally {
+      await app.stop(true);
     }
   });
 });

@@ -5,7 +5,7 @@ import { Elysia } from "elysia";
 import type { Server } from "bun";
 import type { Deps } from "../deps";
 import { AppError } from "./errors";
-import { BARE_MESSAGES } from "./schemas";
+import { issueMessage } from "./request-validation";
 import { RateLimiter, isRateLimitExempt } from "./rate-limit";
 import { READ_METHODS, callerOf } from "./auth";
 
@@ -27,6 +27,34 @@ export const PUBLIC_MUTATIONS = new Set([
   "POST /api/v1/auth/magic",
   "POST /api/v1/jobs/scraper/detail",
 ]);
+
+/** Deepest nesting of arrays and objects a request body may have (beyond it: 400 before parsing). */
+export const MAX_JSON_DEPTH = 64;
+export const TOO_DEEP = `JSON nested deeper than ${MAX_JSON_DEPTH} levels`;
+
+/**
+ * Whether the JSON text in `bytes` nests arrays and objects deeper than `max`: one pass counting
+ * `[` and `{` outside strings (a backslash escapes the next byte), stopping at the first level too
+ * deep. A body of 100,000 `[` cost JSON.parse and every walk after it seconds; this answers after
+ * 65 bytes. Bytes, not characters: every byte of a multi-byte UTF-8 character is 0x80 or above,
+ * so none reads as a bracket, a quote or a backslash. Whether the text is JSON at all is
+ * JSON.parse's call, after this.
+ */
+export function jsonNestsDeeperThan(bytes: Uint8Array, max: number): boolean {
+  let depth = 0;
+  let inString = false;
+  for (let i = 0; i < bytes.length; i++) {
+    const b = bytes[i]!;
+    if (inString) {
+      if (b === 0x5c) i++; // \x: the escaped byte is content
+      else if (b === 0x22) inString = false;
+    } else if (b === 0x22) inString = true;
+    else if (b === 0x5b || b === 0x7b) {
+      if (++depth > max) return true;
+    } else if ((b === 0x5d || b === 0x7d) && depth > 0) depth--;
+  }
+  return false;
+}
 
 const isJsonType = (contentType: string) => /^application\/([\w.+-]+\+)?json\s*(;|$)/i.test(contentType);
 const utf8 = new TextDecoder("utf-8", { fatal: true });
@@ -81,13 +109,8 @@ const SECURITY_HEADERS: Record<string, string> = {
   "cross-origin-opener-policy": "same-origin",
 };
 
-function validationMessage(error: any): string {
-  const issue = (error.all as { path: string; message: string }[] | undefined)?.[0];
-  if (!issue) return "invalid request";
-  const message = issue.message || "invalid value";
-  if (BARE_MESSAGES.has(message) || !issue.path || issue.path === "root") return message;
-  return `${issue.path}: ${message}`;
-}
+/** Elysia's ValidationError (only response schemas still raise it: request schemas throw AppError). */
+const validationMessage = (error: any): string => issueMessage((error.all as { path: string; message: string }[] | undefined)?.[0]);
 
 export function httpPlugin(deps: Deps) {
   // Anonymous requests and bad credentials count against the client IP; valid credentials
@@ -136,7 +159,8 @@ export function httpPlugin(deps: Deps) {
     .onParse({ as: "global" }, async ({ request, contentType, path }) => {
       // Our own body parser, run before any byte is read: a route that needs a credential and
       // has none (or a bad one) is 401 here; then only JSON is JSON (415 otherwise), the body is
-      // read as a stream up to the route's limit (413), must be UTF-8 and parse. Import paths
+      // read as a stream up to the route's limit (413), may nest at most 64 levels (counted
+      // before JSON.parse), must be UTF-8 and parse. Import paths
       // take any text up to 5 MiB (shape 3 is not JSON).
       if (!PUBLIC_MUTATIONS.has(`${request.method} ${path}`)) {
         const caller = await callerOf(deps, request); // rejects with 401 for a bad credential
@@ -147,6 +171,8 @@ export function httpPlugin(deps: Deps) {
         throw new AppError(415, "content type must be application/json");
       }
       const bytes = await readBounded(request, importPath ? IMPORT_BODY_LIMIT : BODY_LIMIT);
+      // Import bodies are server.json too (or a text shape, whose brackets never nest this deep).
+      if (jsonNestsDeeperThan(bytes, MAX_JSON_DEPTH)) throw new AppError(400, TOO_DEEP);
       let text: string;
       try {
         text = utf8.decode(bytes);
