@@ -242,7 +242,22 @@ describe("restore into a fresh data directory", () => {
     const u = await other.createUser();
     const l = (await other.req("POST", "/api/v1/lists", { user: u, body: { name: "Only here" } })).body.id;
     const oldKey = readFileSync(join(data, "secret-key"), "utf8");
-    other.deps.sqlite.close(); // the "server" stopped (its last rows may still sit in the WAL)
+    other.deps.sqlite.close(); // the "server" stopped
+    // ... and a process that wrote one more list was killed with its row still in the WAL.
+    const crash = Bun.spawn(
+      [
+        process.execPath,
+        "-e",
+        `const { Database } = require("bun:sqlite");
+         const db = new Database(${JSON.stringify(join(data, "loadout.db"))});
+         db.exec("PRAGMA journal_mode = WAL; PRAGMA wal_autocheckpoint = 0");
+         db.query("INSERT INTO lists (id, owner_id, name, is_public, share_token, suggestion_token, created_at, updated_at) VALUES ('crash-list', ?, 'In the WAL', 0, 's', 'g', 0, 0)").run(${JSON.stringify(u.id)});
+         process.kill(process.pid, "SIGKILL");`,
+      ],
+      { stdout: "ignore", stderr: "ignore" },
+    );
+    expect(await crash.exited).not.toBe(0);
+    expect(statSync(join(data, "loadout.db-wal")).size).toBeGreaterThan(0);
     const r = await restore(data, file, [], {});
     expect(r.code).toBe(0);
     const report = JSON.parse(r.out);
@@ -251,8 +266,12 @@ describe("restore into a fresh data directory", () => {
     expect(aside.some((p) => p.includes("secret-key.before-restore-"))).toBe(true);
     expect(aside.some((p) => p.includes("jwt-secret.before-restore-"))).toBe(true);
     expect(readFileSync(aside.find((p) => p.includes("secret-key.before-restore-"))!, "utf8")).toBe(oldKey);
-    // The database set aside is whole on its own: it still holds the list made before the restore.
-    expect(rows<{ name: string }>(dbAside, "SELECT name FROM lists WHERE id = ?", l)).toEqual([{ name: "Only here" }]);
+    // The database set aside is whole on its own (the WAL was folded in before the rename): it
+    // still holds the lists made before the restore, the crashed writer's too.
+    // (Read from a copy of the file alone: no -wal beside it.)
+    const alone = join(scratch, "aside-alone.db");
+    copyFileSync(dbAside, alone);
+    expect(rows<{ name: string }>(alone, "SELECT name FROM lists WHERE id IN (?, 'crash-list') ORDER BY name", l)).toEqual([{ name: "In the WAL" }, { name: "Only here" }]);
     expect(rows<{ n: number }>(join(data, "loadout.db"), "SELECT count(*) AS n FROM lists WHERE id = ?", l)[0]!.n).toBe(0);
     expect(readdirSync(data).filter((f) => f.includes("restoring"))).toEqual([]);
     rmSync(data, { recursive: true, force: true });
