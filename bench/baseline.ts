@@ -16,7 +16,7 @@ import * as catalog from "../src/features/catalog/service";
 import * as live from "../src/features/live/service";
 import { serverMetrics, communityMetrics } from "../src/features/live/metrics";
 import * as lists from "../src/features/lists/service";
-import { resolveListAccess } from "../src/features/lists/access";
+import { resolveListAccess, requireListRight } from "../src/features/lists/access";
 import { listItems } from "../src/features/lists/repository";
 import { exportFragment, exportFileName, type ExportType } from "../src/features/lists/serverjson";
 import { unreadCount } from "../src/features/events/repository";
@@ -73,6 +73,32 @@ const routes: [string, RegExp, Handler][] = [
     const a = resolveListAccess(deps, m[1]!, { id: uid } as any, q.get("share"));
     if (!a || !a.canRead) return json({ error: "list not found" }, 404);
     return json(lists.importPreview(deps, m[1]!, await req.text(), q.get("check_order") === "true"));
+  }],
+  // The mixed-writes row (issue 24): the same service functions as the routes, each in its
+  // transaction with its event in the outbox. No job worker here: the service process, which
+  // shares the database file, fans the events out.
+  ["POST", /^\/api\/v1\/lists\/([0-9a-f-]{36})\/mods$/, async (m, q, req) => {
+    const uid = userOf(req);
+    if (!uid) return json({ error: "unauthorized" }, 401);
+    requireListRight(resolveListAccess(deps, m[1]!, { id: uid } as any, q.get("share")), "add");
+    const body = (await req.json()) as { workshop_id: string };
+    const r = lists.addModsToList(deps, { listId: m[1]!, userId: uid, workshopIds: [body.workshop_id], source: "manual" });
+    return json({ ok: true, added: r.added });
+  }],
+  ["PUT", /^\/api\/v1\/lists\/([0-9a-f-]{36})\/mods\/([0-9A-Fa-f]{16})\/version$/, async (m, q, req) => {
+    const uid = userOf(req);
+    if (!uid) return json({ error: "unauthorized" }, 401);
+    requireListRight(resolveListAccess(deps, m[1]!, { id: uid } as any, q.get("share")), "add");
+    const body = (await req.json()) as { version: string | null };
+    lists.setModVersion(deps, m[1]!, uid, m[2]!.toUpperCase(), body.version);
+    return new Response(null, { status: 204 });
+  }],
+  ["DELETE", /^\/api\/v1\/lists\/([0-9a-f-]{36})\/mods\/([0-9A-Fa-f]{16})$/, (m, q, req) => {
+    const uid = userOf(req);
+    if (!uid) return json({ error: "unauthorized" }, 401);
+    requireListRight(resolveListAccess(deps, m[1]!, { id: uid } as any, q.get("share")), "remove");
+    lists.removeMod(deps, m[1]!, uid, m[2]!.toUpperCase());
+    return new Response(null, { status: 204 });
   }],
   ["GET", /^\/api\/v1\/lists\/([0-9a-f-]{36})\/export$/, (m, q) => {
     const a = resolveListAccess(deps, m[1]!, null, q.get("share"));
