@@ -3,7 +3,7 @@
 // database of a gigabyte or more never holds this process's event loop, then deletes the oldest
 // scheduled backups beyond LOADOUT_BACKUP_KEEP. Manual backups (`loadout-*.db`) are never deleted.
 import { resolve, join } from "node:path";
-import type { FeatureModule } from "../index";
+import type { FeatureModule } from "../feature-module";
 import type { Deps } from "../../deps";
 import { isCompiled } from "../../db/client";
 import { backupPath, pruneScheduledBackups, SCHEDULED_PREFIX, KEY_FILES } from "./service";
