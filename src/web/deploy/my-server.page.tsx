@@ -7,9 +7,8 @@ import { Link, useNavigate, useParams } from "@tanstack/react-router";
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { count, dateTime } from "../app/format";
 import { ConfirmButton, DataTable, ErrorMessage, Field, Notice, SelectField, Skeleton, FormCard } from "../ui/components";
-import { myLists } from "../lists/lists.services";
-import { CredentialsForm, LinkedListFields } from "./credentials";
-import { StatusBadge } from "./my-servers.page";
+import { CredentialsForm, LinkedListFields } from "./components/credentials";
+import { StatusBadge } from "./components/status-badge";
 import {
   deleteServer,
   deployments,
@@ -23,7 +22,8 @@ import {
   type PanelCredentials,
   type Server,
   type SftpCredentials,
-} from "./servers.services";
+} from "./my-servers.services";
+import { listQueries } from "../lists/lists.queries";
 
 const STEPS = ["pending", "running", "done"] as const;
 const running = (d: Deployment | undefined) => !!d && (d.status === "pending" || d.status === "running");
@@ -172,7 +172,7 @@ export function MyServerPage() {
 }
 
 function Deploy({ srv, onStarted, onRequested }: { srv: Server; onStarted: (deploymentId: string) => void; onRequested: () => void }) {
-  const lists = useQuery({ queryKey: ["lists", "mine"], queryFn: ({ signal }) => myLists(signal) });
+  const lists = useQuery({ ...listQueries.mine() });
   const [listId, setListId] = useState(srv.linked_list_id ?? "");
   const [queued, setQueued] = useState(false);
   const deploy = useMutation({
@@ -245,7 +245,7 @@ function MyRequests({ id }: { id: string }) {
 
 function Settings({ srv }: { srv: Server }) {
   const qc = useQueryClient();
-  const lists = useQuery({ queryKey: ["lists", "mine"], queryFn: ({ signal }) => myLists(signal) });
+  const lists = useQuery({ ...listQueries.mine() });
   const [form, setForm] = useState({ name: srv.name, file_path: srv.file_path, linked_list_id: srv.linked_list_id, auto_deploy: srv.auto_deploy });
   const save = useMutation({
     mutationFn: () => updateServer(srv.id, form),
