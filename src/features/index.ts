@@ -18,6 +18,7 @@ import { templatesRoutes } from "./templates/routes";
 import { liveFeature } from "./live";
 import { catalogFeature } from "./catalog";
 import { webRoutes } from "./web/routes";
+import { backupFeature } from "./backup";
 
 export interface ScheduleSpec {
   name: string;
@@ -47,6 +48,7 @@ export const features: FeatureModule[] = [
   { name: "events", routes: eventsRoutes, jobs: eventsJobs },
   liveFeature,
   catalogFeature,
+  backupFeature,
   // Last: its page wildcard answers only what no API, docs or metrics route does.
   { name: "web", routes: webRoutes },
 ];

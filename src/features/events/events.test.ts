@@ -121,6 +121,32 @@ describe("URL safety", () => {
     expect(res.body).toMatchObject({ ok: false, status: 302 });
     expect(rx.requests.map((r) => r.path)).toEqual(["/hook"]);
   });
+
+  test("a redirect to another host is never followed, for chat and custom webhooks, tested or delivered (issue 24)", async () => {
+    const other = await startReceiver();
+    try {
+      const list = seedList(owner.id);
+      for (const type of ["chat", "custom"] as const) {
+        rx.reset();
+        const hook = await createHook(owner, { type, scope: "list", list_id: list });
+        for (const status of [302, 307, 308] as const) {
+          rx.script({ redirectTo: other.url, status });
+          const res = await t.req("POST", `/api/v1/settings/webhooks/${hook.id}/test`, { user: owner });
+          expect(res.body).toMatchObject({ ok: false, status });
+        }
+        rx.script({ redirectTo: other.url, status: 307 });
+        emit("mod_added", list, { workshop_id: "5965550F24A0C152", mod_name: "ACE" });
+        await flush();
+        const log = (await t.req("GET", `/api/v1/settings/webhooks/${hook.id}/deliveries`, { user: owner })).body;
+        expect(log[0]).toMatchObject({ success: false, response_status: 307, error: "HTTP 307 (redirects are not followed)" });
+        expect(rx.requests).toHaveLength(4);
+        t.deps.db.delete(webhooks).run();
+      }
+      expect(other.requests).toEqual([]);
+    } finally {
+      other.stop();
+    }
+  });
 });
 
 describe("webhook CRUD", () => {
