@@ -38,7 +38,8 @@ export interface HealthProbes {
   failed: number;
 }
 
-export interface WriteLoad {
+/** One measurement: clients, requests, throughput and latencies (ms), refusals and failures. */
+export interface LoadFigures {
   connections: number;
   requests: number;
   rps: number;
@@ -48,6 +49,9 @@ export interface WriteLoad {
   max: number;
   non2xx: number;
   errors: number;
+}
+
+export interface WriteLoad extends LoadFigures {
   /** First non-2xx answers, for the log. */
   samples: string[];
   health: HealthProbes | null;
@@ -103,7 +107,7 @@ export async function driveWrites(
   let non2xx = 0, errors = 0, issued = 0, keyN = 0, ipN = 0;
   const samples: string[] = [];
   const durationMs = opts.seconds * 1000;
-  const prober = opts.healthUrl ? startProber(opts.healthUrl, opts.amount ? 1_000 : durationMs) : null;
+  const prober = opts.healthUrl ? startProber(opts.healthUrl, opts.amount ? 300 : durationMs) : null;
   const t0 = performance.now();
   const more = () => (opts.amount ? issued < opts.amount : performance.now() - t0 < durationMs);
   const one = async (method: string, path: string, body?: unknown) => {
