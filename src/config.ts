@@ -133,6 +133,13 @@ export const configSchema = z.object({
   LOADOUT_RATE_LIMIT_ANON: perMinute("LOADOUT_RATE_LIMIT_ANON", 300),
   LOADOUT_RATE_LIMIT_USER: perMinute("LOADOUT_RATE_LIMIT_USER", 1200),
   LOADOUT_LOG_LEVEL: z.enum(["debug", "info", "warn", "error"], { error: "LOADOUT_LOG_LEVEL must be debug, info, warn or error" }).default("info"),
+  /** How often a deployment that restarts its server looks again (players gone? server back?), ms. */
+  LOADOUT_DEPLOY_POLL_MS: z.coerce
+    .number({ error: "LOADOUT_DEPLOY_POLL_MS must be a number of milliseconds" })
+    .int("LOADOUT_DEPLOY_POLL_MS must be a whole number of milliseconds")
+    .min(10, "LOADOUT_DEPLOY_POLL_MS must be 10 to 600000")
+    .max(600_000, "LOADOUT_DEPLOY_POLL_MS must be 10 to 600000")
+    .default(5000),
   /** Comma-separated allowed origins for CORS, or `*` (the API uses no cookies, so `*` is safe). */
   LOADOUT_CORS_ORIGINS: z.string().default("*"),
 });

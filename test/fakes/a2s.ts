@@ -1,10 +1,12 @@
 // A local A2S responder on 127.0.0.1 (UDP, random port): answers A2S_INFO as a Reforger server
 // does (external-formats.md §3), directly or after the S2C_CHALLENGE step, or never (a server
-// that is down or firewalled). For the client's hardening (issue 24) it can also misbehave the
-// ways a real network does: a stray packet before the real reply (from another port, with another
-// header, or garbage), the reply only from another port, repeated challenges, and split replies in
-// the Source form (with its size field, or without it like some old games; compressed with bzip2)
-// and the GoldSrc form, in order or shuffled. Packet layouts: docs/live.md ("A2S client").
+// that is down or firewalled). For the client's hardening it can also misbehave the ways a real
+// network does: a stray packet before the real reply (from another port, with another header, or
+// garbage), the reply only from another port, repeated challenges, and split replies in the Source
+// form (with its size field, or without it like some old games; compressed with bzip2) and the
+// GoldSrc form, in order or shuffled. Packet layouts: docs/live.md ("A2S client"). A loopback
+// datagram "LOADOUT-A2S <mode>" or "LOADOUT-A2S players <n>" changes it from outside the test
+// process (the deploy tests' restart script sends one).
 import { createSocket, type Socket } from "node:dgram";
 import { mulberry32 } from "../fixtures/prng";
 
@@ -55,6 +57,8 @@ export interface A2sResponder {
 const HEADER = Buffer.from([0xff, 0xff, 0xff, 0xff]);
 const SPLIT = Buffer.from([0xfe, 0xff, 0xff, 0xff]);
 const QUERY = Buffer.from("TSource Engine Query\0", "latin1");
+/** Prefix of the control datagrams. */
+export const CONTROL = "LOADOUT-A2S ";
 
 const u16 = (n: number) => {
   const b = Buffer.alloc(2);
@@ -148,6 +152,13 @@ export async function startA2sResponder(info: A2sResponderInfo, mode: A2sMode = 
   };
   const sendFrom = (s: Socket, b: Buffer, port: number, address: string) => s.send(b, port, address);
   socket.on("message", (msg, rinfo) => {
+    const text = msg.toString("latin1");
+    if (text.startsWith(CONTROL) && rinfo.address === "127.0.0.1") {
+      const [what, arg] = text.slice(CONTROL.length).trim().split(/\s+/);
+      if (what === "players") responder.info.players = Number(arg);
+      else if (what === "direct" || what === "challenge" || what === "silent") responder.mode = what;
+      return;
+    }
     if (msg.length < 4 + QUERY.length || !msg.subarray(0, 4).equals(HEADER) || !msg.subarray(4, 4 + QUERY.length).equals(QUERY)) return;
     const given = msg.subarray(4 + QUERY.length);
     // Which round this request answers: 0 without challenge bytes, k after the k-th challenge.

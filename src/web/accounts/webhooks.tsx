@@ -28,6 +28,9 @@ export const EVENT_LABELS: Record<string, string> = {
   deploy_request_decided: "a deploy request is decided",
   deployment_succeeded: "a deployment succeeds",
   deployment_failed: "a deployment fails",
+  "deploy.restarting": "a server restarts for a deploy",
+  "deploy.verified": "a restarted server is back with the new mods",
+  "deploy.rolled_back": "a server that did not come back is rolled back",
 };
 const KINDS = Object.keys(EVENT_LABELS);
 
