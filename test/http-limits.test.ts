@@ -4,11 +4,19 @@
 // against a real listening server in test/e2e/limits.test.ts.
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { createTestApp, type TestApp } from "./helpers";
-import { MAX_JSON_DEPTH, PUBLIC_MUTATIONS, SOCKET_BODY_CAP, TOO_DEEP, jsonNestsDeeperThan } from "../src/shared/http";
+import { HEADER_LIMIT, MAX_JSON_DEPTH, PUBLIC_MUTATIONS, SOCKET_BODY_CAP, TOO_DEEP, UNTRUSTED_PROXY_WARNING, jsonNestsDeeperThan } from "../src/shared/http";
 import { refusesWithAppError } from "../src/shared/request-validation";
+import { RUNTIME_FLAGS } from "../src/shared/runtime-flags";
 
 const MiB = 1024 * 1024;
 const CHUNK = 64 * 1024;
+
+/** The app listening on 127.0.0.1, as server.ts listens: requests come from a real peer address. */
+async function listening(env: Record<string, string> = {}) {
+  const t = await createTestApp({ env });
+  const app = t.app.listen({ port: 0, hostname: "127.0.0.1", maxRequestBodySize: SOCKET_BODY_CAP });
+  return { t, base: `http://127.0.0.1:${app.server!.port}`, close: async () => (await app.stop(true), await t.close()) };
+}
 
 /** A chunked body of `total` bytes (no Content-Length) that counts how much the server pulled. */
 function countingBody(total: number, fill = 0x20) {
@@ -213,6 +221,40 @@ describe("the request log line", () => {
   });
 });
 
+describe("early refusals are logged once, in-process and behind a real listening server (issue 24)", () => {
+  test("431, 413 and 429 answered before routing each get exactly one request line (a real server logged none)", async () => {
+    const t = await createTestApp({ env: { LOADOUT_RATE_LIMIT_ANON: "1" } });
+    let base = "http://localhost";
+    const send = async (via: "socket" | "handle", want: number, path: string, init: RequestInit = {}) => {
+      const id = crypto.randomUUID();
+      const req = new Request(`${base}${path}`, { ...init, headers: { ...(init.headers as Record<string, string>), "x-request-id": id } });
+      const res = via === "socket" ? await fetch(req) : await t.app.handle(req);
+      await res.arrayBuffer();
+      expect(res.status).toBe(want);
+      await Bun.sleep(10);
+      return t.log.lines.map((l) => JSON.parse(l)).filter((l) => l.msg === "request" && l.request_id === id).map((l) => l.status);
+    };
+    const bigBody = { method: "POST", headers: { "content-type": "application/json", "content-length": String(2 * MiB) }, body: "x".repeat(2 * MiB) };
+    // In-process first (once the app listens, app.handle sees the socket's address too).
+    expect(await send("handle", 431, "/api/v1/auth/me", { headers: { authorization: `Bearer ${"x".repeat(20_000)}` } })).toEqual([431]);
+    expect(await send("handle", 413, "/api/v1/auth/login", bigBody)).toEqual([413]);
+    expect(await send("handle", 200, "/api/v1/mods")).toEqual([200]); // the one request the limit allows this address
+    expect(await send("handle", 429, "/api/v1/mods")).toEqual([429]);
+    // Over a socket. (The test runner's own runtime cap, 16 KiB with no raised flag, answers a
+    // 20,000-character header before the app: the binary's 431 is in test/e2e/limits.test.ts.)
+    const app = t.app.listen({ port: 0, hostname: "127.0.0.1", maxRequestBodySize: SOCKET_BODY_CAP });
+    base = `http://127.0.0.1:${app.server!.port}`;
+    try {
+      expect(await send("socket", 413, "/api/v1/auth/login", bigBody)).toEqual([413]);
+      expect(await send("socket", 200, "/api/v1/mods")).toEqual([200]);
+      expect(await send("socket", 429, "/api/v1/mods")).toEqual([429]);
+    } finally {
+      await app.stop(true);
+      await t.close();
+    }
+  });
+});
+
 describe("hostile JSON: nesting is bounded before parsing, a rejected body is never serialised (issue 24)", () => {
   let t: TestApp;
   beforeAll(async () => {
@@ -312,8 +354,7 @@ describe("hostile JSON: nesting is bounded before parsing, a rejected body is ne
   });
 
   test("acceptance: 100,000 [ (200 KB) without credentials to register is 400 in < 50 ms while health answers in < 50 ms (real listening server)", async () => {
-    const app = t.app.listen({ port: 0, hostname: "127.0.0.1", maxRequestBodySize: SOCKET_BODY_CAP });
-    const base = `http://127.0.0.1:${app.server!.port}`;
+    const { base, close } = await listening();
     try {
       const deep = "[".repeat(100_000) + "]".repeat(100_000);
       const timed = async (f: () => Promise<Response>) => {
@@ -339,7 +380,103 @@ describe("hostile JSON: nesting is bounded before parsing, a rejected body is ne
       expect(median(rounds.map((x) => x.reg))).toBeLessThan(50);
       expect(median(rounds.map((x) => x.health))).toBeLessThan(50);
     } finally {
-      await app.stop(true);
+      await close();
+    }
+  });
+});
+
+describe("pages are not API calls (issue 24)", () => {
+  test("400 page loads from one address all get the app; the 301st API call is 429 JSON; a refused page path is a page that says to wait", async () => {
+    const { base, close } = await listening();
+    try {
+      const index = await (await fetch(`${base}/`)).text();
+      const assets = [...index.matchAll(/(?:src|href)="(\/assets\/[^"]+)"/g)].map((m) => m[1]!);
+      expect(assets.length).toBeGreaterThan(0);
+      const paths = ["/", "/catalog", "/lists/0190abcd", "/servers?players=1", "/mods/5965550F24A0C152", ...assets];
+      const pageStatuses: number[] = [];
+      for (let i = 0; i < 400; i++) {
+        const path = paths[i % paths.length]!;
+        const r = await fetch(`${base}${path}`);
+        const body = await r.text();
+        pageStatuses.push(r.status);
+        if (!path.startsWith("/assets/")) expect(body).toBe(index);
+      }
+      expect(pageStatuses.filter((s) => s !== 200)).toEqual([]);
+
+      const apiStatuses: number[] = [];
+      for (let i = 0; i < 300; i++) {
+        const r = await fetch(`${base}/api/v1/mods`);
+        await r.arrayBuffer();
+        apiStatuses.push(r.status);
+      }
+      expect(apiStatuses.filter((s) => s !== 200)).toEqual([]);
+      const refused = await fetch(`${base}/api/v1/mods`);
+      expect(refused.status).toBe(429);
+      expect(Number(refused.headers.get("retry-after"))).toBeGreaterThan(0);
+      expect(await refused.json()).toEqual({ error: "too many requests" });
+
+      // Pages still load for this address; the API docs page (counted: it is not the app) says to wait, as a page.
+      const page = await fetch(`${base}/lists`);
+      expect(page.status).toBe(200);
+      expect(await page.text()).toBe(index);
+      const docs = await fetch(`${base}/swagger`);
+      expect(docs.status).toBe(429);
+      const retryAfter = Number(docs.headers.get("retry-after"));
+      expect(retryAfter).toBeGreaterThan(0);
+      expect(docs.headers.get("content-type")).toBe("text/html; charset=utf-8");
+      const html = await docs.text();
+      expect(html).toContain("<h1>Too many requests</h1>");
+      expect(html).toContain(`Please wait ${retryAfter} second`);
+      expect(html.length).toBeLessThan(2000);
+      // A page path asked with another method is counted and refused as a page too.
+      const post = await fetch(`${base}/lists`, { method: "POST" });
+      expect(post.status).toBe(429);
+      expect(post.headers.get("content-type")).toStartWith("text/html");
+    } finally {
+      await close();
+    }
+  }, 60_000);
+
+  test("X-Forwarded-For from a loopback peer while LOADOUT_TRUST_PROXY is off: one warning saying how to set it", async () => {
+    const untrusted = await listening();
+    try {
+      await fetch(`${untrusted.base}/api/v1/health`);
+      const warned = () => untrusted.t.log.lines.filter((l) => l.includes(UNTRUSTED_PROXY_WARNING));
+      expect(warned()).toHaveLength(0);
+      for (let i = 0; i < 5; i++) await (await fetch(`${untrusted.base}/api/v1/mods`, { headers: { "x-forwarded-for": `198.51.100.${i}` } })).arrayBuffer();
+      await (await fetch(`${untrusted.base}/`, { headers: { "x-forwarded-for": "198.51.100.9" } })).arrayBuffer();
+      expect(warned()).toHaveLength(1);
+      expect(JSON.parse(warned()[0]!)).toMatchObject({ level: "warn", msg: UNTRUSTED_PROXY_WARNING, peer: "127.0.0.1" });
+      expect(UNTRUSTED_PROXY_WARNING).toContain("LOADOUT_TRUST_PROXY=true");
+    } finally {
+      await untrusted.close();
+    }
+    const trusted = await listening({ LOADOUT_TRUST_PROXY: "true" });
+    try {
+      await (await fetch(`${trusted.base}/api/v1/mods`, { headers: { "x-forwarded-for": "198.51.100.1" } })).arrayBuffer();
+      expect(trusted.t.log.lines.some((l) => l.includes(UNTRUSTED_PROXY_WARNING))).toBe(false);
+    } finally {
+      await trusted.close();
+    }
+  });
+});
+
+describe("oversized headers (issue 24)", () => {
+  test("headers over 16 KiB are 431 {error} with a request id; the runtime is started with a cap above ours", async () => {
+    const t = await createTestApp();
+    try {
+      const big = await t.req("GET", "/api/v1/auth/me", { token: "x".repeat(20_000) });
+      expect(big.status).toBe(431);
+      expect(big.body).toEqual({ error: "request headers too large" });
+      expect(big.headers.get("x-request-id")).toBeTruthy();
+      // Just under the limit: an ordinary bad token.
+      const under = await t.req("GET", "/api/v1/auth/me", { token: "x".repeat(HEADER_LIMIT - 200) });
+      expect(under.status).toBe(401);
+      // The raised runtime cap is what lets our answer be seen (the compiled binary: test/e2e/limits.test.ts).
+      const pkg = JSON.parse(await Bun.file(new URL("../package.json", import.meta.url)).text());
+      for (const script of ["start", "dev"]) for (const flag of RUNTIME_FLAGS) expect(pkg.scripts[script]).toContain(flag);
+    } finally {
+      await t.close();
     }
   });
 });

@@ -6,13 +6,25 @@ import type { Server } from "bun";
 import type { Deps } from "../deps";
 import { AppError } from "./errors";
 import { issueMessage } from "./request-validation";
-import { RateLimiter, isRateLimitExempt } from "./rate-limit";
+import { RateLimiter, isPageLoad, isRateLimitExempt, refusesWithPage } from "./rate-limit";
+import { isForbiddenAddress } from "./url-safety";
 import { READ_METHODS, callerOf } from "./auth";
 
 export const BODY_LIMIT = 1024 * 1024;
 export const IMPORT_BODY_LIMIT = 5 * 1024 * 1024;
 /** Bun.serve's maxRequestBodySize: far above every route limit, so the app's JSON 413 answers first. */
 export const SOCKET_BODY_CAP = 1024 * 1024 * 1024;
+/**
+ * Request headers (names and values) the app takes: 16 KiB, Bun's own default cap. Beyond it the
+ * answer is our 431 `{error}`; beyond the runtime's raised cap (RUNTIME_HEADER_CAP, 64 KiB, in
+ * src/shared/runtime-flags.ts) Bun's bare 431 answers before any of our code runs.
+ */
+export const HEADER_LIMIT = 16 * 1024;
+const headerBytes = (headers: Headers) => {
+  let n = 0;
+  for (const [name, value] of headers) n += name.length + value.length + 4; // "name: value\r\n"
+  return n;
+};
 /** Import endpoints take up to 5 MiB and receive the raw body text (shape 3 is not JSON). */
 export const isImportPath = (path: string) => /\/import-(preview|apply)$/.test(path);
 
@@ -87,6 +99,8 @@ interface RequestMeta {
   start: number;
 }
 const meta = new WeakMap<Request, RequestMeta>();
+/** Requests whose log line was written when they were refused early (see `early`). */
+const loggedEarly = new WeakSet<Request>();
 /** Status of the error response rendered for a request (Elysia's afterResponse does not see it). */
 const errorStatus = new WeakMap<Request, number>();
 
@@ -101,6 +115,31 @@ export function clientIp(deps: Pick<Deps, "config">, request: Request, server?: 
 
 const json = (status: number, body: unknown, headers: Record<string, string> = {}) =>
   new Response(JSON.stringify(body), { status, headers: { "content-type": "application/json", ...headers } });
+
+/**
+ * The global limit's refusal: `{error: "too many requests"}` on API paths; on a page path (a
+ * person in a browser) a small page that says how long to wait and reloads itself then.
+ */
+function tooManyRequests(path: string, retryAfter: number, requestId: string): Response {
+  const headers = { ...SECURITY_HEADERS, "retry-after": String(retryAfter), "x-request-id": requestId };
+  if (!refusesWithPage(path)) return json(429, { error: "too many requests" }, headers);
+  const page = `<!doctype html>
+<html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
+<meta http-equiv="refresh" content="${retryAfter}"><title>Too many requests · Loadout</title>
+<style>body{font:16px/1.5 system-ui,sans-serif;max-width:34rem;margin:15vh auto;padding:0 1rem;color:#1d2430;background:#f6f7f9}@media(prefers-color-scheme:dark){body{color:#e4e8ee;background:#14181f}}h1{font-size:1.4rem}</style>
+</head><body><main><h1>Too many requests</h1>
+<p>This address has sent more requests in the last minute than Loadout answers. Please wait ${retryAfter} second${retryAfter === 1 ? "" : "s"}; this page reloads by itself then.</p>
+</main></body></html>
+`;
+  return new Response(page, {
+    status: 429,
+    headers: { ...headers, "content-type": "text/html; charset=utf-8", "cache-control": "no-store", "content-security-policy": "default-src 'none'; style-src 'unsafe-inline'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'" },
+  });
+}
+
+/** The line logged once when a proxy's X-Forwarded-For is ignored. */
+export const UNTRUSTED_PROXY_WARNING =
+  "requests carry X-Forwarded-For from a loopback or private address, but LOADOUT_TRUST_PROXY is off: every visitor behind that proxy counts as one client (one rate limit, one login limit). If the proxy sets or overwrites X-Forwarded-For, set LOADOUT_TRUST_PROXY=true (docs/operations.md, 'Behind a reverse proxy')";
 
 const SECURITY_HEADERS: Record<string, string> = {
   "x-content-type-options": "nosniff",
@@ -118,6 +157,8 @@ export function httpPlugin(deps: Deps) {
   const { LOADOUT_RATE_LIMIT_ANON: anonLimit, LOADOUT_RATE_LIMIT_USER: userLimit } = deps.config;
   const anonLimiter = anonLimit > 0 ? new RateLimiter(anonLimit, 60_000, () => deps.clock.now()) : null;
   const userLimiter = userLimit > 0 ? new RateLimiter(userLimit, 60_000, () => deps.clock.now()) : null;
+  // Until warned once: a request with X-Forwarded-For from a proxy-like peer while the header is not trusted.
+  let watchForProxy = !deps.config.LOADOUT_TRUST_PROXY;
 
   return new Elysia({ name: "http" })
     .onRequest(async ({ request, set, server }) => {
@@ -127,18 +168,28 @@ export function httpPlugin(deps: Deps) {
       Object.assign(set.headers, SECURITY_HEADERS);
       const path = new URL(request.url).pathname;
 
-      const len = Number(request.headers.get("content-length") ?? 0);
-      if (len > (isImportPath(path) ? IMPORT_BODY_LIMIT : BODY_LIMIT)) {
-        return json(413, { error: "request body too large" }, { "x-request-id": id });
+      if (headerBytes(request.headers) > HEADER_LIMIT) {
+        return early(request, json(431, { error: "request headers too large" }, { ...SECURITY_HEADERS, "x-request-id": id }));
       }
 
-      if ((anonLimiter || userLimiter) && !isRateLimitExempt(path)) {
+      const len = Number(request.headers.get("content-length") ?? 0);
+      if (len > (isImportPath(path) ? IMPORT_BODY_LIMIT : BODY_LIMIT)) {
+        return early(request, json(413, { error: "request body too large" }, { ...SECURITY_HEADERS, "x-request-id": id }));
+      }
+
+      if (watchForProxy && request.headers.has("x-forwarded-for")) {
+        const peer = server?.requestIP(request)?.address;
+        if (peer && isForbiddenAddress(peer)) {
+          watchForProxy = false;
+          deps.log.warn(UNTRUSTED_PROXY_WARNING, { peer });
+        }
+      }
+
+      if ((anonLimiter || userLimiter) && !isRateLimitExempt(path) && !isPageLoad(request.method, path)) {
         const hasCredential = request.headers.has("authorization") || request.headers.has("x-api-key");
         const caller = hasCredential ? await callerOf(deps, request).catch(() => null) : null;
         const r = caller ? userLimiter?.hit("u:" + caller.id) : anonLimiter?.hit("ip:" + clientIp(deps, request, server));
-        if (r && !r.allowed) {
-          return json(429, { error: "too many requests" }, { "retry-after": String(r.retryAfter), "x-request-id": id });
-        }
+        if (r && !r.allowed) return early(request, tooManyRequests(path, r.retryAfter, id));
       }
     })
     .onTransform({ as: "global" }, (ctx) => {
@@ -195,16 +246,31 @@ export function httpPlugin(deps: Deps) {
       return res;
     })
     .onAfterResponse({ as: "global" }, ({ request, set, response }) => {
-      const m = meta.get(request);
-      const status = errorStatus.get(request) ?? (response instanceof Response ? response.status : typeof set.status === "number" ? set.status : 200);
-      deps.log.info("request", {
-        request_id: m?.id,
-        method: request.method,
-        path: new URL(request.url).pathname,
-        status,
-        ms: m ? Math.round((performance.now() - m.start) * 10) / 10 : undefined,
-      });
+      if (loggedEarly.has(request)) return;
+      logRequest(request, errorStatus.get(request) ?? (response instanceof Response ? response.status : typeof set.status === "number" ? set.status : 200));
     });
+
+  function logRequest(request: Request, status: number) {
+    const m = meta.get(request);
+    deps.log.info("request", {
+      request_id: m?.id,
+      method: request.method,
+      path: new URL(request.url).pathname,
+      status,
+      ms: m ? Math.round((performance.now() - m.start) * 10) / 10 : undefined,
+    });
+  }
+
+  /**
+   * A refusal answered from onRequest (431, 413, 429), logged here: Elysia runs no afterResponse
+   * hook for an answer returned that early, so these lines were missing from the log (rate-limit
+   * refusals included). `loggedEarly` keeps it to one line should a later Elysia run the hook.
+   */
+  function early(request: Request, response: Response): Response {
+    loggedEarly.add(request);
+    logRequest(request, response.status);
+    return response;
+  }
 
   function renderError({ code, error, request, set }: { code: unknown; error: unknown; request: Request; set: { headers: Record<string, unknown> } }): Response {
       const rid = meta.get(request)?.id;

@@ -13,6 +13,7 @@ import { loadBmFixture, startFakeBattleMetrics, type FakeBattleMetrics } from ".
 import { startSshd, type SshdPeer } from "../peers/sshd";
 import { startReceiver, type Receiver } from "../fakes/receiver";
 import { startFakePanel } from "../fakes/panel";
+import { startA2sResponder } from "../fakes/a2s";
 import { SAMPLE_SERVER_JSON } from "../fakes/panel-server-json";
 import { verifyStandardWebhook } from "../fakes/receiver-verify";
 import { smallCatalog, SMALL } from "../fixtures/workshop/dataset";
@@ -138,6 +139,8 @@ beforeAll(async () => {
     LOADOUT_ADMIN_PASSWORD: ADMIN.password,
     LOADOUT_RATE_LIMIT_ANON: "0",
     LOADOUT_RATE_LIMIT_USER: "0",
+    // Deploys that restart their server look again every 200 ms (not every 5 s).
+    LOADOUT_DEPLOY_POLL_MS: "200",
   }));
   adminToken = (await api("POST", "/api/v1/auth/login", undefined, ADMIN)).body.token;
   expect((await api("POST", "/api/v1/jobs/scraper", adminToken, { mode: "full" })).status).toBe(202);
@@ -894,6 +897,83 @@ describe("the web app in a real browser", () => {
     for (const c of [{ errors, ctx }, crew]) {
       expect(c.errors).toEqual([]);
       await c.ctx.close();
+    }
+  }, 120_000);
+
+  test("deploys with a restart: restart settings, a deploy that waits for an empty server, 'restart now instead', the phases up to verified; a server that does not come back is rolled back and the error shown", async () => {
+    const r = await api("POST", "/api/v1/auth/register", undefined, { email: "restarter@example.com", password: "a good password", display_name: "Restarter" });
+    await api("POST", `/api/v1/admin/users/${r.body.user_id}/approve`, adminToken);
+    const token = (await api("POST", "/api/v1/auth/login", undefined, { email: "restarter@example.com", password: "a good password" })).body.token as string;
+    const list = (await api("POST", "/api/v1/lists", token, { name: "Restart op", is_public: false })).body;
+    await api("POST", `/api/v1/lists/${list.id}/mods`, token, { workshop_id: SMALL.chainA, with_dependencies: true });
+    const panel = startFakePanel({ files: { "/config.json": SAMPLE_SERVER_JSON } });
+    const a2s = await startA2sResponder({ name: "Everon", map: "Everon", players: 3, maxPlayers: 64, version: "1.2.1", gamePort: 2001 }, "direct");
+    try {
+      const srv = (
+        await api("POST", "/api/v1/servers", token, {
+          name: "Everon PvE",
+          connection_type: "panel",
+          file_path: "/config.json",
+          linked_list_id: list.id,
+          query_address: `127.0.0.1:${a2s.port}`,
+          restart: "now",
+          verify_timeout_s: 60,
+        })
+      ).body;
+      await api("POST", `/api/v1/servers/${srv.id}/credentials`, token, { panel_url: panel.url, api_key: panel.apiKey, server_uuid: panel.serverUuid });
+      const { page, errors, ctx } = await context();
+      await signIn(page, "restarter@example.com", "a good password");
+      await page.goto(`${base}/my-servers/${srv.id}`);
+      await page.getByRole("heading", { name: "Everon PvE", level: 1 }).waitFor();
+      expect(await page.getByLabel("After a deploy").inputValue()).toBe("now");
+
+      // Deploy, restarting when the server is empty: three players are on, so it waits.
+      const progress = page.getByRole("list", { name: "Deployment progress" });
+      const current = () => progress.locator('[aria-current="step"]').textContent();
+      panel.power.bootMs = 1500; // the panel says "starting" for a moment after the signal
+      await page.getByLabel("Then").selectOption("when_empty");
+      await page.getByRole("button", { name: "Deploy now" }).click();
+      await page.getByText(/Waiting for the server to empty: 3 players on\. Waited \d+ s; restarts anyway at/).waitFor();
+      expect(await current()).toBe("Waiting for an empty server");
+      expect(panel.signals).toEqual([]);
+      await look(page, "my-server-waiting");
+      await page.getByRole("button", { name: "Restart now instead" }).click();
+      await until("the verifying phase on the page", async () => (await current().catch(() => null)) === "Verifying", 15_000);
+      await page.getByText(/Waiting for it to answer/).waitFor();
+      await page.getByText(/^Deployed 4 mods; the server restarted at .+ and answered again at .+ \(verified\)\.$/).waitFor({ timeout: 20_000 });
+      expect(await progress.getByRole("listitem").last().textContent()).toBe("Verified");
+      expect(panel.signals).toEqual(["restart"]);
+      await page.getByRole("table", { name: "Tests and deployments of this server, newest first" }).getByText(/restarted, verified/).waitFor();
+      await look(page, "my-server-verified");
+
+      // A server that does not come back: 10 s to answer (set in the settings), then the
+      // previous config goes back, a second restart, and the server answers again.
+      a2s.mode = "silent";
+      panel.onPower = () => {
+        if (panel.signals.length === 3) setTimeout(() => (a2s.mode = "direct"), 2500); // long enough to be seen rolling back
+      };
+      await page.getByLabel("Time to come back (seconds)").fill("10");
+      await page.getByRole("button", { name: "Save settings" }).click();
+      await page.getByText("Saved.").waitFor();
+      await page.getByLabel("Then").selectOption("");
+      const before = panel.files.get("/config.json");
+      await api("POST", `/api/v1/lists/${list.id}/mods`, token, { workshop_id: SMALL.cycleX }); // something to change
+      await page.getByRole("button", { name: "Deploy now" }).click();
+      await until("the rollback on the page", async () => (await current().catch(() => null)) === "Rolling back", 30_000);
+      const alert = page.getByRole("alert").filter({ hasText: "Rolled back:" });
+      await alert.waitFor({ timeout: 30_000 });
+      expect(await alert.textContent()).toMatch(
+        new RegExp(`^Rolled back: server did not answer on 127\\.0\\.0\\.1:${a2s.port} within 10 s after the restart; the previous config was restored and the server answered again at \\d\\d:\\d\\d UTC$`),
+      );
+      expect(panel.files.get("/config.json")).toBe(before); // the first deploy's file, restored byte for byte
+      expect(panel.signals).toEqual(["restart", "restart", "restart"]);
+      await page.getByRole("table", { name: "Tests and deployments of this server, newest first" }).getByText(/^Rolled back: server did not answer/).waitFor();
+      await look(page, "my-server-rolled-back");
+      expect(errors).toEqual([]);
+      await ctx.close();
+    } finally {
+      await panel.stop();
+      a2s.close();
     }
   }, 120_000);
 

@@ -6,7 +6,8 @@ export type ModSummary = z.infer<typeof catalog.modSummary>;
 export type ModList = z.infer<typeof catalog.modListResponse>;
 export type Autocomplete = z.infer<typeof catalog.autocompleteEntry>;
 export type ModDetail = z.infer<typeof catalog.modDetail>;
-export type Deps = z.infer<typeof catalog.depsResponse>;
+/** A mod's dependencies as GET /mods/:id/deps answers them (the flat list and the tree). */
+export type ModDependencies = z.infer<typeof catalog.depsResponse>;
 export type VersionEntry = z.infer<typeof catalog.versionEntry>;
 export type Screenshot = z.infer<typeof catalog.screenshot>;
 export type Items = z.infer<typeof catalog.itemsResponse>;

@@ -6,7 +6,7 @@ import { bytes, count } from "../app/format";
 import { MOD_SORTS, type ModSort, type ModSummary } from "../app/types";
 import { Empty, ErrorMessage, Pager, RemoteImage, SelectField, Skeleton } from "../ui/components";
 import { listMods, SORT_LABELS, TAGS } from "./catalog.services";
-import { ModCombobox } from "./mod-combobox";
+import { ModCombobox } from "./components/mod-combobox";
 import { EmptyCatalog } from "./crawl-status";
 
 export function CatalogPage() {

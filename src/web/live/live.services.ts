@@ -12,7 +12,7 @@ export type GlobalStatPoint = z.infer<typeof M.globalStatPoint>;
 export type CommunityStatPoint = z.infer<typeof M.communityStatPoint>;
 export type TopServer = z.infer<typeof M.topServer>;
 export type TopMod = z.infer<typeof M.topMod>;
-export type Sort = (typeof M.SORTS)[number];
+export type Sort = (typeof M.SERVER_SORTS)[number];
 export const SORTS: { value: Sort; label: string }[] = [
   { value: "players_desc", label: "Most players" },
   { value: "players_asc", label: "Fewest players" },
@@ -67,3 +67,5 @@ export interface CommunityPage {
 }
 export const communityPage = (id: string, signal?: AbortSignal) => get<CommunityPage>(`/communities/${id}`, signal);
 export const communityServers = (id: string, signal?: AbortSignal) => get<LiveServer[]>(`/game-servers${qs({ community_id: id, limit: 200 })}`, signal);
+/** A few servers by name (copying a server's mods into a list). */
+export const findLiveServers = (search: string, signal?: AbortSignal) => get<LiveServer[]>(`/game-servers${qs({ search, limit: "10" })}`, signal);

@@ -4,12 +4,14 @@ import { useEffect, useState, type FormEvent } from "react";
 import { Link, useNavigate, useSearch } from "@tanstack/react-router";
 import { keepPreviousData, useQuery } from "@tanstack/react-query";
 import { bytes, num } from "../app/format";
-import type { LiveSearch } from "../app/router";
+import type { LiveSearch } from "./live.search";
 import { ErrorMessage, Field, SelectField, Skeleton } from "../ui/components";
-import { ModPicker } from "../catalog/mod-picker";
+import { ModPicker } from "../catalog/components/mod-picker";
 import { modDetail } from "../catalog/catalog.services";
 import { liveServers, PAGE, SORTS, type BrowseQuery, type LiveServer } from "./live.services";
 import { NoLiveServers } from "./live-sources";
+import { PlayersBar } from "./components/players-bar";
+import { ServerLink } from "./components/server-link";
 
 const MB = 1024 * 1024;
 
@@ -27,29 +29,7 @@ function toQuery(s: LiveSearch): BrowseQuery {
   };
 }
 
-/** Players against the limit: a bar, and the numbers beside it (never under its marker), for everyone. */
-export function PlayersBar({ players, limit }: { players: number; limit: number }) {
-  const pct = limit > 0 ? Math.min(100, Math.round((players / limit) * 100)) : 0;
-  return (
-    <div className="players" title={`${players} of ${limit} players`}>
-      <div className="players-bar" aria-hidden="true">
-        <div className="players-bar-fill" style={{ width: `${pct}%` }} />
-      </div>
-      <span className="players-text">
-        {num(players)}/{num(limit)}
-      </span>
-    </div>
-  );
-}
 
-/** A live server's name, linking to its page (browser, statistics and community tables). */
-export function ServerLink({ server }: { server: { id: string; name: string } }) {
-  return (
-    <Link to="/live/$id" params={{ id: server.id }} search={{}}>
-      {server.name}
-    </Link>
-  );
-}
 
 /** A chosen mod filter: its name (looked up once), and a button that drops it. */
 function ModChip({ id, onRemove }: { id: string; onRemove: () => void }) {

@@ -6,7 +6,7 @@ import { bytes, count } from "../../app/format";
 import { ErrorMessage, Notice } from "../../ui/components";
 import { importApply, importPreview, type ImportDiff } from "../lists.services";
 import { useListRefresh } from "../lists.queries";
-import { CopyFromServer } from "./access";
+import { CopyFromServer } from "../components/copy-from-server";
 import { listTab, mayAddAndRemove, type ListTabProps } from "./tab";
 
 function DiffView({ diff }: { diff: ImportDiff }) {

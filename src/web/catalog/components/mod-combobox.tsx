@@ -5,7 +5,7 @@
 // of suggestions is announced in a live region. The catalog's search and the mod picker use it.
 import { useEffect, useId, useRef, useState, type CSSProperties, type KeyboardEvent } from "react";
 import { useQuery } from "@tanstack/react-query";
-import { autocomplete } from "./catalog.services";
+import { autocomplete } from "../catalog.services";
 
 export interface PickedMod {
   workshop_id: string;
