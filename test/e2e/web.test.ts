@@ -407,7 +407,7 @@ describe("the web app in a real browser", () => {
     await look(page, "list-templates");
     await api("POST", `/api/v1/lists/${opsId}/mods`, token, { workshop_id: SMALL.cycleY });
     await page.getByRole("button", { name: "Push updates of Ops night template to its followers" }).click();
-    await page.getByText(/Pushed to 1 lists: [1-9]\d* mods added/).waitFor();
+    await page.getByText(/Pushed to 1 list: [1-9]\d* mods? added/).waitFor();
     expect((await api("GET", `/api/v1/lists/${follower.id}`, token)).body.items.map((i: any) => i.workshop_id)).toContain(SMALL.cycleY);
     expect(errors).toEqual([]);
     await ctx.close();
