@@ -136,6 +136,9 @@ export function splitReply(reply: Buffer, split: NonNullable<A2sBehaviour["split
 export async function startA2sResponder(info: A2sResponderInfo, mode: A2sMode = "direct", behaviour: A2sBehaviour = {}): Promise<A2sResponder> {
   const socket = createSocket("udp4");
   const other = createSocket("udp4");
+  // A reply to a client that already gave up comes back as ICMP "port unreachable", which the
+  // runtime reports as an 'error' event (recvmsg ECONNREFUSED): a real server shrugs that off too.
+  for (const s of [socket, other]) s.on("error", () => {});
   const challenges = [0x0a0b0c0d, 0x1a1b1c1d, 0x2a2b2c2d, 0x3a3b3c3d, 0x4a4b4c4d].map(u32);
   let splitId = 1;
   const responder: A2sResponder = {
