@@ -3,6 +3,7 @@
 // for the dependency closure): no query per mod. They run inside drizzle transactions because
 // drizzle's bun-sqlite transaction is a BEGIN on the same connection.
 import type { Database, Statement } from "bun:sqlite";
+import type { listSnapshots } from "./tables";
 
 export interface ItemRow {
   workshop_id: string;
@@ -55,18 +56,12 @@ export interface AuditRow {
   list_id: string;
 }
 
-/** A row of list_snapshots; `snapshot_json` is the JSON array of {modId, name, version}. */
-export interface SnapshotRow {
-  id: string;
-  list_id: string;
-  version_name: string | null;
-  tag: string | null;
-  notes: string | null;
-  is_release: number;
-  snapshot_json: string;
-  created_by: string | null;
-  created_at: number;
-}
+/**
+ * A row of list_snapshots as raw SQL reads it: the table's columns (drizzle's $inferSelect),
+ * except that SQLite hands the boolean `is_release` over as 0/1. `snapshot_json` is the JSON
+ * array of {modId, name, version}.
+ */
+export type SnapshotRow = Omit<typeof listSnapshots.$inferSelect, "is_release"> & { is_release: number };
 
 export interface ListSummaryRow {
   id: string;
