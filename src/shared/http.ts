@@ -5,7 +5,7 @@ import { Elysia } from "elysia";
 import type { Server } from "bun";
 import type { Deps } from "../deps";
 import { AppError } from "./errors";
-import { BARE_MESSAGES } from "./schemas";
+import { BARE_MESSAGES, INVALID_WORKSHOP_ID } from "./schemas";
 import { RateLimiter, isRateLimitExempt } from "./rate-limit";
 import { READ_METHODS, callerOf } from "./auth";
 
@@ -188,14 +188,19 @@ export function httpPlugin(deps: Deps) {
       if (typeof cors === "string") headers["access-control-allow-origin"] = cors;
       // Elysia wraps what a parser throws in a ParseError; ours throws AppError (413, invalid JSON).
       const appError = error instanceof AppError ? error : (error as any)?.cause instanceof AppError ? ((error as any).cause as AppError) : null;
-      if (appError) return json(appError.status, { error: appError.message }, { ...headers, ...appError.headers });
+      if (appError) {
+        // Every 401 means the same to a client (sign in again), so all carry its code.
+        const code = appError.code ?? (appError.status === 401 ? "unauthorized" : undefined);
+        return json(appError.status, code ? { error: appError.message, code } : { error: appError.message }, { ...headers, ...appError.headers });
+      }
       switch (code) {
         case "VALIDATION": {
           if ((error as any).type === "response") {
             deps.log.error("response failed its schema", { request_id: rid, path: new URL(request.url).pathname, error: validationMessage(error) });
             return json(500, { error: "internal error" }, headers);
           }
-          return json(400, { error: validationMessage(error) }, headers);
+          const message = validationMessage(error);
+          return json(400, message === INVALID_WORKSHOP_ID ? { error: message, code: "invalid_workshop_id" } : { error: message }, headers);
         }
         case "PARSE":
           return json(400, { error: "invalid JSON" }, headers);

@@ -12,7 +12,7 @@ import type * as M from "./model";
 
 export const MOD_NOT_FOUND = "mod not found";
 
-const notFound = () => new AppError(404, MOD_NOT_FOUND);
+const notFound = () => new AppError(404, MOD_NOT_FOUND, { code: "mod_not_found" });
 
 const parseTags = (json: string): string[] => {
   try {

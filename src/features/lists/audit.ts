@@ -7,7 +7,7 @@ import { toIso } from "../../shared/time";
 import { recordEvent } from "../events/outbox";
 import { type ListAccess, requireListRight } from "./access";
 import * as repo from "./repository";
-import { inTransaction, LIMIT_MESSAGE, MAX_MODS, parseJson } from "./rules";
+import { inTransaction, listFull, MAX_MODS, parseJson } from "./rules";
 
 export const AUDIT_LIMIT = 100;
 
@@ -58,7 +58,7 @@ export function revertAudit(deps: Deps, a: ListAccess, entryId: string, userId: 
       case "remove_mod": {
         if (repo.getItem(deps.sqlite, listId, wid)) throw new AppError(409, `cannot revert: mod ${wid} is already in the list again`);
         const c = repo.countItems(deps.sqlite, listId);
-        if (c.n >= MAX_MODS) throw new AppError(409, LIMIT_MESSAGE);
+        if (c.n >= MAX_MODS) throw listFull();
         const version = parseJson<{ version: string | null }>(e.old_value)?.version ?? null;
         repo.insertItem(deps.sqlite, { listId, workshopId: wid, name: e.mod_name ?? "", position: c.max_pos + 1, pinned: version, userId, at: now });
         audit("add_mod", null, null);
@@ -104,7 +104,7 @@ export function revertAudit(deps: Deps, a: ListAccess, entryId: string, userId: 
           byId.delete(a.workshop_id);
         }
         const readd = oldV.removed.filter((r) => !byId.has(r.workshop_id));
-        if (byId.size + readd.length > MAX_MODS) throw new AppError(409, LIMIT_MESSAGE);
+        if (byId.size + readd.length > MAX_MODS) throw listFull();
         let pos = repo.countItems(deps.sqlite, listId).max_pos;
         for (const r of readd) {
           repo.insertItem(deps.sqlite, { listId, workshopId: r.workshop_id, name: r.name, position: ++pos, pinned: r.version, userId, at: now });

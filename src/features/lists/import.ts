@@ -7,7 +7,7 @@ import { recordEvent } from "../events/outbox";
 import { computeImportPlan, type CatalogInfo, type CurrentItem, type ImportDiff } from "./diff";
 import { toExportItem } from "./export";
 import * as repo from "./repository";
-import { checkAge, inTransaction, LIMIT_MESSAGE, MAX_MODS, queueScrape } from "./rules";
+import { checkAge, inTransaction, listFull, MAX_MODS, queueScrape } from "./rules";
 import { entryLabel, ImportFormatError, parseImportBody, type ImportEntry, type ImportShape } from "./server-json-format";
 
 function parseBody(raw: string): { entries: ImportEntry[]; shape: ImportShape } {
@@ -89,7 +89,7 @@ export function applyImport(deps: Deps, input: ApplyImportInput): ApplyImportRes
   return inTransaction(deps, (t) => {
     const list = repo.listAgeRule(deps.sqlite, input.listId);
     if (!list) throw new AppError(404, "list not found");
-    if (input.entries.length > MAX_MODS) throw new AppError(409, LIMIT_MESSAGE);
+    if (input.entries.length > MAX_MODS) throw listFull();
     const { plan, rows, items } = planFor(deps, input.listId, input.entries, input.checkOrder);
     if (input.checkPinsOf) checkImportedPins(deps, plan, input.entries, input.checkPinsOf);
     checkAge(list, rows, now);

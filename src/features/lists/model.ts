@@ -107,6 +107,9 @@ export const listItem = z.object({
   added_by: z.object({ user_id: z.string(), display_name: z.string() }).nullable(),
   /** When the workshop last updated the mod (the age rule's clock); null when the catalog lacks it. */
   mod_updated_at: z.string().nullable(),
+  too_old: z
+    .boolean()
+    .describe("The list's age rule says this mod is too old: the catalog knows it and its latest version is older than max_mod_age_days (never true without a limit)"),
 });
 
 export interface DepNodeOut {
@@ -136,6 +139,7 @@ export const listDetail = listSummary.omit({ owner_name: true, role: true, tags:
     can_add: z.boolean(),
     can_remove: z.boolean(),
     can_deploy: z.boolean(),
+    can_import: z.boolean().describe("May import a server.json into the list (import needs both can_add and can_remove)"),
     via_share: z.boolean(),
   }),
 });

@@ -18,6 +18,9 @@ import * as svc from "./service";
 import * as snapshots from "./snapshots";
 import { exportFileName, exportFragment, exportGameConfig, type ExportType } from "./server-json-format";
 
+/** The response header of DELETE /lists/:id/mods/:workshopID naming the removal's audit entry. */
+export const AUDIT_ENTRY_HEADER = "x-audit-entry-id";
+
 const errors = { 400: errorBody, 401: errorBody, 403: errorBody, 404: errorBody, 409: errorBody, 422: errorBody };
 
 function download(body: unknown, filename: string) {
@@ -160,10 +163,23 @@ export const listsRoutes = (deps: Deps) => {
       "/:id/mods/:workshopID",
       ({ query, params, user, set }) => {
         requireListRight(get(params.id, user, query.share), "remove");
-        mods.removeMod(deps, params.id, user.id, params.workshopID);
+        set.headers[AUDIT_ENTRY_HEADER] = mods.removeMod(deps, params.id, user.id, params.workshopID);
         set.status = 204;
       },
-      { auth: true, params: m.listModParams, detail: { summary: "Remove a mod" } },
+      {
+        auth: true,
+        params: m.listModParams,
+        detail: {
+          summary: "Remove a mod",
+          description: `204 with no body; the ${AUDIT_ENTRY_HEADER} response header holds the id of the removal's audit entry, so an undo posts it to /lists/:id/audit/:entryID/revert without reading the log.`,
+          responses: {
+            204: {
+              description: "Removed",
+              headers: { [AUDIT_ENTRY_HEADER]: { description: "Id of the remove_mod audit entry of this removal", schema: { type: "string" } } },
+            },
+          },
+        },
+      },
     )
     .put(
       "/:id/mods/:workshopID/version",
