@@ -274,6 +274,14 @@ describe("the web app in a real browser", () => {
     await page.goto(`${base}/sign-in`);
     await look(page, "sign-in");
     expect(errors).toEqual([]);
+    // An id that is no workshop ID (the API's code invalid_workshop_id, not its text) and one the
+    // catalog lacks read differently (after the console check: both answers are HTTP errors).
+    await page.goto(`${base}/mods/not-an-id`);
+    await page.getByText("“not-an-id” is not a workshop ID (16 hexadecimal characters).").waitFor();
+    expect(await page.getByText("Loadout can fetch it now").count()).toBe(0);
+    await page.goto(`${base}/mods/ABCDEF0123456789`);
+    await page.getByText("The catalog has no mod ABCDEF0123456789 yet.").waitFor();
+    await page.getByText("If it exists on the workshop, Loadout can fetch it now.").waitFor();
     await ctx.close();
   }, 60_000);
 
@@ -345,8 +353,14 @@ describe("the web app in a real browser", () => {
     // Remove and undo.
     await page.getByRole("link", { name: "Mods", exact: true }).click();
     await page.getByRole("button", { name: "Remove Chain C" }).click();
+    // The undo reverts the entry the removal answered with: it does not read the history first.
+    const undoCalls: string[] = [];
+    const onRequest = (r: { method(): string; url(): string }) => void undoCalls.push(`${r.method()} ${new URL(r.url()).pathname}`);
+    page.on("request", onRequest);
     await page.getByRole("button", { name: "Undo" }).click();
     await page.getByRole("button", { name: "Remove Chain C" }).waitFor();
+    page.off("request", onRequest);
+    expect(undoCalls.filter((c) => c.includes("/audit"))).toEqual([expect.stringMatching(/^POST \/api\/v1\/lists\/[^/]+\/audit\/[^/]+\/revert$/)]);
     expect(await page.getByText(/dependenc(y is|ies are) missing/).count()).toBe(0);
 
     // Import a pasted server.json: preview, then apply.

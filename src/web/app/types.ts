@@ -33,8 +33,19 @@ export interface Job {
   created_by: string | null;
   created_at: string;
 }
-export const MOD_SORTS = ["updated_desc", "name_asc", "name_desc", "size_desc"] as const;
-export type ModSort = (typeof MOD_SORTS)[number];
+/**
+ * The server's names (a type from its model) listed once for the page, in the order it shows
+ * them: the compiler fails when one is missing or is no name of the server's (the bundle takes
+ * no code of the server, so the list cannot be imported itself).
+ */
+export const namesOf =
+  <T extends string>() =>
+  <const V extends readonly T[]>(values: V & ([T] extends [V[number]] ? unknown : { missing: Exclude<T, V[number]> })) =>
+    values;
+
+/** GET /mods's sort names (catalog/model.ts MOD_SORTS), the default first. */
+export type ModSort = (typeof catalog.MOD_SORTS)[number];
+export const MOD_SORTS = namesOf<ModSort>()(["updated_desc", "name_asc", "name_desc", "size_desc"]);
 
 export interface Me {
   id: string;

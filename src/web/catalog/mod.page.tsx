@@ -33,7 +33,7 @@ export function ModPage() {
   const mod = useQuery({ queryKey: ["mod", id], queryFn: ({ signal }) => modDetail(id, signal) });
   if (mod.isLoading) return <Skeleton lines={6} label="Loading the mod" />;
   if (mod.error) {
-    if (mod.error instanceof ApiError && (mod.error.status === 404 || mod.error.status === 400)) return <UnknownMod id={id} message={mod.error.message} />;
+    if (mod.error instanceof ApiError && (mod.error.status === 404 || mod.error.status === 400)) return <UnknownMod id={id} invalid={mod.error.code === "invalid_workshop_id"} />;
     return <ErrorMessage error={mod.error} retry={() => mod.refetch()} />;
   }
   const m = mod.data!;
@@ -67,13 +67,14 @@ export function ModPage() {
   );
 }
 
-function UnknownMod({ id, message }: { id: string; message: string }) {
+/** A mod the catalog lacks (404), or an id that is no workshop ID (400, code invalid_workshop_id). */
+function UnknownMod({ id, invalid }: { id: string; invalid: boolean }) {
   const scrape = useMutation({ mutationFn: () => requestScrape(id) });
   return (
     <div className="stack">
       <h1>Mod not in the catalog</h1>
-      <Notice kind="warn">{message === "invalid workshop ID" ? `“${id}” is not a workshop ID (16 hexadecimal characters).` : `The catalog has no mod ${id} yet.`}</Notice>
-      {message !== "invalid workshop ID" && (
+      <Notice kind="warn">{invalid ? `“${id}” is not a workshop ID (16 hexadecimal characters).` : `The catalog has no mod ${id} yet.`}</Notice>
+      {!invalid && (
         <div className="card stack">
           <p>If it exists on the workshop, Loadout can fetch it now.</p>
           <ErrorMessage error={scrape.error} />

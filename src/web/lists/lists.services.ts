@@ -1,9 +1,10 @@
 // List calls (/lists and a list's own parts: mods, check, import, export, history, snapshots,
 // sharing, collaborators, co-owners, suggestions, blocks, the suggestion form). Folders, tags,
 // communities, groups and templates have their own services beside this one.
-import { api, get, qs } from "../app/api";
+import { api, get, qs, send } from "../app/api";
 import type { z } from "zod";
 import type * as L from "../../features/lists/model";
+import type * as LR from "../../features/lists/routes";
 import type * as C from "../../features/collaboration/model";
 
 export type ListSummary = z.infer<typeof L.listSummary>;
@@ -20,7 +21,11 @@ export const createList = (body: { name: string; description: string; is_public:
 export const listDetail = (id: string, share?: string, signal?: AbortSignal) => get<ListDetail>(`/lists/${id}${qs({ share })}`, signal);
 export const addMod = (id: string, workshop_id: string, with_dependencies = true) =>
   api<{ ok: boolean; added: { workshop_id: string; name: string; in_catalog: boolean }[] }>("POST", `/lists/${id}/mods`, { body: { workshop_id, with_dependencies } });
-export const removeMod = (id: string, workshopId: string) => api<void>("DELETE", `/lists/${id}/mods/${workshopId}`);
+/** The header naming a removal's audit entry (the server's constant, checked by the compiler). */
+const AUDIT_ENTRY_HEADER: typeof LR.AUDIT_ENTRY_HEADER = "x-audit-entry-id";
+/** Removes a mod; answers the id of the removal's audit entry, which `revert` undoes. */
+export const removeMod = (id: string, workshopId: string) =>
+  send("DELETE", `/lists/${id}/mods/${workshopId}`).then((r) => r.headers.get(AUDIT_ENTRY_HEADER));
 export const pinVersion = (id: string, workshopId: string, version: string | null) => api<void>("PUT", `/lists/${id}/mods/${workshopId}/version`, { body: { version } });
 export const checkList = (id: string, share?: string, signal?: AbortSignal) => get<CheckReport>(`/lists/${id}/check${qs({ share })}`, signal);
 export const importPreview = (id: string, text: string, checkOrder = false) =>

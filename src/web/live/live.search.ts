@@ -2,8 +2,11 @@
 // server's pages of mods and changes.
 import * as z from "zod/mini";
 import { oneOf, positiveInt, text } from "../app/search";
+import { namesOf } from "../app/types";
+import type { SERVER_SORTS } from "../../features/live/model";
 
-export const LIVE_SORTS = ["players_desc", "players_asc", "popularity", "recent", "mod_size_desc", "mod_size_asc", "name_asc", "name_desc"] as const;
+/** GET /game-servers' sort names (live/model.ts SERVER_SORTS), in the order the browser offers them. */
+export const LIVE_SORTS = namesOf<(typeof SERVER_SORTS)[number]>()(["players_desc", "players_asc", "popularity", "recent", "mod_size_desc", "mod_size_asc", "name_asc", "name_desc"]);
 export const liveSearch = z.object({
   q: text(),
   sort: oneOf(LIVE_SORTS),

@@ -2,6 +2,7 @@
 import { api, get, qs } from "../app/api";
 import type { z } from "zod";
 import type * as M from "../../features/live/model";
+import { LIVE_SORTS } from "./live.search";
 
 export type LiveServer = z.infer<typeof M.serverEntry>;
 export type ServerDetail = z.infer<typeof M.serverDetail>;
@@ -13,16 +14,18 @@ export type CommunityStatPoint = z.infer<typeof M.communityStatPoint>;
 export type TopServer = z.infer<typeof M.topServer>;
 export type TopMod = z.infer<typeof M.topMod>;
 export type Sort = (typeof M.SERVER_SORTS)[number];
-export const SORTS: { value: Sort; label: string }[] = [
-  { value: "players_desc", label: "Most players" },
-  { value: "players_asc", label: "Fewest players" },
-  { value: "popularity", label: "Busiest this week" },
-  { value: "recent", label: "Most recently seen" },
-  { value: "mod_size_desc", label: "Largest download" },
-  { value: "mod_size_asc", label: "Smallest download" },
-  { value: "name_asc", label: "Name A–Z" },
-  { value: "name_desc", label: "Name Z–A" },
-];
+const SORT_LABELS: Record<Sort, string> = {
+  players_desc: "Most players",
+  players_asc: "Fewest players",
+  popularity: "Busiest this week",
+  recent: "Most recently seen",
+  mod_size_desc: "Largest download",
+  mod_size_asc: "Smallest download",
+  name_asc: "Name A–Z",
+  name_desc: "Name Z–A",
+};
+/** The browser's order choices: the sort names in their order, with their labels. */
+export const SORTS: { value: Sort; label: string }[] = LIVE_SORTS.map((value) => ({ value, label: SORT_LABELS[value] }));
 
 export interface BrowseQuery {
   search?: string;

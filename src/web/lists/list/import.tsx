@@ -7,7 +7,7 @@ import { ErrorMessage, Notice } from "../../ui/components";
 import { importApply, importPreview, type ImportDiff } from "../lists.services";
 import { useListRefresh } from "../lists.queries";
 import { CopyFromServer } from "../components/copy-from-server";
-import { listTab, mayAddAndRemove, type ListTabProps } from "./tab";
+import { listTab, mayImport, type ListTabProps } from "./tab";
 
 function DiffView({ diff }: { diff: ImportDiff }) {
   const groups: [string, { key: string; text: string }[]][] = [
@@ -104,4 +104,4 @@ function Import({ list }: ListTabProps) {
   );
 }
 
-export const importTab = listTab({ id: "import", label: "Import", open: mayAddAndRemove, Component: Import });
+export const importTab = listTab({ id: "import", label: "Import", open: mayImport, Component: Import });

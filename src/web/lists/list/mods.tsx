@@ -7,7 +7,7 @@ import { bytes, date, num, count } from "../../app/format";
 import { ChunkedRows, Empty, ErrorMessage, Notice, SelectField } from "../../ui/components";
 import { modDeps, modVersions } from "../../catalog/catalog.services";
 import { ModPicker, type PickedMod } from "../../catalog/components/mod-picker";
-import { addMod, audit, pinVersion, removeMod, revert, type ListDetail, type ListItem } from "../lists.services";
+import { addMod, pinVersion, removeMod, revert, type ListDetail, type ListItem } from "../lists.services";
 import { useListRefresh } from "../lists.queries";
 import { listTab, type ListTabProps } from "./tab";
 
@@ -97,8 +97,6 @@ function PinVersion({ list, item, onDone }: { list: ListDetail; item: ListItem; 
   );
 }
 
-const DAY_MS = 86_400_000;
-
 /** What a row's dependency column says: the missing mods it needs, or that all are in the list. */
 function dependencyStatus(list: ListDetail): Map<string, string[]> {
   const needs = new Map<string, string[]>();
@@ -114,7 +112,6 @@ function dependencyStatus(list: ListDetail): Map<string, string[]> {
 interface RowProps {
   item: ListItem;
   missing: string[] | undefined;
-  tooOld: boolean;
   canPin: boolean;
   canRemove: boolean;
   busy: boolean;
@@ -127,7 +124,7 @@ interface RowProps {
  * renders 1,000 of these; the table's click handler routes the links), memoised so a filter
  * or an edit re-renders only the rows that changed (bench/web-list.ts).
  */
-const ModRow = memo(function ModRow({ item: i, missing, tooOld, canPin, canRemove, busy, onPin, onRemove }: RowProps) {
+const ModRow = memo(function ModRow({ item: i, missing, canPin, canRemove, busy, onPin, onRemove }: RowProps) {
   const version = i.pinned_version ? `pinned ${i.pinned_version}` : `latest (${i.version || "?"})`;
   return (
     <tr>
@@ -151,7 +148,8 @@ const ModRow = memo(function ModRow({ item: i, missing, tooOld, canPin, canRemov
       </td>
       <td data-label="Updated">
         {date(i.mod_updated_at)}
-        {tooOld && <span className="badge warn"> too old</span>}
+        {/* The server applies the list's age rule (too_old); the page only shows it. */}
+        {i.too_old && <span className="badge warn"> too old</span>}
       </td>
       <td data-label="Dependencies">{missing ? <span className="badge warn">needs {missing.join(", ")}</span> : <span className="muted">complete</span>}</td>
       <td data-label="Added by">
@@ -178,28 +176,23 @@ function Mods({ list }: ListTabProps) {
   const deferredFilter = useDeferredValue(filter);
   const [sort, setSort] = useState<"position" | "name" | "size" | "updated">("position");
   const [editing, setEditing] = useState<string | null>(null);
-  const [removed, setRemoved] = useState<{ workshop_id: string; name: string } | null>(null);
+  // The removal's audit entry (the DELETE names it), so undo reverts exactly that entry.
+  const [removed, setRemoved] = useState<{ name: string; entryId: string | null } | null>(null);
   const remove = useMutation({
-    mutationFn: (item: ListItem) => removeMod(list.id, item.workshop_id).then(() => item),
-    onSuccess: (item) => {
-      setRemoved({ workshop_id: item.workshop_id, name: item.name });
+    mutationFn: (item: ListItem) => removeMod(list.id, item.workshop_id).then((entryId) => ({ name: item.name, entryId })),
+    onSuccess: (r) => {
+      setRemoved(r);
       refresh();
     },
   });
   const undo = useMutation({
-    mutationFn: async () => {
-      const entries = await audit(list.id);
-      const entry = entries.find((e) => e.action === "remove_mod" && e.workshop_id === removed!.workshop_id && !e.reverted);
-      if (!entry) throw new Error("the removal is no longer in the history");
-      return revert(list.id, entry.id);
-    },
+    mutationFn: (entryId: string) => revert(list.id, entryId),
     onSuccess: () => {
       setRemoved(null);
       refresh();
     },
   });
   const needs = useMemo(() => dependencyStatus(list), [list]);
-  const oldBefore = list.max_mod_age_days == null ? null : Date.now() - list.max_mod_age_days * DAY_MS;
   const rows = useMemo(() => {
     const f = deferredFilter.trim().toLowerCase();
     const r = list.items.filter((i) => !f || i.name.toLowerCase().includes(f) || i.workshop_id.toLowerCase().includes(f));
@@ -216,9 +209,11 @@ function Mods({ list }: ListTabProps) {
       {removed && canAdd && (
         <div className="alert ok row" role="status" style={{ alignItems: "center" }}>
           Removed {removed.name}.
-          <button type="button" className="btn secondary" onClick={() => undo.mutate()} disabled={undo.isPending}>
-            Undo
-          </button>
+          {removed.entryId && (
+            <button type="button" className="btn secondary" onClick={() => undo.mutate(removed.entryId!)} disabled={undo.isPending}>
+              Undo
+            </button>
+          )}
         </div>
       )}
       <ErrorMessage error={remove.error ?? undo.error} />
@@ -306,7 +301,6 @@ function Mods({ list }: ListTabProps) {
                     key={i.workshop_id}
                     item={i}
                     missing={needs.get(i.workshop_id)}
-                    tooOld={oldBefore !== null && i.mod_updated_at !== null && Date.parse(i.mod_updated_at) < oldBefore}
                     canPin={canAdd}
                     canRemove={canRemove}
                     busy={remove.isPending}

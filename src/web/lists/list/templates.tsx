@@ -7,7 +7,7 @@ import { useSession } from "../../app/session";
 import { ConfirmButton, DataTable, ErrorMessage, Field, Notice, SelectField } from "../../ui/components";
 import { applyTemplate, createTemplate, pushTemplate, unsubscribe } from "../templates.services";
 import { invalidateList, listQueries, useListRefresh } from "../lists.queries";
-import { listTab, mayAddAndRemove, type ListTabProps } from "./tab";
+import { listTab, mayImport, type ListTabProps } from "./tab";
 
 /** Templates: make one of this list, follow one (its mods are applied, later pushes too), push yours. */
 function Templates({ list }: ListTabProps) {
@@ -120,4 +120,4 @@ function Templates({ list }: ListTabProps) {
 }
 
 
-export const templatesTab = listTab({ id: "templates", label: "Templates", open: mayAddAndRemove, Component: Templates });
+export const templatesTab = listTab({ id: "templates", label: "Templates", open: mayImport, Component: Templates });
