@@ -5,6 +5,7 @@ import { Elysia } from "elysia";
 import type { Server } from "bun";
 import type { Deps } from "../deps";
 import { AppError } from "./errors";
+import { decodeTextFile } from "./jsonc";
 import { BARE_MESSAGES } from "./schemas";
 import { RateLimiter, isRateLimitExempt } from "./rate-limit";
 import { READ_METHODS, callerOf } from "./auth";
@@ -147,13 +148,19 @@ export function httpPlugin(deps: Deps) {
         throw new AppError(415, "content type must be application/json");
       }
       const bytes = await readBounded(request, importPath ? IMPORT_BODY_LIMIT : BODY_LIMIT);
+      if (importPath) {
+        // An uploaded server.json: UTF-8 (a BOM dropped) or UTF-16 with its BOM, as Windows
+        // tools save it (issue 26).
+        const decoded = decodeTextFile(bytes);
+        if (!decoded) throw new AppError(400, "the file is neither UTF-8 nor UTF-16 with a byte order mark; save it as UTF-8");
+        return decoded.text;
+      }
       let text: string;
       try {
         text = utf8.decode(bytes);
       } catch {
-        throw new AppError(400, importPath ? "request body is not valid UTF-8" : "invalid JSON");
+        throw new AppError(400, "invalid JSON");
       }
-      if (importPath) return text;
       if (text.trim() === "") return {};
       try {
         return JSON.parse(text);
