@@ -213,6 +213,8 @@ export interface ServerJsonMod {
   modId: string;
   name: string;
   version?: string;
+  /** Written only when it says something (issue 26): stated on the item, or unlike the target's default. */
+  required?: boolean;
 }
 
 /** `fixed`: pinned versions, unpinned mods without version. `latest`: latest known versions. */
