@@ -166,7 +166,7 @@ export function configChanges(a: SplitConfig | null, b: SplitConfig, limit = 50)
     }
     if (JSON.stringify(x) !== JSON.stringify(y)) out.push(pathText(path));
   };
-  if (!a) return ["(all settings: the list has no config yet)"];
+  if (!a) return []; // nothing remembered yet: the preview says the settings will be (a note)
   walk(a.settings, b.settings, []);
   const sa = new Map(a.secrets.map(([p, v]) => [pathText(p), v]));
   const sb = new Map(b.secrets.map(([p, v]) => [pathText(p), v]));
