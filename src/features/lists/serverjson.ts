@@ -204,6 +204,8 @@ export interface ExportItem {
   pinned_version: string | null;
   /** Latest version the catalog knows; null or "" when the mod was never scraped. */
   latest_version: string | null;
+  /** The stated per-mod `required` (null or absent: the list's default applies). */
+  required?: boolean | null;
 }
 
 export type ExportType = "fixed" | "latest";
@@ -217,20 +219,42 @@ export interface ServerJsonMod {
   required?: boolean;
 }
 
+/**
+ * Whose `modsRequiredByDefault` applies: the list's (what an unstated item means) and the
+ * target file's (what an entry without `required` will mean there). Both default to the game's
+ * default, true.
+ */
+export interface RequiredDefaults {
+  list?: boolean;
+  target?: boolean;
+}
+
+/** The `required` to write for an item: its stated value, else the list's default where the target's differs. */
+export function requiredToWrite(stated: boolean | null | undefined, d: RequiredDefaults = {}): boolean | undefined {
+  if (stated === true || stated === false) return stated;
+  const list = d.list ?? true;
+  return list !== (d.target ?? true) ? list : undefined;
+}
+
 /** `fixed`: pinned versions, unpinned mods without version. `latest`: latest known versions. */
-export function exportMods(items: readonly ExportItem[], type: ExportType): ServerJsonMod[] {
+export function exportMods(items: readonly ExportItem[], type: ExportType, defaults: RequiredDefaults = {}): ServerJsonMod[] {
   const out: ServerJsonMod[] = new Array(items.length);
   for (let i = 0; i < items.length; i++) {
     const it = items[i];
     const version = type === "fixed" ? it.pinned_version : it.latest_version || it.pinned_version;
-    out[i] = version ? { modId: it.workshop_id, name: it.name, version } : { modId: it.workshop_id, name: it.name };
+    const entry: ServerJsonMod = { modId: it.workshop_id, name: it.name };
+    if (version) entry.version = version;
+    const required = requiredToWrite(it.required, defaults);
+    if (required !== undefined) entry.required = required;
+    out[i] = entry;
   }
   return out;
 }
 
 /** The spec's `export` body: the `{game: {mods}}` fragment of a server.json. */
-export function exportFragment(items: readonly ExportItem[], type: ExportType): { game: { mods: ServerJsonMod[] } } {
-  return { game: { mods: exportMods(items, type) } };
+export function exportFragment(items: readonly ExportItem[], type: ExportType, listDefault = true): { game: { mods: ServerJsonMod[] } } {
+  // The fragment carries no modsRequiredByDefault: whoever pastes it has the game's default.
+  return { game: { mods: exportMods(items, type, { list: listDefault, target: true }) } };
 }
 
 /** Default scenario: Conflict – Everon, shipped with the game. */
