@@ -47,8 +47,17 @@ export const forgetServerConfig = (id: string) => api<void>("DELETE", `/lists/${
 export const audit = (id: string, signal?: AbortSignal) => get<AuditEntry[]>(`/lists/${id}/audit`, signal);
 export const revert = (id: string, entryId: string) => api<{ ok: boolean }>("POST", `/lists/${id}/audit/${entryId}/revert`);
 
+/** What an export wrote: the text, and (for a complete config) whether it came from the list's remembered config. */
+export interface ExportResult {
+  text: string;
+  /** `imported` (the list's remembered config), `defaults` (the documented defaults), null for the fragment. */
+  config: "imported" | "defaults" | null;
+  /** The remembered config's passwords were left empty because the caller is not an owner. */
+  secretsWithheld: boolean;
+}
+
 /** Export texts are not JSON API answers: fetched as text with the same token. */
-export async function exportText(id: string, kind: "fragment" | "game", type: "fixed" | "latest", share?: string): Promise<string> {
+export async function exportText(id: string, kind: "fragment" | "game", type: "fixed" | "latest", share?: string): Promise<ExportResult> {
   const { getToken } = await import("../app/auth-store");
   const token = getToken();
   const res = await fetch(`/api/v1/lists/${id}/export${kind === "game" ? "/game" : ""}${qs({ type, share })}`, {
@@ -62,7 +71,12 @@ export async function exportText(id: string, kind: "fragment" | "game", type: "f
     } catch {}
     throw new Error(message);
   }
-  return text;
+  const config = res.headers.get("x-loadout-config");
+  return {
+    text,
+    config: config === "imported" || config === "defaults" ? config : null,
+    secretsWithheld: res.headers.get("x-loadout-secrets") === "withheld",
+  };
 }
 
 export type Collaborator = z.infer<typeof C.collaboratorOut>;

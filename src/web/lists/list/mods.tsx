@@ -7,7 +7,7 @@ import { bytes, date, num } from "../../app/format";
 import { ChunkedRows, Empty, ErrorMessage, Notice, SelectField } from "../../ui/components";
 import { modDeps, modVersions } from "../../catalog/catalog.services";
 import { ModPicker, type PickedMod } from "../../catalog/mod-picker";
-import { addMod, audit, pinVersion, removeMod, revert, type ListDetail, type ListItem } from "../lists.services";
+import { addMod, audit, pinVersion, removeMod, revert, setRequired, type ListDetail, type ListItem } from "../lists.services";
 import { useListRefresh } from "../lists.queries";
 import { listTab, type ListTabProps } from "./tab";
 
@@ -120,6 +120,7 @@ interface RowProps {
   busy: boolean;
   onPin: (id: string) => void;
   onRemove: (item: ListItem) => void;
+  onRequired: (item: ListItem, required: boolean) => void;
 }
 
 /**
@@ -127,7 +128,7 @@ interface RowProps {
  * renders 1,000 of these; the table's click handler routes the links), memoised so a filter
  * or an edit re-renders only the rows that changed (bench/web-list.ts).
  */
-const ModRow = memo(function ModRow({ item: i, missing, tooOld, canPin, canRemove, busy, onPin, onRemove }: RowProps) {
+const ModRow = memo(function ModRow({ item: i, missing, tooOld, canPin, canRemove, busy, onPin, onRemove, onRequired }: RowProps) {
   const version = i.pinned_version ? `pinned ${i.pinned_version}` : `latest (${i.version || "?"})`;
   return (
     <tr>
@@ -144,6 +145,18 @@ const ModRow = memo(function ModRow({ item: i, missing, tooOld, canPin, canRemov
           </button>
         ) : (
           version
+        )}
+        <br />
+        {/* server.json's per-mod required: a required mod that cannot be loaded stops the server. */}
+        {canPin ? (
+          <label className="small" style={{ display: "inline-flex", alignItems: "center", gap: "0.3rem" }}>
+            <input type="checkbox" checked={i.required} disabled={busy} onChange={(e) => onRequired(i, e.target.checked)} style={{ minHeight: 0 }} />
+            required
+            <span className="sr-only"> ({i.name})</span>
+            {i.required_stated === null && <span className="muted"> (default)</span>}
+          </label>
+        ) : (
+          <span className="muted small">{i.required ? "required" : "optional"}</span>
         )}
       </td>
       <td className="num">{bytes(i.size_bytes)}</td>
@@ -207,6 +220,8 @@ function Mods({ list }: ListTabProps) {
     return r;
   }, [list.items, deferredFilter, sort]);
   const onRemove = useCallback((i: ListItem) => remove.mutate(i), [remove.mutate]);
+  const required = useMutation({ mutationFn: (v: { item: ListItem; required: boolean }) => setRequired(list.id, v.item.workshop_id, v.required), onSuccess: refresh });
+  const onRequired = useCallback((item: ListItem, r: boolean) => required.mutate({ item, required: r }), [required.mutate]);
   const editingItem = editing ? list.items.find((i) => i.workshop_id === editing) : undefined;
   return (
     <div className="stack">
@@ -219,7 +234,7 @@ function Mods({ list }: ListTabProps) {
           </button>
         </div>
       )}
-      <ErrorMessage error={remove.error ?? undo.error} />
+      <ErrorMessage error={remove.error ?? undo.error ?? required.error} />
       {list.missing_dependencies.length > 0 && (
         <Notice kind="warn">
           {list.missing_dependencies.length} dependencies are missing.{" "}
@@ -307,9 +322,10 @@ function Mods({ list }: ListTabProps) {
                     tooOld={oldBefore !== null && i.mod_updated_at !== null && Date.parse(i.mod_updated_at) < oldBefore}
                     canPin={canAdd}
                     canRemove={canRemove}
-                    busy={remove.isPending}
+                    busy={remove.isPending || required.isPending}
                     onPin={setEditing}
                     onRemove={onRemove}
+                    onRequired={onRequired}
                   />
                 )}
               />

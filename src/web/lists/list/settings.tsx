@@ -10,6 +10,7 @@ import { decideRequest, listRequests, requireApproval } from "../../deploy/serve
 import { TagChip } from "../my-lists.page";
 import { invalidateList } from "../lists.queries";
 import { listTab, type ListTabProps } from "./tab";
+import { ServerConfigCard } from "./server-config";
 import { communities, deleteList, folders, myTags, setCommunity, setFolder, tagList, untagList, updateSettings, type ListDetail } from "../lists.services";
 
 function Settings({ list }: ListTabProps) {
@@ -67,6 +68,8 @@ function Settings({ list }: ListTabProps) {
           </button>
         </div>
       </FormCard>
+
+      <ServerConfigCard list={list} />
 
       <section className="card stack" aria-labelledby="file-h">
         <h2 id="file-h" style={{ marginTop: 0 }}>
