@@ -3,8 +3,11 @@
 import type { Database } from "bun:sqlite";
 import { AppError } from "../../shared/errors";
 import type { ImportPlan, StalePinElement } from "./diff";
+import type { Deps } from "../../deps";
+import { configChanges, splitConfig, type JsonObject } from "./server-config";
+import { loadConfig } from "./server-config-store";
 import * as repo from "./repository";
-import type { ImportEntry, ImportShape } from "./serverjson";
+import type { ImportEntry, ImportShape, ParsedImport } from "./serverjson";
 import { entryLabel } from "./serverjson";
 
 export type PinResolution = "unpinned" | "skip";
@@ -95,4 +98,36 @@ export function unresolvedError(stale: readonly StalePinElement[]): AppError | n
   const list = open.map((s) => `${s.entry} ${s.name} (${s.workshop_id}) version ${s.version}`).join("; ");
   const what = open.length === 1 ? "1 pinned version the catalog does not have" : `${open.length} pinned versions the catalog does not have`;
   return new AppError(400, `${what}: ${list}; choose for each: resolve=<workshop id>:unpinned or <workshop id>:skip`);
+}
+
+/**
+ * The import as it will be applied: the file's entries with the chosen resolutions, the plan for
+ * them, every stale pin (with its resolution), and the notes and settings changes for the
+ * preview. `planOf` computes a plan for entries against the list as it is now.
+ */
+export function resolveImport(
+  deps: Pick<Deps, "sqlite" | "secrets">,
+  listId: string,
+  parsed: ParsedImport,
+  resolveText: string | undefined,
+  current: readonly { workshop_id: string; pinned_version: string | null; required: number | null }[],
+  planOf: (entries: readonly ImportEntry[]) => ImportPlan,
+) {
+  const resolutions = parseResolutions(resolveText);
+  const first = planOf(parsed.entries);
+  const inList = new Set(current.map((c) => c.workshop_id));
+  const stale = findStalePins(deps.sqlite, first, parsed.entries, parsed.shape, inList, resolutions);
+  const byId = new Map(current.map((c) => [c.workshop_id, { pinned_version: c.pinned_version, required: repo.requiredOf(c.required) }]));
+  const entries = resolveEntries(parsed.entries, stale, byId);
+  const plan = stale.some((x) => x.resolution) ? planOf(entries) : first;
+  plan.diff.stale_pins = stale;
+  plan.diff.notes = [...parsed.notes];
+  if (parsed.config) {
+    const remembered = loadConfig(deps, listId);
+    const next = splitConfig(parsed.config as JsonObject);
+    plan.diff.config_changes = configChanges(remembered, next);
+    if (!remembered)
+      plan.diff.notes.push("the file's other settings (scenario, players, rcon, operating, ...) will be kept with the list for the complete config export; its passwords are stored encrypted");
+  }
+  return { entries, stale, plan };
 }

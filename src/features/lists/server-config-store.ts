@@ -21,6 +21,7 @@ import {
   type JsonPath,
   type SplitConfig,
 } from "./server-config";
+import { exportGameConfig, exportMods, type ExportItem, type ExportType } from "./serverjson";
 
 /** The game's default of `modsRequiredByDefault` (a mod without `required` is required). */
 export const GAME_MODS_REQUIRED_BY_DEFAULT = true;
@@ -160,6 +161,25 @@ function setAt(root: JsonObject, path: JsonPath, value: Json) {
 export function rememberedGameConfig(deps: Pick<Deps, "sqlite" | "secrets">, listId: string, mods: Json[], withSecrets: boolean): JsonObject | null {
   const c = loadConfig(deps, listId);
   return c ? assembleConfig(c.settings, c.secrets, mods, { withSecrets, hasModsKey: c.hasModsKey }) : null;
+}
+
+/**
+ * export/game's body: the remembered config with the list's mods (secrets for owners only), or
+ * the documented defaults. `config` and `secretsWithheld` become the response headers.
+ */
+export function gameConfigExport(
+  deps: Pick<Deps, "sqlite" | "secrets">,
+  list: { id: string; name: string },
+  items: readonly ExportItem[],
+  type: ExportType,
+  mayReadSecrets: boolean,
+): { body: unknown; config: "imported" | "defaults"; secretsWithheld: boolean } {
+  const c = loadConfig(deps, list.id);
+  if (!c) return { body: exportGameConfig(list.name, items, type), config: "defaults", secretsWithheld: false };
+  // The file's own modsRequiredByDefault travels with it: only stated flags are written.
+  const mods = exportMods(items, type) as unknown as Json[];
+  const body = assembleConfig(c.settings, c.secrets, mods, { withSecrets: mayReadSecrets, hasModsKey: c.hasModsKey });
+  return { body, config: "imported", secretsWithheld: !mayReadSecrets && c.secrets.length > 0 };
 }
 
 /** Key rotation: re-seals every list's config secrets under `next` (inside the caller's transaction). */
