@@ -481,7 +481,7 @@ describe("the web app in a real browser", () => {
     await page.getByRole("button", { name: "Save server config" }).click();
     await page.getByText("Saved.").first().waitFor();
     await look(page, "list-settings-server-config");
-    expect((await fetch(`${base}/api/v1/lists/${list.id}/export/game`, { headers: { authorization: `Bearer ${token}` } }).then((r) => r.json())).rcon.password).toBe("new-rcon");
+    expect((await fetch(`${base}/api/v1/lists/${list.id}/export/game`, { headers: { authorization: `Bearer ${token}` } }).then((r) => r.json() as Promise<any>)).rcon.password).toBe("new-rcon");
     expect(errors).toEqual([]);
     await ctx.close();
   }, 90_000);

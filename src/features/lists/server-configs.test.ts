@@ -216,7 +216,7 @@ describe("a remembered config", () => {
     expect((await exportGame(l.id)).body.game.scenarioId).toBe("{C41618FD18E9D714}Missions/23_Campaign_Arland.conf");
     const changed = textOf("full-commented.json").replace('"maxPlayers": 96', '"maxPlayers": 90').replace("rcon-Secret-42", "new-rcon");
     const p = await importFile(l.id, "import-preview", changed);
-    expect(p.body.config_changes).toEqual(["rcon.password", "game.maxPlayers"]);
+    expect(p.body.config_changes).toEqual(["game.maxPlayers", "rcon.password"]);
     expect(p.text).not.toContain("new-rcon");
   });
 });
@@ -241,7 +241,7 @@ describe("problems named at once", () => {
     const p2 = await importFile(l.id, "import-preview", file, resolve);
     expect(p2.body.stale_pins.map((s: any) => s.resolution)).toEqual(["unpinned", "unpinned", "skip", "unpinned", "skip"]);
     expect(p2.body.added.map((a: any) => [a.workshop_id, a.version])).toEqual([
-      ["59727DAE364DEADB", "1.0.42"],
+      ["59727DAE364DEADB", "9.0.0"],
       ["5965550F24A0C152", "9.0.0"],
       ["5AAF6D5352E5FCAB", "9.0.0"],
     ]);

@@ -10,7 +10,11 @@ import { recordEvent } from "../events/outbox";
 import { type ListAccess, type ListRow, requireListRight, resolveListAccess } from "./access";
 import { computeImportPlan, type CatalogInfo, type CurrentItem, type ImportDiff } from "./diff";
 import * as repo from "./repository";
-import { entryLabel, exportMods, ImportFormatError, parseImportBody, type ExportType, type ImportEntry, type ImportShape, type ServerJsonMod } from "./serverjson";
+import { entryLabel, exportMods, ImportFormatError, parseImportBody, type ExportType, type ImportEntry, type ImportShape, type ParsedImport, type ServerJsonMod } from "./serverjson";
+import { resolveImport, unresolvedError } from "./import-problems";
+import { revertRequired, UPDATE_REQUIRED } from "./required";
+import { splitConfig, type JsonObject, type SplitConfig } from "./server-config";
+import { listRequiredDefault, saveConfig } from "./server-config-store";
 
 export const MAX_MODS = 1000;
 export const LIMIT_MESSAGE = `maximum number of mods (${MAX_MODS}) reached`;
@@ -132,6 +136,7 @@ export function listDetail(deps: Deps, a: ListAccess) {
   const l = a.list;
   const items = repo.listItems(deps.sqlite, l.id);
   const edges = items.length ? repo.dependencyEdges(deps.sqlite, l.id) : [];
+  const requiredDefault = listRequiredDefault(deps.sqlite, l.id);
   let total = 0;
   const outItems = new Array(items.length);
   for (let i = 0; i < items.length; i++) {
@@ -148,6 +153,8 @@ export function listDetail(deps: Deps, a: ListAccess) {
       added_at: toIso(it.added_at),
       added_by: it.added_by && it.added_by_name !== null ? { user_id: it.added_by, display_name: it.added_by_name } : null,
       mod_updated_at: it.mod_updated_at === null ? null : toIso(it.mod_updated_at),
+      required: it.required === null ? requiredDefault : it.required !== 0,
+      required_stated: repo.requiredOf(it.required),
     };
   }
   const { tree, missing } = dependencyReport(items, edges);
@@ -170,6 +177,8 @@ export function listDetail(deps: Deps, a: ListAccess) {
     tags: repo.tagsOfList(deps.sqlite, l.id),
     dependency_tree: tree,
     missing_dependencies: missing,
+    mods_required_by_default: requiredDefault,
+    server_config: deps.sqlite.query("SELECT 1 FROM list_server_configs WHERE list_id = ?").get(l.id) ? ("imported" as const) : ("defaults" as const),
     // What the caller may do here, so clients show only the actions that will work (the API
     // still decides every request).
     my_access: {
@@ -416,7 +425,7 @@ export function rescrapeList(deps: Deps, listId: string, userId: string): { ok: 
 // ---------------------------------------------------------------------------------------------
 // Import
 
-function parseBody(raw: string): { entries: ImportEntry[]; shape: ImportShape } {
+function parseBody(raw: string): ParsedImport {
   try {
     return parseImportBody(raw);
   } catch (e) {
@@ -427,7 +436,7 @@ function parseBody(raw: string): { entries: ImportEntry[]; shape: ImportShape } 
 
 function planFor(deps: Deps, listId: string, entries: readonly ImportEntry[], checkOrder: boolean) {
   const items = repo.listItems(deps.sqlite, listId);
-  const current: CurrentItem[] = items.map((i) => ({ workshop_id: i.workshop_id, name: i.name, pinned_version: i.pinned_version, latest_version: i.version }));
+  const current: CurrentItem[] = items.map((i) => ({ workshop_id: i.workshop_id, name: i.name, pinned_version: i.pinned_version, latest_version: i.version, required: repo.requiredOf(i.required) }));
   const present = new Set(items.map((i) => i.workshop_id));
   const newIds = entries.filter((e) => !present.has(e.workshop_id)).map((e) => e.workshop_id);
   const rows = newIds.length ? repo.catalogLookup(deps.sqlite, newIds) : [];
@@ -456,16 +465,26 @@ function checkImportedPins(deps: Deps, plan: ReturnType<typeof planFor>["plan"],
   });
 }
 
-export function importPreview(deps: Deps, listId: string, raw: string, checkOrder: boolean): ImportDiff {
-  const { entries, shape } = parseBody(raw);
-  const { plan } = planFor(deps, listId, entries, checkOrder);
-  checkImportedPins(deps, plan, entries, shape);
-  return plan.diff;
+/** The file read, its stale pins resolved as chosen (`resolve`), and the plan for it. */
+function prepareImport(deps: Deps, listId: string, raw: string, checkOrder: boolean, resolve?: string) {
+  const parsed = parseBody(raw);
+  const current = repo.listItemKeys(deps.sqlite, listId);
+  const r = resolveImport(deps, listId, parsed, resolve, current, (entries) => planFor(deps, listId, entries, checkOrder).plan);
+  return { parsed, ...r };
 }
 
-export function importApplyText(deps: Deps, listId: string, userId: string, raw: string, checkOrder: boolean) {
-  const { entries, shape } = parseBody(raw);
-  return applyImport(deps, { listId, userId, entries, checkOrder, checkPinsOf: shape });
+/** The diff, with every stale pin (and its chosen resolution), notes and settings changes. */
+export function importPreview(deps: Deps, listId: string, raw: string, checkOrder: boolean, resolve?: string): ImportDiff {
+  return prepareImport(deps, listId, raw, checkOrder, resolve).plan.diff;
+}
+
+/** Applies a file: 400 naming every unresolved stale pin; a full config's settings are remembered. */
+export function importApplyText(deps: Deps, listId: string, userId: string, raw: string, checkOrder: boolean, resolve?: string) {
+  const { parsed, entries, stale } = prepareImport(deps, listId, raw, checkOrder, resolve);
+  const refused = unresolvedError(stale);
+  if (refused) throw refused;
+  const config = parsed.config ? splitConfig(parsed.config as JsonObject) : undefined;
+  return applyImport(deps, { listId, userId, entries, checkOrder, checkPinsOf: parsed.shape, config });
 }
 
 export interface ApplyImportInput {
@@ -477,6 +496,8 @@ export interface ApplyImportInput {
   source?: string;
   /** A user's import in this shape: refuse pins to versions the catalog does not have (checkImportedPins). */
   checkPinsOf?: ImportShape;
+  /** A full config's other settings, remembered for export/game (replacing what the list had). */
+  config?: SplitConfig;
 }
 
 export interface ApplyImportResult {
@@ -503,9 +524,11 @@ export function applyImport(deps: Deps, input: ApplyImportInput): ApplyImportRes
     const removedSet = new Set(plan.toRemove);
     for (const id of plan.toRemove) repo.deleteItem(deps.sqlite, input.listId, id);
     for (const c of plan.pinChanges) repo.setPin(deps.sqlite, input.listId, c.workshop_id, c.pinned_version);
+    for (const c of plan.requiredChanges) repo.setRequired(deps.sqlite, input.listId, c.workshop_id, c.required);
+    if (input.config) saveConfig(deps, input.listId, input.config, input.userId);
     let pos = repo.countItems(deps.sqlite, input.listId).max_pos;
     for (const a of plan.toAdd) {
-      repo.insertItem(deps.sqlite, { listId: input.listId, workshopId: a.workshop_id, name: a.name, position: ++pos, pinned: a.pinned_version, userId: input.userId, at: now });
+      repo.insertItem(deps.sqlite, { listId: input.listId, workshopId: a.workshop_id, name: a.name, position: ++pos, pinned: a.pinned_version, userId: input.userId, at: now, required: a.required });
       if (!a.in_catalog) scrapeJob(deps, t, a.workshop_id, input.userId);
     }
     const oldOrder = items.map((i) => i.workshop_id);
@@ -517,12 +540,14 @@ export function applyImport(deps: Deps, input: ApplyImportInput): ApplyImportRes
       if (orderChanged) repo.setOrder(deps.sqlite, input.listId, plan.order);
     }
     const d = plan.diff;
-    const changed = plan.toAdd.length + plan.toRemove.length + plan.pinChanges.length > 0 || orderChanged;
+    const changed = plan.toAdd.length + plan.toRemove.length + plan.pinChanges.length + plan.requiredChanges.length > 0 || orderChanged;
+    if (input.config && !changed) repo.touchList(deps.sqlite, input.listId, now);
     if (changed) {
       const removed = plan.toRemove.map((id) => {
         const it = byId.get(id)!;
-        return { workshop_id: id, name: it.name, version: it.pinned_version };
+        return { workshop_id: id, name: it.name, version: it.pinned_version, required: repo.requiredOf(it.required) };
       });
+      const requiredChanged = d.required_changed.map((r) => ({ workshop_id: r.workshop_id, name: r.name, old_required: r.old_required, new_required: r.new_required }));
       const versionChanged = d.version_changed.map((v) => ({ workshop_id: v.workshop_id, name: v.name, old_version: v.old_version, new_version: v.new_version }));
       const added = plan.toAdd.map((a) => ({ workshop_id: a.workshop_id, name: a.name || a.workshop_id, version: a.pinned_version }));
       repo.insertAudit(deps.sqlite, {
@@ -531,8 +556,13 @@ export function applyImport(deps: Deps, input: ApplyImportInput): ApplyImportRes
         action: "import",
         workshopId: null,
         modName: null,
-        oldValue: { removed, version_changed: versionChanged, ...(orderChanged || removed.length ? { order: oldOrder } : {}) },
-        newValue: { added, version_changed: versionChanged },
+        oldValue: {
+          removed,
+          version_changed: versionChanged,
+          ...(requiredChanged.length ? { required_changed: requiredChanged } : {}),
+          ...(orderChanged || removed.length ? { order: oldOrder } : {}),
+        },
+        newValue: { added, version_changed: versionChanged, ...(requiredChanged.length ? { required_changed: requiredChanged } : {}) },
         userId: input.userId,
         at: now,
       });
@@ -556,8 +586,9 @@ export function applyImport(deps: Deps, input: ApplyImportInput): ApplyImportRes
 export function listModsForExport(deps: Pick<Deps, "sqlite">, listId: string, type: ExportType): ServerJsonMod[] {
   const items = repo.listItems(deps.sqlite, listId);
   return exportMods(
-    items.map((i) => ({ workshop_id: i.workshop_id, name: i.name, pinned_version: i.pinned_version, latest_version: i.version })),
+    items.map((i) => ({ workshop_id: i.workshop_id, name: i.name, pinned_version: i.pinned_version, latest_version: i.version, required: repo.requiredOf(i.required) })),
     type,
+    { list: listRequiredDefault(deps.sqlite, listId) },
   );
 }
 
@@ -688,7 +719,13 @@ const auditOut = (r: repo.AuditRow) => ({
 
 export const auditLog = (deps: Deps, listId: string) => repo.auditEntries(deps.sqlite, listId, AUDIT_LIMIT).map(auditOut);
 
-type ImportOld = { removed: { workshop_id: string; name: string; version: string | null }[]; version_changed: { workshop_id: string; name: string; old_version: string | null; new_version: string | null }[]; order?: string[] };
+type RequiredChange = { workshop_id: string; name: string; old_required: boolean | null; new_required: boolean | null };
+type ImportOld = {
+  removed: { workshop_id: string; name: string; version: string | null; required?: boolean | null }[];
+  version_changed: { workshop_id: string; name: string; old_version: string | null; new_version: string | null }[];
+  required_changed?: RequiredChange[];
+  order?: string[];
+};
 type ImportNew = { added: { workshop_id: string; name: string; version: string | null }[]; version_changed: ImportOld["version_changed"] };
 
 /**
@@ -703,7 +740,7 @@ export function revertAudit(deps: Deps, a: ListAccess, entryId: string, userId: 
     if (!e) throw new AppError(404, "audit entry not found");
     if (e.reverted) return { ok: true as const };
     // The undo needs the rights of the change it makes.
-    const needs: Record<string, ("add" | "remove")[]> = { add_mod: ["remove"], remove_mod: ["add"], update_version: ["add"], reorder: ["add"], import: ["add", "remove"] };
+    const needs: Record<string, ("add" | "remove")[]> = { add_mod: ["remove"], remove_mod: ["add"], update_version: ["add"], [UPDATE_REQUIRED]: ["add"], reorder: ["add"], import: ["add", "remove"] };
     for (const r of needs[e.action] ?? []) requireListRight(a, r);
     const wid = e.workshop_id!;
     const audit = (action: string, oldValue: unknown, newValue: unknown, name = e.mod_name) =>
@@ -738,6 +775,10 @@ export function revertAudit(deps: Deps, a: ListAccess, entryId: string, userId: 
         }
         break;
       }
+      case UPDATE_REQUIRED: {
+        revertRequired(deps, e, userId, now);
+        break;
+      }
       case "reorder": {
         const old = parseJson<{ order: string[] }>(e.old_value)?.order ?? [];
         const current = repo.listItemKeys(deps.sqlite, listId).map((r) => r.workshop_id);
@@ -762,15 +803,15 @@ export function revertAudit(deps: Deps, a: ListAccess, entryId: string, userId: 
           const it = byId.get(a.workshop_id);
           if (!it) continue; // already gone
           repo.deleteItem(deps.sqlite, listId, a.workshop_id);
-          removed.push({ workshop_id: a.workshop_id, name: a.name, version: it.pinned_version });
+          removed.push({ workshop_id: a.workshop_id, name: a.name, version: it.pinned_version, required: repo.requiredOf(it.required) });
           byId.delete(a.workshop_id);
         }
         const readd = oldV.removed.filter((r) => !byId.has(r.workshop_id));
         if (byId.size + readd.length > MAX_MODS) throw new AppError(409, LIMIT_MESSAGE);
         let pos = repo.countItems(deps.sqlite, listId).max_pos;
         for (const r of readd) {
-          repo.insertItem(deps.sqlite, { listId, workshopId: r.workshop_id, name: r.name, position: ++pos, pinned: r.version, userId, at: now });
-          byId.set(r.workshop_id, { workshop_id: r.workshop_id, name: r.name, pinned_version: r.version, position: pos });
+          repo.insertItem(deps.sqlite, { listId, workshopId: r.workshop_id, name: r.name, position: ++pos, pinned: r.version, userId, at: now, required: r.required ?? null });
+          byId.set(r.workshop_id, { workshop_id: r.workshop_id, name: r.name, pinned_version: r.version, required: r.required == null ? null : r.required ? 1 : 0, position: pos });
         }
         const versionChanged: ImportOld["version_changed"] = [];
         for (const v of oldV.version_changed) {
@@ -778,6 +819,13 @@ export function revertAudit(deps: Deps, a: ListAccess, entryId: string, userId: 
           if (!it || it.pinned_version === v.old_version) continue;
           repo.setPin(deps.sqlite, listId, v.workshop_id, v.old_version);
           versionChanged.push({ workshop_id: v.workshop_id, name: v.name, old_version: it.pinned_version, new_version: v.old_version });
+        }
+        const requiredChanged: RequiredChange[] = [];
+        for (const r of oldV.required_changed ?? []) {
+          const it = byId.get(r.workshop_id);
+          if (!it || repo.requiredOf(it.required) === r.old_required) continue;
+          repo.setRequired(deps.sqlite, listId, r.workshop_id, r.old_required);
+          requiredChanged.push({ workshop_id: r.workshop_id, name: r.name, old_required: repo.requiredOf(it.required), new_required: r.old_required });
         }
         const before = items.map((i) => i.workshop_id);
         if (oldV.order) {
@@ -791,8 +839,12 @@ export function revertAudit(deps: Deps, a: ListAccess, entryId: string, userId: 
           action: "import",
           workshopId: null,
           modName: null,
-          oldValue: { removed, version_changed: versionChanged, order: before },
-          newValue: { added: readd.map((r) => ({ workshop_id: r.workshop_id, name: r.name, version: r.version })), version_changed: versionChanged },
+          oldValue: { removed, version_changed: versionChanged, ...(requiredChanged.length ? { required_changed: requiredChanged } : {}), order: before },
+          newValue: {
+            added: readd.map((r) => ({ workshop_id: r.workshop_id, name: r.name, version: r.version })),
+            version_changed: versionChanged,
+            ...(requiredChanged.length ? { required_changed: requiredChanged } : {}),
+          },
           userId,
           at: now,
         });
