@@ -13,6 +13,7 @@ const intQuery = (min: number, max: number, def: number) =>
     .max(max, { message: `must be an integer from ${min} to ${max}` })
     .default(def);
 
+/** The sort names of GET /mods (`relevance`, the default when searching, is not chosen by name). */
 export const MOD_SORTS = ["name_asc", "name_desc", "size_desc", "updated_desc"] as const;
 
 export const listModsQuery = z.object({

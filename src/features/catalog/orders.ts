@@ -14,9 +14,11 @@
 // continuously: between rebuilds the SQL path answers, which is always right).
 import type { Database } from "bun:sqlite";
 import { generational } from "../../shared/generational";
+import { MOD_SORTS } from "./model";
 
-export type OrderedSort = "name_asc" | "name_desc" | "size_desc" | "updated_desc";
-export const ORDERED_SORTS: readonly OrderedSort[] = ["name_asc", "name_desc", "size_desc", "updated_desc"];
+/** The fixed orders of /mods: the sort names of the API (MOD_SORTS), relevance aside. */
+export type OrderedSort = (typeof MOD_SORTS)[number];
+export const ORDERED_SORTS: readonly OrderedSort[] = MOD_SORTS;
 
 /** ORDER BY of each sort; the SQL path (repository.ts) uses the same strings. */
 export const MOD_ORDER: Record<OrderedSort, string> = {

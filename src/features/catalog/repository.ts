@@ -5,7 +5,7 @@ import type { Database, Statement } from "bun:sqlite";
 import { catalogOrders, MOD_ORDER, pageOf, VISIBLE, type OrderedSort } from "./orders";
 import { BM25_ARGS, matchRows, rankRows, searchIndex, type SearchWord } from "./search-index";
 
-export type ModSort = "name_asc" | "name_desc" | "size_desc" | "updated_desc" | "relevance";
+export type ModSort = OrderedSort | "relevance";
 
 export interface ModSummaryRow {
   workshop_id: string;

@@ -19,7 +19,7 @@ export const catalogApiRoutes = (deps: Deps) => {
         summary: "Search and browse the catalog",
         description:
           "Full-text search over name, author, summary and tags (every word must match, each as a prefix), tag filter, " +
-          "sorts name_asc, name_desc, size_desc, updated_desc (default: relevance when searching, else updated_desc). " +
+          `sorts ${M.MOD_SORTS.join(", ")} (default: relevance when searching, else updated_desc). ` +
           "page from 1, limit 1..100 (default 20).",
       },
     })

@@ -7,8 +7,8 @@ import type { Deps } from "../../deps";
 import { configChanges, splitConfig, type JsonObject } from "./server-config";
 import { loadConfig } from "./server-config-store";
 import * as repo from "./repository";
-import type { ImportEntry, ImportShape, ParsedImport } from "./serverjson";
-import { entryLabel } from "./serverjson";
+import type { ImportEntry, ImportShape, ParsedImport } from "./server-json-format";
+import { entryLabel } from "./server-json-format";
 
 export type PinResolution = "unpinned" | "skip";
 

@@ -1,5 +1,6 @@
 // HTTP surface of mod lists: CRUD, mods, import/export, snapshots, audit, check.
-// Paths, guards and schemas only; the rules live in service.ts, permissions in access.ts.
+// Paths, guards and schemas only; the rules live in service.ts and the files beside it (mods,
+// import, export, snapshots, audit, check), permissions in access.ts.
 import { Elysia } from "elysia";
 import { z } from "zod";
 import type { Deps } from "../../deps";
@@ -8,9 +9,14 @@ import { AppError } from "../../shared/errors";
 import { errorBody, okBody } from "../../shared/schemas";
 import { requireListMember, requireListOwner, requireListPrimary, requireListRead, requireListRight, type ListAccess } from "./access";
 import * as m from "./model";
+import * as audit from "./audit";
+import * as check from "./check";
+import { exportItems } from "./export";
+import * as importer from "./import";
+import * as mods from "./mods";
 import * as svc from "./service";
-import { exportFileName, exportFragment, type ExportType } from "./serverjson";
-import { listItems, requiredOf } from "./repository";
+import * as snapshots from "./snapshots";
+import { exportFileName, exportFragment, type ExportType } from "./server-json-format";
 import { setModRequired } from "./required";
 import { configView, deleteConfig, gameConfigExport, listRequiredDefault, updateConfig } from "./server-config-store";
 
@@ -133,7 +139,7 @@ export const listsRoutes = (deps: Deps) => {
       "/:id/mods",
       ({ query, params, body, user }) => {
         requireListRight(get(params.id, user, query.share), "add");
-        const r = svc.addModsToList(deps, { listId: params.id, userId: user.id, workshopIds: [body.workshop_id], source: "manual", withDependencies: body.with_dependencies });
+        const r = mods.addModsToList(deps, { listId: params.id, userId: user.id, workshopIds: [body.workshop_id], source: "manual", withDependencies: body.with_dependencies });
         return { ok: true, added: r.added };
       },
       {
@@ -148,7 +154,7 @@ export const listsRoutes = (deps: Deps) => {
       "/:id/mods/reorder",
       ({ query, params, body, user }) => {
         requireListRight(get(params.id, user, query.share), "add");
-        svc.reorderMods(deps, params.id, user.id, body.order);
+        mods.reorderMods(deps, params.id, user.id, body.order);
         return { ok: true };
       },
       { auth: true, params: m.listParams, body: m.reorderBody, response: { 200: okBody, ...errors }, detail: { summary: "Save the manual order (a permutation of the list's mods)" } },
@@ -157,7 +163,7 @@ export const listsRoutes = (deps: Deps) => {
       "/:id/mods/:workshopID",
       ({ query, params, user, set }) => {
         requireListRight(get(params.id, user, query.share), "remove");
-        svc.removeMod(deps, params.id, user.id, params.workshopID);
+        mods.removeMod(deps, params.id, user.id, params.workshopID);
         set.status = 204;
       },
       { auth: true, params: m.listModParams, detail: { summary: "Remove a mod" } },
@@ -166,7 +172,7 @@ export const listsRoutes = (deps: Deps) => {
       "/:id/mods/:workshopID/version",
       ({ query, params, body, user, set }) => {
         requireListRight(get(params.id, user, query.share), "add");
-        svc.setModVersion(deps, params.id, user.id, params.workshopID, body.version);
+        mods.setModVersion(deps, params.id, user.id, params.workshopID, body.version);
         set.status = 204;
       },
       { auth: true, params: m.listModParams, body: m.versionBody, detail: { summary: "Pin a version (null unpins)" } },
@@ -191,7 +197,7 @@ export const listsRoutes = (deps: Deps) => {
       "/:id/rescrape",
       ({ query, params, user }) => {
         requireListMember(get(params.id, user, query.share));
-        return svc.rescrapeList(deps, params.id, user.id);
+        return mods.rescrapeList(deps, params.id, user.id);
       },
       {
         auth: true,
@@ -200,7 +206,7 @@ export const listsRoutes = (deps: Deps) => {
         detail: { summary: "Queue a detail scrape of every mod in the list" },
       },
     )
-    .get("/:id/check", ({ params, query, user }) => svc.checkList(deps, requireListRead(get(params.id, user, query.share)).list.id), {
+    .get("/:id/check", ({ params, query, user }) => check.checkList(deps, requireListRead(get(params.id, user, query.share)).list.id), {
       optionalAuth: true,
       params: m.listParams,
       query: m.shareQuery,
@@ -212,7 +218,7 @@ export const listsRoutes = (deps: Deps) => {
       "/:id/import-preview",
       ({ params, query, body, user }) => {
         requireListMember(get(params.id, user, query.share));
-        return svc.importPreview(deps, params.id, rawBody(body), query.check_order ?? false, query.resolve);
+        return importer.importPreview(deps, params.id, rawBody(body), query.check_order ?? false, query.resolve);
       },
       {
         auth: true,
@@ -232,7 +238,7 @@ export const listsRoutes = (deps: Deps) => {
       "/:id/import-apply",
       ({ params, query, body, user }) => {
         requireImport(get(params.id, user, query.share));
-        return svc.importApplyText(deps, params.id, user.id, rawBody(body), query.check_order ?? false, query.resolve);
+        return importer.importApplyText(deps, params.id, user.id, rawBody(body), query.check_order ?? false, query.resolve);
       },
       {
         auth: true,
@@ -253,7 +259,7 @@ export const listsRoutes = (deps: Deps) => {
       ({ params, query, user }) => {
         const a = requireListRead(get(params.id, user, query.share));
         return download(
-          exportFragment(exportItems(deps, a.list.id), query.type as ExportType, listRequiredDefault(deps.sqlite, a.list.id)),
+          exportFragment(exportItems(deps.sqlite, a.list.id), query.type as ExportType, listRequiredDefault(deps.sqlite, a.list.id)),
           exportFileName(a.list.name, "server"),
         );
       },
@@ -273,7 +279,7 @@ export const listsRoutes = (deps: Deps) => {
       "/:id/export/game",
       ({ params, query, user }) => {
         const a = requireListRead(get(params.id, user, query.share));
-        const out = gameConfigExport(deps, a.list, exportItems(deps, a.list.id), query.type as ExportType, a.isOwner);
+        const out = gameConfigExport(deps, a.list, exportItems(deps.sqlite, a.list.id), query.type as ExportType, a.isOwner);
         return download(out.body, exportFileName(a.list.name, "config"), {
           "x-loadout-config": out.config,
           ...(out.secretsWithheld ? { "x-loadout-secrets": "withheld" } : {}),
@@ -348,7 +354,7 @@ export const listsRoutes = (deps: Deps) => {
       { auth: true, params: m.listParams, query: m.shareQuery, detail: { summary: "Forget the remembered server config: export/game writes the defaults again (owners)" } },
     )
     // ---- snapshots -------------------------------------------------------------------------
-    .get("/:id/versions", ({ params, query, user }) => svc.listSnapshots(deps, requireListRead(get(params.id, user, query.share)).list.id), {
+    .get("/:id/versions", ({ params, query, user }) => snapshots.listSnapshots(deps, requireListRead(get(params.id, user, query.share)).list.id), {
       optionalAuth: true,
       params: m.listParams,
       query: m.shareQuery,
@@ -359,11 +365,11 @@ export const listsRoutes = (deps: Deps) => {
       "/:id/versions",
       ({ query, params, body, user }) => {
         requireListMember(get(params.id, user, query.share));
-        return svc.createSnapshot(deps, params.id, user.id, body ?? {});
+        return snapshots.createSnapshot(deps, params.id, user.id, body ?? {});
       },
       { auth: true, params: m.listParams, body: m.snapshotBody.optional(), response: { 200: m.snapshotOut, ...errors }, detail: { summary: "Snapshot the list" } },
     )
-    .get("/:id/versions/live", ({ params, query, user }) => svc.liveSnapshot(deps, requireListRead(get(params.id, user, query.share)).list), {
+    .get("/:id/versions/live", ({ params, query, user }) => snapshots.liveSnapshot(deps, requireListRead(get(params.id, user, query.share)).list), {
       optionalAuth: true,
       params: m.listParams,
       query: m.shareQuery,
@@ -372,14 +378,14 @@ export const listsRoutes = (deps: Deps) => {
     })
     .get(
       "/:id/versions/:versionID",
-      ({ params, query, user }) => svc.getSnapshot(deps, requireListRead(get(params.id, user, query.share)).list.id, params.versionID),
+      ({ params, query, user }) => snapshots.getSnapshot(deps, requireListRead(get(params.id, user, query.share)).list.id, params.versionID),
       { optionalAuth: true, params: m.snapshotParams, query: m.shareQuery, response: { 200: m.snapshotOut, 404: errorBody }, detail: { summary: "One snapshot" } },
     )
     .patch(
       "/:id/versions/:versionID",
       ({ query, params, body, user }) => {
         requireListMember(get(params.id, user, query.share));
-        return svc.updateSnapshot(deps, params.id, params.versionID, body ?? {});
+        return snapshots.updateSnapshot(deps, params.id, params.versionID, body ?? {});
       },
       { auth: true, params: m.snapshotParams, body: m.snapshotBody.optional(), response: { 200: m.snapshotOut, ...errors }, detail: { summary: "Update a snapshot's name, tag, notes, release flag" } },
     )
@@ -387,7 +393,7 @@ export const listsRoutes = (deps: Deps) => {
       "/:id/versions/:versionID",
       ({ query, params, user, set }) => {
         requireListMember(get(params.id, user, query.share));
-        svc.deleteSnapshot(deps, params.id, params.versionID);
+        snapshots.deleteSnapshot(deps, params.id, params.versionID);
         set.status = 204;
       },
       { auth: true, params: m.snapshotParams, detail: { summary: "Delete a snapshot" } },
@@ -397,7 +403,7 @@ export const listsRoutes = (deps: Deps) => {
       "/:id/audit",
       ({ query, params, user }) => {
         requireListMember(get(params.id, user, query.share));
-        return svc.auditLog(deps, params.id);
+        return audit.auditLog(deps, params.id);
       },
       { auth: true, params: m.listParams, response: { 200: z.array(m.auditOut), ...errors }, detail: { summary: "The last 100 audit entries, newest first" } },
     )
@@ -405,7 +411,7 @@ export const listsRoutes = (deps: Deps) => {
       "/:id/audit/:entryID/revert",
       ({ query, params, user }) => {
         const a = requireListMember(get(params.id, user, query.share));
-        return svc.revertAudit(deps, a, params.entryID, user.id);
+        return audit.revertAudit(deps, a, params.entryID, user.id);
       },
       { auth: true, params: m.auditParams, response: { 200: okBody, ...errors }, detail: { summary: "Undo one entry (idempotent; the undo is audited)" } },
     );
@@ -418,8 +424,4 @@ function rawBody(body: unknown): string {
   if (body === undefined || body === null) return "";
   if (typeof body === "object") return JSON.stringify(body);
   throw new AppError(400, "invalid JSON");
-}
-
-function exportItems(deps: Deps, listId: string) {
-  return listItems(deps.sqlite, listId).map((i) => ({ workshop_id: i.workshop_id, name: i.name, pinned_version: i.pinned_version, latest_version: i.version, required: requiredOf(i.required) }));
 }

@@ -21,7 +21,7 @@ import {
   type JsonPath,
   type SplitConfig,
 } from "./server-config";
-import { exportGameConfig, exportMods, type ExportItem, type ExportType } from "./serverjson";
+import { exportGameConfig, exportMods, type ExportItem, type ExportType } from "./server-json-format";
 
 /** The game's default of `modsRequiredByDefault` (a mod without `required` is required). */
 export const GAME_MODS_REQUIRED_BY_DEFAULT = true;
@@ -74,6 +74,9 @@ export function saveConfig(deps: Pick<Deps, "sqlite" | "secrets" | "clock">, lis
 export function deleteConfig(deps: Pick<Deps, "sqlite">, listId: string): boolean {
   return deps.sqlite.query("DELETE FROM list_server_configs WHERE list_id = ?").run(listId).changes > 0;
 }
+
+export const hasServerConfig = (sqlite: Database, listId: string) =>
+  sqlite.query("SELECT 1 FROM list_server_configs WHERE list_id = ?").get(listId) !== null;
 
 /**
  * The list's `modsRequiredByDefault`: its remembered config's, else the game's default (true).

@@ -2,7 +2,8 @@
 import { z } from "zod";
 import { WORKSHOP_ID_RE, pageQuery, queryBool } from "../../shared/schemas";
 
-export const SORTS = [
+/** The sort names of GET /servers (`sort_by`). */
+export const SERVER_SORTS = [
   "recent",
   "popularity",
   "players_desc",
@@ -42,7 +43,7 @@ export const listQuery = z.object({
     .transform((v) => (Array.isArray(v) ? v.join(",") : v))
     .pipe(z.string().max(200, { message: "must be at most 200 characters" }))
     .optional(),
-  sort_by: z.enum(SORTS, { message: `must be one of ${SORTS.join(", ")}` }).default("players_desc"),
+  sort_by: z.enum(SERVER_SORTS, { message: `must be one of ${SERVER_SORTS.join(", ")}` }).default("players_desc"),
   mod_ids: csv
     .transform((ids) => ids.map((s) => s.toUpperCase()))
     .refine((ids) => ids.every((s) => WORKSHOP_ID_RE.test(s)), { message: "invalid workshop ID" })

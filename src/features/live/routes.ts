@@ -31,7 +31,7 @@ export const liveRoutes = (deps: Deps) => {
     .get("/api/v1/game-servers", ({ query }) => (strictResponses ? svc.listServers(deps, query) : jsonResponse(svc.listServersJson(deps, query))), {
       query: m.listQuery,
       response: { 200: z.array(m.serverEntry), 400: errorBody },
-      detail: { summary: "Live servers (online, seen within the last hour), filtered and sorted" },
+      detail: { summary: "Live servers (online, seen within the last hour), filtered and sorted", description: `sort_by: one of ${m.SERVER_SORTS.join(", ")} (default players_desc).` },
     })
     .get("/api/v1/game-servers/:id", ({ params }) => svc.serverDetail(deps, params.id), {
       params: m.idParams,

@@ -6,7 +6,7 @@
 // so a steady-state scan of 5,000 servers is two prepared statements per server.
 import type { Deps } from "../../deps";
 import { newId } from "../../shared/ids";
-import { queueDetailScrape } from "../catalog/service";
+import { queueDetailScrape } from "../scraper/queue";
 import { BattleMetricsClient, BattleMetricsError, type LiveServer } from "./battlemetrics";
 import { pollRegisteredServers } from "./a2s-source";
 import { PermanentJobError } from "../jobs/queue";

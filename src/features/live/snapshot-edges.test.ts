@@ -9,7 +9,7 @@ import { mulberry32 } from "../../../test/fixtures/prng";
 import { loadBmFixture, startFakeBattleMetrics, type FakeBattleMetrics } from "../../../test/fakes/battlemetrics";
 import { BattleMetricsClient } from "./battlemetrics";
 import { runScan } from "./scan";
-import { SORTS, listQuery, type ListQuery } from "./model";
+import { SERVER_SORTS, listQuery, type ListQuery } from "./model";
 import { listServers, listServersSql, serverDetail, topMods, topModsSql, topServers, topServersSql } from "./service";
 import { liveRepo } from "./repository";
 import { buildSnapshot, liveSnapshot as snap } from "./snapshot";
@@ -83,7 +83,7 @@ describe("snapshot = SQL on a generated data set", () => {
     const raw: Record<string, string> = {};
     if (rnd() < 0.3) raw.limit = String(1 + Math.floor(rnd() * 60));
     if (rnd() < 0.3) raw.offset = String(Math.floor(rnd() * 80));
-    if (rnd() < 0.8) raw.sort_by = pick(SORTS);
+    if (rnd() < 0.8) raw.sort_by = pick(SERVER_SORTS);
     if (rnd() < 0.3) raw.search = pick(["alpha", "ÉCHELON", "conflict eu", "10.0.1", "zulu 🎯", "  ever  ", "%", "_", "game master", "ω", "nomatch"]);
     if (rnd() < 0.3) raw.mod_ids = Array.from({ length: 1 + Math.floor(rnd() * 3) }, () => pick(MODS).toLowerCase()).join(",");
     if (rnd() < 0.2) raw.min_players = String(Math.floor(rnd() * 50));
@@ -96,7 +96,7 @@ describe("snapshot = SQL on a generated data set", () => {
 
   test("600 random filter/sort/paging combinations, now and as time passes", () => {
     // Offsets and limits are usually small; check whole answers too (limit 200) for every sort.
-    for (const sort_by of SORTS) {
+    for (const sort_by of SERVER_SORTS) {
       const q = listQuery.parse({ sort_by, limit: "200" });
       expect(listServers(t.deps, q)).toEqual(listServersSql(t.deps, q));
     }
@@ -220,7 +220,7 @@ describe("a scan commit swaps the snapshot whole", () => {
     expect(liveSnapshot(t.deps)).not.toBe(snapBefore);
     expect(Object.isFrozen(snapBefore)).toBe(true);
     // And the published snapshot answers what SQLite says after the commit.
-    for (const sort_by of SORTS) {
+    for (const sort_by of SERVER_SORTS) {
       const q = listQuery.parse({ sort_by });
       expect(listServers(t.deps, q)).toEqual(listServersSql(t.deps, q));
     }

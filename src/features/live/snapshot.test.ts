@@ -11,7 +11,7 @@ import { snapshotBuilds } from "./snapshot";
 import { getLiveStats, getServersUsingJson, getServersUsingSql } from "../catalog/service";
 import { getLiveStats as getLiveStatsSql, getServersUsing as serversUsingSqlPlan } from "../catalog/repository";
 import { serverBase } from "./entry";
-import { listQuery, SORTS } from "./model";
+import { listQuery, SERVER_SORTS } from "./model";
 
 let t: TestApp;
 let fake: FakeBattleMetrics;
@@ -82,7 +82,7 @@ afterAll(() => {
 /** A random query of every filter (as the route's schema would parse it). */
 function randomQuery(rnd: () => number, communities: string[]) {
   const pick = <T>(a: readonly T[]) => a[Math.floor(rnd() * a.length)]!;
-  const raw: Record<string, string> = { sort_by: pick(SORTS) };
+  const raw: Record<string, string> = { sort_by: pick(SERVER_SORTS) };
   if (rnd() < 0.4) raw.search = Array.from({ length: 1 + Math.floor(rnd() * 2) }, () => pick(WORDS).slice(0, 3 + Math.floor(rnd() * 3))).join(" ");
   if (rnd() < 0.4) raw.mod_ids = Array.from({ length: 1 + Math.floor(rnd() * 3) }, () => pick(MODS)).join(",");
   if (rnd() < 0.3) raw.min_players = String(Math.floor(rnd() * 50));

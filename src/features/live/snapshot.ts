@@ -18,7 +18,7 @@
 // matches; a mod filter first intersects the servers of the asked mods.
 import type { Database } from "bun:sqlite";
 import type { ListQuery, ServerEntry } from "./model";
-import { SORTS } from "./model";
+import { SERVER_SORTS } from "./model";
 import { SERVER_COLUMNS, stmt, type ServerRow } from "./repository";
 import { ONLINE_WINDOW, ORDER, serverBase, toEntry, type ServerBaseRow } from "./entry";
 
@@ -130,7 +130,7 @@ export function buildSnapshot(sqlite: Database, now: number): LiveSnapshot {
       bySid.set(r.sid, i);
     });
     const orders = {} as Record<ListQuery["sort_by"], Int32Array>;
-    for (const sort of SORTS) {
+    for (const sort of SERVER_SORTS) {
       const sids = stmt(sqlite, `SELECT g.sid ${online} ORDER BY ${ORDER[sort]}`).values({ cut }) as [number][];
       const a = new Int32Array(sids.length);
       for (let i = 0; i < sids.length; i++) a[i] = bySid.get(sids[i]![0])!;
@@ -202,7 +202,7 @@ export function buildSnapshot(sqlite: Database, now: number): LiveSnapshot {
     // Rough: a row and its entry ~ 1.2 KB of strings and objects; 2 bytes a character of JSON and
     // text; 4 bytes an order slot or mod index entry; ~100 B a map key.
     const chars = json.reduce((n, j) => n + j.length, 0) + usedJson.reduce((n, j) => n + j.length, 0) + text.length;
-    const bytes = rows.length * 1200 + used.length * 20 + chars * 2 + SORTS.length * rows.length * 4 + modInts * 4 + (byMod.size + usedByMod.size) * 100;
+    const bytes = rows.length * 1200 + used.length * 20 + chars * 2 + SERVER_SORTS.length * rows.length * 4 + modInts * 4 + (byMod.size + usedByMod.size) * 100;
     return Object.freeze({
       gen,
       cut,

@@ -15,8 +15,8 @@
 import { join } from "node:path";
 import type { Deps } from "../../deps";
 import { PermanentJobError, type Job, type JobContext, type JobHandler } from "../jobs/queue";
-import type { ScheduleSpec } from "../index";
-import { JOB_SCRAPE_DETAIL } from "../catalog/service";
+import type { ScheduleSpec } from "../feature-module";
+import { JOB_SCRAPE_DETAIL } from "./queue";
 import { VERSION } from "../../version";
 import { normaliseWorkshopId } from "../../shared/schemas";
 import { WorkshopClient, WorkshopHttpError, WorkshopNotFoundError, WorkshopShapeError } from "./workshop-client";
@@ -30,7 +30,7 @@ import { recordSourceError, recordSourceOk } from "../../shared/source-status";
 export const JOB_SCRAPE_FULL = "scrape.full";
 export const JOB_SCRAPE_INCREMENTAL = "scrape.incremental";
 export const JOB_GROWTH = "catalog.growth";
-import { JOB_ITEMS_SCAN, queueItemsScan } from "./items-queue";
+import { JOB_ITEMS_SCAN, queueItemsScan } from "./queue";
 export { JOB_ITEMS_SCAN, queueItemsScan };
 /** Detail scrapes of one listing page's new/changed mods, queued by discovery. */
 export const JOB_SCRAPE_DETAIL_BATCH = "scrape.detail_batch";

@@ -5,7 +5,7 @@ import { join } from "node:path";
 import { createTestApp, type TestApp } from "../../../test/helpers";
 import { FakeWorkshop, startFakeWorkshop } from "../../../test/fakes/workshop";
 import { generateCatalog, SMALL, smallCatalog } from "../../../test/fixtures/workshop/dataset";
-import { queueDetailScrape } from "../catalog/service";
+import { queueDetailScrape } from "./queue";
 import { JOB_SCRAPE_DETAIL, scheduledDiscoveryMode, scraperSchedules } from "./jobs";
 
 let fake: FakeWorkshop;

@@ -12,7 +12,7 @@ export type GlobalStatPoint = z.infer<typeof M.globalStatPoint>;
 export type CommunityStatPoint = z.infer<typeof M.communityStatPoint>;
 export type TopServer = z.infer<typeof M.topServer>;
 export type TopMod = z.infer<typeof M.topMod>;
-export type Sort = (typeof M.SORTS)[number];
+export type Sort = (typeof M.SERVER_SORTS)[number];
 export const SORTS: { value: Sort; label: string }[] = [
   { value: "players_desc", label: "Most players" },
   { value: "players_asc", label: "Fewest players" },
