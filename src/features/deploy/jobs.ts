@@ -17,6 +17,7 @@ import { DeployError, deployErrorMessage } from "./errors";
 import { queueItemsScan } from "../scraper/queue";
 import { PanelTarget, type PanelCredentials } from "./panel";
 import { listToServerJsonMods } from "./config-file";
+import { listRequiredDefault } from "../lists/server-config-store";
 import { SftpTarget, type SftpCredentials } from "./sftp";
 import { deployMods, testTarget, type ConfigTarget } from "./target";
 
@@ -129,7 +130,7 @@ export async function runDeployment(deps: Deps, deploymentId: string, opts: Depl
     } else {
       if (!deployment.list_id) throw new DeployError("the list of this deployment no longer exists");
       const mods = listToServerJsonMods(repo.listModsForDeploy(deps.db, deployment.list_id));
-      const result = await deployMods(target, mods);
+      const result = await deployMods(target, mods, listRequiredDefault(deps.sqlite, deployment.list_id));
       outcome = { item_count: result.item_count, snapshot_json: JSON.stringify(result.snapshot) };
     }
   } catch (err) {

@@ -37,11 +37,11 @@ export function fileNameOf(filePath: string): string {
  * Read the current config, replace game.mods, keep everything else, write it, read it back and
  * compare. Idempotent: running it twice leaves the same file.
  */
-export async function deployMods(target: ConfigTarget, mods: ServerJsonMod[]): Promise<DeployOutcome> {
+export async function deployMods(target: ConfigTarget, mods: ServerJsonMod[], listRequiredDefault = true): Promise<DeployOutcome> {
   const fileName = fileNameOf(target.filePath);
   await target.session(async (io) => {
     const current = await io.read();
-    const next = applyModsToConfig(current, mods, fileName);
+    const next = applyModsToConfig(current, mods, fileName, listRequiredDefault);
     await io.write(next, current);
     const back = await io.read();
     if (back !== next) {
