@@ -83,9 +83,14 @@ function modsOfConfig(game: Record<string, unknown>): ServerJsonMod[] {
   const out: ServerJsonMod[] = [];
   for (const m of raw) {
     if (!m || typeof m !== "object") continue;
-    const { modId, name, version } = m as Record<string, unknown>;
+    const { modId, name, version, required } = m as Record<string, unknown>;
     if (typeof modId !== "string") continue;
-    out.push({ modId, name: typeof name === "string" ? name : "", ...(typeof version === "string" ? { version } : {}) });
+    out.push({
+      modId,
+      name: typeof name === "string" ? name : "",
+      ...(typeof version === "string" ? { version } : {}),
+      ...(typeof required === "boolean" ? { required } : {}),
+    });
   }
   return out;
 }
