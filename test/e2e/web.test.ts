@@ -432,7 +432,7 @@ describe("the web app in a real browser", () => {
     await page.getByRole("button", { name: "Preview changes" }).click();
     const stale = page.getByRole("group", { name: "2 pinned versions the catalog does not have" });
     await stale.waitFor();
-    await page.getByText("2 comments and 4 trailing commas were ignored").waitFor();
+    await page.getByText("2 comments and 5 trailing commas were ignored").waitFor();
     expect(await page.getByRole("button", { name: "Apply" }).isDisabled()).toBe(true);
     await stale.getByRole("radiogroup", { name: "Core Framework 0.0.1-gone" }).getByLabel("Import unpinned").check();
     await page.getByText("Choose what to do with each (1 left) before you apply.").waitFor();
