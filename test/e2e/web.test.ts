@@ -13,6 +13,7 @@ import { loadBmFixture, startFakeBattleMetrics, type FakeBattleMetrics } from ".
 import { startSshd, type SshdPeer } from "../peers/sshd";
 import { startReceiver, type Receiver } from "../fakes/receiver";
 import { startFakePanel } from "../fakes/panel";
+import { startA2sResponder } from "../fakes/a2s";
 import { SAMPLE_SERVER_JSON } from "../fakes/panel-server-json";
 import { verifyStandardWebhook } from "../fakes/receiver-verify";
 import { smallCatalog, SMALL } from "../fixtures/workshop/dataset";
@@ -138,6 +139,8 @@ beforeAll(async () => {
     LOADOUT_ADMIN_PASSWORD: ADMIN.password,
     LOADOUT_RATE_LIMIT_ANON: "0",
     LOADOUT_RATE_LIMIT_USER: "0",
+    // Deploys that restart their server look again every 200 ms (not every 5 s).
+    LOADOUT_DEPLOY_POLL_MS: "200",
   }));
   adminToken = (await api("POST", "/api/v1/auth/login", undefined, ADMIN)).body.token;
   expect((await api("POST", "/api/v1/jobs/scraper", adminToken, { mode: "full" })).status).toBe(202);
@@ -942,6 +945,83 @@ describe("the web app in a real browser", () => {
     }
   }, 120_000);
 
+  test("deploys with a restart: restart settings, a deploy that waits for an empty server, 'restart now instead', the phases up to verified; a server that does not come back is rolled back and the error shown", async () => {
+    const r = await api("POST", "/api/v1/auth/register", undefined, { email: "restarter@example.com", password: "a good password", display_name: "Restarter" });
+    await api("POST", `/api/v1/admin/users/${r.body.user_id}/approve`, adminToken);
+    const token = (await api("POST", "/api/v1/auth/login", undefined, { email: "restarter@example.com", password: "a good password" })).body.token as string;
+    const list = (await api("POST", "/api/v1/lists", token, { name: "Restart op", is_public: false })).body;
+    await api("POST", `/api/v1/lists/${list.id}/mods`, token, { workshop_id: SMALL.chainA, with_dependencies: true });
+    const panel = startFakePanel({ files: { "/config.json": SAMPLE_SERVER_JSON } });
+    const a2s = await startA2sResponder({ name: "Everon", map: "Everon", players: 3, maxPlayers: 64, version: "1.2.1", gamePort: 2001 }, "direct");
+    try {
+      const srv = (
+        await api("POST", "/api/v1/servers", token, {
+          name: "Everon PvE",
+          connection_type: "panel",
+          file_path: "/config.json",
+          linked_list_id: list.id,
+          query_address: `127.0.0.1:${a2s.port}`,
+          restart: "now",
+          verify_timeout_s: 60,
+        })
+      ).body;
+      await api("POST", `/api/v1/servers/${srv.id}/credentials`, token, { panel_url: panel.url, api_key: panel.apiKey, server_uuid: panel.serverUuid });
+      const { page, errors, ctx } = await context();
+      await signIn(page, "restarter@example.com", "a good password");
+      await page.goto(`${base}/my-servers/${srv.id}`);
+      await page.getByRole("heading", { name: "Everon PvE", level: 1 }).waitFor();
+      expect(await page.getByLabel("After a deploy").inputValue()).toBe("now");
+
+      // Deploy, restarting when the server is empty: three players are on, so it waits.
+      const progress = page.getByRole("list", { name: "Deployment progress" });
+      const current = () => progress.locator('[aria-current="step"]').textContent();
+      panel.power.bootMs = 1500; // the panel says "starting" for a moment after the signal
+      await page.getByLabel("Then").selectOption("when_empty");
+      await page.getByRole("button", { name: "Deploy now" }).click();
+      await page.getByText(/Waiting for the server to empty: 3 players on\. Waited \d+ s; restarts anyway at/).waitFor();
+      expect(await current()).toBe("Waiting for an empty server");
+      expect(panel.signals).toEqual([]);
+      await look(page, "my-server-waiting");
+      await page.getByRole("button", { name: "Restart now instead" }).click();
+      await until("the verifying phase on the page", async () => (await current().catch(() => null)) === "Verifying", 15_000);
+      await page.getByText(/Waiting for it to answer/).waitFor();
+      await page.getByText(/^Deployed 4 mods; the server restarted at .+ and answered again at .+ \(verified\)\.$/).waitFor({ timeout: 20_000 });
+      expect(await progress.getByRole("listitem").last().textContent()).toBe("Verified");
+      expect(panel.signals).toEqual(["restart"]);
+      await page.getByRole("table", { name: "Tests and deployments of this server, newest first" }).getByText(/restarted, verified/).waitFor();
+      await look(page, "my-server-verified");
+
+      // A server that does not come back: 10 s to answer (set in the settings), then the
+      // previous config goes back, a second restart, and the server answers again.
+      a2s.mode = "silent";
+      panel.onPower = () => {
+        if (panel.signals.length === 3) setTimeout(() => (a2s.mode = "direct"), 2500); // long enough to be seen rolling back
+      };
+      await page.getByLabel("Time to come back (seconds)").fill("10");
+      await page.getByRole("button", { name: "Save settings" }).click();
+      await page.getByText("Saved.").waitFor();
+      await page.getByLabel("Then").selectOption("");
+      const before = panel.files.get("/config.json");
+      await api("POST", `/api/v1/lists/${list.id}/mods`, token, { workshop_id: SMALL.cycleX }); // something to change
+      await page.getByRole("button", { name: "Deploy now" }).click();
+      await until("the rollback on the page", async () => (await current().catch(() => null)) === "Rolling back", 30_000);
+      const alert = page.getByRole("alert").filter({ hasText: "Rolled back:" });
+      await alert.waitFor({ timeout: 30_000 });
+      expect(await alert.textContent()).toMatch(
+        new RegExp(`^Rolled back: server did not answer on 127\\.0\\.0\\.1:${a2s.port} within 10 s after the restart; the previous config was restored and the server answered again at \\d\\d:\\d\\d UTC$`),
+      );
+      expect(panel.files.get("/config.json")).toBe(before); // the first deploy's file, restored byte for byte
+      expect(panel.signals).toEqual(["restart", "restart", "restart"]);
+      await page.getByRole("table", { name: "Tests and deployments of this server, newest first" }).getByText(/^Rolled back: server did not answer/).waitFor();
+      await look(page, "my-server-rolled-back");
+      expect(errors).toEqual([]);
+      await ctx.close();
+    } finally {
+      await panel.stop();
+      a2s.close();
+    }
+  }, 120_000);
+
   test("webhooks and notifications: a signed webhook created (secret shown once), tested against the receiver, its deliveries in the log, re-enabled after auto-disable; notifications read and the badge updated; preferences saved", async () => {
     const reg = async (email: string, name: string) => {
       const r = await api("POST", "/api/v1/auth/register", undefined, { email, password: "a good password", display_name: name });
@@ -1015,4 +1095,67 @@ describe("the web app in a real browser", () => {
     expect(errors).toEqual([]);
     await ctx.close();
   }, 120_000);
+});
+
+describe("a new install in a real browser", () => {
+  test("the first account becomes the admin; the empty catalog shows the crawl's error in words, is retried by the admin and fills", async () => {
+    // Its own binary on an empty data dir: no LOADOUT_ADMIN_EMAIL, schedules on (a new install
+    // queues its first crawl at start), and a workshop that refuses the client at first.
+    const workshop = startFakeWorkshop({ mods: smallCatalog() });
+    workshop.forbidden = true;
+    const fresh = await binaryInFreshFolder();
+    const started = await startBinary(fresh.bin, fresh.dir, {
+      LOADOUT_DATA_DIR: join(fresh.dir, "data"),
+      LOADOUT_WORKSHOP_URL: workshop.url,
+      LOADOUT_WORKSHOP_RPS: "1000",
+      LOADOUT_REGISTRATION: "approval",
+      LOADOUT_SCHEDULES: "on",
+      LOADOUT_RATE_LIMIT_ANON: "0",
+      LOADOUT_RATE_LIMIT_USER: "0",
+    });
+    const { ctx, page, errors } = await context();
+    try {
+      const health = async () => (await (await fetch(started.base + "/api/v1/health")).json()) as any;
+      await until("the first crawl's failure", async () => (await health()).sources.workshop.last_error);
+
+      await page.goto(started.base + "/register");
+      await page.getByText("This Loadout has no admin yet: the account you create now becomes its admin.").waitFor();
+      await look(page, "first-run-register");
+      await page.getByLabel("Display name").fill("Founder");
+      await page.getByLabel("E-mail", { exact: true }).fill("founder@example.com");
+      await page.getByLabel("Password", { exact: true }).fill("founder password");
+      await page.getByRole("button", { name: "Create account" }).click();
+      await page.getByRole("heading", { name: "You are this Loadout's admin" }).waitFor();
+      await look(page, "first-run-admin");
+
+      await page.getByRole("link", { name: "Browse the catalog" }).click();
+      await page.getByRole("heading", { name: "The catalog is empty" }).waitFor();
+      await page.getByText(/The last crawl failed .*: the workshop refused the request with HTTP 403/).waitFor();
+      await look(page, "first-run-empty-catalog-failed");
+      workshop.forbidden = false;
+      await page.getByRole("button", { name: "Retry the crawl" }).click();
+      // The crawl runs; the catalog fills without a reload.
+      await page.getByRole("list", { name: "Mods" }).waitFor({ timeout: 60_000 });
+      expect((await health()).sources.workshop.last_error).toBeNull();
+
+      // A second account is an ordinary one, waiting for the admin's approval.
+      const other = await context();
+      await other.page.goto(started.base + "/register");
+      await other.page.getByRole("heading", { name: "Create an account" }).waitFor();
+      expect(await other.page.getByText("becomes its admin").count()).toBe(0);
+      await other.page.getByLabel("Display name").fill("Second");
+      await other.page.getByLabel("E-mail", { exact: true }).fill("second@example.com");
+      await other.page.getByLabel("Password", { exact: true }).fill("second password");
+      await other.page.getByRole("button", { name: "Create account" }).click();
+      await other.page.getByRole("heading", { name: "Waiting for approval" }).waitFor();
+      expect(other.errors).toEqual([]);
+      await other.ctx.close();
+      expect(errors).toEqual([]);
+    } finally {
+      await ctx.close();
+      started.proc.kill();
+      workshop.stop();
+      rmSync(fresh.dir, { recursive: true, force: true });
+    }
+  }, 180_000);
 });

@@ -1,6 +1,9 @@
 // A local fake of the panel client API (Pterodactyl / Pelican, external-formats.md §4).
 // It checks the Authorization and Accept headers and the raw text/plain body of files/write,
-// and can be told to answer 401, 404, 429, 500 or never answer (hang).
+// and can be told to answer 401, 404, 429, 500, redirect elsewhere, or never answer (hang). Power
+// signals (POST /power {"signal"}) restart the fake server: `resources` then reports it `starting`
+// for `bootMs`, then `running` with an uptime counted from the restart, as Pterodactyl and Pelican
+// do (attributes.current_state, attributes.resources.uptime in ms; shapes in docs/deploy.md).
 export const PANEL_ACCEPT = "Application/vnd.pterodactyl.v1+json";
 
 export interface PanelRequest {
@@ -15,7 +18,9 @@ export interface PanelRequest {
 
 export type PanelFault =
   | { kind: "status"; status: 401 | 404 | 429 | 500 | number; retryAfter?: string; times?: number }
-  | { kind: "hang"; times?: number };
+  | { kind: "hang"; times?: number }
+  /** Answers `status` (default 302) with `Location: <to><the request's path and query>`. */
+  | { kind: "redirect"; to: string; status?: number; times?: number };
 
 export interface FakePanel {
   url: string;
@@ -26,6 +31,14 @@ export interface FakePanel {
   requests: PanelRequest[];
   /** Answers the next requests with a fault (all following ones unless `times` is set). */
   fault(f: PanelFault | null): void;
+  /** Power signals received, in order. */
+  signals: string[];
+  /** The fake server's power state: what GET /resources reports. */
+  power: { state: "offline" | "starting" | "running" | "stopping"; startedAt: number; bootMs: number };
+  /** Called on each accepted power signal (tests flip their A2S responder here). */
+  onPower?: (signal: string) => void;
+  /** Faults for power requests only (e.g. a 429 on /power while files work). */
+  powerFault(f: PanelFault | null): void;
   stop(): Promise<void>;
 }
 
@@ -40,6 +53,14 @@ export function startFakePanel(opts: { apiKey?: string; serverUuid?: string; fil
   const requests: PanelRequest[] = [];
   let fault: PanelFault | null = null;
   let remaining = Infinity;
+  let powerFault: PanelFault | null = null;
+  let powerRemaining = Infinity;
+  const signals: string[] = [];
+  const power: FakePanel["power"] = { state: "running", startedAt: Date.now() - 3_600_000, bootMs: 0 };
+  const stateNow = () => {
+    if (power.state === "starting" && Date.now() - power.startedAt >= power.bootMs) power.state = "running";
+    return power.state;
+  };
   const hanging: Array<() => void> = [];
 
   const server = Bun.serve({
@@ -67,6 +88,7 @@ export function startFakePanel(opts: { apiKey?: string; serverUuid?: string; fil
         if (f.kind === "hang") {
           return new Promise<Response>((resolve) => hanging.push(() => resolve(new Response("", { status: 503 }))));
         }
+        if (f.kind === "redirect") return new Response(null, { status: f.status ?? 302, headers: { location: `${f.to}${url.pathname}${url.search}` } });
         const headers: Record<string, string> = f.retryAfter ? { "Retry-After": f.retryAfter } : {};
         return ptError(f.status, f.status === 429 ? "TooManyRequestsHttpException" : "HttpException", `fault ${f.status}`, headers);
       }
@@ -97,24 +119,74 @@ export function startFakePanel(opts: { apiKey?: string; serverUuid?: string; fil
         files.set(record.file, body);
         return new Response(null, { status: 204 });
       }
-      if (req.method === "POST" && sub === "/power") return new Response(null, { status: 204 });
+      if (req.method === "POST" && sub === "/power") {
+        if (powerFault && powerRemaining > 0) {
+          const f = powerFault;
+          powerRemaining--;
+          if (powerRemaining <= 0) powerFault = null;
+          const headers: Record<string, string> = f.kind === "status" && f.retryAfter ? { "Retry-After": f.retryAfter } : {};
+          const status = f.kind === "status" ? f.status : 503;
+          return ptError(status, status === 429 ? "TooManyRequestsHttpException" : "HttpException", `fault ${status}`, headers);
+        }
+        let signal: unknown;
+        try {
+          signal = (JSON.parse(body) as { signal?: unknown }).signal;
+        } catch {
+          return ptError(422, "ValidationException", "The signal field is required.");
+        }
+        if (!["start", "stop", "restart", "kill"].includes(String(signal))) {
+          return ptError(422, "ValidationException", "The selected signal is invalid.");
+        }
+        signals.push(String(signal));
+        if (signal === "restart" || signal === "start") {
+          power.state = "starting";
+          power.startedAt = Date.now();
+        } else power.state = "offline";
+        handle.onPower?.(String(signal));
+        return new Response(null, { status: 204 });
+      }
+      if (req.method === "GET" && sub === "/resources") {
+        const state = stateNow();
+        return Response.json({
+          object: "stats",
+          attributes: {
+            current_state: state,
+            is_suspended: false,
+            resources: {
+              memory_bytes: 671088640,
+              cpu_absolute: 1.5,
+              disk_bytes: 2147483648,
+              network_rx_bytes: 676237,
+              network_tx_bytes: 1097738,
+              uptime: state === "offline" ? 0 : Date.now() - power.startedAt,
+            },
+          },
+        });
+      }
       return ptError(404, "NotFoundHttpException", "The requested resource could not be found on the server.");
     },
   });
 
-  return {
+  const handle: FakePanel = {
     url: `http://127.0.0.1:${server.port}`,
     apiKey,
     serverUuid,
     files,
     requests,
+    signals,
+    power,
     fault(f) {
       fault = f;
       remaining = f?.times ?? Infinity;
+    },
+    powerFault(f) {
+      powerFault = f;
+      powerRemaining = f?.times ?? Infinity;
     },
     async stop() {
       for (const release of hanging.splice(0)) release();
       await server.stop(true);
     },
   };
+  return handle;
 }

@@ -6,6 +6,17 @@ export class DeployError extends Error {
   override name = "DeployError";
 }
 
+/** The target asked us to slow down (a panel's 429) longer than one deploy step waits inline. */
+export class RateLimitedError extends DeployError {
+  constructor(
+    message: string,
+    /** How long the target asked to wait, ms (null: it did not say). */
+    readonly retryAfterMs: number | null,
+  ) {
+    super(message);
+  }
+}
+
 /** Turns anything thrown during a deploy into a safe one-line message. */
 export function deployErrorMessage(err: unknown): string {
   if (err instanceof DeployError) return err.message;

@@ -2,10 +2,12 @@
 // `deploy.auto` turns a debounced list change into deployments of the auto_deploy servers.
 //
 // State machine (spec "Deployment status"): pending → running → success | failed. The job runs
-// in lane `server:<id>`, so one deployment at a time per server. A deployment left `running` by
-// a crash is run again when its job is requeued (a deploy is idempotent).
+// in lane `server:<id>`, and a deploy waits for an unfinished one of the same server, so one
+// deployment at a time per server. A deploy with a restart goes through the phases of
+// restart-loop.ts, each recorded before it is taken; a deployment left `running` by a crash
+// continues from its stored phase when its job is requeued.
 import type { Deps } from "../../deps";
-import type { JobHandler } from "../jobs/queue";
+import { SnoozeJob, type JobHandler } from "../jobs/queue";
 import { recordEvent } from "../events/outbox";
 import { resolveListAccess } from "../lists/access";
 import { assertHostAllowed, checkUrl } from "../../shared/url-safety";
@@ -17,9 +19,9 @@ import { DeployError, deployErrorMessage } from "./errors";
 import { queueItemsScan } from "../scraper/queue";
 import { PanelTarget, type PanelCredentials } from "./panel";
 import { listToServerJsonMods } from "./config-file";
-import { listRequiredDefault } from "../lists/server-config-store";
+import { finishDeploy, queryAddressOf, runDeployLoop, type LoopContext } from "./restart-loop";
 import { SftpTarget, type SftpCredentials } from "./sftp";
-import { deployMods, testTarget, type ConfigTarget } from "./target";
+import { testTarget, type ConfigTarget } from "./target";
 
 export const DEPLOY_JOB = "deploy.run";
 export const AUTO_DEPLOY_JOB = "deploy.auto";
@@ -31,6 +33,8 @@ export const AUTO_DEPLOY_DEBOUNCE_MS = 30_000;
 export interface DeployRuntimeOptions {
   /** Connection and per-operation timeout for targets (default 10 s). */
   timeoutMs?: number;
+  /** How often a waiting deployment looks again (default LOADOUT_DEPLOY_POLL_MS). */
+  pollMs?: number;
 }
 
 const NOT_ALLOWED =
@@ -57,6 +61,7 @@ export async function buildTarget(deps: Deps, server: ServerRow, opts: DeployRun
     }
     return new SftpTarget(c, server.file_path, {
       timeoutMs: opts.timeoutMs,
+      restartCommand: server.restart_command,
       pinnedHostKey: hostKey,
       onFirstHostKey: (fingerprint) => repo.pinHostKey(deps.db, server.id, fingerprint),
     });
@@ -86,9 +91,12 @@ export function queueDeployment(
     requestedBy: string | null;
     trigger: "manual" | "auto" | "approval";
     requestId?: string | null;
+    /** Overrides the server's restart mode for this deploy. */
+    restart?: "none" | "now" | "when_empty";
   },
 ): string {
   const id = newId();
+  const restartMode = input.kind === "deploy" ? (input.restart ?? input.server.restart) : "none";
   repo.insertDeployment(tx, {
     id,
     server_id: input.server.id,
@@ -98,6 +106,9 @@ export function queueDeployment(
     requested_by: input.requestedBy,
     request_id: input.requestId ?? null,
     trigger: input.trigger,
+    restart_mode: restartMode,
+    empty_wait_s: input.server.empty_wait_s,
+    verify_timeout_s: input.server.verify_timeout_s,
     created_at: deps.clock.now(),
   });
   const jobId = deps.jobs.enqueue(
@@ -116,61 +127,75 @@ export async function runDeployment(deps: Deps, deploymentId: string, opts: Depl
   if (deployment.status === "success" || deployment.status === "failed") return; // already done
   const server = repo.getServer(deps.db, deployment.server_id);
   if (!server) return;
+  const pollMs = opts.pollMs ?? deps.config.LOADOUT_DEPLOY_POLL_MS;
+  if (deployment.kind === "deploy" && deployment.status === "pending") {
+    // One deploy at a time per server: the lane serialises running jobs, but a deploy waiting
+    // for its server (snoozed) is queued, not running. The next waits for it to finish.
+    const before = repo.activeDeployBefore(deps.db, server.id, deploymentId);
+    if (before) throw new SnoozeJob(pollMs, `waiting for deployment ${before.id} of this server to finish`);
+  }
   if (!repo.markDeploymentRunning(deps.db, deploymentId, deps.clock.now())) return;
   const log = deps.log.child({ deployment_id: deploymentId, server_id: server.id, kind: deployment.kind });
+  if (deployment.kind === "deploy") return runDeploy(deps, server, deploymentId, { ...opts, pollMs }, log);
 
   let outcome: { item_count: number; snapshot_json: string } | null = null;
   let errorMessage: string | null = null;
   try {
-    const target = await buildTarget(deps, server, opts);
-    if (deployment.kind === "test") {
-      // The test records what the config names now: the page shows it as "what was read".
-      const found = await testTarget(target);
-      outcome = { item_count: found.length, snapshot_json: JSON.stringify(found) };
-    } else {
-      if (!deployment.list_id) throw new DeployError("the list of this deployment no longer exists");
-      const mods = listToServerJsonMods(repo.listModsForDeploy(deps.db, deployment.list_id));
-      const result = await deployMods(target, mods, listRequiredDefault(deps.sqlite, deployment.list_id));
-      outcome = { item_count: result.item_count, snapshot_json: JSON.stringify(result.snapshot) };
-    }
+    // The test records what the config names now: the page shows it as "what was read".
+    const found = await testTarget(await buildTarget(deps, server, opts));
+    outcome = { item_count: found.length, snapshot_json: JSON.stringify(found) };
   } catch (err) {
     errorMessage = deployErrorMessage(err);
-    if (!(err instanceof DeployError)) log.error("deployment failed unexpectedly", { error: err });
+    if (!(err instanceof DeployError)) log.error("connection test failed unexpectedly", { error: err });
   }
-
-  const now = deps.clock.now();
-  deps.db.transaction(
-    (tx) => {
-      const finished = repo.finishDeployment(
-        tx,
-        deploymentId,
-        errorMessage === null
-          ? { status: "success", item_count: outcome?.item_count ?? null, snapshot_json: outcome?.snapshot_json ?? null }
-          : { status: "failed", error_message: errorMessage },
-        now,
-      );
-      if (!finished || deployment.kind !== "deploy") return;
-      // The server has the list's mods now (or at its next start): read their items.
-      if (errorMessage === null && server.connection_type === "sftp") queueItemsScan(deps, { serverId: server.id, db: tx });
-      recordEvent(tx, {
-        kind: errorMessage === null ? "deployment_succeeded" : "deployment_failed",
-        listId: deployment.list_id,
-        actorId: deployment.requested_by,
-        at: now,
-        data: {
-          deployment_id: deploymentId,
-          server_id: server.id,
-          server_name: server.name,
-          trigger: deployment.trigger,
-          item_count: outcome?.item_count ?? null,
-          error_message: errorMessage,
-        },
-      });
-    },
-    { behavior: "immediate" },
+  repo.finishDeployment(
+    deps.db,
+    deploymentId,
+    errorMessage === null
+      ? { status: "success", item_count: outcome?.item_count ?? null, snapshot_json: outcome?.snapshot_json ?? null }
+      : { status: "failed", error_message: errorMessage },
+    deps.clock.now(),
   );
-  if (errorMessage === null) log.info("deployment succeeded", { item_count: outcome?.item_count ?? null });
-  else log.warn("deployment failed", { error_message: errorMessage });
+}
+
+/** A deploy: the restart loop of restart-loop.ts, with its failures recorded on the deployment. */
+async function runDeploy(
+  deps: Deps,
+  server: ServerRow,
+  deploymentId: string,
+  opts: DeployRuntimeOptions & { pollMs: number },
+  log: ReturnType<Deps["log"]["child"]>,
+): Promise<void> {
+  let sftpHost: string | null | undefined;
+  const ctx: LoopContext = {
+    deps,
+    server,
+    deploymentId,
+    pollMs: opts.pollMs,
+    target: () => buildTarget(deps, server, opts),
+    queryAddress: () => {
+      if (server.query_address) return queryAddressOf(server, null);
+      if (sftpHost === undefined) {
+        sftpHost = server.connection_type === "sftp" ? (loadCredentialRow(deps, server).creds as SftpCredentials).host : null;
+      }
+      return queryAddressOf(server, sftpHost);
+    },
+  };
+  try {
+    await runDeployLoop(ctx);
+  } catch (err) {
+    if (err instanceof SnoozeJob) throw err;
+    if (!(err instanceof DeployError)) log.error("deployment failed unexpectedly", { error: err });
+    const d = repo.getDeployment(deps.db, deploymentId);
+    const message = deployErrorMessage(err);
+    const restarted = d?.restart_requested_at != null;
+    finishDeploy(deps, server, deploymentId, {
+      status: "failed",
+      error: restarted
+        ? `the new config was written, but the restart failed: ${message}; the server was not verified (the previous and the new config are kept on this deployment)`
+        : message,
+    });
+  }
 }
 
 /**

@@ -3,6 +3,7 @@ import { afterAll, beforeEach, describe, expect, test } from "bun:test";
 import { SAMPLE_SERVER_JSON } from "../../../test/fakes/panel-server-json";
 import { PANEL_ACCEPT, startFakePanel } from "../../../test/fakes/panel";
 import { PanelTarget } from "./panel";
+import { RateLimitedError } from "./errors";
 import { deployMods, testTarget } from "./target";
 
 const panel = startFakePanel();
@@ -119,8 +120,67 @@ describe("panel deployer (fake panel)", () => {
     expect(await failure(deployMods(target(), mods))).toBe("server.json is not valid JSON at line 3");
   });
 
+  test("a redirect is never followed: the API key never reaches the other host (issue 24)", async () => {
+    const other = startFakePanel({ apiKey: panel.apiKey, serverUuid: panel.serverUuid, files: { "/server.json": SAMPLE_SERVER_JSON } });
+    try {
+      for (const status of [301, 302, 307, 308]) {
+        panel.fault({ kind: "redirect", to: other.url, status, times: 1 });
+        expect(await failure(testTarget(target()))).toStartWith(`the panel answered with a redirect (${status}); check the panel URL at panel 127.0.0.1:${new URL(panel.url).port}`);
+      }
+      // A deploy: the other host is neither read nor written.
+      panel.fault({ kind: "redirect", to: other.url, status: 307 });
+      expect(await failure(deployMods(target(), mods))).toContain("the panel answered with a redirect (307)");
+      expect(other.requests).toEqual([]);
+      expect(other.files.get("/server.json")).toBe(SAMPLE_SERVER_JSON);
+    } finally {
+      await other.stop();
+    }
+  });
+
   test("connection refused", async () => {
     const t = new PanelTarget({ panel_url: "http://127.0.0.1:1", api_key: "k", server_uuid: "u" }, "/server.json");
     expect(await failure(testTarget(t))).toMatch(/^connection refused by panel 127\.0\.0\.1:1/);
+  });
+});
+
+describe("panel power and resources (the restart loop)", () => {
+  test("restart sends the power signal as JSON; resources report starting, then running with an uptime from the restart", async () => {
+    panel.power.bootMs = 60_000;
+    const t = target();
+    expect(await t.powerState()).toMatchObject({ current_state: "running" });
+    expect((await t.powerState()).uptime_ms!).toBeGreaterThan(3_000_000); // up for an hour before
+    expect(await t.restart()).toEqual({ exit_status: null, output: null });
+    const power = panel.requests.find((r) => r.path.endsWith("/power"))!;
+    expect(power).toMatchObject({ method: "POST", accept: PANEL_ACCEPT, authorization: `Bearer ${panel.apiKey}` });
+    expect(power.contentType).toStartWith("application/json");
+    expect(JSON.parse(power.body)).toEqual({ signal: "restart" });
+    expect(await t.powerState()).toMatchObject({ current_state: "starting" });
+    panel.power.bootMs = 0;
+    const up = await t.powerState();
+    expect(up.current_state).toBe("running");
+    expect(up.uptime_ms!).toBeLessThan(5_000);
+    expect(panel.signals).toContain("restart");
+  });
+
+  test("a 429 on power is retried after a short Retry-After; a long one is a RateLimitedError carrying the wait", async () => {
+    panel.powerFault({ kind: "status", status: 429, retryAfter: "2", times: 1 });
+    sleeps.length = 0;
+    const before = panel.signals.length;
+    await target().restart();
+    expect(sleeps).toEqual([2000]);
+    expect(panel.signals.length).toBe(before + 1);
+
+    panel.powerFault({ kind: "status", status: 429, retryAfter: "120", times: 3 });
+    let caught: unknown;
+    try {
+      await target().restart();
+    } catch (err) {
+      caught = err;
+    }
+    expect(caught).toBeInstanceOf(RateLimitedError);
+    expect((caught as RateLimitedError).retryAfterMs).toBeGreaterThan(110_000);
+    expect((caught as Error).message).toBe("the panel is rate limiting requests (429 Too Many Requests); try again in 120 s");
+    expect(panel.signals.length).toBe(before + 1);
+    panel.powerFault(null);
   });
 });

@@ -1,7 +1,7 @@
 // Panel deploy target: Pterodactyl / Pelican client API (external-formats.md §4).
-import { DeployError } from "./errors";
+import { DeployError, RateLimitedError } from "./errors";
 import { parseRetryAfter } from "../../shared/retry";
-import type { ConfigFileIO, ConfigTarget } from "./target";
+import type { ConfigFileIO, ConfigTarget, PowerState } from "./target";
 
 export interface PanelCredentials {
   panel_url: string;
@@ -26,7 +26,7 @@ export interface PanelOptions {
 
 export const PANEL_ACCEPT = "Application/vnd.pterodactyl.v1+json";
 
-type Purpose = "server" | "read" | "write";
+type Purpose = "server" | "read" | "write" | "power";
 
 export class PanelTarget implements ConfigTarget {
   readonly label: string;
@@ -66,7 +66,7 @@ export class PanelTarget implements ConfigTarget {
     if (status === 429) {
       const wait = parseRetryAfter(res.headers.get("retry-after"), Date.now());
       const hint = wait === null ? "" : `; try again in ${Math.ceil(wait / 1000)} s`;
-      return new DeployError(`the panel is rate limiting requests (429 Too Many Requests)${hint}`);
+      return new RateLimitedError(`the panel is rate limiting requests (429 Too Many Requests)${hint}`, wait);
     }
     if (status >= 500) return new DeployError(`the panel answered ${status} (server error) at ${this.label}; try again later`);
     return new DeployError(`the panel answered ${status} at ${this.label}`);
@@ -89,7 +89,13 @@ export class PanelTarget implements ConfigTarget {
   }
 
   /** One API call with timeout and 429 handling; returns the response body as text. */
-  private async call(method: "GET" | "POST", path: string, purpose: Purpose, body?: string): Promise<string> {
+  private async call(
+    method: "GET" | "POST",
+    path: string,
+    purpose: Purpose,
+    body?: string,
+    contentType = "text/plain",
+  ): Promise<string> {
     const url = new URL(`${this.base}${path}`);
     for (let attempt = 0; ; attempt++) {
       if (this.options.beforeRequest) await this.options.beforeRequest(url);
@@ -98,7 +104,7 @@ export class PanelTarget implements ConfigTarget {
         Accept: PANEL_ACCEPT,
         "User-Agent": "Loadout",
       };
-      if (body !== undefined) headers["Content-Type"] = "text/plain";
+      if (body !== undefined) headers["Content-Type"] = contentType;
       let res: Response;
       let text: string;
       try {
@@ -138,9 +144,31 @@ export class PanelTarget implements ConfigTarget {
     }
   }
 
+  /** POST /power {"signal":"restart"} → 204 (external-formats.md §4). */
+  async restart(): Promise<{ exit_status: null; output: null }> {
+    await this.call("POST", "/power", "power", JSON.stringify({ signal: "restart" }), "application/json");
+    return { exit_status: null, output: null };
+  }
+
+  /** GET /resources → attributes.current_state (and resources.uptime, ms). */
+  async powerState(): Promise<PowerState> {
+    const text = await this.call("GET", "/resources", "server");
+    let doc: { attributes?: { current_state?: unknown; resources?: { uptime?: unknown } } };
+    try {
+      doc = JSON.parse(text);
+    } catch {
+      throw new DeployError(`${this.label} answered /resources with something that is not JSON`);
+    }
+    const state = doc?.attributes?.current_state;
+    if (typeof state !== "string") throw new DeployError(`${this.label} answered /resources without attributes.current_state`);
+    const uptime = doc.attributes?.resources?.uptime;
+    return { current_state: state, uptime_ms: typeof uptime === "number" && Number.isFinite(uptime) ? uptime : null };
+  }
+
   async session<T>(fn: (io: ConfigFileIO) => Promise<T>): Promise<T> {
     const file = `?file=${encodeURIComponent(this.filePath)}`;
     return fn({
+      restart: () => this.restart(),
       read: () => this.call("GET", `/files/contents${file}`, "read"),
       // The panel replaces the file whole; it keeps no backup (SFTP does).
       write: async (next) => {

@@ -20,6 +20,21 @@ export interface SftpOptions {
   onFirstHostKey?: (fingerprint: string) => void;
   /** Largest config file we are willing to read (default 5 MiB). */
   maxFileBytes?: number;
+  /** The server's restart_command, run through SSH exec exactly as stored; none: no restart. */
+  restartCommand?: string | null;
+  /** How long the restart command may run, ms (default 120 s). */
+  commandTimeoutMs?: number;
+}
+
+/** How much of a restart command's output is kept: its last lines. */
+const OUTPUT_LINES = 20;
+const OUTPUT_CHARS = 4000;
+
+/** The last `OUTPUT_LINES` lines of `text` (at most OUTPUT_CHARS characters). */
+export function lastLines(text: string): string {
+  const lines = text.replace(/\s+$/, "").split("\n");
+  const tail = lines.slice(-OUTPUT_LINES).join("\n");
+  return tail.length > OUTPUT_CHARS ? tail.slice(tail.length - OUTPUT_CHARS) : tail;
 }
 
 // SFTP status codes (draft-ietf-secsh-filexfer-02).
@@ -43,6 +58,8 @@ export class SftpTarget implements ConfigTarget {
   private readonly maxFileBytes: number;
   private readonly pinnedHostKey: string | null;
   private readonly onFirstHostKey?: (fingerprint: string) => void;
+  private readonly restartCommand: string | null;
+  private readonly commandTimeoutMs: number;
 
   constructor(
     private readonly creds: SftpCredentials,
@@ -54,6 +71,8 @@ export class SftpTarget implements ConfigTarget {
     this.maxFileBytes = options.maxFileBytes ?? 5 * 1024 * 1024;
     this.pinnedHostKey = options.pinnedHostKey ?? null;
     this.onFirstHostKey = options.onFirstHostKey;
+    this.restartCommand = options.restartCommand ?? null;
+    this.commandTimeoutMs = options.commandTimeoutMs ?? 120_000;
   }
 
   private hostPort(): string {
@@ -180,10 +199,49 @@ export class SftpTarget implements ConfigTarget {
   async session<T>(fn: (io: ConfigFileIO) => Promise<T>): Promise<T> {
     const { client, sftp } = await this.connect();
     try {
-      return await fn(this.io(sftp));
+      const io = this.io(sftp);
+      if (this.restartCommand) io.restart = () => this.exec(client, this.restartCommand!);
+      return await fn(io);
     } finally {
       client.end();
     }
+  }
+
+  /** Runs `command` through SSH exec on the open connection; resolves with its exit status and last output lines. */
+  private exec(client: Client, command: string): Promise<{ exit_status: number | null; output: string }> {
+    return new Promise((resolve, reject) => {
+      let output = "";
+      let settled = false;
+      const keep = (chunk: Buffer) => {
+        output += chunk.toString("utf8");
+        // Only the tail is kept: trim as it grows so a chatty command cannot fill memory.
+        if (output.length > 64 * 1024) output = output.slice(-32 * 1024);
+      };
+      const timer = setTimeout(() => {
+        if (settled) return;
+        settled = true;
+        reject(
+          new DeployError(
+            `the restart command did not finish within ${Math.round(this.commandTimeoutMs / 1000)} s on ${this.hostPort()}; last output: ${lastLines(output) || "(none)"}`,
+          ),
+        );
+      }, this.commandTimeoutMs);
+      client.exec(command, (err, stream) => {
+        if (err) {
+          settled = true;
+          clearTimeout(timer);
+          return reject(new DeployError(`could not run the restart command on ${this.hostPort()}: ${firstLine(err.message)}`));
+        }
+        stream.on("data", keep);
+        stream.stderr.on("data", keep);
+        stream.on("close", (code: number | null) => {
+          if (settled) return;
+          settled = true;
+          clearTimeout(timer);
+          resolve({ exit_status: typeof code === "number" ? code : null, output: lastLines(output) });
+        });
+      });
+    });
   }
 
   private io(sftp: SFTPWrapper): ConfigFileIO {

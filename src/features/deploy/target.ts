@@ -10,6 +10,26 @@ export interface ConfigFileIO {
   write(next: string, previous: string): Promise<void>;
   /** Checks, without changing anything, that the file may be written. */
   checkWritable?(): Promise<void>;
+  /**
+   * Restarts the game server over this connection (panel: power signal; SFTP: the stored
+   * restart_command through SSH exec). Absent when the target has no way to restart.
+   */
+  restart?(): Promise<RestartResult>;
+}
+
+export interface RestartResult {
+  /** SFTP: the command's exit status (null when it ended by a signal); panel: null. */
+  exit_status: number | null;
+  /** SFTP: the last lines of its output (stdout and stderr); panel: null. */
+  output: string | null;
+}
+
+/** What a panel says about its server (GET /resources). */
+export interface PowerState {
+  /** `offline`, `starting`, `running`, `stopping` on Pterodactyl and Pelican. */
+  current_state: string;
+  /** ms since the server process started, when the panel says. */
+  uptime_ms: number | null;
 }
 
 export interface ConfigTarget {
@@ -21,6 +41,8 @@ export interface ConfigTarget {
   session<T>(fn: (io: ConfigFileIO) => Promise<T>): Promise<T>;
   /** Target-specific reachability check run before a connection test reads the file. */
   ping?(): Promise<void>;
+  /** Panel: the server's power state, checked while verifying a restart. */
+  powerState?(): Promise<PowerState>;
 }
 
 export interface DeployOutcome {
@@ -37,20 +59,38 @@ export function fileNameOf(filePath: string): string {
  * Read the current config, replace game.mods, keep everything else, write it, read it back and
  * compare. Idempotent: running it twice leaves the same file.
  */
-export async function deployMods(target: ConfigTarget, mods: ServerJsonMod[], listRequiredDefault = true): Promise<DeployOutcome> {
+export async function deployMods(
+  target: ConfigTarget,
+  mods: ServerJsonMod[],
+  hooks: {
+    /** Called with what was read and what will be written, before anything is written (write-ahead). */
+    beforeWrite?: (current: string, next: string) => void;
+    /** Called after the write was verified, on the same connection (a restart). */
+    afterWrite?: (io: ConfigFileIO) => Promise<void>;
+    /** The list's modsRequiredByDefault (issue 26): unstated mods keep that meaning in the server's file. */
+    listRequiredDefault?: boolean;
+  } = {},
+): Promise<DeployOutcome> {
   const fileName = fileNameOf(target.filePath);
   await target.session(async (io) => {
     const current = await io.read();
-    const next = applyModsToConfig(current, mods, fileName, listRequiredDefault);
-    await io.write(next, current);
-    const back = await io.read();
-    if (back !== next) {
-      throw new DeployError(
-        `${fileName} read back from ${target.label} differs from what was written; another process may be changing it`,
-      );
-    }
+    const next = applyModsToConfig(current, mods, fileName, hooks.listRequiredDefault);
+    hooks.beforeWrite?.(current, next);
+    await writeVerified(target, io, next, current);
+    await hooks.afterWrite?.(io);
   });
   return { item_count: mods.length, snapshot: mods };
+}
+
+/** Writes `next`, reads it back and compares byte for byte. */
+export async function writeVerified(target: ConfigTarget, io: ConfigFileIO, next: string, current: string): Promise<void> {
+  await io.write(next, current);
+  const back = await io.read();
+  if (back !== next) {
+    throw new DeployError(
+      `${fileNameOf(target.filePath)} read back from ${target.label} differs from what was written; another process may be changing it`,
+    );
+  }
 }
 
 /**
@@ -78,7 +118,7 @@ export async function testTarget(target: ConfigTarget): Promise<ServerJsonMod[]>
 }
 
 /** game.mods as the config has it, keeping only well-formed entries (a test reports, it does not judge). */
-function modsOfConfig(game: Record<string, unknown>): ServerJsonMod[] {
+export function modsOfConfig(game: Record<string, unknown>): ServerJsonMod[] {
   const raw = Array.isArray(game.mods) ? game.mods : [];
   const out: ServerJsonMod[] = [];
   for (const m of raw) {

@@ -14,6 +14,10 @@ export const EVENT_KINDS = [
   "deploy_request_decided",
   "deployment_succeeded",
   "deployment_failed",
+  // The restart loop (docs/deploy.md): named as issue 27 asks, with a dot.
+  "deploy.restarting",
+  "deploy.verified",
+  "deploy.rolled_back",
 ] as const;
 export type EventKind = (typeof EVENT_KINDS)[number];
 

@@ -85,6 +85,24 @@ export function describeEvent(e: EventEnvelope): EventText {
       const err = pick(d, "error_message", "error");
       return { title: `Deployment of ${list} failed`, body: `Deploying ${list} to ${server} failed${err ? `: ${err}` : "."}` };
     }
+    case "deploy.restarting": {
+      if (d.rollback === true) {
+        return { title: `${server} restarting`, body: `Server restarting in a moment to bring back the previous mods.` };
+      }
+      const changes = modChangeSummary(d);
+      return {
+        title: `${server} restarting`,
+        body: changes ? `Server restarting in a moment for mod updates: ${changes}` : "Server restarting in a moment for mod updates.",
+      };
+    }
+    case "deploy.verified":
+      return { title: `${server} is back`, body: `${server} is back up with the new mods${pick(d, "item_count") ? ` (${pick(d, "item_count")} mods)` : ""}.` };
+    case "deploy.rolled_back": {
+      const err = pick(d, "error_message", "reason");
+      return d.ok === false
+        ? { title: `Rollback on ${server} failed`, body: `${server} did not come back after the mod update, and restoring the previous mods failed too${err ? `: ${err}` : "."}` }
+        : { title: `${server} rolled back`, body: `${server} did not come back with the new mods; it is back up with the previous ones${err ? `. ${err}` : "."}` };
+    }
     case "test":
       return { title: "Test event", body: "This is a test delivery from Loadout." };
     case "webhook_disabled":
@@ -95,6 +113,18 @@ export function describeEvent(e: EventEnvelope): EventText {
     default:
       return { title: e.kind, body: `${e.kind} on ${list}.` };
   }
+}
+
+/** "+2 −1 ~3": mods added, removed and changed in version (deploy.restarting). */
+export function modChangeSummary(d: Record<string, unknown>): string {
+  const parts: string[] = [];
+  const added = count(d.added);
+  const removed = count(d.removed);
+  const updated = count(d.updated);
+  if (added) parts.push(`+${added}`);
+  if (removed) parts.push(`\u2212${removed}`);
+  if (updated) parts.push(`~${updated}`);
+  return parts.join(" ");
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -241,6 +271,9 @@ const COLORS: Record<string, number> = {
   deploy_request_decided: 0xd35400,
   deployment_succeeded: 0x27ae60,
   deployment_failed: 0xc0392b,
+  "deploy.restarting": 0xf39c12,
+  "deploy.verified": 0x27ae60,
+  "deploy.rolled_back": 0xc0392b,
   test: 0x95a5a6,
 };
 
@@ -266,10 +299,19 @@ const humanKey = (k: string) => k.replace(/_/g, " ").replace(/^./, (c) => c.toUp
 /** Keys already said in the title/description, or internal. */
 const HIDDEN_FIELDS = new Set(["list_id", "list_name", "actor_id", "actor_name", "reason", "note", "error_message"]);
 
+/** The restart-loop kinds go to a players' channel: their chat message names only the mods, no ids. */
+const PLAYER_FACING_FIELDS: Record<string, string[]> = {
+  "deploy.restarting": ["added", "removed", "updated"],
+  "deploy.verified": [],
+  "deploy.rolled_back": [],
+};
+
 export function discordPayload(e: EventEnvelope, opts: { baseUrl?: string } = {}): DiscordPayload {
   const text = describeEvent(e);
   const fields: DiscordField[] = [];
+  const only = PLAYER_FACING_FIELDS[e.kind];
   for (const [k, v] of Object.entries(e.data ?? {})) {
+    if (only && !only.includes(k)) continue;
     if (HIDDEN_FIELDS.has(k)) continue;
     const value = fieldValue(v);
     if (value === null || value === "") continue;

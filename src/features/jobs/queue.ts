@@ -68,6 +68,20 @@ export class RetryLaterError extends Error {
 }
 
 /**
+ * Throw to put the job back in the queue until `afterMs` from now without counting an attempt:
+ * a long wait (a game server emptying, a restart being verified) as a row in the table instead
+ * of a held worker slot. The handler keeps its own state and continues from it when run again.
+ */
+export class SnoozeJob extends Error {
+  constructor(
+    readonly afterMs: number,
+    message = "waiting",
+  ) {
+    super(message);
+  }
+}
+
+/**
  * A running job's lease: renewed every HEARTBEAT_MS while its process lives, so a lease that
  * has run out means the process that claimed the job is gone. Only then is the job queued
  * again (at start and on every worker tick): never while another live process holds it.
@@ -200,6 +214,12 @@ export class JobQueue {
     return !!r;
   }
 
+  /** Makes a queued job due now (e.g. a snoozed wait the user cut short). */
+  wakeUp(id: string): void {
+    this.sqlite.query("UPDATE jobs SET run_at = MIN(run_at, $now) WHERE id = $id AND status = 'queued'").run({ id, now: this.clock.now() });
+    if (this.started) this.wake();
+  }
+
   /** Cancels a queued job. Returns false when the job is not queued. */
   cancel(id: string): boolean {
     const r = this.sqlite
@@ -313,6 +333,16 @@ export class JobQueue {
       this.onFinished?.(job, "succeeded");
     } catch (err) {
       if (signal.aborted && this.stopping) return;
+      if (err instanceof SnoozeJob) {
+        this.sqlite
+          .query(
+            `UPDATE jobs SET status = 'queued', run_at = ?, lease_until = NULL, attempts = MAX(attempts - 1, 0), error = NULL
+             WHERE id = ? AND status = 'running'`,
+          )
+          .run(this.clock.now() + Math.max(0, err.afterMs), job.id);
+        this.onFinished?.(job, "queued");
+        return;
+      }
       const message = err instanceof Error ? err.message : String(err);
       const permanent = err instanceof PermanentJobError;
       if (!permanent && job.attempts < job.max_attempts) {

@@ -7,7 +7,7 @@ import type { Deps } from "../../deps";
 import { authPlugin } from "../../shared/auth";
 import { AppError } from "../../shared/errors";
 import { errorBody, okBody } from "../../shared/schemas";
-import { requireListMember, requireListOwner, requireListPrimary, requireListRead, requireListRight, type ListAccess } from "./access";
+import { requireListEdit, requireListMember, requireListOwner, requireListPrimary, requireListRead, requireListRight, requireSnapshotManage, type ListAccess } from "./access";
 import * as m from "./model";
 import * as audit from "./audit";
 import * as check from "./check";
@@ -32,6 +32,9 @@ function download(body: unknown, filename: string, extra: Record<string, string>
   });
 }
 
+const SNAPSHOT_MANAGE =
+  "Owners and co-owners; a collaborator only for a snapshot they took, and only while they may add or remove mods. Others who can read the list get 403.";
+
 /** Import rights: the import may add and remove mods. */
 function requireImport(a: ListAccess | null) {
   requireListRight(a, "add");
@@ -40,6 +43,11 @@ function requireImport(a: ListAccess | null) {
 
 export const listsRoutes = (deps: Deps) => {
   const get = (id: string, user: { id: string } | null | undefined, share?: string) => svc.access(deps, id, user, share);
+  /** Renaming or deleting: an edit right first (403), then the snapshot (404), then owner or author (403). */
+  const manageSnapshot = (access: ListAccess | null, versionId: string) => {
+    const a = requireListEdit(access);
+    return requireSnapshotManage(a, snapshots.getSnapshot(deps, a.list.id, versionId).created_by);
+  };
 
   return new Elysia({ prefix: "/api/v1/lists", tags: ["lists"] })
     .use(authPlugin(deps))
@@ -364,10 +372,16 @@ export const listsRoutes = (deps: Deps) => {
     .post(
       "/:id/versions",
       ({ query, params, body, user }) => {
-        requireListMember(get(params.id, user, query.share));
+        requireListEdit(get(params.id, user, query.share));
         return snapshots.createSnapshot(deps, params.id, user.id, body ?? {});
       },
-      { auth: true, params: m.listParams, body: m.snapshotBody.optional(), response: { 200: m.snapshotOut, ...errors }, detail: { summary: "Snapshot the list" } },
+      {
+        auth: true,
+        params: m.listParams,
+        body: m.snapshotBody.optional(),
+        response: { 200: m.snapshotOut, ...errors },
+        detail: { summary: "Snapshot the list", description: "Owners, co-owners and collaborators who may add or remove mods (directly or through a group); anyone else who can read the list gets 403." },
+      },
     )
     .get("/:id/versions/live", ({ params, query, user }) => snapshots.liveSnapshot(deps, requireListRead(get(params.id, user, query.share)).list), {
       optionalAuth: true,
@@ -384,19 +398,25 @@ export const listsRoutes = (deps: Deps) => {
     .patch(
       "/:id/versions/:versionID",
       ({ query, params, body, user }) => {
-        requireListMember(get(params.id, user, query.share));
+        manageSnapshot(get(params.id, user, query.share), params.versionID);
         return snapshots.updateSnapshot(deps, params.id, params.versionID, body ?? {});
       },
-      { auth: true, params: m.snapshotParams, body: m.snapshotBody.optional(), response: { 200: m.snapshotOut, ...errors }, detail: { summary: "Update a snapshot's name, tag, notes, release flag" } },
+      {
+        auth: true,
+        params: m.snapshotParams,
+        body: m.snapshotBody.optional(),
+        response: { 200: m.snapshotOut, ...errors },
+        detail: { summary: "Update a snapshot's name, tag, notes, release flag", description: SNAPSHOT_MANAGE },
+      },
     )
     .delete(
       "/:id/versions/:versionID",
       ({ query, params, user, set }) => {
-        requireListMember(get(params.id, user, query.share));
+        manageSnapshot(get(params.id, user, query.share), params.versionID);
         snapshots.deleteSnapshot(deps, params.id, params.versionID);
         set.status = 204;
       },
-      { auth: true, params: m.snapshotParams, detail: { summary: "Delete a snapshot" } },
+      { auth: true, params: m.snapshotParams, detail: { summary: "Delete a snapshot", description: SNAPSHOT_MANAGE } },
     )
     // ---- audit -----------------------------------------------------------------------------
     .get(

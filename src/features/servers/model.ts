@@ -26,6 +26,30 @@ export function parseQueryAddress(v: string): { host: string; port: number } | n
   return { host: (m[1] ?? m[2])!, port };
 }
 
+export const restartMode = z.enum(["none", "now", "when_empty"], { error: "must be none, now or when_empty" });
+export type RestartMode = z.infer<typeof restartMode>;
+
+const seconds = (min: number, max: number) =>
+  z
+    .number({ error: "must be an integer" })
+    .int({ message: "must be an integer" })
+    .min(min, { message: `must be ${min} to ${max}` })
+    .max(max, { message: `must be ${min} to ${max}` });
+
+/** Run over SSH exactly as stored (it is not a secret: whoever sees the server sees it). */
+const restartCommand = z
+  .string({ error: "must be a string" })
+  .refine((v) => v.trim().length >= 1 && v.length <= 2000, { message: "must be 1 to 2000 characters" })
+  .refine((v) => !v.includes("\0"), { message: "must not contain NUL characters" });
+
+/** The restart fields of POST and PUT /servers (docs/deploy.md "Restart, verify, roll back"). */
+const restartFields = {
+  restart: restartMode.optional(),
+  empty_wait_s: seconds(0, 86_400).optional(),
+  verify_timeout_s: seconds(10, 3600).optional(),
+  restart_command: restartCommand.nullable().optional(),
+};
+
 /** A folder on the server (the addons folder), absolute or relative to the SFTP login. */
 const addonsPath = filePath;
 
@@ -38,6 +62,7 @@ export const createServerBody = z.object({
   query_address: queryAddress.nullable().optional(),
   items_scan: z.boolean({ error: "must be a boolean" }).optional().default(false),
   addons_path: addonsPath.nullable().optional(),
+  ...restartFields,
 });
 export type CreateServerBody = z.output<typeof createServerBody>;
 
@@ -49,6 +74,7 @@ export const updateServerBody = z.object({
   query_address: queryAddress.nullable().optional(),
   items_scan: z.boolean({ error: "must be a boolean" }).optional(),
   addons_path: addonsPath.nullable().optional(),
+  ...restartFields,
 });
 export type UpdateServerBody = z.output<typeof updateServerBody>;
 
@@ -110,9 +136,17 @@ export type SftpCredentialsInput = z.output<typeof sftpCredentials>;
 export const credentialsBody = z.record(z.string(), z.unknown(), { error: "must be an object" });
 
 export const deployBody = z
+  .object({ list_id: uuid.optional(), restart: restartMode.optional() })
+  .optional()
+  .transform((v) => v ?? {});
+
+/** POST /servers/:id/deploy-request takes only list_id: an approved request runs with the server's restart mode. */
+export const deployRequestBody = z
   .object({ list_id: uuid.optional() })
   .optional()
   .transform((v) => v ?? {});
+
+export const deploymentParams = z.object({ id: z.string(), did: z.string() });
 
 export const requireApprovalBody = z.object({
   require_deploy_approval: z.boolean({ error: "must be a boolean" }),
@@ -148,6 +182,14 @@ export const serverView = z.object({
   items_scan: z.boolean(),
   /** SFTP: the addons folder; null = `addons/` beside the config file. */
   addons_path: z.string().nullable(),
+  /** After a deploy: none (the mods take effect at the next restart), now, or when_empty. */
+  restart: restartMode,
+  /** when_empty: longest wait for 0 players before restarting anyway, seconds. */
+  empty_wait_s: z.number().int(),
+  /** How long a restarted server has to answer again before the deploy is rolled back, seconds. */
+  verify_timeout_s: z.number().int(),
+  /** SFTP: the command run over SSH to restart the game server, or null. */
+  restart_command: z.string().nullable(),
   has_credentials: z.boolean(),
   /** When the credentials were last stored (they are never returned), or null. */
   credentials_set_at: z.string().nullable(),
@@ -185,6 +227,27 @@ export const deploymentView = z.object({
   created_at: z.string(),
   started_at: z.string().nullable(),
   finished_at: z.string().nullable(),
+  /** The restart mode this deployment runs with. */
+  restart: restartMode,
+  /** Where a deploy is: writing, waiting_for_empty, restarting, verifying, rolling_back, done; null for tests and before it starts. */
+  phase: z.enum(["writing", "waiting_for_empty", "restarting", "verifying", "rolling_back", "done"]).nullable(),
+  /** When the current phase began (how long it has waited). */
+  phase_started_at: z.string().nullable(),
+  /** when_empty: the time it restarts anyway when players stay on. */
+  wait_until: z.string().nullable(),
+  /** Why the wait for an empty server ended: empty, restart_now or timeout. */
+  wait_ended: z.enum(["empty", "restart_now", "timeout"]).nullable(),
+  restarted_at: z.string().nullable(),
+  /** SFTP restart_command: its exit status and the last lines of its output. */
+  restart_exit_status: z.number().int().nullable(),
+  restart_output: z.string().nullable(),
+  verified_at: z.string().nullable(),
+  /** What the last check saw while verifying ("panel reports starting", "no A2S answer on host:port"). */
+  verify_note: z.string().nullable(),
+  rolled_back: z.boolean(),
+  /** Only when rolling back failed too: the config before this deploy and the one it wrote, to restore by hand. */
+  previous_config: z.string().nullable(),
+  new_config: z.string().nullable(),
 });
 export type DeploymentView = z.infer<typeof deploymentView>;
 

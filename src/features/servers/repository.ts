@@ -127,7 +127,7 @@ export function setDeploymentJob(db: Tx, id: string, jobId: string): void {
 export function markDeploymentRunning(db: Tx, id: string, now: number): boolean {
   const r = db
     .update(deployments)
-    .set({ status: "running", started_at: now, error_message: null })
+    .set({ status: "running", started_at: sql`COALESCE(${deployments.started_at}, ${now})`, error_message: null })
     .where(and(eq(deployments.id, id), inArray(deployments.status, ["pending", "running"])))
     .returning({ id: deployments.id })
     .all();
@@ -137,15 +137,24 @@ export function markDeploymentRunning(db: Tx, id: string, now: number): boolean 
 export function finishDeployment(
   db: Tx,
   id: string,
-  result: { status: "success" | "failed"; item_count?: number | null; snapshot_json?: string | null; error_message?: string | null },
+  result: {
+    status: "success" | "failed";
+    item_count?: number | null;
+    snapshot_json?: string | null;
+    error_message?: string | null;
+    /** More columns of the restart loop set in the same update (phase done, verified_at, ...). */
+    extra?: Partial<typeof deployments.$inferInsert>;
+  },
   now: number,
 ): boolean {
   const r = db
     .update(deployments)
     .set({
+      ...result.extra,
       status: result.status,
-      item_count: result.item_count ?? null,
-      snapshot_json: result.snapshot_json ?? null,
+      // What a deploy wrote stays on the entry when a later step fails.
+      ...(result.item_count !== undefined ? { item_count: result.item_count } : {}),
+      ...(result.snapshot_json !== undefined ? { snapshot_json: result.snapshot_json } : {}),
       error_message: result.error_message ?? null,
       finished_at: now,
     })
@@ -153,6 +162,34 @@ export function finishDeployment(
     .returning({ id: deployments.id })
     .all();
   return r.length > 0;
+}
+
+/** Records a step of the restart loop (docs/deploy.md): the row is the loop's durable state. */
+export function updateDeployment(db: Tx, id: string, patch: Partial<typeof deployments.$inferInsert>): void {
+  db.update(deployments).set(patch).where(eq(deployments.id, id)).run();
+}
+
+export function requestRestartNow(db: Tx, id: string, now: number): void {
+  db.update(deployments)
+    .set({ restart_now_requested_at: now })
+    .where(and(eq(deployments.id, id), isNull(deployments.restart_now_requested_at)))
+    .run();
+}
+
+/** A deploy of this server, other than `id`, that started and has not finished (the one-at-a-time rule). */
+export function activeDeployBefore(db: Tx, serverId: string, id: string): DeploymentRow | undefined {
+  return db
+    .select()
+    .from(deployments)
+    .where(
+      and(
+        eq(deployments.server_id, serverId),
+        eq(deployments.kind, "deploy"),
+        eq(deployments.status, "running"),
+        sql`${deployments.id} <> ${id}`,
+      ),
+    )
+    .get();
 }
 
 // ---- list data used by deploys

@@ -32,7 +32,10 @@ export const serversRoutes = (deps: Deps) =>
       auth: true,
       body: m.createServerBody,
       response: { 200: m.serverView, ...errors },
-      detail: { summary: "Register a game server (linked_list_id must be a list the caller may deploy)" },
+      detail: {
+        summary:
+          "Register a game server (linked_list_id must be a list the caller may deploy; restart none|now|when_empty needs restart_command on SFTP, query_address on a panel)",
+      },
     })
     .get("/servers/:id", ({ user, params }) => svc.getServer(deps, user, params.id), {
       auth: true,
@@ -45,7 +48,7 @@ export const serversRoutes = (deps: Deps) =>
       params: m.idParams,
       body: m.updateServerBody,
       response: { 200: m.serverView, ...errors },
-      detail: { summary: "Update name, file path, linked list, auto-deploy" },
+      detail: { summary: "Update name, file path, linked list, auto-deploy, query address, restart mode (restart, empty_wait_s, verify_timeout_s, restart_command)" },
     })
     .delete(
       "/servers/:id",
@@ -77,20 +80,20 @@ export const serversRoutes = (deps: Deps) =>
       response: { 200: m.deploymentIdView, ...errors },
       detail: { summary: "Queue a connection test (a deployment of kind test); poll /deployments for the result" },
     })
-    .post("/servers/:id/deploy", ({ user, params, body }) => svc.deploy(deps, user, params.id, body.list_id), {
+    .post("/servers/:id/deploy", ({ user, params, body }) => svc.deploy(deps, user, params.id, body.list_id, body.restart), {
       auth: true,
       params: m.idParams,
       body: m.deployBody,
       response: { 200: m.deployResultView, ...errors },
       detail: {
         summary:
-          "Deploy the linked list (or list_id); a collaborator on a list with require_deploy_approval gets a pending deploy request instead",
+          "Deploy the linked list (or list_id); `restart` (none, now, when_empty) overrides the server's restart mode for this deploy; a collaborator on a list with require_deploy_approval gets a pending deploy request instead (approved requests run with the server's restart mode)",
       },
     })
     .post("/servers/:id/deploy-request", ({ user, params, body }) => svc.submitDeployRequest(deps, user, params.id, body.list_id), {
       auth: true,
       params: m.idParams,
-      body: m.deployBody,
+      body: m.deployRequestBody,
       response: { 200: m.requestIdView, ...errors },
       detail: { summary: "Submit a deploy request (the list must have the approval gate)" },
     })
@@ -100,6 +103,15 @@ export const serversRoutes = (deps: Deps) =>
       query: deploymentsQuery,
       response: { 200: z.array(m.deploymentView), 400: errorBody, 401: errorBody, 404: errorBody },
       detail: { summary: "Deployment history, newest first (tests included, kind tells which)" },
+    })
+    .post("/servers/:id/deployments/:did/restart-now", ({ user, params }) => svc.restartNow(deps, user, params.id, params.did), {
+      auth: true,
+      params: m.deploymentParams,
+      response: { 200: m.deploymentView, ...errors },
+      detail: {
+        summary:
+          "Restart now instead of waiting for the server to empty (a deployment in phase waiting_for_empty); 409 when it is not waiting",
+      },
     })
     .get("/servers/:id/deploy-requests", ({ user, params }) => svc.listServerDeployRequests(deps, user, params.id), {
       auth: true,

@@ -19,6 +19,7 @@ import {
   type DeploymentView,
   type DeployRequestView,
   type ServerView,
+  type RestartMode,
   type UpdateServerBody,
 } from "./model";
 import * as repo from "./repository";
@@ -40,6 +41,10 @@ function toServerView(
     query_address: server.query_address ?? null,
     items_scan: server.items_scan,
     addons_path: server.addons_path ?? null,
+    restart: server.restart,
+    empty_wait_s: server.empty_wait_s,
+    verify_timeout_s: server.verify_timeout_s,
+    restart_command: server.restart_command ?? null,
     has_credentials: !!creds,
     credentials_set_at: creds ? toIso(creds.updated_at) : null,
     host_key_fingerprint: creds?.host_key_sha256 ?? null,
@@ -75,7 +80,29 @@ export function toDeploymentView(d: repo.DeploymentRow): DeploymentView {
     created_at: toIso(d.created_at),
     started_at: toIsoOrNull(d.started_at),
     finished_at: toIsoOrNull(d.finished_at),
+    restart: d.restart_mode,
+    phase: d.phase,
+    phase_started_at: toIsoOrNull(d.phase_started_at),
+    wait_until:
+      d.phase === "waiting_for_empty" && d.phase_started_at !== null && d.empty_wait_s !== null
+        ? toIso(d.phase_started_at + d.empty_wait_s * 1000)
+        : null,
+    wait_ended: (d.wait_ended as DeploymentView["wait_ended"]) ?? null,
+    restarted_at: toIsoOrNull(d.restarted_at),
+    restart_exit_status: d.restart_exit_status,
+    restart_output: d.restart_output,
+    verified_at: toIsoOrNull(d.verified_at),
+    verify_note: d.verify_note,
+    rolled_back: d.rolled_back,
+    // Configs can hold passwords: shown only when the operator must restore one by hand.
+    previous_config: rollbackFailed(d) ? d.previous_config : null,
+    new_config: rollbackFailed(d) ? d.new_config : null,
   };
+}
+
+/** A deployment whose restart failed and whose rollback did not bring the server back. */
+function rollbackFailed(d: repo.DeploymentRow): boolean {
+  return d.status === "failed" && d.restart_requested_at !== null && d.verified_at === null && d.rollback_verified_at === null;
 }
 
 function toRequestView(r: repo.DeployRequestDetail): DeployRequestView {
@@ -114,6 +141,33 @@ function view(deps: Deps, server: repo.ServerRow): ServerView {
   return toServerView(server, creds.get(server.id), tests.get(server.id));
 }
 
+// ---- restart settings
+
+type RestartSettings = Pick<repo.ServerRow, "connection_type" | "restart" | "restart_command" | "query_address">;
+
+/**
+ * A restart must be possible and verifiable: an SFTP server needs its restart_command, a panel
+ * server a query_address (the panel does not say where the game answers A2S queries).
+ */
+function checkRestartSettings(s: RestartSettings, mode: RestartMode = s.restart): void {
+  if (s.connection_type === "panel" && s.restart_command) {
+    throw new AppError(400, "restart_command: only SFTP servers run a restart command; panel servers restart through the panel's power signal");
+  }
+  if (mode === "none") return;
+  if (s.connection_type === "sftp" && !s.restart_command) {
+    throw new AppError(
+      400,
+      `restart: an SFTP server restarts by running its restart_command over SSH; set restart_command (e.g. "systemctl restart reforger") or use restart "none"`,
+    );
+  }
+  if (s.connection_type === "panel" && !s.query_address) {
+    throw new AppError(
+      400,
+      `restart: a panel server is verified by its A2S answer after the restart; set query_address (host or host:port) or use restart "none"`,
+    );
+  }
+}
+
 // ---- CRUD
 
 export function listServers(deps: Deps, user: AccessUser): ServerView[] {
@@ -130,6 +184,13 @@ export function getServer(deps: Deps, user: AccessUser, id: string): ServerView 
 
 export function createServer(deps: Deps, user: AccessUser, body: CreateServerBody): ServerView {
   if (body.linked_list_id) requireDeployableList(deps, user, body.linked_list_id);
+  const restart = {
+    restart: body.restart ?? "none",
+    empty_wait_s: body.empty_wait_s ?? 3600,
+    verify_timeout_s: body.verify_timeout_s ?? 600,
+    restart_command: body.restart_command ?? null,
+  };
+  checkRestartSettings({ connection_type: body.connection_type, query_address: body.query_address ?? null, ...restart });
   const now = deps.clock.now();
   const id = newId();
   repo.insertServer(deps.db, {
@@ -143,6 +204,7 @@ export function createServer(deps: Deps, user: AccessUser, body: CreateServerBod
     query_address: body.query_address ?? null,
     items_scan: body.items_scan ?? false,
     addons_path: body.addons_path ?? null,
+    ...restart,
     created_at: now,
     updated_at: now,
   });
@@ -162,6 +224,11 @@ export function updateServer(deps: Deps, user: AccessUser, id: string, body: Upd
   if (body.query_address !== undefined) patch.query_address = body.query_address;
   if (body.items_scan !== undefined) patch.items_scan = body.items_scan;
   if (body.addons_path !== undefined) patch.addons_path = body.addons_path;
+  if (body.restart !== undefined) patch.restart = body.restart;
+  if (body.empty_wait_s !== undefined) patch.empty_wait_s = body.empty_wait_s;
+  if (body.verify_timeout_s !== undefined) patch.verify_timeout_s = body.verify_timeout_s;
+  if (body.restart_command !== undefined) patch.restart_command = body.restart_command;
+  checkRestartSettings({ ...server, ...patch });
   repo.updateServer(deps.db, id, patch);
   return view(deps, repo.getServer(deps.db, id)!);
 }
@@ -324,8 +391,10 @@ export function deploy(
   user: AccessUser,
   id: string,
   listId: string | undefined,
+  restart?: RestartMode,
 ): { deployment_id: string } | { request_id: string; status: "pending" } {
   const server = ownServer(deps, user, id);
+  if (restart !== undefined) checkRestartSettings(server, restart);
   const target = listId ?? server.linked_list_id;
   if (!target) throw new AppError(400, "list_id: the server has no linked list; pass list_id");
   const access = requireDeployableList(deps, user, target);
@@ -336,7 +405,7 @@ export function deploy(
         return { request_id: createRequest(deps, tx, server, access, user), status: "pending" as const };
       }
       return {
-        deployment_id: queueDeployment(deps, tx, { server, kind: "deploy", listId: target, requestedBy: user.id, trigger: "manual" }),
+        deployment_id: queueDeployment(deps, tx, { server, kind: "deploy", listId: target, requestedBy: user.id, trigger: "manual", restart }),
       };
     },
     { behavior: "immediate" },
@@ -354,6 +423,23 @@ export function submitDeployRequest(deps: Deps, user: AccessUser, id: string, li
   }
   const requestId = deps.db.transaction((tx) => createRequest(deps, tx, server, access, user), { behavior: "immediate" });
   return { request_id: requestId, status: "pending" };
+}
+
+/**
+ * "Restart now instead": a deployment waiting for its server to empty restarts at its next
+ * look (recorded, then the job is woken). 409 when it is not waiting (any more).
+ */
+export function restartNow(deps: Deps, user: AccessUser, id: string, deploymentId: string): DeploymentView {
+  ownServer(deps, user, id);
+  const d = repo.getDeployment(deps.db, deploymentId);
+  if (!d || d.server_id !== id) throw new AppError(404, "deployment not found");
+  if (d.status === "success" || d.status === "failed") throw new AppError(409, "the deployment has finished");
+  if (d.restart_mode !== "when_empty" || (d.phase !== null && d.phase !== "writing" && d.phase !== "waiting_for_empty")) {
+    throw new AppError(409, "the deployment is not waiting for an empty server");
+  }
+  repo.requestRestartNow(deps.db, d.id, deps.clock.now());
+  if (d.job_id) deps.jobs.wakeUp(d.job_id);
+  return toDeploymentView(repo.getDeployment(deps.db, d.id)!);
 }
 
 export function listDeployments(deps: Deps, user: AccessUser, id: string, limit: number): DeploymentView[] {

@@ -21,6 +21,14 @@ export const servers = sqliteTable(
     items_scan: integer("items_scan", { mode: "boolean" }).notNull().default(false),
     /** The server's addons folder; null: `addons/` beside the config file. */
     addons_path: text("addons_path"),
+    /** After a deploy: `none` (the server takes the mods at its next restart), `now`, or `when_empty`. */
+    restart: text("restart", { enum: ["none", "now", "when_empty"] }).notNull().default("none"),
+    /** when_empty: the longest wait for 0 players before restarting anyway, seconds. */
+    empty_wait_s: integer("empty_wait_s").notNull().default(3600),
+    /** How long a restarted server has to answer again before the deploy is rolled back, seconds. */
+    verify_timeout_s: integer("verify_timeout_s").notNull().default(600),
+    /** SFTP: the command run over SSH to restart the game server, exactly as stored. */
+    restart_command: text("restart_command"),
     created_at: integer("created_at").notNull(),
     updated_at: integer("updated_at").notNull(),
   },
@@ -68,6 +76,40 @@ export const deployments = sqliteTable(
     snapshot_json: text("snapshot_json"),
     error_message: text("error_message"),
     job_id: text("job_id"),
+    // ---- the restart loop (docs/deploy.md "Restart, verify, roll back"); every step is
+    // recorded here before it is taken, so a process killed mid-step resumes without repeating it.
+    /** The restart mode this deployment runs with (the server's, or the deploy's override). */
+    restart_mode: text("restart_mode", { enum: ["none", "now", "when_empty"] }).notNull().default("none"),
+    empty_wait_s: integer("empty_wait_s"),
+    verify_timeout_s: integer("verify_timeout_s"),
+    /** writing, waiting_for_empty, restarting, verifying, rolling_back, done (null: not started; tests). */
+    phase: text("phase", { enum: ["writing", "waiting_for_empty", "restarting", "verifying", "rolling_back", "done"] }),
+    phase_started_at: integer("phase_started_at"),
+    /** The config as read before this deploy wrote anything (stored before the write). */
+    previous_config: text("previous_config"),
+    /** The config this deploy writes (stored before the write). */
+    new_config: text("new_config"),
+    /** "Restart now instead" was asked while waiting for an empty server. */
+    restart_now_requested_at: integer("restart_now_requested_at"),
+    /** Write-ahead: set before the restart signal is sent; a resumed run never sends it again. */
+    restart_requested_at: integer("restart_requested_at"),
+    restarted_at: integer("restarted_at"),
+    /** SFTP restart_command: exit status and the last lines of its output. */
+    restart_exit_status: integer("restart_exit_status"),
+    restart_output: text("restart_output"),
+    /** Why waiting for an empty server ended ("empty", "restart_now", "timeout"). */
+    wait_ended: text("wait_ended"),
+    verified_at: integer("verified_at"),
+    /** What verification last saw (shown while it waits, and in the rollback message). */
+    verify_note: text("verify_note"),
+    rolled_back: integer("rolled_back", { mode: "boolean" }).notNull().default(false),
+    /** Why the deploy is being rolled back (the server did not come back in time). */
+    rollback_reason: text("rollback_reason"),
+    rollback_written_at: integer("rollback_written_at"),
+    rollback_restart_requested_at: integer("rollback_restart_requested_at"),
+    rollback_restarted_at: integer("rollback_restarted_at"),
+    /** The server answered again after the rollback's restart. */
+    rollback_verified_at: integer("rollback_verified_at"),
     created_at: integer("created_at").notNull(),
     started_at: integer("started_at"),
     finished_at: integer("finished_at"),

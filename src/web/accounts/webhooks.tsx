@@ -9,7 +9,7 @@ import { api, get } from "../app/api";
 import { dateTime } from "../app/format";
 import type * as E from "../../features/events/model";
 import { ConfirmButton, DataTable, ErrorMessage, Field, Notice, SelectField } from "../ui/components";
-import { myLists } from "../lists/lists.services";
+import { listQueries } from "../lists/lists.queries";
 
 type Webhook = z.infer<typeof E.webhookView>;
 type Created = z.infer<typeof E.createdWebhookView>;
@@ -28,6 +28,9 @@ export const EVENT_LABELS: Record<string, string> = {
   deploy_request_decided: "a deploy request is decided",
   deployment_succeeded: "a deployment succeeds",
   deployment_failed: "a deployment fails",
+  "deploy.restarting": "a server restarts for a deploy",
+  "deploy.verified": "a restarted server is back with the new mods",
+  "deploy.rolled_back": "a server that did not come back is rolled back",
 };
 const KINDS = Object.keys(EVENT_LABELS);
 
@@ -132,7 +135,7 @@ function HookCard({ hook }: { hook: Webhook }) {
 export function Webhooks() {
   const qc = useQueryClient();
   const all = useQuery({ queryKey: ["webhooks"], queryFn: ({ signal }) => hooks(signal) });
-  const lists = useQuery({ queryKey: ["lists", "mine"], queryFn: ({ signal }) => myLists(signal) });
+  const lists = useQuery({ ...listQueries.mine() });
   const [form, setForm] = useState({ name: "", url: "", type: "custom" as "chat" | "custom", scope: "global" as "global" | "list", list_id: "" });
   const [events, setEvents] = useState<string[]>(KINDS);
   const [secret, setSecret] = useState<string | null>(null);

@@ -4,7 +4,7 @@ import { Link, useNavigate, useSearch } from "@tanstack/react-router";
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { api, get, qs } from "../app/api";
 import { dateTime } from "../app/format";
-import type { AdminSearch } from "../app/router";
+import type { AdminSearch } from "./admin.search";
 import { useSession } from "../app/session";
 import type { AdminUser, Job } from "../app/types";
 import { DataTable, Empty, ErrorMessage, Notice, SelectField, SignInFirst, Skeleton } from "../ui/components";

@@ -1,35 +1,23 @@
 // Every page and its URL. Filters, sorts, pages, tabs and selected versions are search params,
-// so every view can be linked, reloaded and navigated back to. Page code is split per route
+// so every view can be linked, reloaded and navigated back to; each page's schema of them (zod)
+// lives beside the page (*.search.ts), so pages never import the router. Page code is split per route
 // (lazyRouteComponent): the first load carries the shell and the page it shows.
 import { createRootRoute, createRoute, createRouter, lazyRouteComponent, redirect } from "@tanstack/react-router";
 import { setUnauthorizedHandler } from "./api";
 import { Shell, NotFound } from "./shell";
-import { MOD_SORTS, type ModSort } from "./types";
-import type { ListTab } from "../lists/list/tabs";
-
-const str = (v: unknown): string | undefined => (typeof v === "string" && v !== "" ? v : typeof v === "number" ? String(v) : undefined);
-const int = (v: unknown, def: number): number => {
-  const n = Number(v);
-  return Number.isInteger(n) && n > 0 ? n : def;
-};
+import { tokenSearch } from "./search";
+import { signInSearch } from "../accounts/accounts.search";
+import { adminSearch } from "../admin/admin.search";
+import { catalogSearch, modSearch } from "../catalog/catalog.search";
+import { listSearch } from "../lists/list.search";
+import { liveSearch, liveServerSearch, rangeSearch } from "../live/live.search";
 
 const rootRoute = createRootRoute({ component: Shell, notFoundComponent: NotFound });
 
-export interface CatalogSearch {
-  q?: string;
-  tag?: string;
-  sort?: ModSort;
-  page?: number;
-}
 const catalogRoute = createRoute({
   getParentRoute: () => rootRoute,
   path: "/mods",
-  validateSearch: (s: Record<string, unknown>): CatalogSearch => ({
-    q: str(s.q),
-    tag: str(s.tag),
-    sort: MOD_SORTS.includes(s.sort as ModSort) ? (s.sort as ModSort) : undefined,
-    page: s.page === undefined ? undefined : int(s.page, 1),
-  }),
+  validateSearch: catalogSearch,
   component: lazyRouteComponent(() => import("../catalog/catalog.page"), "CatalogPage"),
 });
 
@@ -41,31 +29,17 @@ const indexRoute = createRoute({
   },
 });
 
-export const MOD_TABS = ["overview", "versions", "dependencies", "scenarios", "screenshots", "items", "usage"] as const;
-export type ModTab = (typeof MOD_TABS)[number];
-export interface ModSearch {
-  tab?: ModTab;
-  version?: string;
-  from?: string;
-  to?: string;
-}
 export const modRoute = createRoute({
   getParentRoute: () => rootRoute,
   path: "/mods/$id",
-  validateSearch: (s: Record<string, unknown>): ModSearch => ({
-    tab: MOD_TABS.includes(s.tab as ModTab) ? (s.tab as ModTab) : undefined,
-    version: str(s.version),
-    from: str(s.from),
-    to: str(s.to),
-  }),
+  validateSearch: modSearch,
   component: lazyRouteComponent(() => import("../catalog/mod.page"), "ModPage"),
 });
 
-const nextSearch = (s: Record<string, unknown>) => ({ next: str(s.next)?.startsWith("/") ? str(s.next) : undefined });
 const signInRoute = createRoute({
   getParentRoute: () => rootRoute,
   path: "/sign-in",
-  validateSearch: nextSearch,
+  validateSearch: signInSearch,
   component: lazyRouteComponent(() => import("../accounts/sign-in.page"), "SignInPage"),
 });
 const registerRoute = createRoute({
@@ -73,7 +47,6 @@ const registerRoute = createRoute({
   path: "/register",
   component: lazyRouteComponent(() => import("../accounts/register.page"), "RegisterPage"),
 });
-const tokenSearch = (s: Record<string, unknown>) => ({ token: str(s.token) });
 const magicRoute = createRoute({
   getParentRoute: () => rootRoute,
   path: "/magic",
@@ -96,17 +69,10 @@ const notificationsRoute = createRoute({
   path: "/notifications",
   component: lazyRouteComponent(() => import("../accounts/notifications.page"), "NotificationsPage"),
 });
-export interface AdminSearch {
-  tab?: "users" | "jobs";
-  status?: "queued" | "running" | "succeeded" | "failed" | "cancelled";
-}
 const adminRoute = createRoute({
   getParentRoute: () => rootRoute,
   path: "/admin",
-  validateSearch: (s: Record<string, unknown>): AdminSearch => ({
-    tab: s.tab === "jobs" || s.tab === "users" ? s.tab : undefined,
-    status: ["queued", "running", "succeeded", "failed", "cancelled"].includes(s.status as string) ? (s.status as AdminSearch["status"]) : undefined,
-  }),
+  validateSearch: adminSearch,
   component: lazyRouteComponent(() => import("../admin/admin.page"), "AdminPage"),
 });
 
@@ -115,19 +81,10 @@ const listsRoute = createRoute({
   path: "/lists",
   component: lazyRouteComponent(() => import("../lists/my-lists.page"), "ListsPage"),
 });
-export interface ListSearch {
-  /** Checked against the tabs by the list page (an unknown one shows the mods), so the router does not load every tab's code. */
-  tab?: ListTab;
-  /** A share link's token: read-only access without an account. */
-  share?: string;
-}
 const listRoute = createRoute({
   getParentRoute: () => rootRoute,
   path: "/lists/$id",
-  validateSearch: (s: Record<string, unknown>): ListSearch => ({
-    tab: str(s.tab) as ListTab | undefined,
-    share: str(s.share),
-  }),
+  validateSearch: listSearch,
   component: lazyRouteComponent(() => import("../lists/list.page"), "ListPage"),
 });
 
@@ -138,59 +95,28 @@ const groupsRoute = createRoute({
 });
 
 // ---- live servers and statistics (part 3) ----
-export const LIVE_SORTS = ["players_desc", "players_asc", "popularity", "recent", "mod_size_desc", "mod_size_asc", "name_asc", "name_desc"] as const;
-export interface LiveSearch {
-  q?: string;
-  sort?: (typeof LIVE_SORTS)[number];
-  /** Comma-separated workshop ids. */
-  mods?: string;
-  min_players?: number;
-  max_mod_size_mb?: number;
-  official?: "yes" | "no";
-  password?: "yes" | "no";
-  tags?: string;
-  page?: number;
-}
-const yesNo = (v: unknown) => (v === "yes" || v === "no" ? v : undefined);
 const liveRoute = createRoute({
   getParentRoute: () => rootRoute,
   path: "/live",
-  validateSearch: (s: Record<string, unknown>): LiveSearch => ({
-    q: str(s.q),
-    sort: LIVE_SORTS.includes(s.sort as LiveSearch["sort"] & string) ? (s.sort as LiveSearch["sort"]) : undefined,
-    mods: str(s.mods),
-    min_players: s.min_players === undefined ? undefined : int(s.min_players, 1),
-    max_mod_size_mb: s.max_mod_size_mb === undefined ? undefined : int(s.max_mod_size_mb, 1),
-    official: yesNo(s.official),
-    password: yesNo(s.password),
-    tags: str(s.tags),
-    page: s.page === undefined ? undefined : int(s.page, 1),
-  }),
+  validateSearch: liveSearch,
   component: lazyRouteComponent(() => import("../live/servers.page"), "LiveServersPage"),
 });
-export const CHART_RANGES = ["24h", "14d", "365d"] as const;
-export type ChartRange = (typeof CHART_RANGES)[number];
-const range = (v: unknown): ChartRange | undefined => (CHART_RANGES.includes(v as ChartRange) ? (v as ChartRange) : undefined);
 const liveServerRoute = createRoute({
   getParentRoute: () => rootRoute,
   path: "/live/$id",
-  validateSearch: (s: Record<string, unknown>): { range?: ChartRange; mods_page?: number; changes_page?: number } => ({
-    range: range(s.range),
-    mods_page: s.mods_page === undefined ? undefined : int(s.mods_page, 1),
-    changes_page: s.changes_page === undefined ? undefined : int(s.changes_page, 1),
-  }),
+  validateSearch: liveServerSearch,
   component: lazyRouteComponent(() => import("../live/server.page"), "LiveServerPage"),
 });
 const statsRoute = createRoute({
   getParentRoute: () => rootRoute,
   path: "/stats",
-  validateSearch: (s: Record<string, unknown>): { range?: ChartRange } => ({ range: range(s.range) }),
+  validateSearch: rangeSearch,
   component: lazyRouteComponent(() => import("../live/stats.page"), "StatsPage"),
 });
 const communityRoute = createRoute({
   getParentRoute: () => rootRoute,
   path: "/communities/$id",
-  validateSearch: (s: Record<string, unknown>): { range?: ChartRange } => ({ range: range(s.range) }),
+  validateSearch: rangeSearch,
   component: lazyRouteComponent(() => import("../live/community.page"), "CommunityPage"),
 });
 
@@ -208,7 +134,7 @@ const myServerRoute = createRoute({
 const suggestRoute = createRoute({
   getParentRoute: () => rootRoute,
   path: "/lists/$id/suggest",
-  validateSearch: (s: Record<string, unknown>) => ({ token: str(s.token) }),
+  validateSearch: tokenSearch,
   component: lazyRouteComponent(() => import("../lists/suggest.page"), "SuggestPage"),
 });
 

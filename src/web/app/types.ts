@@ -6,7 +6,8 @@ export type ModSummary = z.infer<typeof catalog.modSummary>;
 export type ModList = z.infer<typeof catalog.modListResponse>;
 export type Autocomplete = z.infer<typeof catalog.autocompleteEntry>;
 export type ModDetail = z.infer<typeof catalog.modDetail>;
-export type Deps = z.infer<typeof catalog.depsResponse>;
+/** A mod's dependencies as GET /mods/:id/deps answers them (the flat list and the tree). */
+export type ModDependencies = z.infer<typeof catalog.depsResponse>;
 export type VersionEntry = z.infer<typeof catalog.versionEntry>;
 export type Screenshot = z.infer<typeof catalog.screenshot>;
 export type Items = z.infer<typeof catalog.itemsResponse>;
@@ -46,6 +47,8 @@ export interface AuthOptions {
   registration: "open" | "approval" | "closed";
   chat_login: boolean;
   magic_link: boolean;
+  /** No admin yet: the next account made becomes it. */
+  first_account_admin: boolean;
 }
 export interface ApiKey {
   id: string;
@@ -62,4 +65,24 @@ export interface AdminUser {
   is_approved: boolean;
   email_verified: boolean;
   created_at: string;
+}
+
+/** GET /health: the last outcome of each outside source, and the workshop crawl under way. */
+export interface SourceStatus {
+  last_ok_at: string | null;
+  last_error: string | null;
+  last_error_at: string | null;
+}
+export interface CrawlProgress {
+  mode: "full" | "incremental";
+  status: "queued" | "running";
+  pages_done: number | null;
+  pages_total: number | null;
+  started_at: string | null;
+}
+export interface Health {
+  status: "ok" | "error";
+  version: string;
+  db: "ok" | "error";
+  sources?: { workshop: SourceStatus & { crawl: CrawlProgress | null }; live: SourceStatus; a2s: SourceStatus };
 }

@@ -2,7 +2,7 @@
 import { api, get, qs } from "../app/api";
 import type {
   Autocomplete,
-  Deps,
+  ModDependencies,
   GrowthPoint,
   ItemDiff,
   Items,
@@ -32,7 +32,7 @@ export const listMods = (p: { q?: string; tag?: string; sort?: ModSort; page?: n
   get<ModList>(`/mods${qs({ search: p.q, tag: p.tag, sort: p.sort, page: p.page, limit: PAGE_SIZE })}`, signal);
 export const autocomplete = (q: string, signal?: AbortSignal) => get<Autocomplete[]>(`/mods/autocomplete${qs({ q })}`, signal);
 export const modDetail = (id: string, signal?: AbortSignal) => get<ModDetail>(`/mods/${id}`, signal);
-export const modDeps = (id: string, signal?: AbortSignal) => get<Deps>(`/mods/${id}/deps`, signal);
+export const modDeps = (id: string, signal?: AbortSignal) => get<ModDependencies>(`/mods/${id}/deps`, signal);
 export const modVersions = (id: string, signal?: AbortSignal) => get<VersionEntry[]>(`/mods/${id}/versions`, signal);
 export const modScreenshots = (id: string, signal?: AbortSignal) => get<Screenshot[]>(`/mods/${id}/screenshots`, signal);
 export const modMissions = (id: string, signal?: AbortSignal) => get<Missions>(`/mods/${id}/missions`, signal);
@@ -43,10 +43,3 @@ export const modStats = (id: string, signal?: AbortSignal) => get<LiveStats>(`/m
 export const modGrowth = (id: string, days: number, signal?: AbortSignal) => get<GrowthPoint[]>(`/mods/${id}/stats/growth${qs({ days })}`, signal);
 export const modServers = (id: string, signal?: AbortSignal) => get<ModServer[]>(`/mods/${id}/servers`, signal);
 export const requestScrape = (workshop_id: string) => api<{ job_id: string }>("POST", "/jobs/scraper/detail", { body: { workshop_id } });
-
-export interface MyList {
-  id: string;
-  name: string;
-}
-export const myLists = (signal?: AbortSignal) => get<MyList[]>("/lists/mine", signal);
-export const addToList = (listId: string, workshop_id: string) => api<unknown>("POST", `/lists/${listId}/mods`, { body: { workshop_id } });

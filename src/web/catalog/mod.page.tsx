@@ -6,26 +6,13 @@ import { Link, useNavigate, useParams, useSearch } from "@tanstack/react-router"
 import { useMutation, useQuery } from "@tanstack/react-query";
 import { ApiError } from "../app/api";
 import { bytes, date, dateTime, num, safeHref } from "../app/format";
-import type { ModTab } from "../app/router";
+import type { ModTab } from "./catalog.search";
 import { useSession } from "../app/session";
-import type { Deps, ModDetail } from "../app/types";
+import type { ModDependencies, ModDetail } from "../app/types";
 import { DataTable, Empty, ErrorMessage, Notice, RemoteImage, SelectField, Skeleton } from "../ui/components";
-import {
-  addToList,
-  modDeps,
-  modDetail,
-  modDiff,
-  modGrowth,
-  modItems,
-  modItemVersions,
-  modMissions,
-  modScreenshots,
-  modServers,
-  modStats,
-  modVersions,
-  myLists,
-  requestScrape,
-} from "./catalog.services";
+import { modDeps, modDetail, modDiff, modGrowth, modItems, modItemVersions, modMissions, modScreenshots, modServers, modStats, modVersions, requestScrape } from "./catalog.services";
+import { listQueries } from "../lists/lists.queries";
+import { addMod } from "../lists/lists.services";
 
 const GrowthChart = lazy(() => import("../ui/chart").then((m) => ({ default: m.GrowthChart })));
 
@@ -148,8 +135,8 @@ function AddToList({ id }: { id: string }) {
   const { me } = useSession();
   const [open, setOpen] = useState(false);
   const [listId, setListId] = useState("");
-  const lists = useQuery({ queryKey: ["my-lists"], queryFn: ({ signal }) => myLists(signal), enabled: open && !!me });
-  const add = useMutation({ mutationFn: () => addToList(listId, id) });
+  const lists = useQuery({ ...listQueries.mine(), enabled: open && !!me });
+  const add = useMutation({ mutationFn: () => addMod(listId, id, false) });
   if (!me)
     return (
       <Link className="btn" to="/sign-in" search={{ next: `/mods/${id}` }}>
@@ -260,7 +247,7 @@ function Versions({ id }: { id: string }) {
 }
 
 /** The dependency tree from the flat graph: children by dependency_ids, a cycle marked and cut. */
-function DepTree({ deps }: { deps: Deps }) {
+function DepTree({ deps }: { deps: ModDependencies }) {
   const byId = useMemo(() => new Map(deps.dependencies.map((d) => [d.workshop_id, d])), [deps]);
   const cycle = useMemo(() => new Set(deps.cycle_edges.map(([a, b]) => `${a}>${b}`)), [deps]);
   const rootChildren = deps.dependencies.filter((d) => d.depth === 1).map((d) => d.workshop_id);

@@ -1,5 +1,6 @@
 // One of my servers: test the connection (and see the mods its config names now), deploy a list
-// and watch it go queued → running → success or failed, the deployment history with the error
+// and watch it go queued → running → success or failed (with a restart: writing, waiting for an
+// empty server, restarting, verifying, rolling back; restart.tsx), the deployment history with the error
 // an operator can act on and the change each deploy made, deploy requests waiting for approval,
 // settings, credentials (write-only) and delete.
 import { useState, type FormEvent } from "react";
@@ -7,9 +8,9 @@ import { Link, useNavigate, useParams } from "@tanstack/react-router";
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { count, dateTime } from "../app/format";
 import { ConfirmButton, DataTable, ErrorMessage, Field, Notice, SelectField, Skeleton, FormCard } from "../ui/components";
-import { myLists } from "../lists/lists.services";
-import { CredentialsForm, LinkedListFields } from "./credentials";
-import { StatusBadge } from "./my-servers.page";
+import { CredentialsForm, LinkedListFields } from "./components/credentials";
+import { StatusBadge } from "./components/status-badge";
+import { RESTART_LABELS, RestartFields, RestartProgress, restartResult, type RestartSettings } from "./restart";
 import {
   deleteServer,
   deployments,
@@ -21,15 +22,18 @@ import {
   updateServer,
   type Deployment,
   type PanelCredentials,
+  type RestartMode,
   type Server,
   type SftpCredentials,
-} from "./servers.services";
+} from "./my-servers.services";
+import { listQueries } from "../lists/lists.queries";
 
 const STEPS = ["pending", "running", "done"] as const;
 const running = (d: Deployment | undefined) => !!d && (d.status === "pending" || d.status === "running");
 
 /** queued → running → success / failed, as the deployment moves (the page polls while it runs). */
-function Progress({ d }: { d: Deployment }) {
+function Progress({ d, serverId }: { d: Deployment; serverId: string }) {
+  if (d.kind === "deploy" && d.restart !== "none") return <RestartProgress d={d} serverId={serverId} />;
   const at = d.status === "pending" ? 0 : d.status === "running" ? 1 : 2;
   return (
     <div className="stack">
@@ -95,7 +99,8 @@ export function MyServerPage() {
   if (s.isLoading) return <Skeleton lines={6} label="Loading the server" />;
   if (s.error) return <ErrorMessage error={s.error} retry={() => s.refetch()} />;
   const srv = s.data!;
-  const watched = history.data?.find((d) => d.id === watching);
+  // The deployment started here, else one still under way (a restart may take an hour).
+  const watched = history.data?.find((d) => d.id === watching) ?? history.data?.find((d) => d.kind === "deploy" && running(d));
   const deploys = (history.data ?? []).filter((d) => d.kind === "deploy");
   return (
     <article className="stack">
@@ -118,7 +123,7 @@ export function MyServerPage() {
         </div>
         <Deploy srv={srv} onStarted={(depId) => (setWatching(depId), refresh())} onRequested={refresh} />
         <ErrorMessage error={test.error} />
-        {watched && <Progress d={watched} />}
+        {watched && <Progress d={watched} serverId={id} />}
       </section>
       <MyRequests id={id} />
       <section className="card stack" aria-labelledby="hist-h">
@@ -140,13 +145,16 @@ export function MyServerPage() {
                 header: "Result",
                 cell: (d) =>
                   d.status === "failed" ? (
-                    <span className="error-text">{d.error_message}</span>
+                    <span className="error-text">
+                      {d.rolled_back ? "Rolled back: " : ""}
+                      {d.error_message}
+                    </span>
                   ) : d.status !== "success" ? (
-                    "–"
+                    (restartResult(d) ?? "–")
                   ) : d.kind === "test" ? (
                     `read ${count(d.item_count ?? 0, "mod")}`
                   ) : (
-                    deployDiff(d, deploys.slice(deploys.indexOf(d) + 1).find((x) => x.status === "success"))
+                    [deployDiff(d, deploys.slice(deploys.indexOf(d) + 1).find((x) => x.status === "success")), restartResult(d)].filter(Boolean).join("; ")
                   ),
               },
             ]}
@@ -172,11 +180,12 @@ export function MyServerPage() {
 }
 
 function Deploy({ srv, onStarted, onRequested }: { srv: Server; onStarted: (deploymentId: string) => void; onRequested: () => void }) {
-  const lists = useQuery({ queryKey: ["lists", "mine"], queryFn: ({ signal }) => myLists(signal) });
+  const lists = useQuery({ ...listQueries.mine() });
   const [listId, setListId] = useState(srv.linked_list_id ?? "");
+  const [restart, setRestart] = useState<"" | RestartMode>("");
   const [queued, setQueued] = useState(false);
   const deploy = useMutation({
-    mutationFn: () => deployNow(srv.id, listId && listId !== srv.linked_list_id ? listId : undefined),
+    mutationFn: () => deployNow(srv.id, listId && listId !== srv.linked_list_id ? listId : undefined, restart || undefined),
     onSuccess: (r) => {
       if ("deployment_id" in r) onStarted(r.deployment_id);
       else {
@@ -200,6 +209,14 @@ function Deploy({ srv, onStarted, onRequested }: { srv: Server; onStarted: (depl
           <option key={l.id} value={l.id}>
             {l.name}
             {l.id === srv.linked_list_id ? " (linked)" : ""}
+          </option>
+        ))}
+      </SelectField>
+      <SelectField label="Then" value={restart} onChange={(e) => setRestart(e.target.value as "" | RestartMode)}>
+        <option value="">{`As set for this server: ${RESTART_LABELS[srv.restart].toLowerCase()}`}</option>
+        {(Object.keys(RESTART_LABELS) as RestartMode[]).map((m) => (
+          <option key={m} value={m}>
+            {RESTART_LABELS[m]}
           </option>
         ))}
       </SelectField>
@@ -245,10 +262,17 @@ function MyRequests({ id }: { id: string }) {
 
 function Settings({ srv }: { srv: Server }) {
   const qc = useQueryClient();
-  const lists = useQuery({ queryKey: ["lists", "mine"], queryFn: ({ signal }) => myLists(signal) });
+  const lists = useQuery({ ...listQueries.mine() });
   const [form, setForm] = useState({ name: srv.name, file_path: srv.file_path, linked_list_id: srv.linked_list_id, auto_deploy: srv.auto_deploy });
+  const [restart, setRestart] = useState<RestartSettings>({
+    restart: srv.restart,
+    empty_wait_s: srv.empty_wait_s,
+    verify_timeout_s: srv.verify_timeout_s,
+    restart_command: srv.restart_command,
+    query_address: srv.query_address,
+  });
   const save = useMutation({
-    mutationFn: () => updateServer(srv.id, form),
+    mutationFn: () => updateServer(srv.id, { ...form, ...restart, ...(srv.connection_type === "panel" ? { restart_command: undefined } : {}) }),
     onSuccess: () => {
       void qc.invalidateQueries({ queryKey: ["server", srv.id] });
       void qc.invalidateQueries({ queryKey: ["servers"] });
@@ -261,6 +285,12 @@ function Settings({ srv }: { srv: Server }) {
         <Field label="Config file" required value={form.file_path} onChange={(e) => setForm({ ...form, file_path: e.target.value })} />
         <LinkedListFields lists={lists.data ?? []} value={form} onChange={(v) => setForm({ ...form, ...v })} />
       </div>
+      <fieldset className="stack" style={{ border: 0, padding: 0, margin: 0, minWidth: 0 }}>
+        <legend style={{ fontWeight: 600, padding: 0, marginBottom: "0.5rem" }}>Restart after a deploy</legend>
+        <div className="row">
+          <RestartFields type={srv.connection_type} value={restart} onChange={setRestart} />
+        </div>
+      </fieldset>
       <ErrorMessage error={save.error} />
       {save.isSuccess && !save.isPending && <Notice kind="ok">Saved.</Notice>}
       <div>

@@ -6,20 +6,16 @@ import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { dateTime } from "../app/format";
 import { useSession } from "../app/session";
 import { DataTable, Empty, ErrorMessage, Field, SelectField, SignInFirst, Skeleton, FormCard } from "../ui/components";
-import { myLists } from "../lists/lists.services";
-import { CredentialsForm, LinkedListFields } from "./credentials";
-import { createServer, servers, setCredentials, type NewServer, type PanelCredentials, type SftpCredentials } from "./servers.services";
+import { CredentialsForm, LinkedListFields } from "./components/credentials";
+import { createServer, servers, setCredentials, type NewServer, type PanelCredentials, type SftpCredentials } from "./my-servers.services";
+import { listQueries } from "../lists/lists.queries";
+import { StatusBadge } from "./components/status-badge";
 
-export function StatusBadge({ status }: { status: string | null }) {
-  if (!status) return <span className="muted">never</span>;
-  const kind = status === "success" ? "ok" : status === "failed" ? "warn" : "";
-  return <span className={`badge ${kind}`}>{status === "pending" ? "queued" : status}</span>;
-}
 
 export function MyServersPage() {
   const { token } = useSession();
   const all = useQuery({ queryKey: ["servers"], queryFn: ({ signal }) => servers(signal), enabled: !!token });
-  const lists = useQuery({ queryKey: ["lists", "mine"], queryFn: ({ signal }) => myLists(signal), enabled: !!token });
+  const lists = useQuery({ ...listQueries.mine(), enabled: !!token });
   if (!token) return <SignInFirst next="/my-servers" what="register your game servers and deploy lists to them" />;
   const listName = (id: string | null) => (id ? (lists.data?.find((l) => l.id === id)?.name ?? "a list") : "–");
   return (

@@ -6,23 +6,9 @@ import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { useSession } from "../app/session";
 import { date } from "../app/format";
 import { ConfirmButton, Empty, ErrorMessage, Field, SelectField, SignInFirst, Skeleton, FormCard } from "../ui/components";
-import {
-  addGroupMember,
-  addGroupOwner,
-  communities,
-  createGroup,
-  deleteGroup,
-  groupCommunity,
-  groupMembers,
-  groupOwners,
-  groups,
-  removeGroupMember,
-  removeGroupOwner,
-  updateGroup,
-  type Flags,
-  type Group,
-  type Person,
-} from "./lists.services";
+import { addGroupMember, addGroupOwner, createGroup, deleteGroup, groupCommunity, groupMembers, groupOwners, removeGroupMember, removeGroupOwner, updateGroup, type Flags, type Group } from "./groups.services";
+import { type Person } from "./lists.services";
+import { invalidateList, organiseQueries } from "./lists.queries";
 
 const RIGHTS: [keyof Flags, string][] = [
   ["can_add", "add mods"],
@@ -54,7 +40,7 @@ function People({ group, kind, canEdit }: { group: Group; kind: "members" | "own
   const [search, setSearch] = useState("");
   const again = () => {
     void qc.invalidateQueries({ queryKey: key });
-    void qc.invalidateQueries({ queryKey: ["groups"] });
+    void invalidateList.part(qc, organiseQueries.groups());
   };
   const add = useMutation({ mutationFn: () => (kind === "members" ? addGroupMember(group.id, search) : addGroupOwner(group.id, search)), onSuccess: () => (setSearch(""), again()) });
   const remove = useMutation({ mutationFn: (p: Person) => (kind === "members" ? removeGroupMember(group.id, p.user_id) : removeGroupOwner(group.id, p.user_id)), onSuccess: again });
@@ -105,14 +91,14 @@ function People({ group, kind, canEdit }: { group: Group; kind: "members" | "own
 
 function GroupCard({ group }: { group: Group }) {
   const qc = useQueryClient();
-  const again = () => qc.invalidateQueries({ queryKey: ["groups"] });
+  const again = () => invalidateList.part(qc, organiseQueries.groups());
   const primary = group.is_primary_owner;
   const [name, setName] = useState(group.name);
   const [description, setDescription] = useState(group.description);
   const [rights, setRights] = useState<Flags>({ can_add: group.can_add, can_remove: group.can_remove, can_deploy: group.can_deploy });
   const save = useMutation({ mutationFn: () => updateGroup(group.id, { name, description, ...rights }), onSuccess: again });
   const remove = useMutation({ mutationFn: () => deleteGroup(group.id), onSuccess: again });
-  const communityList = useQuery({ queryKey: ["communities"], queryFn: ({ signal }) => communities(signal), enabled: primary });
+  const communityList = useQuery({ ...organiseQueries.communities(), enabled: primary });
   const assign = useMutation({ mutationFn: (cid: string) => groupCommunity(group.id, cid || null), onSuccess: again });
   return (
     <section className="card stack" aria-labelledby={`g-${group.id}`}>
@@ -176,7 +162,7 @@ function GroupCard({ group }: { group: Group }) {
 export function GroupsPage() {
   const { me, token } = useSession();
   const qc = useQueryClient();
-  const all = useQuery({ queryKey: ["groups"], queryFn: ({ signal }) => groups(signal), enabled: !!token });
+  const all = useQuery({ ...organiseQueries.groups(), enabled: !!token });
   const [name, setName] = useState("");
   const [description, setDescription] = useState("");
   const [rights, setRights] = useState<Flags>({ can_add: true, can_remove: false, can_deploy: false });
@@ -185,7 +171,7 @@ export function GroupsPage() {
     onSuccess: () => {
       setName("");
       setDescription("");
-      void qc.invalidateQueries({ queryKey: ["groups"] });
+      void invalidateList.part(qc, organiseQueries.groups());
     },
   });
   if (!token) return <SignInFirst next="/groups" what="manage permission groups" />;

@@ -11,7 +11,6 @@ import {
   exportText,
   formFields,
   listDetail,
-  listGroups,
   liveSnapshot,
   myLists,
   pinnedLists,
@@ -19,9 +18,12 @@ import {
   searchPublicListsOf,
   snapshots,
   suggestionsOf,
-  templateLinks,
-  templates,
 } from "./lists.services";
+import { templateLinks, templates } from "./templates.services";
+import { folders } from "./folders.services";
+import { myTags } from "./tags.services";
+import { communities } from "./communities.services";
+import { groups, listGroups } from "./groups.services";
 
 export const listQueries = {
   // ---- collections: everything under ["lists"] (a created, deleted or pinned list refreshes them all)
@@ -49,6 +51,14 @@ export const listQueries = {
   owners: (id: string) => queryOptions({ queryKey: ["list-owners", id], queryFn: ({ signal }) => coOwners(id, signal) }),
   blocks: (id: string) => queryOptions({ queryKey: ["list-blocks", id], queryFn: ({ signal }) => blocks(id, signal) }),
   groups: (id: string) => queryOptions({ queryKey: ["list-groups", id], queryFn: ({ signal }) => listGroups(id, signal) }),
+};
+
+/** The caller's own folders, tags, communities and permission groups (the lists page's Organise, a list's Settings, /groups). */
+export const organiseQueries = {
+  folders: () => queryOptions({ queryKey: ["folders"], queryFn: ({ signal }) => folders(signal) }),
+  tags: () => queryOptions({ queryKey: ["tags", "mine"], queryFn: ({ signal }) => myTags(signal) }),
+  communities: () => queryOptions({ queryKey: ["communities"], queryFn: ({ signal }) => communities(signal) }),
+  groups: () => queryOptions({ queryKey: ["groups"], queryFn: ({ signal }) => groups(signal) }),
 };
 
 /** What a change invalidates. */

@@ -1,10 +1,10 @@
-// List calls: the only place the list pages reach the API.
+// List calls (/lists and a list's own parts: mods, check, import, export, history, snapshots,
+// sharing, collaborators, co-owners, suggestions, blocks, the suggestion form). Folders, tags,
+// communities, groups and templates have their own services beside this one.
 import { api, get, qs } from "../app/api";
 import type { z } from "zod";
 import type * as L from "../../features/lists/model";
 import type * as C from "../../features/collaboration/model";
-import type * as T from "../../features/templates/routes";
-import type * as LV from "../../features/live/model";
 
 export type ListSummary = z.infer<typeof L.listSummary>;
 export type ListDetail = z.infer<typeof L.listDetail>;
@@ -127,89 +127,10 @@ export const review = (id: string, suggestionId: string, status: "accepted" | "r
 export const pinnedLists = (signal?: AbortSignal) => get<ListSummary[]>("/lists/pins", signal);
 export const togglePin = (id: string) => api<{ pinned: boolean }>("POST", `/lists/${id}/pin`);
 
-export type Template = z.infer<typeof T.templateOut>;
-export interface TemplateLink {
-  template_id: string;
-  name: string;
-  description: string;
-  mod_count: number;
-  created_at: string;
-}
-export const templates = (signal?: AbortSignal) => get<Template[]>("/templates", signal);
-export const createTemplate = (list_id: string, name: string) => api<Template>("POST", "/templates", { body: { list_id, name } });
-export const templateLinks = (id: string, signal?: AbortSignal) => get<TemplateLink[]>(`/lists/${id}/template-links`, signal);
-export const applyTemplate = (id: string, tid: string) =>
-  api<{ ok: boolean; added: number; removed: number; version_changed: number }>("POST", `/lists/${id}/import-template/${tid}`);
-export const unsubscribe = (id: string, tid: string) => api<void>("DELETE", `/lists/${id}/template-links/${tid}`);
-export const pushTemplate = (tid: string) =>
-  api<{ ok: boolean; lists: number; results: { list_id: string; ok: boolean; added: number; removed: number; version_changed: number; error?: string }[] }>(
-    "POST",
-    `/templates/${tid}/push`,
-  );
-
 export type Person = z.infer<typeof C.personOut>;
 export const coOwners = (id: string, signal?: AbortSignal) => get<{ owners: Person[] }>(`/lists/${id}/owners`, signal).then((r) => r.owners);
 export const addCoOwner = (id: string, search: string) => api<Person>("POST", `/lists/${id}/owners`, { body: { search } });
 export const removeCoOwner = (id: string, userId: string) => api<void>("DELETE", `/lists/${id}/owners/${userId}`);
-
-// ---- organising: folders, tags, communities ---------------------------------------------------
-export interface Folder {
-  id: string;
-  name: string;
-  list_count: number;
-  created_at: string;
-}
-export interface Community {
-  id: string;
-  community_id: string;
-  name: string;
-  slug: string;
-  description: string;
-  owner_id: string;
-  role: string;
-  created_at: string;
-}
-export interface Tag {
-  id: string;
-  name: string;
-  color: string;
-}
-export const folders = (signal?: AbortSignal) => get<Folder[]>("/folders", signal);
-export const createFolder = (name: string) => api<Folder>("POST", "/folders", { body: { name } });
-export const deleteFolder = (id: string) => api<void>("DELETE", `/folders/${id}`);
-export const communities = (signal?: AbortSignal) => get<Community[]>("/communities", signal);
-export const createCommunity = (name: string, description: string) => api<Community>("POST", "/communities", { body: { name, description } });
-export const myTags = (signal?: AbortSignal) => get<Tag[]>("/tags/mine", signal);
-export const createTag = (name: string, color: string) => api<Tag>("POST", "/tags/mine", { body: { name, color } });
-export const deleteTag = (id: string) => api<void>("DELETE", `/tags/mine/${id}`);
-export const tagList = (id: string, tag_id: string) => api<Tag>("POST", `/lists/${id}/tags`, { body: { tag_id } });
-export const untagList = (id: string, tagId: string) => api<void>("DELETE", `/lists/${id}/tags/${tagId}`);
-export const setFolder = (id: string, folder_id: string | null) => api<void>("PATCH", `/lists/${id}/folder`, { body: { folder_id } });
-export const setCommunity = (id: string, community_id: string | null) => api<void>("PATCH", `/lists/${id}/community`, { body: { community_id } });
-export const searchPublicLists = (search: string, signal?: AbortSignal) => get<ListSummary[]>(`/lists${qs({ public: "1", search: search || undefined })}`, signal);
-export const deleteList = (id: string) => api<void>("DELETE", `/lists/${id}`);
-export const updateSettings = (id: string, body: { name: string; description: string; max_mod_age_days: number | null }) => api<void>("PUT", `/lists/${id}`, { body });
-
-// ---- permission groups ----------------------------------------------------------------------
-export type Group = z.infer<typeof C.groupOut>;
-export type ListGroup = z.infer<typeof C.listGroupOut>;
-export type Flags = { can_add: boolean; can_remove: boolean; can_deploy: boolean };
-export type Overrides = { can_add: boolean | null; can_remove: boolean | null; can_deploy: boolean | null };
-export const groups = (signal?: AbortSignal) => get<{ groups: Group[] }>("/groups", signal).then((r) => r.groups);
-export const createGroup = (body: { name: string; description: string } & Flags) => api<Group>("POST", "/groups", { body });
-export const updateGroup = (gid: string, body: Partial<{ name: string; description: string } & Flags>) => api<Group>("PUT", `/groups/${gid}`, { body });
-export const deleteGroup = (gid: string) => api<void>("DELETE", `/groups/${gid}`);
-export const groupCommunity = (gid: string, community_id: string | null) => api<unknown>("POST", `/groups/${gid}/assign_community`, { body: { community_id } });
-export const groupMembers = (gid: string, signal?: AbortSignal) => get<{ members: Person[] }>(`/groups/${gid}/members`, signal).then((r) => r.members);
-export const addGroupMember = (gid: string, search: string) => api<Person>("POST", `/groups/${gid}/members`, { body: { search } });
-export const removeGroupMember = (gid: string, userId: string) => api<void>("DELETE", `/groups/${gid}/members/${userId}`);
-export const groupOwners = (gid: string, signal?: AbortSignal) => get<{ owners: Person[] }>(`/groups/${gid}/owners`, signal).then((r) => r.owners);
-export const addGroupOwner = (gid: string, search: string) => api<Person>("POST", `/groups/${gid}/owners`, { body: { search } });
-export const removeGroupOwner = (gid: string, userId: string) => api<void>("DELETE", `/groups/${gid}/owners/${userId}`);
-export const listGroups = (id: string, signal?: AbortSignal) => get<{ groups: ListGroup[] }>(`/lists/${id}/groups`, signal).then((r) => r.groups);
-export const assignGroup = (id: string, body: { group_id: string } & Overrides) => api<ListGroup>("POST", `/lists/${id}/groups`, { body });
-export const setGroupOverrides = (id: string, gid: string, body: Overrides) => api<ListGroup>("PATCH", `/lists/${id}/groups/${gid}`, { body });
-export const unassignGroup = (id: string, gid: string) => api<void>("DELETE", `/lists/${id}/groups/${gid}`);
 
 // ---- moderation and the suggestion form ---------------------------------------------------------
 export type Block = z.infer<typeof C.blockOut>;
@@ -221,9 +142,10 @@ export const createField = (id: string, body: FieldInput) => api<FormField>("POS
 export const updateField = (id: string, fid: string, body: FieldInput) => api<FormField>("PUT", `/lists/${id}/form-fields/${fid}`, { body });
 export const deleteField = (id: string, fid: string) => api<void>("DELETE", `/lists/${id}/form-fields/${fid}`);
 
-// ---- copying a live server's mods -------------------------------------------------------------
-export type LiveServer = z.infer<typeof LV.serverEntry>;
-export const findLiveServers = (search: string, signal?: AbortSignal) => get<LiveServer[]>(`/game-servers${qs({ search, limit: "10" })}`, signal);
+// ---- finding, deleting, settings, copying a live server's mods -------------------------------
+export const searchPublicLists = (search: string, signal?: AbortSignal) => get<ListSummary[]>(`/lists${qs({ public: "1", search: search || undefined })}`, signal);
+export const deleteList = (id: string) => api<void>("DELETE", `/lists/${id}`);
+export const updateSettings = (id: string, body: { name: string; description: string; max_mod_age_days: number | null }) => api<void>("PUT", `/lists/${id}`, { body });
 export const copyFromServer = (serverId: string, body: { list_id: string } | { list_name: string; is_public: boolean }) =>
   api<{ list_id: string }>("POST", `/modlists/copy-from-server/${serverId}`, { body });
 export const searchPublicListsOf = (communityId: string, signal?: AbortSignal) => get<ListSummary[]>(`/lists${qs({ public: "1", community_id: communityId })}`, signal);

@@ -6,35 +6,14 @@ import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { bytes, date, num } from "../app/format";
 import { useSession } from "../app/session";
 import { ConfirmButton, DataTable, Empty, ErrorMessage, Field, SelectField, Skeleton, FormCard } from "../ui/components";
-import {
-  communities,
-  createCommunity,
-  createFolder,
-  createList,
-  createTag,
-  deleteFolder,
-  deleteTag,
-  folders,
-  myLists,
-  myTags,
-  pinnedLists,
-  searchPublicLists,
-  type Community,
-  type Folder,
-  type ListSummary,
-  type Tag,
-} from "./lists.services";
-import { CopyFromServer } from "./list/access";
+import { createCommunity, type Community } from "./communities.services";
+import { createFolder, deleteFolder, type Folder } from "./folders.services";
+import { createList, type ListSummary } from "./lists.services";
+import { createTag, deleteTag, type Tag } from "./tags.services";
+import { CopyFromServer } from "./components/copy-from-server";
+import { invalidateList, listQueries, organiseQueries } from "./lists.queries";
+import { TagChip } from "./components/tag-chip";
 
-/** A tag: its colour as a dot, its name in the page's own colours (readable whatever the colour). */
-export function TagChip({ tag }: { tag: Tag }) {
-  return (
-    <span className="tag">
-      <span className="tag-dot" style={{ background: tag.color }} aria-hidden="true" />
-      {tag.name}
-    </span>
-  );
-}
 
 function ListsTable({ caption, lists, showRole, folderName }: { caption: string; lists: ListSummary[]; showRole?: boolean; folderName?: (id: string | null) => string }) {
   return (
@@ -142,7 +121,7 @@ function Organise({ folderList, tagList, communityList, lists }: { folderList: F
   const qc = useQueryClient();
   const again = (key: string) => () => {
     void qc.invalidateQueries({ queryKey: [key] });
-    void qc.invalidateQueries({ queryKey: ["lists"] });
+    void invalidateList.collections(qc);
   };
   const [folderName, setFolderName] = useState("");
   const [tagName, setTagName] = useState("");
@@ -272,7 +251,7 @@ function Organise({ folderList, tagList, communityList, lists }: { folderList: F
 function PublicLists() {
   const [q, setQ] = useState("");
   const search = useDeferredValue(q.trim());
-  const pub = useQuery({ queryKey: ["lists", "public", search], queryFn: ({ signal }) => searchPublicLists(search, signal), placeholderData: (prev) => prev });
+  const pub = useQuery({ ...listQueries.public(search), placeholderData: (prev) => prev });
   return (
     <section className="stack" aria-labelledby="pub-h">
       <h2 id="pub-h">Public lists</h2>
@@ -294,18 +273,18 @@ export function ListsPage() {
   const { me, token } = useSession();
   const qc = useQueryClient();
   const navigate = useNavigate();
-  const mine = useQuery({ queryKey: ["lists", "mine"], queryFn: ({ signal }) => myLists(signal), enabled: !!token });
-  const pins = useQuery({ queryKey: ["lists", "pins"], queryFn: ({ signal }) => pinnedLists(signal), enabled: !!token });
-  const folderList = useQuery({ queryKey: ["folders"], queryFn: ({ signal }) => folders(signal), enabled: !!token });
-  const tagList = useQuery({ queryKey: ["tags", "mine"], queryFn: ({ signal }) => myTags(signal), enabled: !!token });
-  const communityList = useQuery({ queryKey: ["communities"], queryFn: ({ signal }) => communities(signal), enabled: !!token });
+  const mine = useQuery({ ...listQueries.mine(), enabled: !!token });
+  const pins = useQuery({ ...listQueries.pins(), enabled: !!token });
+  const folderList = useQuery({ ...organiseQueries.folders(), enabled: !!token });
+  const tagList = useQuery({ ...organiseQueries.tags(), enabled: !!token });
+  const communityList = useQuery({ ...organiseQueries.communities(), enabled: !!token });
   const [name, setName] = useState("");
   const [description, setDescription] = useState("");
   const [isPublic, setIsPublic] = useState(false);
   const create = useMutation({
     mutationFn: () => createList({ name, description, is_public: isPublic }),
     onSuccess: async (r) => {
-      await qc.invalidateQueries({ queryKey: ["lists"] });
+      await invalidateList.collections(qc);
       await navigate({ to: "/lists/$id", params: { id: r.id }, search: {} });
     },
   });
@@ -354,7 +333,7 @@ export function ListsPage() {
           </FormCard>
           <CopyFromServer
             onDone={async (id) => {
-              await qc.invalidateQueries({ queryKey: ["lists"] });
+              await invalidateList.collections(qc);
               await navigate({ to: "/lists/$id", params: { id }, search: {} });
             }}
           />

@@ -5,14 +5,15 @@ import { Link, useParams, useSearch } from "@tanstack/react-router";
 import { useMutation, useQuery } from "@tanstack/react-query";
 import { useSession } from "../app/session";
 import { ErrorMessage, Notice, SelectField, SignInFirst, Skeleton } from "../ui/components";
-import { ModPicker, type PickedMod } from "../catalog/mod-picker";
-import { formFields, suggest } from "./lists.services";
+import { ModPicker, type PickedMod } from "../catalog/components/mod-picker";
+import { suggest } from "./lists.services";
+import { listQueries } from "./lists.queries";
 
 export function SuggestPage() {
   const { id } = useParams({ from: "/lists/$id/suggest" });
   const { token } = useSearch({ from: "/lists/$id/suggest" });
   const { me, token: session } = useSession();
-  const fields = useQuery({ queryKey: ["form-fields", id, token], queryFn: ({ signal }) => formFields(id, token, signal), enabled: !!session });
+  const fields = useQuery({ ...listQueries.formFields(id, token), enabled: !!session });
   const [mod, setMod] = useState<PickedMod | null>(null);
   const [reason, setReason] = useState("");
   const [answers, setAnswers] = useState<Record<string, string | boolean>>({});

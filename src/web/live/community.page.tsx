@@ -5,10 +5,11 @@ import { useQuery } from "@tanstack/react-query";
 import { bytes, num } from "../app/format";
 import { DataTable, ErrorMessage, Skeleton } from "../ui/components";
 import type { Series } from "../ui/chart";
-import { searchPublicListsOf } from "../lists/lists.services";
 import { communityPage, communityPlayers, communityServers, RANGES, type CommunityStatPoint } from "./live.services";
-import { PlayersBar, ServerLink } from "./servers.page";
-import { ChartCard } from "./chart-card";
+import { PlayersBar } from "./components/players-bar";
+import { ServerLink } from "./components/server-link";
+import { ChartCard } from "./components/chart-card";
+import { listQueries } from "../lists/lists.queries";
 
 const SERIES: Series<CommunityStatPoint>[] = [
   { label: "Players", unit: "players", value: (p) => p.total_players, color: "--accent" },
@@ -24,7 +25,7 @@ export function CommunityPage() {
   const cid = c.data?.id;
   const series = useQuery({ queryKey: ["community-players", cid, range.days], queryFn: ({ signal }) => communityPlayers(cid!, range.days, signal), enabled: !!cid });
   const servers = useQuery({ queryKey: ["community-servers", cid], queryFn: ({ signal }) => communityServers(cid!, signal), enabled: !!cid });
-  const lists = useQuery({ queryKey: ["lists", "public", "community", cid], queryFn: ({ signal }) => searchPublicListsOf(cid!, signal), enabled: !!cid });
+  const lists = useQuery({ ...listQueries.publicOf(cid!), enabled: !!cid });
   if (c.isLoading) return <Skeleton lines={6} label="Loading the community" />;
   if (c.error) return <ErrorMessage error={c.error} retry={() => c.refetch()} />;
   const com = c.data!;

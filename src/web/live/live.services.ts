@@ -67,3 +67,5 @@ export interface CommunityPage {
 }
 export const communityPage = (id: string, signal?: AbortSignal) => get<CommunityPage>(`/communities/${id}`, signal);
 export const communityServers = (id: string, signal?: AbortSignal) => get<LiveServer[]>(`/game-servers${qs({ community_id: id, limit: 200 })}`, signal);
+/** A few servers by name (copying a server's mods into a list). */
+export const findLiveServers = (search: string, signal?: AbortSignal) => get<LiveServer[]>(`/game-servers${qs({ search, limit: "10" })}`, signal);

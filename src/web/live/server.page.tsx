@@ -8,10 +8,11 @@ import { bytes, dateTime, num } from "../app/format";
 import { useSession } from "../app/session";
 import { ConfirmButton, DataTable, ErrorMessage, Field, Notice, Pager, SelectField, Skeleton } from "../ui/components";
 import type { Series } from "../ui/chart";
-import { copyFromServer, myLists } from "../lists/lists.services";
+import { copyFromServer } from "../lists/lists.services";
 import { changelog, copyToNewList, liveServer, RANGES, serverMods, serverStats, type ServerStatPoint } from "./live.services";
-import { PlayersBar } from "./servers.page";
-import { ChartCard } from "./chart-card";
+import { PlayersBar } from "./components/players-bar";
+import { ChartCard } from "./components/chart-card";
+import { invalidateList, listQueries } from "../lists/lists.queries";
 
 const SERIES: Series<ServerStatPoint>[] = [
   { label: "Players", unit: "players", value: (p) => p.player_count, color: "--accent" },
@@ -164,10 +165,10 @@ function CopyMods({ id, name, count }: { id: string; name: string; count: number
   const navigate = useNavigate();
   const [listName, setListName] = useState(`${name}`.slice(0, 100));
   const [target, setTarget] = useState("");
-  const lists = useQuery({ queryKey: ["lists", "mine"], queryFn: ({ signal }) => myLists(signal), enabled: !!me });
+  const lists = useQuery({ ...listQueries.mine(), enabled: !!me });
   const owned = (lists.data ?? []).filter((l) => (l.role ?? "owner") === "owner" || l.role === "co-owner");
   const done = async (listId: string) => {
-    await qc.invalidateQueries({ queryKey: ["lists"] });
+    await invalidateList.collections(qc);
     await navigate({ to: "/lists/$id", params: { id: listId }, search: {} });
   };
   const toNew = useMutation({ mutationFn: () => copyToNewList(id, listName), onSuccess: (r) => done(r.list_id) });

@@ -4,11 +4,14 @@ import { useEffect, useState, type FormEvent } from "react";
 import { Link, useNavigate, useSearch } from "@tanstack/react-router";
 import { keepPreviousData, useQuery } from "@tanstack/react-query";
 import { bytes, num } from "../app/format";
-import type { LiveSearch } from "../app/router";
-import { Empty, ErrorMessage, Field, SelectField, Skeleton } from "../ui/components";
-import { ModPicker } from "../catalog/mod-picker";
+import type { LiveSearch } from "./live.search";
+import { ErrorMessage, Field, SelectField, Skeleton } from "../ui/components";
+import { ModPicker } from "../catalog/components/mod-picker";
 import { modDetail } from "../catalog/catalog.services";
 import { liveServers, PAGE, SORTS, type BrowseQuery, type LiveServer } from "./live.services";
+import { NoLiveServers } from "./live-sources";
+import { PlayersBar } from "./components/players-bar";
+import { ServerLink } from "./components/server-link";
 
 const MB = 1024 * 1024;
 
@@ -26,27 +29,7 @@ function toQuery(s: LiveSearch): BrowseQuery {
   };
 }
 
-/** Players against the limit as a bar (the numbers are the bar's text, for everyone). */
-export function PlayersBar({ players, limit }: { players: number; limit: number }) {
-  const pct = limit > 0 ? Math.min(100, Math.round((players / limit) * 100)) : 0;
-  return (
-    <div className="players-bar" title={`${players} of ${limit} players`}>
-      <div className="players-bar-fill" style={{ width: `${pct}%` }} />
-      <span className="players-bar-text">
-        {num(players)}/{num(limit)}
-      </span>
-    </div>
-  );
-}
 
-/** A live server's name, linking to its page (browser, statistics and community tables). */
-export function ServerLink({ server }: { server: { id: string; name: string } }) {
-  return (
-    <Link to="/live/$id" params={{ id: server.id }} search={{}}>
-      {server.name}
-    </Link>
-  );
-}
 
 /** A chosen mod filter: its name (looked up once), and a button that drops it. */
 function ModChip({ id, onRemove }: { id: string; onRemove: () => void }) {
@@ -126,7 +109,7 @@ export function LiveServersPage() {
           set({ q: q.trim() || undefined });
         }}
       >
-        <Field label="Search servers" type="search" value={q} onChange={(e) => setQ(e.target.value)} hint="Words of the name, scenario or address" style={{ minWidth: "16rem" }} />
+        <Field label="Search servers" type="search" value={q} onChange={(e) => setQ(e.target.value)} hint="Name or scenario words; an address like 203.0.113.5:2001" style={{ minWidth: "16rem" }} />
         <button type="submit" className="btn">
           Search
         </button>
@@ -175,7 +158,7 @@ export function LiveServersPage() {
       ) : servers.error ? (
         <ErrorMessage error={servers.error} retry={() => servers.refetch()} />
       ) : servers.data!.length === 0 ? (
-        <Empty title="No server matches">{filtered ? "Loosen a filter, or clear them." : "No server has reported in the last hour; the next scan will fill this page."}</Empty>
+        <NoLiveServers filtered={filtered} />
       ) : (
         <>
           <ServersTable servers={servers.data!} />

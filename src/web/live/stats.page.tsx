@@ -6,8 +6,8 @@ import { num } from "../app/format";
 import { DataTable, ErrorMessage, Skeleton } from "../ui/components";
 import type { Series } from "../ui/chart";
 import { globalPlayers, RANGES, topMods, topServers, type GlobalStatPoint } from "./live.services";
-import { ChartCard } from "./chart-card";
-import { ServerLink } from "./servers.page";
+import { ChartCard } from "./components/chart-card";
+import { ServerLink } from "./components/server-link";
 
 const SERIES: Series<GlobalStatPoint>[] = [
   { label: "Players", unit: "players", value: (p) => p.total_players, color: "--accent" },

@@ -1,4 +1,4 @@
-// The few shared components: buttons, labelled fields, messages, skeletons, empty states, tabs,
+// The few shared components: buttons, labelled fields, messages, skeletons, empty states,
 // a pager. Everything a person can act on is a real <button> or <a>; every field has a <label>.
 import { useEffect, useId, useRef, useState, type ReactNode, type InputHTMLAttributes, type SelectHTMLAttributes } from "react";
 import { Link } from "@tanstack/react-router";
@@ -95,16 +95,6 @@ export function Pager({ page, pages, to }: { page: number; pages: number; to: (p
         Page {page} of {pages}
       </span>
       {page < pages ? to(page + 1) : <span className="muted">Next</span>}
-    </nav>
-  );
-}
-
-export function Tabs({ items }: { items: { label: string; active: boolean; link: ReactNode }[] }) {
-  return (
-    <nav className="tabs" aria-label="Sections">
-      {items.map((i) => (
-        <span key={i.label}>{i.link}</span>
-      ))}
     </nav>
   );
 }

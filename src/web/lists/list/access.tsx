@@ -1,14 +1,14 @@
 // Two owner sections of a list's Sharing: permission groups assigned to the list (each right
 // inherits the group's default or is overridden here; the effective rights are shown), and the
-// people blocked from suggesting (blocked from the suggestions inbox, unblocked here); and, for
-// the Import section, copying a live server's mods into the list.
-import { useDeferredValue, useState } from "react";
+// people blocked from suggesting (blocked from the suggestions inbox, unblocked here).
+import { useState } from "react";
 import { Link } from "@tanstack/react-router";
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
-import { invalidateList, listQueries } from "../lists.queries";
+import { invalidateList, listQueries, organiseQueries } from "../lists.queries";
 import { date } from "../../app/format";
-import { ConfirmButton, DataTable, ErrorMessage, Field, Notice, SelectField } from "../../ui/components";
-import { assignGroup, copyFromServer, findLiveServers, type LiveServer, groups, setGroupOverrides, unassignGroup, unblockUser, type ListDetail, type ListGroup, type Overrides } from "../lists.services";
+import { ConfirmButton, DataTable, ErrorMessage, SelectField } from "../../ui/components";
+import { assignGroup, setGroupOverrides, unassignGroup, type ListGroup, type Overrides } from "../groups.services";
+import { unblockUser, type ListDetail } from "../lists.services";
 
 const RIGHTS = [
   ["can_add", "Add"],
@@ -34,7 +34,7 @@ function OverrideSelect({ g, right, label, onChange, disabled }: { g: ListGroup;
 export function ListGroups({ list }: { list: ListDetail }) {
   const qc = useQueryClient();
   const assigned = useQuery(listQueries.groups(list.id));
-  const mine = useQuery({ queryKey: ["groups"], queryFn: ({ signal }) => groups(signal) });
+  const mine = useQuery({ ...organiseQueries.groups() });
   const again = () => invalidateList.part(qc, listQueries.groups(list.id));
   const [pick, setPick] = useState("");
   const add = useMutation({ mutationFn: () => assignGroup(list.id, { group_id: pick, ...INHERIT }), onSuccess: () => (setPick(""), again()) });
@@ -139,58 +139,5 @@ export function Blocks({ list }: { list: ListDetail }) {
       )}
       <ErrorMessage error={unblock.error ?? all.error} />
     </div>
-  );
-}
-
-/**
- * Copy a live server's mods: over this list (one import in the history, so it can be undone),
- * or, without a list, into a new private list named after the server.
- */
-export function CopyFromServer({ list, onDone }: { list?: ListDetail; onDone: (listId: string) => void }) {
-  const [q, setQ] = useState("");
-  const search = useDeferredValue(q.trim());
-  const found = useQuery({ queryKey: ["live-find", search], queryFn: ({ signal }) => findLiveServers(search, signal), enabled: search.length >= 2 });
-  const copy = useMutation({
-    mutationFn: (s: LiveServer) => copyFromServer(s.id, list ? { list_id: list.id } : { list_name: s.name.slice(0, 100), is_public: false }).then((r) => ({ server: s, list_id: r.list_id })),
-    onSuccess: (r) => onDone(r.list_id),
-  });
-  return (
-    <section className="card stack" aria-labelledby="copy-h">
-      <h2 id="copy-h" style={{ marginTop: 0 }}>
-        {list ? "Copy a live server's mods" : "Start a list from a live server"}
-      </h2>
-      <p className="muted">
-        {list
-          ? "Find a server that is online now; its mods replace this list's (one change in the history, which you can undo)."
-          : "Find a server that is online now; a new private list gets its mods, in its order."}
-      </p>
-      <Field label="Server name" type="search" value={q} onChange={(e) => setQ(e.target.value)} hint="At least two letters." />
-      {found.data && found.data.length === 0 && <p className="muted">No online server matches.</p>}
-      {found.data && found.data.length > 0 && (
-        <ul className="plain">
-          {found.data.map((s) => (
-            <li key={s.id} className="row" style={{ alignItems: "center" }}>
-              <span style={{ flex: 1 }}>
-                {s.name}{" "}
-                <span className="muted small">
-                  {s.player_count}/{s.player_count_limit} players · {s.mods_count} mods
-                </span>
-              </span>
-              {list ? (
-                <ConfirmButton question={`Replace this list's mods with the ${s.mods_count} mods of ${s.name}?`} label={`Copy the mods of ${s.name}`} onConfirm={() => copy.mutate(s)} disabled={copy.isPending}>
-                  Copy its mods
-                </ConfirmButton>
-              ) : (
-                <button type="button" className="btn secondary" aria-label={`New list from the mods of ${s.name}`} onClick={() => copy.mutate(s)} disabled={copy.isPending}>
-                  New list from its mods
-                </button>
-              )}
-            </li>
-          ))}
-        </ul>
-      )}
-      {copy.isSuccess && list && <Notice kind="ok">Copied the mods of {copy.data.server.name}.</Notice>}
-      <ErrorMessage error={copy.error ?? found.error} />
-    </section>
   );
 }

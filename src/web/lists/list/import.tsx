@@ -7,7 +7,7 @@ import { ErrorMessage, Notice } from "../../ui/components";
 import { decodeTextFile } from "../../../shared/jsonc";
 import { importApply, importPreview, type ImportDiff, type PinResolutions } from "../lists.services";
 import { useListRefresh } from "../lists.queries";
-import { CopyFromServer } from "./access";
+import { CopyFromServer } from "../components/copy-from-server";
 import { listTab, mayAddAndRemove, type ListTabProps } from "./tab";
 
 function DiffView({ diff }: { diff: ImportDiff }) {

@@ -6,7 +6,7 @@ import { useMutation, useQuery } from "@tanstack/react-query";
 import { bytes, date, num } from "../../app/format";
 import { ChunkedRows, Empty, ErrorMessage, Notice, SelectField } from "../../ui/components";
 import { modDeps, modVersions } from "../../catalog/catalog.services";
-import { ModPicker, type PickedMod } from "../../catalog/mod-picker";
+import { ModPicker, type PickedMod } from "../../catalog/components/mod-picker";
 import { addMod, audit, pinVersion, removeMod, revert, setRequired, type ListDetail, type ListItem } from "../lists.services";
 import { useListRefresh } from "../lists.queries";
 import { listTab, type ListTabProps } from "./tab";

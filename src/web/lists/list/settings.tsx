@@ -6,12 +6,15 @@ import { useNavigate } from "@tanstack/react-router";
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { ConfirmButton, ErrorMessage, Field, Notice, SelectField, FormCard } from "../../ui/components";
 import { dateTime } from "../../app/format";
-import { decideRequest, listRequests, requireApproval } from "../../deploy/servers.services";
-import { TagChip } from "../my-lists.page";
-import { invalidateList } from "../lists.queries";
+import { decideRequest, listRequests, requireApproval } from "../../deploy/my-servers.services";
+import { TagChip } from "../components/tag-chip";
+import { invalidateList, organiseQueries } from "../lists.queries";
 import { listTab, type ListTabProps } from "./tab";
 import { ServerConfigCard } from "./server-config";
-import { communities, deleteList, folders, myTags, setCommunity, setFolder, tagList, untagList, updateSettings, type ListDetail } from "../lists.services";
+import { setCommunity } from "../communities.services";
+import { deleteList, updateSettings, type ListDetail } from "../lists.services";
+import { setFolder } from "../folders.services";
+import { tagList, untagList } from "../tags.services";
 
 function Settings({ list }: ListTabProps) {
   const qc = useQueryClient();
@@ -19,7 +22,7 @@ function Settings({ list }: ListTabProps) {
   const refresh = () => {
     invalidateList.contents(qc, list.id);
     void invalidateList.collections(qc);
-    void qc.invalidateQueries({ queryKey: ["folders"] }); // their list counts
+    void invalidateList.part(qc, organiseQueries.folders()); // their list counts
   };
   const [name, setName] = useState(list.name);
   const [description, setDescription] = useState(list.description);
@@ -28,9 +31,9 @@ function Settings({ list }: ListTabProps) {
     mutationFn: () => updateSettings(list.id, { name, description, max_mod_age_days: maxAge.trim() === "" ? null : Number(maxAge) }),
     onSuccess: refresh,
   });
-  const folderList = useQuery({ queryKey: ["folders"], queryFn: ({ signal }) => folders(signal) });
-  const communityList = useQuery({ queryKey: ["communities"], queryFn: ({ signal }) => communities(signal) });
-  const tags = useQuery({ queryKey: ["tags", "mine"], queryFn: ({ signal }) => myTags(signal) });
+  const folderList = useQuery({ ...organiseQueries.folders() });
+  const communityList = useQuery({ ...organiseQueries.communities() });
+  const tags = useQuery({ ...organiseQueries.tags() });
   const file = useMutation({
     mutationFn: (v: { folder?: string; community?: string }) =>
       v.folder !== undefined ? setFolder(list.id, v.folder || null) : setCommunity(list.id, v.community || null),

@@ -5,7 +5,7 @@ import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { dateTime, num } from "../../app/format";
 import { useSession } from "../../app/session";
 import { ConfirmButton, DataTable, ErrorMessage, Field, Notice, SelectField } from "../../ui/components";
-import { applyTemplate, createTemplate, pushTemplate, unsubscribe } from "../lists.services";
+import { applyTemplate, createTemplate, pushTemplate, unsubscribe } from "../templates.services";
 import { invalidateList, listQueries, useListRefresh } from "../lists.queries";
 import { listTab, mayAddAndRemove, type ListTabProps } from "./tab";
 

@@ -1,8 +1,8 @@
 // The credential fields for a connection type. Write-only: the API stores them encrypted and
 // never returns them; the page only knows whether they are set.
 import { useEffect, useState } from "react";
-import { Field, SelectField } from "../ui/components";
-import type { PanelCredentials, SftpCredentials } from "./servers.services";
+import { Field, SelectField } from "../../ui/components";
+import type { PanelCredentials, SftpCredentials } from "../my-servers.services";
 
 export function CredentialsForm({ type, onChange, idPrefix = "cred" }: { type: "panel" | "sftp"; onChange: (c: PanelCredentials | SftpCredentials | null) => void; idPrefix?: string }) {
   const [panel, setPanel] = useState<PanelCredentials>({ panel_url: "", api_key: "", server_uuid: "" });

@@ -2,10 +2,10 @@
 // community pages all show their player series this way.
 import { Suspense } from "react";
 import type { UseQueryResult } from "@tanstack/react-query";
-import { ErrorMessage, Skeleton } from "../ui/components";
-import type { Series } from "../ui/chart";
-import { LazyTimeChart } from "../ui/lazy-chart";
-import { RANGES } from "./live.services";
+import { ErrorMessage, Skeleton } from "../../ui/components";
+import type { Series } from "../../ui/chart";
+import { LazyTimeChart } from "../../ui/lazy-chart";
+import { RANGES } from "../live.services";
 import { RangeTabs } from "./range-tabs";
 
 /** All points within two steps of each other (a line needs more). */

@@ -1,8 +1,8 @@
 // The chart ranges (24 h, 14 d, 365 d) as links: the range is in the URL, so a chart view can be
 // shared and reloaded. The current one is marked for screen readers and styled as selected.
 import { Link } from "@tanstack/react-router";
-import type { ChartRange } from "../app/router";
-import { RANGES } from "./live.services";
+import type { ChartRange } from "../live.search";
+import { RANGES } from "../live.services";
 
 export function RangeTabs({ current, label = "Range" }: { current: ChartRange; label?: string }) {
   return (

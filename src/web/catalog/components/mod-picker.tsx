@@ -1,7 +1,7 @@
 // Choosing a mod from the catalog by typing: suggestions from /mods/autocomplete as buttons.
 import { useId, useState } from "react";
 import { useQuery } from "@tanstack/react-query";
-import { autocomplete } from "./catalog.services";
+import { autocomplete } from "../catalog.services";
 
 export interface PickedMod {
   workshop_id: string;

@@ -20,12 +20,20 @@ export type SftpCredentials = { host: string; port: number; username: string; pa
 export const servers = (signal?: AbortSignal) => get<Server[]>("/servers", signal);
 export const server = (id: string, signal?: AbortSignal) => get<Server>(`/servers/${id}`, signal);
 export const createServer = (body: NewServer) => api<Server>("POST", "/servers", { body });
-export const updateServer = (id: string, body: Partial<Omit<NewServer, "connection_type">>) => api<Server>("PUT", `/servers/${id}`, { body });
+export const updateServer = (id: string, body: ServerSettings) => api<Server>("PUT", `/servers/${id}`, { body });
 export const deleteServer = (id: string) => api<void>("DELETE", `/servers/${id}`);
 export const setCredentials = (id: string, body: PanelCredentials | SftpCredentials) => api<{ ok: true }>("POST", `/servers/${id}/credentials`, { body });
 export const testServer = (id: string) => api<{ deployment_id: string }>("POST", `/servers/${id}/test`);
-export const deployNow = (id: string, list_id?: string) =>
-  api<{ deployment_id: string } | { request_id: string; status: "pending" }>("POST", `/servers/${id}/deploy`, { body: list_id ? { list_id } : {} });
+export type RestartMode = Server["restart"];
+export type ServerSettings = Partial<Omit<NewServer, "connection_type">> &
+  Partial<Pick<Server, "query_address" | "restart" | "empty_wait_s" | "verify_timeout_s" | "restart_command">>;
+/** `restart` overrides the server's restart mode for this deploy (omitted: the server's). */
+export const deployNow = (id: string, list_id?: string, restart?: RestartMode) =>
+  api<{ deployment_id: string } | { request_id: string; status: "pending" }>("POST", `/servers/${id}/deploy`, {
+    body: { ...(list_id ? { list_id } : {}), ...(restart ? { restart } : {}) },
+  });
+/** "Restart now instead" while a deployment waits for its server to empty. */
+export const restartNow = (id: string, deploymentId: string) => api<Deployment>("POST", `/servers/${id}/deployments/${deploymentId}/restart-now`);
 export const deployments = (id: string, signal?: AbortSignal) => get<Deployment[]>(`/servers/${id}/deployments${qs({ limit: 50 })}`, signal);
 export const serverRequests = (id: string, signal?: AbortSignal) => get<DeployRequest[]>(`/servers/${id}/deploy-requests`, signal);
 export const listRequests = (listId: string, signal?: AbortSignal) => get<DeployRequest[]>(`/lists/${listId}/deploy-requests`, signal);
