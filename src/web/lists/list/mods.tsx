@@ -149,11 +149,13 @@ const ModRow = memo(function ModRow({ item: i, missing, tooOld, canPin, canRemov
         <br />
         {/* server.json's per-mod required: a required mod that cannot be loaded stops the server. */}
         {canPin ? (
-          <label className="small" style={{ display: "inline-flex", alignItems: "center", gap: "0.3rem" }}>
-            <input type="checkbox" checked={i.required} disabled={busy} onChange={(e) => onRequired(i, e.target.checked)} style={{ minHeight: 0 }} />
-            required
-            <span className="sr-only"> ({i.name})</span>
-            {i.required_stated === null && <span className="muted"> (default)</span>}
+          <label className="small" style={{ whiteSpace: "nowrap" }} title={i.required_stated === null ? "as the list's modsRequiredByDefault" : "set for this mod"}>
+            <input type="checkbox" checked={i.required} disabled={busy} onChange={(e) => onRequired(i, e.target.checked)} style={{ minHeight: 0, marginRight: "0.3rem", verticalAlign: "middle" }} />
+            required{i.required_stated === null ? "*" : ""}
+            <span className="sr-only">
+              {" "}
+              ({i.name}{i.required_stated === null ? ", as the list's default" : ""})
+            </span>
           </label>
         ) : (
           <span className="muted small">{i.required ? "required" : "optional"}</span>
