@@ -5,6 +5,7 @@ import { Elysia } from "elysia";
 import type { Server } from "bun";
 import type { Deps } from "../deps";
 import { AppError } from "./errors";
+import { decodeTextFile } from "./jsonc";
 import { issueMessage } from "./request-validation";
 import { RateLimiter, isPageLoad, isRateLimitExempt, refusesWithPage } from "./rate-limit";
 import { isForbiddenAddress } from "./url-safety";
@@ -225,13 +226,19 @@ export function httpPlugin(deps: Deps) {
       const bytes = await readBounded(request, importPath ? IMPORT_BODY_LIMIT : BODY_LIMIT);
       // Import bodies are server.json too (or a text shape, whose brackets never nest this deep).
       if (jsonNestsDeeperThan(bytes, MAX_JSON_DEPTH)) throw new AppError(400, TOO_DEEP);
+      if (importPath) {
+        // An uploaded server.json: UTF-8 (a BOM dropped) or UTF-16 with its BOM, as Windows
+        // tools save it (issue 26).
+        const decoded = decodeTextFile(bytes);
+        if (!decoded) throw new AppError(400, "the file is neither UTF-8 nor UTF-16 with a byte order mark; save it as UTF-8");
+        return decoded.text;
+      }
       let text: string;
       try {
         text = utf8.decode(bytes);
       } catch {
-        throw new AppError(400, importPath ? "request body is not valid UTF-8" : "invalid JSON");
+        throw new AppError(400, "invalid JSON");
       }
-      if (importPath) return text;
       if (text.trim() === "") return {};
       try {
         return JSON.parse(text);

@@ -427,6 +427,91 @@ describe("the web app in a real browser", () => {
     await ctx.close();
   }, 90_000);
 
+  test("import and export keep what the file says: every stale pin chosen in one go, the export labels say what each type writes, the config comes back", async () => {
+    const reg = await api("POST", "/api/v1/auth/register", undefined, { email: "configs@example.com", password: "config keeper pw", display_name: "Keeper" });
+    await api("POST", `/api/v1/admin/users/${reg.body.user_id}/approve`, adminToken);
+    const token = (await api("POST", "/api/v1/auth/login", undefined, { email: "configs@example.com", password: "config keeper pw" })).body.token;
+    const list = (await api("POST", "/api/v1/lists", token, { name: "Arland nights" })).body;
+    const { page, errors, ctx } = await context();
+    await signIn(page, "configs@example.com", "config keeper pw");
+    await page.goto(`${base}/lists/${list.id}?tab=import`);
+    // A hand-edited config: comments, trailing commas, two pins the catalog never had, an optional mod.
+    const file = `// our server
+{
+  "bindPort": 2302,
+  "rcon": { "address": "0.0.0.0", "port": 19999, "password": "rcon-secret", "permission": "admin", },
+  "game": {
+    "name": "Arland nights",
+    "passwordAdmin": "admin-secret",
+    "scenarioId": "{C41618FD18E9D714}Missions/23_Campaign_Arland.conf", /* Arland */
+    "maxPlayers": 96,
+    "gameProperties": { "battlEye": false, },
+    "modsRequiredByDefault": true,
+    "mods": [
+      { "modId": "${SMALL.core}", "name": "Core Framework", "version": "0.0.1-gone" },
+      { "modId": "${SMALL.vehicles}", "name": "Everon Vehicles Pack", "version": "0.0.2-gone" },
+      { "modId": "${SMALL.weapons}", "name": "Weapons", "required": false },
+    ],
+  },
+}`;
+    await page.getByLabel("Configuration text").fill(file);
+    await page.getByRole("button", { name: "Preview changes" }).click();
+    const stale = page.getByRole("group", { name: "2 pinned versions the catalog does not have" });
+    await stale.waitFor();
+    await page.getByText("2 comments and 5 trailing commas were ignored").waitFor();
+    expect(await page.getByRole("button", { name: "Apply" }).isDisabled()).toBe(true);
+    await stale.getByRole("radiogroup", { name: "Core Framework 0.0.1-gone" }).getByLabel("Import unpinned").check();
+    await page.getByText("Choose what to do with each (1 left) before you apply.").waitFor();
+    await stale.getByRole("radiogroup", { name: "Everon Vehicles Pack 0.0.2-gone" }).getByLabel("Skip (leave it out)").check();
+    await page.getByText("Every one has a choice; apply imports them all in one go.").waitFor();
+    await look(page, "list-import-stale-pins");
+    await page.getByRole("button", { name: "Apply" }).click();
+    await page.getByText("Applied: 2 added, 0 removed").waitFor();
+    const items = (await api("GET", `/api/v1/lists/${list.id}`, token)).body.items;
+    expect(items.map((i: any) => [i.workshop_id, i.pinned_version, i.required])).toEqual([
+      [SMALL.core, null, true],
+      [SMALL.weapons, null, false],
+    ]);
+
+    // Export: the labels say what each type writes; the complete config is the imported one.
+    await page.getByRole("link", { name: "Export" }).click();
+    const versions = page.getByLabel("Versions");
+    expect(await versions.locator("option").allTextContents()).toEqual(["Fixed: pins only, other mods without a version", "Latest: every mod at today's newest version"]);
+    await page.getByText("Fixed writes a version only for the mods you pinned").waitFor();
+    await page.getByLabel("What").selectOption("game");
+    await page.getByText("The settings are those of the server config this list was imported from").waitFor();
+    const exported = page.getByLabel("Exported configuration");
+    await until("the complete config", async () => JSON.parse((await exported.inputValue()) || "{}").bindPort === 2302);
+    const config = JSON.parse(await exported.inputValue());
+    expect(config.game.scenarioId).toBe("{C41618FD18E9D714}Missions/23_Campaign_Arland.conf");
+    expect(config.game.passwordAdmin).toBe("admin-secret");
+    expect(config.game.mods).toEqual([
+      { modId: SMALL.core, name: "Core Framework" },
+      { modId: SMALL.weapons, name: items[1].name, required: false },
+    ]);
+    await versions.selectOption("latest");
+    await page.getByText("Latest writes every mod with the newest version the catalog knows now").waitFor();
+    await look(page, "list-export-config");
+
+    // A list without a config: the export says it wrote the defaults.
+    const plain = (await api("POST", "/api/v1/lists", token, { name: "Plain" })).body;
+    await page.goto(`${base}/lists/${plain.id}?tab=export`);
+    await page.getByLabel("What").selectOption("game");
+    await page.getByText("This list was not imported from a complete server config").waitFor();
+
+    // Settings: the remembered config, passwords shown only as set.
+    await page.goto(`${base}/lists/${list.id}?tab=settings`);
+    await page.getByLabel("game.passwordAdmin (set)").waitFor();
+    expect(await page.content()).not.toContain("admin-secret");
+    await page.getByLabel("rcon.password (set)").fill("new-rcon");
+    await page.getByRole("button", { name: "Save server config" }).click();
+    await page.getByText("Saved.").first().waitFor();
+    await look(page, "list-settings-server-config");
+    expect((await fetch(`${base}/api/v1/lists/${list.id}/export/game`, { headers: { authorization: `Bearer ${token}` } }).then((r) => r.json() as Promise<any>)).rcon.password).toBe("new-rcon");
+    expect(errors).toEqual([]);
+    await ctx.close();
+  }, 90_000);
+
   test("rights decide what is shown: an owner shares, a collaborator who may only add sees no remove, a share-link visitor sees no edit controls", async () => {
     const reg = async (email: string, name: string) => {
       const r = await api("POST", "/api/v1/auth/register", undefined, { email, password: "a good password", display_name: name });

@@ -19,6 +19,7 @@ import type { DeploymentRow, ServerRow } from "../servers/repository";
 import { parseQueryAddress } from "../servers/model";
 import { DeployError, RateLimitedError, deployErrorMessage } from "./errors";
 import { listToServerJsonMods, parseConfig } from "./config-file";
+import { listRequiredDefault } from "../lists/server-config-store";
 import type { ServerJsonMod } from "../lists/server-json-format";
 import { deployMods, fileNameOf, modsOfConfig, writeVerified, type ConfigFileIO, type ConfigTarget } from "./target";
 
@@ -166,6 +167,7 @@ async function stepWrite(ctx: LoopContext, d: DeploymentRow): Promise<void> {
   const mods = listToServerJsonMods(repo.listModsForDeploy(ctx.deps.db, d.list_id));
   const target = await ctx.target();
   await deployMods(target, mods, {
+    listRequiredDefault: listRequiredDefault(ctx.deps.sqlite, d.list_id),
     // Write-ahead: the config as it was before this deploy (the first read only: a resumed run
     // may read its own write) and the one about to be written, stored before the write.
     beforeWrite: (current, next) => update(ctx, { previous_config: row(ctx).previous_config ?? current, new_config: next }),

@@ -61,6 +61,8 @@ describe("lists CRUD", () => {
       added_by: { user_id: owner.id, display_name: "Owner" },
       mod_updated_at: expect.any(String),
       too_old: false,
+      required: true,
+      required_stated: null,
     });
     // The age rule's clock: Delta's newest version dates from 2020.
     expect(d.items[1].mod_updated_at).toBe("2020-01-01T00:00:00.000Z");

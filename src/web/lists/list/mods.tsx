@@ -7,7 +7,7 @@ import { bytes, date, num, count } from "../../app/format";
 import { ChunkedRows, Empty, ErrorMessage, Notice, SelectField } from "../../ui/components";
 import { modDeps, modVersions } from "../../catalog/catalog.services";
 import { ModPicker, type PickedMod } from "../../catalog/components/mod-picker";
-import { addMod, pinVersion, removeMod, revert, type ListDetail, type ListItem } from "../lists.services";
+import { addMod, pinVersion, removeMod, revert, setRequired, type ListDetail, type ListItem } from "../lists.services";
 import { useListRefresh } from "../lists.queries";
 import { listTab, type ListTabProps } from "./tab";
 
@@ -117,6 +117,7 @@ interface RowProps {
   busy: boolean;
   onPin: (id: string) => void;
   onRemove: (item: ListItem) => void;
+  onRequired: (item: ListItem, required: boolean) => void;
 }
 
 /**
@@ -124,7 +125,7 @@ interface RowProps {
  * renders 1,000 of these; the table's click handler routes the links), memoised so a filter
  * or an edit re-renders only the rows that changed (bench/web-list.ts).
  */
-const ModRow = memo(function ModRow({ item: i, missing, canPin, canRemove, busy, onPin, onRemove }: RowProps) {
+const ModRow = memo(function ModRow({ item: i, missing, canPin, canRemove, busy, onPin, onRemove, onRequired }: RowProps) {
   const version = i.pinned_version ? `pinned ${i.pinned_version}` : `latest (${i.version || "?"})`;
   return (
     <tr>
@@ -141,6 +142,20 @@ const ModRow = memo(function ModRow({ item: i, missing, canPin, canRemove, busy,
           </button>
         ) : (
           version
+        )}
+        <br />
+        {/* server.json's per-mod required: a required mod that cannot be loaded stops the server. */}
+        {canPin ? (
+          <label className="small" style={{ whiteSpace: "nowrap" }} title={i.required_stated === null ? "as the list's modsRequiredByDefault" : "set for this mod"}>
+            <input type="checkbox" checked={i.required} disabled={busy} onChange={(e) => onRequired(i, e.target.checked)} style={{ minHeight: 0, marginRight: "0.3rem", verticalAlign: "middle" }} />
+            required{i.required_stated === null ? "*" : ""}
+            <span className="sr-only">
+              {" "}
+              ({i.name}{i.required_stated === null ? ", as the list's default" : ""})
+            </span>
+          </label>
+        ) : (
+          <span className="muted small">{i.required ? "required" : "optional"}</span>
         )}
       </td>
       <td className="num" data-label="Size">
@@ -202,6 +217,8 @@ function Mods({ list }: ListTabProps) {
     return r;
   }, [list.items, deferredFilter, sort]);
   const onRemove = useCallback((i: ListItem) => remove.mutate(i), [remove.mutate]);
+  const required = useMutation({ mutationFn: (v: { item: ListItem; required: boolean }) => setRequired(list.id, v.item.workshop_id, v.required), onSuccess: refresh });
+  const onRequired = useCallback((item: ListItem, r: boolean) => required.mutate({ item, required: r }), [required.mutate]);
   const editingItem = editing ? list.items.find((i) => i.workshop_id === editing) : undefined;
   return (
     <div className="stack">
@@ -216,7 +233,7 @@ function Mods({ list }: ListTabProps) {
           )}
         </div>
       )}
-      <ErrorMessage error={remove.error ?? undo.error} />
+      <ErrorMessage error={remove.error ?? undo.error ?? required.error} />
       {list.missing_dependencies.length > 0 && (
         <Notice kind="warn">
           {list.missing_dependencies.length === 1 ? "1 dependency is" : `${num(list.missing_dependencies.length)} dependencies are`} missing.{" "}
@@ -303,9 +320,10 @@ function Mods({ list }: ListTabProps) {
                     missing={needs.get(i.workshop_id)}
                     canPin={canAdd}
                     canRemove={canRemove}
-                    busy={remove.isPending}
+                    busy={remove.isPending || required.isPending}
                     onPin={setEditing}
                     onRemove={onRemove}
+                    onRequired={onRequired}
                   />
                 )}
               />
