@@ -50,7 +50,7 @@ describe("bodies are bounded before they are buffered", () => {
     const b = countingBody(4.75 * MiB);
     const r = await postStream(t, "/api/v1/lists", b.stream);
     expect(r.status).toBe(401);
-    expect(r.body).toEqual({ error: "unauthorized" });
+    expect(r.body).toEqual({ error: "unauthorized", code: "unauthorized" });
     expect(b.pulled()).toBeLessThanOrEqual(CHUNK); // at most what the stream queued eagerly
     const junk = countingBody(4.75 * MiB);
     const r2 = await postStream(t, "/api/v1/lists", junk.stream, { authorization: "Bearer not-a-token" });
@@ -86,7 +86,7 @@ describe("bodies are bounded before they are buffered", () => {
       const path = r.path.replace(/:[A-Za-z]+/g, "0123456789ABCDEF");
       const res = await t.req(r.method, path, { body: {} });
       if (res.status !== 401) open.push(`${r.method} ${r.path}`);
-      else expect(res.body).toEqual({ error: "unauthorized" });
+      else expect(res.body).toEqual({ error: "unauthorized", code: "unauthorized" });
     }
     expect(open.sort()).toEqual([...PUBLIC_MUTATIONS].sort());
   });

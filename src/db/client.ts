@@ -23,13 +23,19 @@ export function openDatabase(path: string): { db: DB; sqlite: Database } {
   return { db, sqlite };
 }
 
-const isCompiled = () => import.meta.dir.startsWith("/$bunfs") || import.meta.dir.includes("~BUN");
+/**
+ * Running as the compiled executable: its entry point lives in Bun's embedded file system.
+ * Asked of `Bun.main` at run time: `import.meta.dir` is fixed at build time in the bytecode
+ * build (it still names the source folder), so a binary run on the machine that built it
+ * took itself for a source run.
+ */
+export const isCompiled = () => Bun.main.startsWith("/$bunfs") || Bun.main.includes("~BUN");
 
 /**
  * Migrations: inlined at build time for the compiled binary; read from drizzle/ when running
  * from source (so a freshly generated migration is picked up without a transpiler cache).
  */
-function loadMigrations(): EmbeddedMigration[] {
+export function loadMigrations(): EmbeddedMigration[] {
   const folder = join(import.meta.dir, "../../drizzle");
   if (!isCompiled() && existsSync(join(folder, "meta/_journal.json"))) return readMigrations(folder);
   return embeddedMigrations();

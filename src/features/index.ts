@@ -16,6 +16,7 @@ import { templatesRoutes } from "./templates/routes";
 import { liveFeature } from "./live";
 import { catalogFeature } from "./catalog";
 import { webRoutes } from "./web/routes";
+import { backupFeature } from "./backup";
 
 export const features: FeatureModule[] = [
   { name: "platform", routes: platformRoutes },
@@ -31,6 +32,7 @@ export const features: FeatureModule[] = [
   { name: "events", routes: eventsRoutes, jobs: eventsJobs },
   liveFeature,
   catalogFeature,
+  backupFeature,
   // Last: its page wildcard answers only what no API, docs or metrics route does.
   { name: "web", routes: webRoutes },
 ];

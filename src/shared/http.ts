@@ -5,9 +5,11 @@ import { Elysia } from "elysia";
 import type { Server } from "bun";
 import type { Deps } from "../deps";
 import { AppError } from "./errors";
+import { decodeTextFile } from "./jsonc";
 import { issueMessage } from "./request-validation";
 import { RateLimiter, isPageLoad, isRateLimitExempt, refusesWithPage } from "./rate-limit";
 import { isForbiddenAddress } from "./url-safety";
+import { INVALID_WORKSHOP_ID } from "./schemas";
 import { READ_METHODS, callerOf } from "./auth";
 
 export const BODY_LIMIT = 1024 * 1024;
@@ -224,13 +226,19 @@ export function httpPlugin(deps: Deps) {
       const bytes = await readBounded(request, importPath ? IMPORT_BODY_LIMIT : BODY_LIMIT);
       // Import bodies are server.json too (or a text shape, whose brackets never nest this deep).
       if (jsonNestsDeeperThan(bytes, MAX_JSON_DEPTH)) throw new AppError(400, TOO_DEEP);
+      if (importPath) {
+        // An uploaded server.json: UTF-8 (a BOM dropped) or UTF-16 with its BOM, as Windows
+        // tools save it (issue 26).
+        const decoded = decodeTextFile(bytes);
+        if (!decoded) throw new AppError(400, "the file is neither UTF-8 nor UTF-16 with a byte order mark; save it as UTF-8");
+        return decoded.text;
+      }
       let text: string;
       try {
         text = utf8.decode(bytes);
       } catch {
-        throw new AppError(400, importPath ? "request body is not valid UTF-8" : "invalid JSON");
+        throw new AppError(400, "invalid JSON");
       }
-      if (importPath) return text;
       if (text.trim() === "") return {};
       try {
         return JSON.parse(text);
@@ -280,14 +288,19 @@ export function httpPlugin(deps: Deps) {
       if (typeof cors === "string") headers["access-control-allow-origin"] = cors;
       // Elysia wraps what a parser throws in a ParseError; ours throws AppError (413, invalid JSON).
       const appError = error instanceof AppError ? error : (error as any)?.cause instanceof AppError ? ((error as any).cause as AppError) : null;
-      if (appError) return json(appError.status, { ...appError.body, error: appError.message }, { ...headers, ...appError.headers });
+      if (appError) {
+        // Every 401 means the same to a client (sign in again), so all carry its code.
+        const code = appError.code ?? (appError.status === 401 ? "unauthorized" : undefined);
+        return json(appError.status, { ...appError.body, error: appError.message, ...(code ? { code } : {}) }, { ...headers, ...appError.headers });
+      }
       switch (code) {
         case "VALIDATION": {
           if ((error as any).type === "response") {
             deps.log.error("response failed its schema", { request_id: rid, path: new URL(request.url).pathname, error: validationMessage(error) });
             return json(500, { error: "internal error" }, headers);
           }
-          return json(400, { error: validationMessage(error) }, headers);
+          const message = validationMessage(error);
+          return json(400, message === INVALID_WORKSHOP_ID ? { error: message, code: "invalid_workshop_id" } : { error: message }, headers);
         }
         case "PARSE":
           return json(400, { error: "invalid JSON" }, headers);

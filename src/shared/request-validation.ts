@@ -11,7 +11,7 @@
 // itself stays the same (the OpenAPI mapper reads it); only its `~standard` entry is replaced.
 import type { AnyElysia } from "elysia";
 import { AppError } from "./errors";
-import { BARE_MESSAGES } from "./schemas";
+import { BARE_MESSAGES, INVALID_WORKSHOP_ID } from "./schemas";
 
 type Issue = { message?: string; path?: ReadonlyArray<PropertyKey | { key: PropertyKey }> };
 type Result = { value?: unknown; issues?: ReadonlyArray<Issue> };
@@ -41,7 +41,8 @@ const pathOf = (issue: Issue) =>
 function refuse(result: Result): Result {
   const first = result.issues?.[0];
   if (!first) return result;
-  throw new AppError(400, issueMessage({ path: pathOf(first), message: first.message }));
+  const message = issueMessage({ path: pathOf(first), message: first.message });
+  throw new AppError(400, message, message === INVALID_WORKSHOP_ID ? { code: "invalid_workshop_id" } : {});
 }
 
 /** Replaces the schema's Standard Schema entry (once per schema object, however many routes share it). */

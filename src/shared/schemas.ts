@@ -1,17 +1,20 @@
 // Reusable zod pieces for request schemas. Messages follow decisions.md ("name: must be 1 to
 // 100 characters"); the field name is prefixed by the error renderer.
 import { z } from "zod";
+import { ERROR_CODES, type ErrorCode } from "./errors";
+
+export const INVALID_WORKSHOP_ID = "invalid workshop ID";
 
 /** Validation messages that are sent without the "field: " prefix. */
-export const BARE_MESSAGES = new Set<string>(["invalid workshop ID", "invalid JSON"]);
+export const BARE_MESSAGES = new Set<string>([INVALID_WORKSHOP_ID, "invalid JSON"]);
 
 export const WORKSHOP_ID_RE = /^[0-9A-F]{16}$/;
 
 /** 16 hex characters in any case, normalised to upper case. */
 export const workshopId = z
-  .string({ error: "invalid workshop ID" })
+  .string({ error: INVALID_WORKSHOP_ID })
   .transform((v) => v.trim().toUpperCase())
-  .refine((v) => WORKSHOP_ID_RE.test(v), { message: "invalid workshop ID" });
+  .refine((v) => WORKSHOP_ID_RE.test(v), { message: INVALID_WORKSHOP_ID });
 
 export const normaliseWorkshopId = (v: string): string | null => {
   const up = v.trim().toUpperCase();
@@ -60,5 +63,13 @@ export const pageQuery = (defLimit: number, maxLimit: number) =>
       .default(defLimit),
   });
 
-export const errorBody = z.object({ error: z.string() }).meta({ description: "Error" });
+export const errorBody = z
+  .object({
+    error: z.string().describe("What went wrong, for people"),
+    code: z
+      .enum(Object.keys(ERROR_CODES) as [ErrorCode, ...ErrorCode[]])
+      .optional()
+      .describe(`A stable machine code for the errors a client reacts to: ${Object.entries(ERROR_CODES).map(([c, m]) => `${c} (${m})`).join("; ")}`),
+  })
+  .meta({ description: "Error" });
 export const okBody = z.object({ ok: z.boolean() });

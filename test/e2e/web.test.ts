@@ -274,6 +274,14 @@ describe("the web app in a real browser", () => {
     await page.goto(`${base}/sign-in`);
     await look(page, "sign-in");
     expect(errors).toEqual([]);
+    // An id that is no workshop ID (the API's code invalid_workshop_id, not its text) and one the
+    // catalog lacks read differently (after the console check: both answers are HTTP errors).
+    await page.goto(`${base}/mods/not-an-id`);
+    await page.getByText("“not-an-id” is not a workshop ID (16 hexadecimal characters).").waitFor();
+    expect(await page.getByText("Loadout can fetch it now").count()).toBe(0);
+    await page.goto(`${base}/mods/ABCDEF0123456789`);
+    await page.getByText("The catalog has no mod ABCDEF0123456789 yet.").waitFor();
+    await page.getByText("If it exists on the workshop, Loadout can fetch it now.").waitFor();
     await ctx.close();
   }, 60_000);
 
@@ -308,8 +316,17 @@ describe("the web app in a real browser", () => {
     await page.getByRole("heading", { name: "Ops night", level: 1 }).waitFor();
 
     // Add Chain A: the three mods it needs are named, with sizes, before anything is added.
-    await page.getByLabel("Find a mod in the catalog").fill("chain a");
-    await page.getByRole("button", { name: "Chain A" }).click();
+    // The picker with the keyboard only (a WAI-ARIA combobox): type, arrow down, Enter.
+    const picker = page.getByRole("combobox", { name: "Find a mod in the catalog" });
+    await picker.fill("chain a");
+    await page.getByRole("option", { name: "Chain A" }).waitFor();
+    expect(await picker.getAttribute("aria-expanded")).toBe("true");
+    await page.getByRole("status").filter({ hasText: /\d+ mods? found/ }).waitFor();
+    await picker.press("ArrowDown");
+    expect(await page.getByRole("option", { name: "Chain A" }).getAttribute("aria-selected")).toBe("true");
+    expect(await picker.getAttribute("aria-activedescendant")).toBe(await page.getByRole("option", { name: "Chain A" }).getAttribute("id"));
+    await axe(page, "mod picker open");
+    await picker.press("Enter");
     await page.getByText("and the 3 mods it needs that the list lacks").waitFor();
     const needed = page.getByRole("list", { name: "Dependencies that will be added" });
     expect((await needed.getByRole("listitem").allTextContents()).map((t) => t.replace(/\s+\d.*$/, "")).sort()).toEqual(["Chain B", "Chain C", "Core Framework"]);
@@ -325,7 +342,7 @@ describe("the web app in a real browser", () => {
 
     // Remove a dependency: the list warns, the rows that need it say so; the pre-flight check fixes it in one click.
     await page.getByRole("button", { name: "Remove Core Framework" }).click();
-    await page.getByText("dependencies are missing").waitFor();
+    await page.getByText("1 dependency is missing").waitFor(); // counts read as words
     await page.getByText("needs Core Framework").first().waitFor();
     await page.getByRole("link", { name: "Fix them in the pre-flight check" }).click();
     await page.getByRole("button", { name: "Add the missing mods" }).waitFor();
@@ -336,9 +353,15 @@ describe("the web app in a real browser", () => {
     // Remove and undo.
     await page.getByRole("link", { name: "Mods", exact: true }).click();
     await page.getByRole("button", { name: "Remove Chain C" }).click();
+    // The undo reverts the entry the removal answered with: it does not read the history first.
+    const undoCalls: string[] = [];
+    const onRequest = (r: { method(): string; url(): string }) => void undoCalls.push(`${r.method()} ${new URL(r.url()).pathname}`);
+    page.on("request", onRequest);
     await page.getByRole("button", { name: "Undo" }).click();
     await page.getByRole("button", { name: "Remove Chain C" }).waitFor();
-    expect(await page.getByText("dependencies are missing").count()).toBe(0);
+    page.off("request", onRequest);
+    expect(undoCalls.filter((c) => c.includes("/audit"))).toEqual([expect.stringMatching(/^POST \/api\/v1\/lists\/[^/]+\/audit\/[^/]+\/revert$/)]);
+    expect(await page.getByText(/dependenc(y is|ies are) missing/).count()).toBe(0);
 
     // Import a pasted server.json: preview, then apply.
     await page.getByRole("link", { name: "Import" }).click();
@@ -398,8 +421,93 @@ describe("the web app in a real browser", () => {
     await look(page, "list-templates");
     await api("POST", `/api/v1/lists/${opsId}/mods`, token, { workshop_id: SMALL.cycleY });
     await page.getByRole("button", { name: "Push updates of Ops night template to its followers" }).click();
-    await page.getByText(/Pushed to 1 lists: [1-9]\d* mods added/).waitFor();
+    await page.getByText(/Pushed to 1 list: [1-9]\d* mods? added/).waitFor();
     expect((await api("GET", `/api/v1/lists/${follower.id}`, token)).body.items.map((i: any) => i.workshop_id)).toContain(SMALL.cycleY);
+    expect(errors).toEqual([]);
+    await ctx.close();
+  }, 90_000);
+
+  test("import and export keep what the file says: every stale pin chosen in one go, the export labels say what each type writes, the config comes back", async () => {
+    const reg = await api("POST", "/api/v1/auth/register", undefined, { email: "configs@example.com", password: "config keeper pw", display_name: "Keeper" });
+    await api("POST", `/api/v1/admin/users/${reg.body.user_id}/approve`, adminToken);
+    const token = (await api("POST", "/api/v1/auth/login", undefined, { email: "configs@example.com", password: "config keeper pw" })).body.token;
+    const list = (await api("POST", "/api/v1/lists", token, { name: "Arland nights" })).body;
+    const { page, errors, ctx } = await context();
+    await signIn(page, "configs@example.com", "config keeper pw");
+    await page.goto(`${base}/lists/${list.id}?tab=import`);
+    // A hand-edited config: comments, trailing commas, two pins the catalog never had, an optional mod.
+    const file = `// our server
+{
+  "bindPort": 2302,
+  "rcon": { "address": "0.0.0.0", "port": 19999, "password": "rcon-secret", "permission": "admin", },
+  "game": {
+    "name": "Arland nights",
+    "passwordAdmin": "admin-secret",
+    "scenarioId": "{C41618FD18E9D714}Missions/23_Campaign_Arland.conf", /* Arland */
+    "maxPlayers": 96,
+    "gameProperties": { "battlEye": false, },
+    "modsRequiredByDefault": true,
+    "mods": [
+      { "modId": "${SMALL.core}", "name": "Core Framework", "version": "0.0.1-gone" },
+      { "modId": "${SMALL.vehicles}", "name": "Everon Vehicles Pack", "version": "0.0.2-gone" },
+      { "modId": "${SMALL.weapons}", "name": "Weapons", "required": false },
+    ],
+  },
+}`;
+    await page.getByLabel("Configuration text").fill(file);
+    await page.getByRole("button", { name: "Preview changes" }).click();
+    const stale = page.getByRole("group", { name: "2 pinned versions the catalog does not have" });
+    await stale.waitFor();
+    await page.getByText("2 comments and 5 trailing commas were ignored").waitFor();
+    expect(await page.getByRole("button", { name: "Apply" }).isDisabled()).toBe(true);
+    await stale.getByRole("radiogroup", { name: "Core Framework 0.0.1-gone" }).getByLabel("Import unpinned").check();
+    await page.getByText("Choose what to do with each (1 left) before you apply.").waitFor();
+    await stale.getByRole("radiogroup", { name: "Everon Vehicles Pack 0.0.2-gone" }).getByLabel("Skip (leave it out)").check();
+    await page.getByText("Every one has a choice; apply imports them all in one go.").waitFor();
+    await look(page, "list-import-stale-pins");
+    await page.getByRole("button", { name: "Apply" }).click();
+    await page.getByText("Applied: 2 added, 0 removed").waitFor();
+    const items = (await api("GET", `/api/v1/lists/${list.id}`, token)).body.items;
+    expect(items.map((i: any) => [i.workshop_id, i.pinned_version, i.required])).toEqual([
+      [SMALL.core, null, true],
+      [SMALL.weapons, null, false],
+    ]);
+
+    // Export: the labels say what each type writes; the complete config is the imported one.
+    await page.getByRole("link", { name: "Export" }).click();
+    const versions = page.getByLabel("Versions");
+    expect(await versions.locator("option").allTextContents()).toEqual(["Fixed: pins only, other mods without a version", "Latest: every mod at today's newest version"]);
+    await page.getByText("Fixed writes a version only for the mods you pinned").waitFor();
+    await page.getByLabel("What").selectOption("game");
+    await page.getByText("The settings are those of the server config this list was imported from").waitFor();
+    const exported = page.getByLabel("Exported configuration");
+    await until("the complete config", async () => JSON.parse((await exported.inputValue()) || "{}").bindPort === 2302);
+    const config = JSON.parse(await exported.inputValue());
+    expect(config.game.scenarioId).toBe("{C41618FD18E9D714}Missions/23_Campaign_Arland.conf");
+    expect(config.game.passwordAdmin).toBe("admin-secret");
+    expect(config.game.mods).toEqual([
+      { modId: SMALL.core, name: "Core Framework" },
+      { modId: SMALL.weapons, name: items[1].name, required: false },
+    ]);
+    await versions.selectOption("latest");
+    await page.getByText("Latest writes every mod with the newest version the catalog knows now").waitFor();
+    await look(page, "list-export-config");
+
+    // A list without a config: the export says it wrote the defaults.
+    const plain = (await api("POST", "/api/v1/lists", token, { name: "Plain" })).body;
+    await page.goto(`${base}/lists/${plain.id}?tab=export`);
+    await page.getByLabel("What").selectOption("game");
+    await page.getByText("This list was not imported from a complete server config").waitFor();
+
+    // Settings: the remembered config, passwords shown only as set.
+    await page.goto(`${base}/lists/${list.id}?tab=settings`);
+    await page.getByLabel("game.passwordAdmin (set)").waitFor();
+    expect(await page.content()).not.toContain("admin-secret");
+    await page.getByLabel("rcon.password (set)").fill("new-rcon");
+    await page.getByRole("button", { name: "Save server config" }).click();
+    await page.getByText("Saved.").first().waitFor();
+    await look(page, "list-settings-server-config");
+    expect((await fetch(`${base}/api/v1/lists/${list.id}/export/game`, { headers: { authorization: `Bearer ${token}` } }).then((r) => r.json() as Promise<any>)).rcon.password).toBe("new-rcon");
     expect(errors).toEqual([]);
     await ctx.close();
   }, 90_000);
@@ -458,10 +566,14 @@ describe("the web app in a real browser", () => {
     const suggestLink = await owner.page.getByLabel("Suggestion link").inputValue();
     const player = await context();
     await signIn(player.page, "player@example.com", "a good password");
+    // Signed in but reading through the share link: no pin offered (the pin route answers 404 to it).
+    await player.page.goto(shareLink);
+    await player.page.getByText("You are viewing this list through its share link").waitFor();
+    expect(await player.page.getByRole("button", { name: "Pin to my lists" }).count()).toBe(0);
     await player.page.goto(suggestLink);
     await player.page.getByRole("heading", { name: "Suggest a mod" }).waitFor();
     await player.page.getByLabel("Mod", { exact: true }).fill("cycle x");
-    await player.page.getByRole("button", { name: "Cycle X" }).click();
+    await player.page.getByRole("option", { name: "Cycle X" }).click();
     await player.page.getByLabel("Why this mod?").fill("We need it for the Saturday op");
     await look(player.page, "suggest");
     await player.page.getByRole("button", { name: "Send the suggestion" }).click();
@@ -664,6 +776,33 @@ describe("the web app in a real browser", () => {
     const table = page.getByRole("table", { name: "Live servers" });
     await until("every live server listed", async () => (await table.getByRole("row").count()) === all.length + 1);
     await look(page, "live");
+    // Search by name words: "bravo mil" finds Bravo Milsim Training; the port every server shares
+    // (2001) is not a name word and finds nothing.
+    await page.getByLabel("Search servers").fill("bravo mil");
+    await page.getByLabel("Search servers").press("Enter");
+    await page.waitForURL(/q=bravo/);
+    await until("the search", async () => (await table.getByRole("row").count()) === 2);
+    expect(await table.getByRole("row").nth(1).getByRole("link").first().textContent()).toBe("Bravo Milsim Training");
+    await page.getByLabel("Search servers").fill("2001");
+    await page.getByLabel("Search servers").press("Enter");
+    await page.getByText("No server matches").waitFor();
+    // Under 600 px each server is a compact block, its cells labelled: no sideways scrolling.
+    await page.goto(`${base}/live`);
+    await until("every live server listed again", async () => (await table.getByRole("row").count()) === all.length + 1);
+    await page.setViewportSize({ width: 360, height: 780 });
+    const wrap = await page.evaluate(`(() => { const w = document.querySelector(".table-wrap"); return [w.scrollWidth, w.clientWidth]; })()`);
+    expect((wrap as number[])[0]).toBeLessThanOrEqual((wrap as number[])[1] + 1);
+    expect(await table.getByRole("row").nth(1).locator("td[data-label=Scenario]").count()).toBe(1);
+    // The header's links fold into a menu on one row.
+    const header = await page.locator("header").boundingBox();
+    expect(header!.height).toBeLessThan(70);
+    await page.getByRole("button", { name: "Menu" }).click();
+    await page.getByRole("link", { name: "Statistics" }).click();
+    await page.getByRole("heading", { name: "Statistics" }).first().waitFor();
+    expect(await page.getByRole("button", { name: "Menu" }).getAttribute("aria-expanded")).toBe("false");
+    await page.setViewportSize({ width: 1440, height: 900 });
+    await page.goto(`${base}/live`);
+    await until("every live server listed once more", async () => (await table.getByRole("row").count()) === all.length + 1);
     // At least 20 players: the page shows what the API answers for the same filter, and the URL says so.
     await page.getByLabel("At least players").fill("20");
     await page.getByLabel("At least players").press("Enter");

@@ -58,8 +58,8 @@ describe("registration, login and tokens", () => {
     const unknown = await t.req("POST", "/api/v1/auth/login", { body: { email: "nobody@example.com", password: "nope-nope" } });
     expect(wrong.status).toBe(401);
     expect(unknown.status).toBe(401);
-    expect(wrong.body).toEqual({ error: "invalid credentials" });
-    expect(unknown.body).toEqual({ error: "invalid credentials" });
+    expect(wrong.body).toEqual({ error: "invalid credentials", code: "invalid_credentials" });
+    expect(unknown.body).toEqual({ error: "invalid credentials", code: "invalid_credentials" });
   });
 
   test("expired, tampered and deleted-user JWTs are 401", async () => {
@@ -71,7 +71,7 @@ describe("registration, login and tokens", () => {
     expect((await t.req("GET", "/api/v1/auth/me", { token: `${h}.${forgedPayload}.${s}` })).status).toBe(401);
     expect((await t.req("GET", "/api/v1/auth/me", { token: `${h}.${p}.${s!.slice(0, -2)}xx` })).status).toBe(401);
     expect((await t.req("GET", "/api/v1/auth/me", { headers: { authorization: "Basic abc" } })).status).toBe(401);
-    expect((await t.req("GET", "/api/v1/auth/me")).body).toEqual({ error: "unauthorized" });
+    expect((await t.req("GET", "/api/v1/auth/me")).body).toEqual({ error: "unauthorized", code: "unauthorized" });
     expect((await t.req("DELETE", "/api/v1/settings/account", { user: u })).status).toBe(204);
     expect((await t.req("GET", "/api/v1/auth/me", { user: u })).status).toBe(401);
   });

@@ -107,13 +107,13 @@ export const authRoutes = (deps: Deps) => {
         const keys = ["e:" + body.email.trim().toLowerCase(), "ip:" + ip];
         for (const k of keys) {
           const r = failures.peek(k);
-          if (!r.allowed || r.remaining === 0) throw new AppError(429, "too many failed logins", { "Retry-After": String(r.retryAfter) });
+          if (!r.allowed || r.remaining === 0) throw new AppError(429, "too many failed logins", { headers: { "Retry-After": String(r.retryAfter) } });
         }
         const user = findUserByEmail(deps, body.email);
         const ok = user?.password_hash ? await verifyPassword(body.password, user.password_hash) : false;
         if (!user || !ok) {
           for (const k of keys) failures.hit(k);
-          throw new AppError(401, "invalid credentials");
+          throw new AppError(401, "invalid credentials", { code: "invalid_credentials" });
         }
         return loginResponse(deps, user.id);
       },

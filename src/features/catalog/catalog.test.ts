@@ -221,9 +221,9 @@ describe("GET /mods/:id and /metadata", () => {
     for (const s of suffixes) {
       const [path, q] = s.split("?");
       const unknown = await get(`/api/v1/mods/ABCDEF0123456789${path}${q ? `?${q}` : ""}`);
-      expect([s, unknown.status, unknown.body]).toEqual([s, 404, { error: "mod not found" }]);
+      expect([s, unknown.status, unknown.body]).toEqual([s, 404, { error: "mod not found", code: "mod_not_found" }]);
       const bad = await get(`/api/v1/mods/not-an-id${path}${q ? `?${q}` : ""}`);
-      expect([s, bad.status, bad.body]).toEqual([s, 400, { error: "invalid workshop ID" }]);
+      expect([s, bad.status, bad.body]).toEqual([s, 400, { error: "invalid workshop ID", code: "invalid_workshop_id" }]);
     }
     // a private mod never scraped is unknown too
     expect((await get(`/api/v1/mods/${SMALL.privateMod}`)).status).toBe(404);
@@ -426,7 +426,7 @@ describe("live stats, servers, metrics", () => {
   test("metrics: unknown mod 404, malformed id 400", async () => {
     const unknown = await get("/mod/ABCDEF0123456789/metrics");
     expect(unknown.status).toBe(404);
-    expect(unknown.body).toEqual({ error: "mod not found" });
+    expect(unknown.body).toEqual({ error: "mod not found", code: "mod_not_found" });
     expect((await get("/mod/zzz/metrics")).status).toBe(400);
   });
 });

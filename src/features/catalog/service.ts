@@ -3,16 +3,15 @@ import type { Deps } from "../../deps";
 import { AppError } from "../../shared/errors";
 import { toIsoOrNull, toIso } from "../../shared/time";
 import { diffItems, type ExtractedItem, type ItemType } from "../scraper/items";
-import { BUCKET_MS, bucketOf, bucketTime, LIVE_WINDOW_MS } from "../scraper/growth";
+import { BUCKET_MS, bucketOf, bucketTime } from "../scraper/growth";
 import * as repo from "./repository";
-import { serverBase } from "../live/entry";
-import { liveSnapshot, modServersJson, modUsageOf } from "../live/snapshot";
+import { modServersJsonText, modUsage } from "../live/mod-usage";
 import type { z } from "zod";
 import type * as M from "./model";
 
 export const MOD_NOT_FOUND = "mod not found";
 
-const notFound = () => new AppError(404, MOD_NOT_FOUND);
+const notFound = () => new AppError(404, MOD_NOT_FOUND, { code: "mod_not_found" });
 
 const parseTags = (json: string): string[] => {
   try {
@@ -272,13 +271,12 @@ export function getItemDiff(deps: Deps, id: string, from: string, to: string): z
 }
 
 /**
- * Live usage (servers seen in the last hour that run the mod, their players) from the live
- * snapshot, built per scan (snapshot.ts), and the dependency counts from SQLite.
+ * Live usage (servers seen in the last hour that run the mod, their players) as the live
+ * feature answers it (live/mod-usage.ts), and the dependency counts from SQLite.
  * `repo.getLiveStats` answers the same from SQLite alone (tests compare the two).
  */
 function liveStatsOf(deps: Pick<Deps, "sqlite" | "clock">, id: string): z.infer<typeof M.liveStats> {
-  const now = deps.clock.now();
-  const u = modUsageOf(liveSnapshot(deps.sqlite, now), id, now - LIVE_WINDOW_MS);
+  const u = modUsage(deps, id);
   const c = repo.getDependencyCounts(deps.sqlite, id);
   return { used_by_servers_count: u.servers, players_using_count: u.players, dependencies_count: c.deps, dependents_count: c.dependents };
 }
@@ -322,14 +320,9 @@ export function getGrowthRange(deps: Deps, id: string): { oldest: string | null 
 /** GET /mods/:id/servers as JSON text, joined from the live snapshot's entries (serialised once per scan). */
 export function getServersUsingJson(deps: Deps, id: string): string {
   requireExists(deps, id);
-  const now = deps.clock.now();
-  return modServersJson(liveSnapshot(deps.sqlite, now), id, now - LIVE_WINDOW_MS);
+  return modServersJsonText(deps, id);
 }
 
-/** The same from SQLite alone (tests compare the two). */
-export function getServersUsingSql(deps: Pick<Deps, "sqlite" | "clock">, id: string): z.infer<typeof M.liveServerEntry>[] {
-  return repo.getServersUsing(deps.sqlite, id, deps.clock.now() - LIVE_WINDOW_MS).map(serverBase);
-}
 
 // ---- /mod/:workshopID/metrics (text exposition format 0.0.4) ----
 

@@ -436,7 +436,7 @@ export function createSuggestion(deps: Deps, a: ListAccess, userId: string, inpu
   const listId = a.list.id;
   if (repo.isBlocked(deps.sqlite, listId, userId)) throw new AppError(403, BLOCKED_MESSAGE);
   const answers = validateAnswers(repo.formFields(deps.sqlite, listId), input.form_answers);
-  if (repo.modInList(deps.sqlite, listId, input.workshop_id)) throw new AppError(409, "mod is already in the list");
+  if (repo.modInList(deps.sqlite, listId, input.workshop_id)) throw new AppError(409, "mod is already in the list", { code: "mod_in_list" });
   if (repo.pendingSuggestionFor(deps.sqlite, listId, input.workshop_id)) throw new AppError(409, "mod is already suggested");
   const id = newId();
   const at = deps.clock.now();

@@ -27,6 +27,36 @@ describe("listToServerJsonMods", () => {
   test("an empty list gives no mods", () => {
     expect(listToServerJsonMods([])).toEqual([]);
   });
+
+  test("a stated required is written (issue 26), an unstated one is not", () => {
+    expect(
+      listToServerJsonMods([
+        { workshop_id: "5965550F24A0C152", name: "a", pinned_version: null, required: 0 },
+        { workshop_id: "591AF5BDD9EEEE4C", name: "b", pinned_version: null, required: 1 },
+        { workshop_id: "AAAAAAAAAAAAAAAA", name: "c", pinned_version: null, required: null },
+      ]),
+    ).toEqual([
+      { modId: "5965550F24A0C152", name: "a", required: false },
+      { modId: "591AF5BDD9EEEE4C", name: "b", required: true },
+      { modId: "AAAAAAAAAAAAAAAA", name: "c" },
+    ]);
+  });
+});
+
+describe("applyModsToConfig: required against the server's own modsRequiredByDefault", () => {
+  const config = (byDefault?: boolean) => JSON.stringify({ game: { name: "x", ...(byDefault === undefined ? {} : { modsRequiredByDefault: byDefault }), mods: [] } });
+  const mods = [{ modId: "5965550F24A0C152", name: "a" }, { modId: "591AF5BDD9EEEE4C", name: "b", required: true }];
+  test("the same default: unstated mods stay unstated", () => {
+    expect(JSON.parse(applyModsToConfig(config(), mods, "s.json", true)).game.mods).toEqual(mods);
+    expect(JSON.parse(applyModsToConfig(config(false), mods, "s.json", false)).game.mods).toEqual(mods);
+  });
+  test("a list whose mods are optional by default, deployed to a server that requires by default, writes required: false", () => {
+    expect(JSON.parse(applyModsToConfig(config(true), mods, "s.json", false)).game.mods).toEqual([
+      { modId: "5965550F24A0C152", name: "a", required: false },
+      { modId: "591AF5BDD9EEEE4C", name: "b", required: true },
+    ]);
+    expect(JSON.parse(applyModsToConfig(config(false), mods, "s.json", true)).game.mods[0]).toEqual({ modId: "5965550F24A0C152", name: "a", required: true });
+  });
 });
 
 describe("applyModsToConfig", () => {

@@ -10,16 +10,21 @@ export interface ListModForDeploy {
   workshop_id: string;
   name: string;
   pinned_version: string | null;
+  /** The stated per-mod `required` (1/0 or true/false); null or absent when the list's default applies. */
+  required?: number | boolean | null;
 }
 
 /**
  * List mods → `game.mods`, in list order. A pinned mod carries its version; an unpinned one is
- * written without `version` (the game then loads the latest), as the `fixed` export does.
+ * written without `version` (the game then loads the latest), as the `fixed` export does. A
+ * stated `required` is written (issue 26); an unstated one is settled against the server's own
+ * config by applyModsToConfig.
  */
 export function listToServerJsonMods(items: readonly ListModForDeploy[]): ServerJsonMod[] {
   return items.map((item) => {
     const entry: ServerJsonMod = { modId: item.workshop_id.toUpperCase(), name: item.name };
     if (item.pinned_version != null && item.pinned_version !== "") entry.version = item.pinned_version;
+    if (item.required !== null && item.required !== undefined) entry.required = item.required === true || item.required === 1;
     return entry;
   });
 }
@@ -156,7 +161,7 @@ export function parseConfig(text: string, fileName: string): Record<string, unkn
  * Replaces `game.mods` in the config text and re-serialises it with 2-space indentation; all
  * other keys keep their values and order. Returns the new text (trailing newline kept as found).
  */
-export function applyModsToConfig(text: string, mods: readonly ServerJsonMod[], fileName: string): string {
+export function applyModsToConfig(text: string, mods: readonly ServerJsonMod[], fileName: string, listRequiredDefault = true): string {
   const config = parseConfig(text, fileName);
   const game = config.game;
   if (game === undefined) {
@@ -165,7 +170,11 @@ export function applyModsToConfig(text: string, mods: readonly ServerJsonMod[], 
   if (game === null || typeof game !== "object" || Array.isArray(game)) {
     throw new DeployError(`${fileName}: "game" must be an object`);
   }
-  (game as Record<string, unknown>).mods = mods.map((m) => ({ ...m }));
+  // A mod whose `required` the list does not state follows the list's modsRequiredByDefault;
+  // where the server's own default differs, it is written out so it keeps its meaning (issue 26).
+  const serverDefault = (game as Record<string, unknown>).modsRequiredByDefault;
+  const differs = listRequiredDefault !== (typeof serverDefault === "boolean" ? serverDefault : true);
+  (game as Record<string, unknown>).mods = mods.map((m) => (differs && m.required === undefined ? { ...m, required: listRequiredDefault } : { ...m }));
   const out = JSON.stringify(config, null, 2);
   return /\r?\n$/.test(text) ? `${out}\n` : out;
 }

@@ -19,8 +19,9 @@ import type { DeploymentRow, ServerRow } from "../servers/repository";
 import { parseQueryAddress } from "../servers/model";
 import { DeployError, RateLimitedError, deployErrorMessage } from "./errors";
 import { configSeen, prepareDeployGuard, recordConfigSeen } from "./preflight";
-import type { ServerJsonMod } from "../lists/server-json-format";
 import { listToServerJsonMods, parseConfig } from "./config-file";
+import { listRequiredDefault } from "../lists/server-config-store";
+import type { ServerJsonMod } from "../lists/server-json-format";
 import { deployMods, fileNameOf, modsOfConfig, writeVerified, type ConfigFileIO, type ConfigTarget } from "./target";
 
 type Phase = NonNullable<DeploymentRow["phase"]>;
@@ -171,6 +172,7 @@ async function stepWrite(ctx: LoopContext, d: DeploymentRow): Promise<void> {
   const target = await ctx.target();
   const fileName = fileNameOf(target.filePath);
   await deployMods(target, mods, {
+    listRequiredDefault: listRequiredDefault(ctx.deps.sqlite, d.list_id),
     // Write-ahead: the config as it was before this deploy (the first read only: a resumed run
     // may read its own write) and the one about to be written, stored before the write.
     beforeWrite: (current, next) => {

@@ -67,12 +67,14 @@ export async function deployMods(
     beforeWrite?: (current: string, next: string) => void;
     /** Called after the write was verified, on the same connection (a restart). */
     afterWrite?: (io: ConfigFileIO) => Promise<void>;
+    /** The list's modsRequiredByDefault (issue 26): unstated mods keep that meaning in the server's file. */
+    listRequiredDefault?: boolean;
   } = {},
 ): Promise<DeployOutcome> {
   const fileName = fileNameOf(target.filePath);
   await target.session(async (io) => {
     const current = await io.read();
-    const next = applyModsToConfig(current, mods, fileName);
+    const next = applyModsToConfig(current, mods, fileName, hooks.listRequiredDefault);
     hooks.beforeWrite?.(current, next);
     await writeVerified(target, io, next, current);
     await hooks.afterWrite?.(io);
@@ -122,9 +124,14 @@ export function modsOfConfig(game: Record<string, unknown>): ServerJsonMod[] {
   const out: ServerJsonMod[] = [];
   for (const m of raw) {
     if (!m || typeof m !== "object") continue;
-    const { modId, name, version } = m as Record<string, unknown>;
+    const { modId, name, version, required } = m as Record<string, unknown>;
     if (typeof modId !== "string") continue;
-    out.push({ modId, name: typeof name === "string" ? name : "", ...(typeof version === "string" ? { version } : {}) });
+    out.push({
+      modId,
+      name: typeof name === "string" ? name : "",
+      ...(typeof version === "string" ? { version } : {}),
+      ...(typeof required === "boolean" ? { required } : {}),
+    });
   }
   return out;
 }

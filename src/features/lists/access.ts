@@ -153,6 +153,9 @@ export function requireListPrimary(access: ListAccess | null): ListAccess {
 }
 
 /** Owner, or collaborator (direct or through a group) with the right. */
+/** An import may add and remove mods, so it needs both rights. */
+export const canImport = (a: ListAccess): boolean => a.canAdd && a.canRemove;
+
 export function requireListRight(access: ListAccess | null, right: ListRight): ListAccess {
   const a = requireCaller(access);
   const ok = right === "add" ? a.canAdd : right === "remove" ? a.canRemove : a.canDeploy;

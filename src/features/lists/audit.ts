@@ -7,7 +7,8 @@ import { toIso } from "../../shared/time";
 import { recordEvent } from "../events/outbox";
 import { type ListAccess, requireListRight } from "./access";
 import * as repo from "./repository";
-import { inTransaction, LIMIT_MESSAGE, MAX_MODS, parseJson } from "./rules";
+import { revertRequired, UPDATE_REQUIRED } from "./required";
+import { inTransaction, listFull, MAX_MODS, parseJson } from "./rules";
 
 export const AUDIT_LIMIT = 100;
 
@@ -26,7 +27,13 @@ const auditOut = (r: repo.AuditRow) => ({
 
 export const auditLog = (deps: Deps, listId: string) => repo.auditEntries(deps.sqlite, listId, AUDIT_LIMIT).map(auditOut);
 
-type ImportOld = { removed: { workshop_id: string; name: string; version: string | null }[]; version_changed: { workshop_id: string; name: string; old_version: string | null; new_version: string | null }[]; order?: string[] };
+type RequiredChange = { workshop_id: string; name: string; old_required: boolean | null; new_required: boolean | null };
+type ImportOld = {
+  removed: { workshop_id: string; name: string; version: string | null; required?: boolean | null }[];
+  version_changed: { workshop_id: string; name: string; old_version: string | null; new_version: string | null }[];
+  required_changed?: RequiredChange[];
+  order?: string[];
+};
 type ImportNew = { added: { workshop_id: string; name: string; version: string | null }[]; version_changed: ImportOld["version_changed"] };
 
 /**
@@ -41,7 +48,7 @@ export function revertAudit(deps: Deps, a: ListAccess, entryId: string, userId: 
     if (!e) throw new AppError(404, "audit entry not found");
     if (e.reverted) return { ok: true as const };
     // The undo needs the rights of the change it makes.
-    const needs: Record<string, ("add" | "remove")[]> = { add_mod: ["remove"], remove_mod: ["add"], update_version: ["add"], reorder: ["add"], import: ["add", "remove"] };
+    const needs: Record<string, ("add" | "remove")[]> = { add_mod: ["remove"], remove_mod: ["add"], update_version: ["add"], [UPDATE_REQUIRED]: ["add"], reorder: ["add"], import: ["add", "remove"] };
     for (const r of needs[e.action] ?? []) requireListRight(a, r);
     const wid = e.workshop_id!;
     const audit = (action: string, oldValue: unknown, newValue: unknown, name = e.mod_name) =>
@@ -58,7 +65,7 @@ export function revertAudit(deps: Deps, a: ListAccess, entryId: string, userId: 
       case "remove_mod": {
         if (repo.getItem(deps.sqlite, listId, wid)) throw new AppError(409, `cannot revert: mod ${wid} is already in the list again`);
         const c = repo.countItems(deps.sqlite, listId);
-        if (c.n >= MAX_MODS) throw new AppError(409, LIMIT_MESSAGE);
+        if (c.n >= MAX_MODS) throw listFull();
         const version = parseJson<{ version: string | null }>(e.old_value)?.version ?? null;
         repo.insertItem(deps.sqlite, { listId, workshopId: wid, name: e.mod_name ?? "", position: c.max_pos + 1, pinned: version, userId, at: now });
         audit("add_mod", null, null);
@@ -74,6 +81,10 @@ export function revertAudit(deps: Deps, a: ListAccess, entryId: string, userId: 
           audit("update_version", { version: item.pinned_version }, { version });
           recordEvent(t, { kind: "version_changed", listId, actorId: userId, data: { workshop_id: wid, name: e.mod_name, old_version: item.pinned_version, new_version: version, source: "revert" }, at: now });
         }
+        break;
+      }
+      case UPDATE_REQUIRED: {
+        revertRequired(deps, e, userId, now);
         break;
       }
       case "reorder": {
@@ -100,15 +111,15 @@ export function revertAudit(deps: Deps, a: ListAccess, entryId: string, userId: 
           const it = byId.get(a.workshop_id);
           if (!it) continue; // already gone
           repo.deleteItem(deps.sqlite, listId, a.workshop_id);
-          removed.push({ workshop_id: a.workshop_id, name: a.name, version: it.pinned_version });
+          removed.push({ workshop_id: a.workshop_id, name: a.name, version: it.pinned_version, required: repo.requiredOf(it.required) });
           byId.delete(a.workshop_id);
         }
         const readd = oldV.removed.filter((r) => !byId.has(r.workshop_id));
-        if (byId.size + readd.length > MAX_MODS) throw new AppError(409, LIMIT_MESSAGE);
+        if (byId.size + readd.length > MAX_MODS) throw listFull();
         let pos = repo.countItems(deps.sqlite, listId).max_pos;
         for (const r of readd) {
-          repo.insertItem(deps.sqlite, { listId, workshopId: r.workshop_id, name: r.name, position: ++pos, pinned: r.version, userId, at: now });
-          byId.set(r.workshop_id, { workshop_id: r.workshop_id, name: r.name, pinned_version: r.version, position: pos });
+          repo.insertItem(deps.sqlite, { listId, workshopId: r.workshop_id, name: r.name, position: ++pos, pinned: r.version, userId, at: now, required: r.required ?? null });
+          byId.set(r.workshop_id, { workshop_id: r.workshop_id, name: r.name, pinned_version: r.version, required: r.required == null ? null : r.required ? 1 : 0, position: pos });
         }
         const versionChanged: ImportOld["version_changed"] = [];
         for (const v of oldV.version_changed) {
@@ -116,6 +127,13 @@ export function revertAudit(deps: Deps, a: ListAccess, entryId: string, userId: 
           if (!it || it.pinned_version === v.old_version) continue;
           repo.setPin(deps.sqlite, listId, v.workshop_id, v.old_version);
           versionChanged.push({ workshop_id: v.workshop_id, name: v.name, old_version: it.pinned_version, new_version: v.old_version });
+        }
+        const requiredChanged: RequiredChange[] = [];
+        for (const r of oldV.required_changed ?? []) {
+          const it = byId.get(r.workshop_id);
+          if (!it || repo.requiredOf(it.required) === r.old_required) continue;
+          repo.setRequired(deps.sqlite, listId, r.workshop_id, r.old_required);
+          requiredChanged.push({ workshop_id: r.workshop_id, name: r.name, old_required: repo.requiredOf(it.required), new_required: r.old_required });
         }
         const before = items.map((i) => i.workshop_id);
         if (oldV.order) {
@@ -129,8 +147,12 @@ export function revertAudit(deps: Deps, a: ListAccess, entryId: string, userId: 
           action: "import",
           workshopId: null,
           modName: null,
-          oldValue: { removed, version_changed: versionChanged, order: before },
-          newValue: { added: readd.map((r) => ({ workshop_id: r.workshop_id, name: r.name, version: r.version })), version_changed: versionChanged },
+          oldValue: { removed, version_changed: versionChanged, ...(requiredChanged.length ? { required_changed: requiredChanged } : {}), order: before },
+          newValue: {
+            added: readd.map((r) => ({ workshop_id: r.workshop_id, name: r.name, version: r.version })),
+            version_changed: versionChanged,
+            ...(requiredChanged.length ? { required_changed: requiredChanged } : {}),
+          },
           userId,
           at: now,
         });

@@ -20,7 +20,7 @@ const catalog = new Map<string, CatalogInfo>([
   [D, { name: "Delta (catalog name)", version: "4.0.0", size_bytes: 40 }],
 ]);
 
-const entries = (...xs: [string, string, string | null][]) => xs.map(([workshop_id, name, version]) => ({ workshop_id, name, version }));
+const entries = (...xs: [string, string, string | null][]) => xs.map(([workshop_id, name, version]) => ({ workshop_id, name, version, required: null as boolean | null }));
 
 describe("computeImportPlan", () => {
   test("every key is present, with the spec's element shapes", () => {
@@ -30,7 +30,7 @@ describe("computeImportPlan", () => {
       catalog,
       true,
     );
-    expect(Object.keys(diff).sort()).toEqual(["added", "not_in_catalog", "order_changed", "removed", "unchanged", "version_changed"]);
+    expect(Object.keys(diff).sort()).toEqual(["added", "config_changes", "not_in_catalog", "notes", "order_changed", "removed", "required_changed", "stale_pins", "unchanged", "version_changed"]);
     expect(diff.added).toEqual([{ workshop_id: D, name: "Delta (catalog name)", version: "4.0.0", size_bytes: 40, in_catalog: true }]);
     expect(diff.not_in_catalog).toEqual([{ mod_id: E, name: "Echo", version: "0.1" }]);
     expect(diff.removed).toEqual([{ workshop_id: B, name: "Bravo" }]);
@@ -52,8 +52,8 @@ describe("computeImportPlan", () => {
   test("the plan matches the diff", () => {
     const plan = computeImportPlan(current, entries([D, "Delta", "3.9"], [A, "Alpha", null], [E, "Echo", null]), catalog, true);
     expect(plan.toAdd).toEqual([
-      { workshop_id: D, name: "Delta (catalog name)", pinned_version: "3.9", in_catalog: true },
-      { workshop_id: E, name: "Echo", pinned_version: null, in_catalog: false },
+      { workshop_id: D, name: "Delta (catalog name)", pinned_version: "3.9", in_catalog: true, required: null },
+      { workshop_id: E, name: "Echo", pinned_version: null, in_catalog: false, required: null },
     ]);
     expect(plan.toRemove).toEqual([B, C]);
     expect(plan.pinChanges).toEqual([{ workshop_id: A, pinned_version: null }]);
@@ -75,6 +75,28 @@ describe("computeImportPlan", () => {
     expect(diff.unchanged).toEqual([{ modId: B, name: "Bravo", version: "2.0.0" }]);
   });
 
+  test("required: a stated flag that differs is a change of its own; the same flag is no change", () => {
+    const withRequired = current.map((c, i) => ({ ...c, required: i === 0 ? false : null }));
+    const e = entries([A, "", "1.0.0"], [B, "", null], [C, "", null]);
+    e[1].required = true;
+    const { diff, requiredChanges } = computeImportPlan(withRequired, e, catalog, false) as any;
+    expect(diff.required_changed).toEqual([
+      { workshop_id: A, name: "Alpha", old_required: false, new_required: null },
+      { workshop_id: B, name: "Bravo", old_required: null, new_required: true },
+    ]);
+    expect(requiredChanges).toEqual([
+      { workshop_id: A, required: null },
+      { workshop_id: B, required: true },
+    ]);
+    expect(diff.version_changed).toEqual([]);
+    expect(diff.unchanged.map((u: any) => u.modId)).toEqual([C]);
+    e[0].required = false;
+    e[1].required = null;
+    const same = computeImportPlan(withRequired, e, catalog, false).diff;
+    expect(same.required_changed).toEqual([]);
+    expect(same.unchanged[0]).toEqual({ modId: A, name: "Alpha", version: "1.0.0", required: false });
+  });
+
   test("empty file removes everything; empty list adds everything", () => {
     expect(computeImportPlan(current, [], catalog, true).diff.removed.map((r) => r.workshop_id)).toEqual([A, B, C]);
     const plan = computeImportPlan([], entries([A, "", null], [E, "x", null]), catalog, true);
@@ -87,7 +109,18 @@ describe("computeImportPlan", () => {
     const items: ExportItem[] = current.map((c) => ({ ...c }));
     const fixed = JSON.stringify({ game: { mods: exportMods(items, "fixed") } });
     const { diff } = computeImportPlan(current, parseImportBody(fixed).entries, catalog, true);
-    expect(diff).toEqual({ added: [], removed: [], version_changed: [], order_changed: [], not_in_catalog: [], unchanged: diff.unchanged });
+    expect(diff).toEqual({
+      added: [],
+      removed: [],
+      version_changed: [],
+      order_changed: [],
+      not_in_catalog: [],
+      unchanged: diff.unchanged,
+      required_changed: [],
+      stale_pins: [],
+      notes: [],
+      config_changes: [],
+    });
     expect(diff.unchanged).toHaveLength(3);
 
     const unpinned = current.map((c) => ({ ...c, pinned_version: null }));

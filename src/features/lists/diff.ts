@@ -41,6 +41,23 @@ export interface NotInCatalogElement {
   version: string | null;
 }
 
+export interface RequiredChangedElement {
+  workshop_id: string;
+  name: string;
+  old_required: boolean | null;
+  new_required: boolean | null;
+}
+export interface StalePinElement {
+  workshop_id: string;
+  name: string;
+  version: string;
+  /** Where the entry stood in the file ("game.mods[3]"). */
+  entry: string;
+  latest_version: string;
+  in_list: boolean;
+  resolution: "unpinned" | "skip" | null;
+}
+
 export interface ImportDiff {
   added: AddedElement[];
   removed: RemovedElement[];
@@ -48,16 +65,23 @@ export interface ImportDiff {
   order_changed: OrderChangedElement[];
   unchanged: ServerJsonMod[];
   not_in_catalog: NotInCatalogElement[];
+  required_changed: RequiredChangedElement[];
+  /** Filled by the service (it asks the catalog): pins the catalog does not have. */
+  stale_pins: StalePinElement[];
+  notes: string[];
+  config_changes: string[];
 }
 
 /** What import-apply does, derived together with the diff so preview and apply agree. */
 export interface ImportPlan {
   diff: ImportDiff;
   /** Every mod to insert (catalog-known and unknown), in file order, with the pin to set. */
-  toAdd: { workshop_id: string; name: string; pinned_version: string | null; in_catalog: boolean }[];
+  toAdd: { workshop_id: string; name: string; pinned_version: string | null; in_catalog: boolean; required: boolean | null }[];
   toRemove: string[];
   /** New pin per changed mod (null = unpin). */
   pinChanges: { workshop_id: string; pinned_version: string | null }[];
+  /** New stated `required` per changed mod (null = not stated). */
+  requiredChanges: { workshop_id: string; required: boolean | null }[];
   /** Final order of the list when check_order is on (the file's order), else null. */
   order: string[] | null;
 }
@@ -83,8 +107,19 @@ export function computeImportPlan(
   for (let i = 0; i < current.length; i++) currentIndex.set(current[i].workshop_id, i);
   const imported = new Set<string>();
 
-  const diff: ImportDiff = { added: [], removed: [], version_changed: [], order_changed: [], unchanged: [], not_in_catalog: [] };
-  const plan: ImportPlan = { diff, toAdd: [], toRemove: [], pinChanges: [], order: checkOrder ? [] : null };
+  const diff: ImportDiff = {
+    added: [],
+    removed: [],
+    version_changed: [],
+    order_changed: [],
+    unchanged: [],
+    not_in_catalog: [],
+    required_changed: [],
+    stale_pins: [],
+    notes: [],
+    config_changes: [],
+  };
+  const plan: ImportPlan = { diff, toAdd: [], toRemove: [], pinChanges: [], requiredChanges: [], order: checkOrder ? [] : null };
 
   for (let i = 0; i < entries.length; i++) {
     const e = entries[i];
@@ -109,6 +144,7 @@ export function computeImportPlan(
         name: info?.name || e.name,
         pinned_version: e.version,
         in_catalog: info !== undefined,
+        required: e.required ?? null,
       });
       continue;
     }
@@ -116,11 +152,21 @@ export function computeImportPlan(
     const same =
       e.version === cur.pinned_version ||
       (cur.pinned_version === null && e.version !== null && e.version === cur.latest_version);
-    if (same) {
-      diff.unchanged.push(e.version === null ? { modId: e.workshop_id, name: e.name || cur.name } : { modId: e.workshop_id, name: e.name || cur.name, version: e.version });
-    } else {
+    const oldRequired = cur.required ?? null;
+    const newRequired = e.required ?? null;
+    if (same && oldRequired === newRequired) {
+      const entry: ServerJsonMod = { modId: e.workshop_id, name: e.name || cur.name };
+      if (e.version !== null) entry.version = e.version;
+      if (newRequired !== null) entry.required = newRequired;
+      diff.unchanged.push(entry);
+    }
+    if (!same) {
       diff.version_changed.push({ workshop_id: e.workshop_id, name: cur.name, old_version: cur.pinned_version, new_version: e.version });
       plan.pinChanges.push({ workshop_id: e.workshop_id, pinned_version: e.version });
+    }
+    if (oldRequired !== newRequired) {
+      diff.required_changed.push({ workshop_id: e.workshop_id, name: cur.name, old_required: oldRequired, new_required: newRequired });
+      plan.requiredChanges.push({ workshop_id: e.workshop_id, required: newRequired });
     }
     if (checkOrder && at !== i) diff.order_changed.push({ workshop_id: e.workshop_id, name: cur.name, old_index: at, new_index: i });
   }

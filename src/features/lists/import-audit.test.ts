@@ -45,7 +45,7 @@ const shapes: Record<string, string> = {
 
 describe("import preview", () => {
   for (const [shape, body] of Object.entries(shapes)) {
-    test(`shape ${shape}: full diff with all six keys`, async () => {
+    test(`shape ${shape}: full diff with all six keys and issue 26's four`, async () => {
       const l = await makeList(t, owner);
       await addMods(t, owner, l.id, [A, C]);
       const r = await t.req("POST", `/api/v1/lists/${l.id}/import-preview?check_order=true`, { user: owner, ...raw(body) });
@@ -57,6 +57,11 @@ describe("import preview", () => {
         order_changed: [{ workshop_id: A, name: "Alpha", old_index: 0, new_index: 1 }],
         unchanged: [],
         not_in_catalog: [{ mod_id: UNKNOWN, name: "Mystery", version: null }],
+        required_changed: [],
+        stale_pins: [],
+        // A full config's other settings are kept with the list (issue 26): the preview says so.
+        notes: shape === "full" ? [expect.stringMatching(/^the file's other settings/)] : [],
+        config_changes: [],
       });
       // preview changes nothing
       expect(itemsOf(t, l.id)).toEqual([
@@ -80,7 +85,7 @@ describe("import preview", () => {
 
   const malformed: [string, string, string][] = [
     ["full", '{"game": {"mods": [{"modId": "nope"}]}}', "invalid workshop ID"],
-    ["full", '{"game": {"name": "x"}}', 'full server.json: "game.mods" is missing'],
+    ["full", '{"game": {"mods": [], "modsRequiredByDefault": "yes"}}', 'full server.json: "game.modsRequiredByDefault" must be true or false, got a string'],
     ["simplified", '{"mods": [{"modId": 5}]}', "simplified {mods}: mods[0].modId must be a string"],
     ["fragment", '"mods": [{"modId": "0123456789ABCDEF", }', 'invalid JSON in fragment "mods": [...]'],
     ["array", '[{"modId": "0123456789ABCDEF"}, "x"]', "bare array: [1] must be an object"],
@@ -334,7 +339,7 @@ describe("audit and revert", () => {
 });
 
 describe("import checks what PUT …/version checks", () => {
-  test("a pin to a version the catalog does not have is 400 naming the entry, in preview and apply; nothing changes", async () => {
+  test("a pin to a version the catalog does not have is named by the preview and refused by the apply; nothing changes", async () => {
     const l = await makeList(t, owner);
     await addMods(t, owner, l.id, [C]);
     const before = itemsOf(t, l.id);
@@ -343,14 +348,20 @@ describe("import checks what PUT …/version checks", () => {
       const body = JSON.stringify({ game: { mods: [{ modId: C, name: "Charlie" }, { modId: A, name: "Alpha", version: bogus }] } });
       const put = await t.req("PUT", `/api/v1/lists/${l.id}/mods/${C}/version`, { user: owner, body: { version: bogus } });
       expect(put.status).toBe(400);
-      for (const step of ["import-preview", "import-apply"]) {
-        const r = await t.req("POST", `/api/v1/lists/${l.id}/${step}`, { user: owner, ...raw(body) });
-        expect({ step, status: r.status, body: r.body }).toEqual({
-          step,
-          status: 400,
-          body: { error: `full server.json: game.mods[1].version: version ${bogus} does not exist for mod ${A}` },
-        });
-      }
+      // The preview names it (with every other such pin, issue 26) instead of stopping at it; the
+      // apply refuses the file until it has a resolution.
+      const preview = await t.req("POST", `/api/v1/lists/${l.id}/import-preview`, { user: owner, ...raw(body) });
+      expect(preview.status).toBe(200);
+      expect(preview.body.stale_pins).toEqual([
+        { workshop_id: A, name: "Alpha", version: bogus, entry: "game.mods[1]", latest_version: "1.1.0", in_list: false, resolution: null },
+      ]);
+      const apply = await t.req("POST", `/api/v1/lists/${l.id}/import-apply`, { user: owner, ...raw(body) });
+      expect({ status: apply.status, body: apply.body }).toEqual({
+        status: 400,
+        body: {
+          error: `1 pinned version the catalog does not have: game.mods[1] Alpha (${A}) version ${bogus}; choose for each: resolve=<workshop id>:unpinned or <workshop id>:skip`,
+        },
+      });
     }
     expect(itemsOf(t, l.id)).toEqual(before);
     expect((await audit(l.id)).length).toBe(auditBefore);

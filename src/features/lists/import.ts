@@ -7,10 +7,13 @@ import { recordEvent } from "../events/outbox";
 import { computeImportPlan, type CatalogInfo, type CurrentItem, type ImportDiff } from "./diff";
 import { toExportItem } from "./export";
 import * as repo from "./repository";
-import { checkAge, inTransaction, LIMIT_MESSAGE, MAX_MODS, queueScrape } from "./rules";
-import { entryLabel, ImportFormatError, parseImportBody, type ImportEntry, type ImportShape } from "./server-json-format";
+import { checkAge, inTransaction, listFull, MAX_MODS, queueScrape } from "./rules";
+import { entryLabel, ImportFormatError, parseImportBody, type ImportEntry, type ImportShape, type ParsedImport } from "./server-json-format";
+import { resolveImport, unresolvedError } from "./import-problems";
+import { splitConfig, type JsonObject, type SplitConfig } from "./server-config";
+import { saveConfig } from "./server-config-store";
 
-function parseBody(raw: string): { entries: ImportEntry[]; shape: ImportShape } {
+function parseBody(raw: string): ParsedImport {
   try {
     return parseImportBody(raw);
   } catch (e) {
@@ -50,16 +53,26 @@ function checkImportedPins(deps: Deps, plan: ReturnType<typeof planFor>["plan"],
   });
 }
 
-export function importPreview(deps: Deps, listId: string, raw: string, checkOrder: boolean): ImportDiff {
-  const { entries, shape } = parseBody(raw);
-  const { plan } = planFor(deps, listId, entries, checkOrder);
-  checkImportedPins(deps, plan, entries, shape);
-  return plan.diff;
+/** The file read, its stale pins resolved as chosen (`resolve`), and the plan for it. */
+function prepareImport(deps: Deps, listId: string, raw: string, checkOrder: boolean, resolve?: string) {
+  const parsed = parseBody(raw);
+  const current = repo.listItemKeys(deps.sqlite, listId);
+  const r = resolveImport(deps, listId, parsed, resolve, current, (entries) => planFor(deps, listId, entries, checkOrder).plan);
+  return { parsed, ...r };
 }
 
-export function importApplyText(deps: Deps, listId: string, userId: string, raw: string, checkOrder: boolean) {
-  const { entries, shape } = parseBody(raw);
-  return applyImport(deps, { listId, userId, entries, checkOrder, checkPinsOf: shape });
+/** The diff, with every stale pin (and its chosen resolution), notes and settings changes. */
+export function importPreview(deps: Deps, listId: string, raw: string, checkOrder: boolean, resolve?: string): ImportDiff {
+  return prepareImport(deps, listId, raw, checkOrder, resolve).plan.diff;
+}
+
+/** Applies a file: 400 naming every unresolved stale pin; a full config's settings are remembered. */
+export function importApplyText(deps: Deps, listId: string, userId: string, raw: string, checkOrder: boolean, resolve?: string) {
+  const { parsed, entries, stale } = prepareImport(deps, listId, raw, checkOrder, resolve);
+  const refused = unresolvedError(stale);
+  if (refused) throw refused;
+  const config = parsed.config ? splitConfig(parsed.config as JsonObject) : undefined;
+  return applyImport(deps, { listId, userId, entries, checkOrder, checkPinsOf: parsed.shape, config });
 }
 
 export interface ApplyImportInput {
@@ -71,6 +84,8 @@ export interface ApplyImportInput {
   source?: string;
   /** A user's import in this shape: refuse pins to versions the catalog does not have (checkImportedPins). */
   checkPinsOf?: ImportShape;
+  /** A full config's other settings, remembered for export/game (replacing what the list had). */
+  config?: SplitConfig;
 }
 
 export interface ApplyImportResult {
@@ -89,7 +104,7 @@ export function applyImport(deps: Deps, input: ApplyImportInput): ApplyImportRes
   return inTransaction(deps, (t) => {
     const list = repo.listAgeRule(deps.sqlite, input.listId);
     if (!list) throw new AppError(404, "list not found");
-    if (input.entries.length > MAX_MODS) throw new AppError(409, LIMIT_MESSAGE);
+    if (input.entries.length > MAX_MODS) throw listFull();
     const { plan, rows, items } = planFor(deps, input.listId, input.entries, input.checkOrder);
     if (input.checkPinsOf) checkImportedPins(deps, plan, input.entries, input.checkPinsOf);
     checkAge(list, rows, now);
@@ -97,9 +112,11 @@ export function applyImport(deps: Deps, input: ApplyImportInput): ApplyImportRes
     const removedSet = new Set(plan.toRemove);
     for (const id of plan.toRemove) repo.deleteItem(deps.sqlite, input.listId, id);
     for (const c of plan.pinChanges) repo.setPin(deps.sqlite, input.listId, c.workshop_id, c.pinned_version);
+    for (const c of plan.requiredChanges) repo.setRequired(deps.sqlite, input.listId, c.workshop_id, c.required);
+    if (input.config) saveConfig(deps, input.listId, input.config, input.userId);
     let pos = repo.countItems(deps.sqlite, input.listId).max_pos;
     for (const a of plan.toAdd) {
-      repo.insertItem(deps.sqlite, { listId: input.listId, workshopId: a.workshop_id, name: a.name, position: ++pos, pinned: a.pinned_version, userId: input.userId, at: now });
+      repo.insertItem(deps.sqlite, { listId: input.listId, workshopId: a.workshop_id, name: a.name, position: ++pos, pinned: a.pinned_version, userId: input.userId, at: now, required: a.required });
       if (!a.in_catalog) queueScrape(deps, t, a.workshop_id, input.userId);
     }
     const oldOrder = items.map((i) => i.workshop_id);
@@ -111,12 +128,14 @@ export function applyImport(deps: Deps, input: ApplyImportInput): ApplyImportRes
       if (orderChanged) repo.setOrder(deps.sqlite, input.listId, plan.order);
     }
     const d = plan.diff;
-    const changed = plan.toAdd.length + plan.toRemove.length + plan.pinChanges.length > 0 || orderChanged;
+    const changed = plan.toAdd.length + plan.toRemove.length + plan.pinChanges.length + plan.requiredChanges.length > 0 || orderChanged;
+    if (input.config && !changed) repo.touchList(deps.sqlite, input.listId, now);
     if (changed) {
       const removed = plan.toRemove.map((id) => {
         const it = byId.get(id)!;
-        return { workshop_id: id, name: it.name, version: it.pinned_version };
+        return { workshop_id: id, name: it.name, version: it.pinned_version, required: repo.requiredOf(it.required) };
       });
+      const requiredChanged = d.required_changed.map((r) => ({ workshop_id: r.workshop_id, name: r.name, old_required: r.old_required, new_required: r.new_required }));
       const versionChanged = d.version_changed.map((v) => ({ workshop_id: v.workshop_id, name: v.name, old_version: v.old_version, new_version: v.new_version }));
       const added = plan.toAdd.map((a) => ({ workshop_id: a.workshop_id, name: a.name || a.workshop_id, version: a.pinned_version }));
       repo.insertAudit(deps.sqlite, {
@@ -125,8 +144,13 @@ export function applyImport(deps: Deps, input: ApplyImportInput): ApplyImportRes
         action: "import",
         workshopId: null,
         modName: null,
-        oldValue: { removed, version_changed: versionChanged, ...(orderChanged || removed.length ? { order: oldOrder } : {}) },
-        newValue: { added, version_changed: versionChanged },
+        oldValue: {
+          removed,
+          version_changed: versionChanged,
+          ...(requiredChanged.length ? { required_changed: requiredChanged } : {}),
+          ...(orderChanged || removed.length ? { order: oldOrder } : {}),
+        },
+        newValue: { added, version_changed: versionChanged, ...(requiredChanged.length ? { required_changed: requiredChanged } : {}) },
         userId: input.userId,
         at: now,
       });

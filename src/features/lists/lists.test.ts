@@ -60,6 +60,9 @@ describe("lists CRUD", () => {
       added_at: new Date(t.clock.now()).toISOString(),
       added_by: { user_id: owner.id, display_name: "Owner" },
       mod_updated_at: expect.any(String),
+      too_old: false,
+      required: true,
+      required_stated: null,
     });
     // The age rule's clock: Delta's newest version dates from 2020.
     expect(d.items[1].mod_updated_at).toBe("2020-01-01T00:00:00.000Z");
@@ -234,15 +237,58 @@ describe("mods in a list", () => {
       for (let i = 0; i < 1000; i++) ins.run(l.id, (0x1000000 + i).toString(16).toUpperCase().padStart(16, "0"), i);
     })();
     const r = await t.req("POST", `/api/v1/lists/${l.id}/mods`, { user: owner, body: { workshop_id: A } });
-    expect(r).toMatchObject({ status: 409, body: { error: "maximum number of mods (1000) reached" } });
+    expect(r).toMatchObject({ status: 409, body: { error: "maximum number of mods (1000) reached", code: "list_full" } });
   });
 
   test("max_mod_age_days → 422 for an old mod, fine for a recent one", async () => {
     const l = await makeList(t, owner, { max_mod_age_days: 365 });
     const r = await t.req("POST", `/api/v1/lists/${l.id}/mods`, { user: owner, body: { workshop_id: D } });
-    expect(r).toMatchObject({ status: 422, body: { error: "Mod age exceeds list limits" } });
+    expect(r).toMatchObject({ status: 422, body: { error: "Mod age exceeds list limits", code: "mod_too_old" } });
     expect((await t.req("POST", `/api/v1/lists/${l.id}/mods`, { user: owner, body: { workshop_id: A } })).status).toBe(200);
     expect(itemsOf(t, l.id)).toEqual([[A, null]]);
+  });
+
+  test("too_old on each item follows the list's age rule as the server applies it", async () => {
+    const l = await makeList(t, owner);
+    await addMods(t, owner, l.id, [A, D, UNKNOWN]);
+    const tooOld = async () => Object.fromEntries((await t.req("GET", `/api/v1/lists/${l.id}`, { user: owner })).body.items.map((i: any) => [i.workshop_id, i.too_old]));
+    expect(await tooOld()).toEqual({ [A]: false, [D]: false, [UNKNOWN]: false }); // no limit
+    expect((await t.req("PUT", `/api/v1/lists/${l.id}`, { user: owner, body: { max_mod_age_days: 365 } })).status).toBe(204);
+    // D's latest version is from 2020; the catalog lacks UNKNOWN, so the rule cannot judge it
+    expect(await tooOld()).toEqual({ [A]: false, [D]: true, [UNKNOWN]: false });
+    // the same rule refuses adding D again
+    await t.req("DELETE", `/api/v1/lists/${l.id}/mods/${D}`, { user: owner });
+    expect((await t.req("POST", `/api/v1/lists/${l.id}/mods`, { user: owner, body: { workshop_id: D } })).status).toBe(422);
+  });
+
+  test("DELETE of a mod names its audit entry in x-audit-entry-id; reverting that entry puts the mod back", async () => {
+    const l = await makeList(t, owner);
+    await addMods(t, owner, l.id, [A, B]);
+    await t.req("PUT", `/api/v1/lists/${l.id}/mods/${A}/version`, { user: owner, body: { version: "1.0.0" } });
+    const res = await t.req("DELETE", `/api/v1/lists/${l.id}/mods/${A}`, { user: owner });
+    expect(res.status).toBe(204);
+    const entry = res.headers.get("x-audit-entry-id");
+    const log = (await t.req("GET", `/api/v1/lists/${l.id}/audit`, { user: owner })).body;
+    expect(log[0]).toMatchObject({ id: entry, action: "remove_mod", workshop_id: A });
+    expect((await t.req("POST", `/api/v1/lists/${l.id}/audit/${entry}/revert`, { user: owner })).status).toBe(200);
+    expect(itemsOf(t, l.id)).toEqual([
+      [B, null],
+      [A, "1.0.0"],
+    ]);
+  });
+
+  test("error codes: list_full, mod_in_list, invalid_workshop_id, mod_not_found, unauthorized", async () => {
+    const l = await makeList(t, owner);
+    await addMods(t, owner, l.id, [A]);
+    expect(await t.req("POST", `/api/v1/lists/${l.id}/mods`, { user: owner, body: { workshop_id: A } })).toMatchObject({ status: 409, body: { code: "mod_in_list" } });
+    expect(await t.req("POST", `/api/v1/lists/${l.id}/mods`, { user: owner, body: { workshop_id: "XYZ" } })).toMatchObject({ status: 400, body: { error: "invalid workshop ID", code: "invalid_workshop_id" } });
+    expect(await t.req("GET", "/api/v1/mods/XYZ")).toMatchObject({ status: 400, body: { code: "invalid_workshop_id" } });
+    expect(await t.req("GET", `/api/v1/mods/${UNKNOWN}`)).toMatchObject({ status: 404, body: { error: "mod not found", code: "mod_not_found" } });
+    expect(await t.req("POST", `/api/v1/lists/${l.id}/mods`, { body: { workshop_id: B } })).toMatchObject({ status: 401, body: { code: "unauthorized" } });
+    // an error without a code keeps the plain {error} body
+    const nf = await t.req("DELETE", `/api/v1/lists/${l.id}/mods/${B}`, { user: owner });
+    expect(nf).toMatchObject({ status: 404 });
+    expect(nf.body).toEqual({ error: "mod not in list" });
   });
 
   test("remove, pin/unpin version (must exist), reorder (permutation), rescrape", async () => {
@@ -363,9 +409,15 @@ describe("my_access on the list detail", () => {
     expect((await t.req("POST", `/api/v1/lists/${l.id}/collaborators`, { user: owner, body: { search: "Collab Add", can_add: true } })).status).toBe(200);
     const detail = (user?: TestUser, share?: string) => t.req("GET", `/api/v1/lists/${l.id}${share ? `?share=${share}` : ""}`, { user });
     const mine = await detail(owner);
-    expect(mine.body.my_access).toEqual({ is_owner: true, is_primary: true, can_add: true, can_remove: true, can_deploy: true, via_share: false });
-    expect((await detail(collab)).body.my_access).toEqual({ is_owner: false, is_primary: false, can_add: true, can_remove: false, can_deploy: false, via_share: false });
-    expect((await detail(undefined, mine.body.share_token)).body.my_access).toEqual({ is_owner: false, is_primary: false, can_add: false, can_remove: false, can_deploy: false, via_share: true });
+    expect(mine.body.my_access).toEqual({ is_owner: true, is_primary: true, can_add: true, can_remove: true, can_deploy: true, can_import: true, via_share: false });
+    expect((await detail(collab)).body.my_access).toEqual({ is_owner: false, is_primary: false, can_add: true, can_remove: false, can_deploy: false, can_import: false, via_share: false });
+    expect((await detail(undefined, mine.body.share_token)).body.my_access).toEqual({ is_owner: false, is_primary: false, can_add: false, can_remove: false, can_deploy: false, can_import: false, via_share: true });
+    // can_import says what the import route decides: the add-only collaborator is refused, and
+    // once given can_remove too, both agree that the import is allowed
+    expect((await t.req("POST", `/api/v1/lists/${l.id}/import-apply`, { user: collab, body: { mods: [] } })).status).toBe(403);
+    expect((await t.req("PUT", `/api/v1/lists/${l.id}/collaborators/${collab.id}/permissions`, { user: owner, body: { can_add: true, can_remove: true, can_deploy: false } })).status).toBe(200);
+    expect((await detail(collab)).body.my_access.can_import).toBe(true);
+    expect((await t.req("POST", `/api/v1/lists/${l.id}/import-apply`, { user: collab, body: { mods: [] } })).status).toBe(200);
     await t.req("PUT", `/api/v1/lists/${l.id}`, { user: owner, body: { is_public: true } });
     expect((await detail(other)).body.my_access).toMatchObject({ is_owner: false, can_add: false, can_remove: false, via_share: false });
   });

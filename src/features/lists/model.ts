@@ -52,9 +52,22 @@ export const addModBody = z.object({
 export const versionBody = z.object({
   version: z.string({ error: "must be a string or null" }).trim().min(1, { message: "must be a non-empty string or null" }).max(200).nullable(),
 });
+/** Per-mod `required` (issue 26): true or false states it, null returns to the list's modsRequiredByDefault. */
+export const requiredBody = z.object({
+  required: z.boolean({ error: "must be true, false or null" }).nullable(),
+});
 export const reorderBody = z.object({ order: z.array(workshopId, { error: "must be an array of workshop IDs" }).max(1000) });
 
-export const importQuery = z.object({ check_order: queryBool.optional(), share: z.string().optional() });
+export const importQuery = z.object({
+  check_order: queryBool.optional(),
+  share: z.string().optional(),
+  /**
+   * What to do with pins the catalog does not have (issue 26): comma-separated
+   * `<workshop id>:unpinned` (import the mod without a pin) or `<workshop id>:skip` (leave the
+   * entry out; a mod already in the list stays as it is).
+   */
+  resolve: z.string().max(20_000, { message: "must be at most 20000 characters" }).optional(),
+});
 export const exportQuery = z.object({
   type: z.enum(["fixed", "latest"], { error: "must be fixed or latest" }).default("fixed"),
   share: z.string().optional(),
@@ -109,6 +122,13 @@ export const listItem = z.object({
   added_by: z.object({ user_id: z.string(), display_name: z.string() }).nullable(),
   /** When the workshop last updated the mod (the age rule's clock); null when the catalog lacks it. */
   mod_updated_at: z.string().nullable(),
+  too_old: z
+    .boolean()
+    .describe("The list's age rule says this mod is too old: the catalog knows it and its latest version is older than max_mod_age_days (never true without a limit)"),
+  /** server.json's per-mod `required` as it applies: the stated value, else the list's modsRequiredByDefault. */
+  required: z.boolean(),
+  /** The stated value (from the imported file or set by hand); null when the default applies. */
+  required_stated: z.boolean().nullable(),
 });
 
 export interface DepNodeOut {
@@ -131,6 +151,10 @@ export const listDetail = listSummary.omit({ owner_name: true, role: true, tags:
   tags: z.array(tagOut),
   dependency_tree: z.array(depNode),
   missing_dependencies: z.array(z.object({ workshop_id: z.string(), name: z.string(), required_by: z.array(z.string()) })),
+  /** What a mod without a stated `required` means: the remembered config's modsRequiredByDefault, else true (the game's default). */
+  mods_required_by_default: z.boolean(),
+  /** Whether export/game writes a remembered config (`imported`) or the documented defaults. */
+  server_config: z.enum(["imported", "defaults"]),
   /** The caller's rights on this list (owner, primary owner, add, remove, deploy; read via the share link only). */
   my_access: z.object({
     is_owner: z.boolean(),
@@ -138,6 +162,7 @@ export const listDetail = listSummary.omit({ owner_name: true, role: true, tags:
     can_add: z.boolean(),
     can_remove: z.boolean(),
     can_deploy: z.boolean(),
+    can_import: z.boolean().describe("May import a server.json into the list (import needs both can_add and can_remove)"),
     via_share: z.boolean(),
   }),
 });
@@ -147,10 +172,44 @@ export const importDiff = z.object({
   removed: z.array(z.object({ workshop_id: z.string(), name: z.string() })),
   version_changed: z.array(z.object({ workshop_id: z.string(), name: z.string(), old_version: z.string().nullable(), new_version: z.string().nullable() })),
   order_changed: z.array(z.object({ workshop_id: z.string(), name: z.string(), old_index: z.number(), new_index: z.number() })),
-  unchanged: z.array(z.object({ modId: z.string(), name: z.string(), version: z.string().optional() })),
+  unchanged: z.array(z.object({ modId: z.string(), name: z.string(), version: z.string().optional(), required: z.boolean().optional() })),
   not_in_catalog: z.array(z.object({ mod_id: z.string(), name: z.string(), version: z.string().nullable() })),
+  /** Mods whose stated `required` changes (null: not stated, the default applies). */
+  required_changed: z.array(z.object({ workshop_id: z.string(), name: z.string(), old_required: z.boolean().nullable(), new_required: z.boolean().nullable() })),
+  /**
+   * Every pin the catalog does not have, all at once, with the resolution chosen in `resolve`
+   * (null: none yet; import-apply refuses the file until each has one).
+   */
+  stale_pins: z.array(
+    z.object({
+      workshop_id: z.string(),
+      name: z.string(),
+      version: z.string(),
+      entry: z.string(),
+      latest_version: z.string(),
+      in_list: z.boolean(),
+      resolution: z.enum(["unpinned", "skip"]).nullable(),
+    }),
+  ),
+  /** What the reader tolerated or assumed, in words ("3 comments were ignored"). */
+  notes: z.array(z.string()),
+  /** Settings of a full config that differ from the list's remembered ones (paths; secrets by path only). */
+  config_changes: z.array(z.string()),
 });
 export const importApplyResponse = z.object({ ok: z.boolean(), added: z.number(), removed: z.number(), version_changed: z.number() });
+
+/** A list's remembered server config (issue 26), secrets never included. */
+export const serverConfigOut = z.object({
+  source: z.enum(["imported", "defaults"]),
+  /** Every key of the file but game.mods, in the file's order; null at each secret's place. Null when the list has none. */
+  settings: z.record(z.string(), z.unknown()).nullable(),
+  secrets: z.array(z.object({ path: z.string(), set: z.boolean() })),
+  updated_at: z.string().nullable(),
+});
+export const serverConfigBody = z.object({
+  settings: z.record(z.string(), z.unknown(), { error: "must be an object" }).optional(),
+  secrets: z.record(z.string(), z.string().max(1000, { message: "must be at most 1000 characters" }).nullable(), { error: "must be an object of path: string or null" }).optional(),
+});
 
 export const snapshotOut = z.object({
   id: z.string(),

@@ -5,7 +5,7 @@ import { AppError } from "../../shared/errors";
 import { newId } from "../../shared/ids";
 import { recordEvent } from "../events/outbox";
 import * as repo from "./repository";
-import { checkAge, inTransaction, LIMIT_MESSAGE, MAX_MODS, queueScrape } from "./rules";
+import { checkAge, inTransaction, listFull, MAX_MODS, queueScrape } from "./rules";
 
 export interface AddModsInput {
   listId: string;
@@ -35,13 +35,13 @@ export function addModsToList(deps: Deps, input: AddModsInput): AddModsResult {
     const list = repo.listAgeRule(deps.sqlite, input.listId);
     if (!list) throw new AppError(404, "list not found");
     const present = new Set(repo.listItemKeys(deps.sqlite, input.listId).map((r) => r.workshop_id));
-    for (const id of ids) if (present.has(id)) throw new AppError(409, `mod ${id} is already in the list`);
+    for (const id of ids) if (present.has(id)) throw new AppError(409, `mod ${id} is already in the list`, { code: "mod_in_list" });
     let toAdd = ids;
     if (input.withDependencies) {
       const closure = repo.dependencyClosure(deps.sqlite, ids);
       toAdd = [...ids, ...closure.filter((id) => !present.has(id) && !ids.includes(id))];
     }
-    if (present.size + toAdd.length > MAX_MODS) throw new AppError(409, LIMIT_MESSAGE);
+    if (present.size + toAdd.length > MAX_MODS) throw listFull();
     const rows = repo.catalogLookup(deps.sqlite, toAdd);
     checkAge(list, rows, now);
     let pos = repo.countItems(deps.sqlite, input.listId).max_pos;
@@ -67,15 +67,18 @@ export function addModsToList(deps: Deps, input: AddModsInput): AddModsResult {
   });
 }
 
-export function removeMod(deps: Deps, listId: string, userId: string, workshopId: string) {
+/** Removes the mod; returns the id of its `remove_mod` audit entry (what an undo reverts). */
+export function removeMod(deps: Deps, listId: string, userId: string, workshopId: string): string {
   const now = deps.clock.now();
-  inTransaction(deps, (t) => {
+  return inTransaction(deps, (t) => {
     const item = repo.getItem(deps.sqlite, listId, workshopId);
     if (!item) throw new AppError(404, "mod not in list");
     repo.deleteItem(deps.sqlite, listId, workshopId);
-    repo.insertAudit(deps.sqlite, { id: newId(), listId, action: "remove_mod", workshopId, modName: item.name, oldValue: { version: item.pinned_version }, newValue: null, userId, at: now });
+    const auditId = newId();
+    repo.insertAudit(deps.sqlite, { id: auditId, listId, action: "remove_mod", workshopId, modName: item.name, oldValue: { version: item.pinned_version }, newValue: null, userId, at: now });
     recordEvent(t, { kind: "mod_removed", listId, actorId: userId, data: { workshop_id: workshopId, name: item.name }, at: now });
     repo.touchList(deps.sqlite, listId, now);
+    return auditId;
   });
 }
 

@@ -3,6 +3,7 @@
 // for the dependency closure): no query per mod. They run inside drizzle transactions because
 // drizzle's bun-sqlite transaction is a BEGIN on the same connection.
 import type { Database, Statement } from "bun:sqlite";
+import type { listSnapshots } from "./tables";
 
 export interface ItemRow {
   workshop_id: string;
@@ -10,6 +11,8 @@ export interface ItemRow {
   /** Latest version the catalog knows, "" when never scraped. */
   version: string;
   pinned_version: string | null;
+  /** The stated per-mod `required` (1, 0), null when the list's default applies. */
+  required: number | null;
   size_bytes: number;
   image_url: string | null;
   position: number;
@@ -55,18 +58,12 @@ export interface AuditRow {
   list_id: string;
 }
 
-/** A row of list_snapshots; `snapshot_json` is the JSON array of {modId, name, version}. */
-export interface SnapshotRow {
-  id: string;
-  list_id: string;
-  version_name: string | null;
-  tag: string | null;
-  notes: string | null;
-  is_release: number;
-  snapshot_json: string;
-  created_by: string | null;
-  created_at: number;
-}
+/**
+ * A row of list_snapshots as raw SQL reads it: the table's columns (drizzle's $inferSelect),
+ * except that SQLite hands the boolean `is_release` over as 0/1. `snapshot_json` is the JSON
+ * array of {modId, name, version}.
+ */
+export type SnapshotRow = Omit<typeof listSnapshots.$inferSelect, "is_release"> & { is_release: number };
 
 export interface ListSummaryRow {
   id: string;
@@ -102,13 +99,13 @@ const SUMMARY_COLS = `l.id, l.owner_id, u.display_name AS owner_name, l.name, l.
     (SELECT t.id, t.name, t.color FROM list_tags lt JOIN tags t ON t.id = lt.tag_id WHERE lt.list_id = l.id ORDER BY t.name, t.id) t) AS tags_json`;
 
 const SQL = {
-  items: `SELECT li.workshop_id, ${ITEM_NAME} AS name, COALESCE(m.version, '') AS version, li.pinned_version,
+  items: `SELECT li.workshop_id, ${ITEM_NAME} AS name, COALESCE(m.version, '') AS version, li.pinned_version, li.required,
       COALESCE(m.size_bytes, 0) AS size_bytes, m.image_url, li.position, li.added_at, ${IN_CATALOG} AS in_catalog,
       m.state, m.game_version, ${LATEST_AT} AS mod_updated_at, li.added_by, au.display_name AS added_by_name
     FROM list_items li LEFT JOIN mods m ON m.workshop_id = li.workshop_id LEFT JOIN users au ON au.id = li.added_by
     WHERE li.list_id = ? ORDER BY li.position, li.added_at`,
-  itemIds: `SELECT workshop_id, pinned_version, name, position FROM list_items WHERE list_id = ? ORDER BY position, added_at`,
-  item: `SELECT li.workshop_id, ${ITEM_NAME} AS name, li.pinned_version, li.position FROM list_items li
+  itemIds: `SELECT workshop_id, pinned_version, required, name, position FROM list_items WHERE list_id = ? ORDER BY position, added_at`,
+  item: `SELECT li.workshop_id, ${ITEM_NAME} AS name, li.pinned_version, li.required, li.position FROM list_items li
     LEFT JOIN mods m ON m.workshop_id = li.workshop_id WHERE li.list_id = ? AND li.workshop_id = ?`,
   count: `SELECT COUNT(*) AS n, COALESCE(MAX(position), -1) AS max_pos FROM list_items WHERE list_id = ?`,
   catalog: `SELECT j.value AS workshop_id, COALESCE(m.name, '') AS name, COALESCE(m.version, '') AS version,
@@ -129,7 +126,8 @@ const SQL = {
   versionExists: `SELECT 1 AS ok FROM mod_versions WHERE workshop_id = ? AND version = ?
     UNION ALL SELECT 1 FROM mods WHERE workshop_id = ? AND version = ? LIMIT 1`,
   versionCount: `SELECT (SELECT COUNT(*) FROM mod_versions WHERE workshop_id = ?) + (SELECT COUNT(*) FROM mods WHERE workshop_id = ? AND state <> 'unknown' AND version <> '') AS n`,
-  insertItem: `INSERT INTO list_items (list_id, workshop_id, name, position, pinned_version, added_by, added_at) VALUES (?, ?, ?, ?, ?, ?, ?)`,
+  insertItem: `INSERT INTO list_items (list_id, workshop_id, name, position, pinned_version, added_by, added_at, required) VALUES (?, ?, ?, ?, ?, ?, ?, ?)`,
+  setRequired: `UPDATE list_items SET required = ? WHERE list_id = ? AND workshop_id = ?`,
   deleteItem: `DELETE FROM list_items WHERE list_id = ? AND workshop_id = ?`,
   setPin: `UPDATE list_items SET pinned_version = ? WHERE list_id = ? AND workshop_id = ?`,
   setPosition: `UPDATE list_items SET position = ? WHERE list_id = ? AND workshop_id = ?`,
@@ -208,10 +206,13 @@ export function stmts(sqlite: Database): Stmts {
 export const listItems = (sqlite: Database, listId: string) => stmts(sqlite).items.all(listId) as ItemRow[];
 
 export const listItemKeys = (sqlite: Database, listId: string) =>
-  stmts(sqlite).itemIds.all(listId) as { workshop_id: string; pinned_version: string | null; name: string; position: number }[];
+  stmts(sqlite).itemIds.all(listId) as { workshop_id: string; pinned_version: string | null; required: number | null; name: string; position: number }[];
 
 export const getItem = (sqlite: Database, listId: string, workshopId: string) =>
-  stmts(sqlite).item.get(listId, workshopId) as { workshop_id: string; name: string; pinned_version: string | null; position: number } | null;
+  stmts(sqlite).item.get(listId, workshopId) as { workshop_id: string; name: string; pinned_version: string | null; required: number | null; position: number } | null;
+
+/** A stored `required` (1, 0 or null) as the API's boolean or null. */
+export const requiredOf = (v: number | null | undefined): boolean | null => (v === null || v === undefined ? null : v !== 0);
 
 export const countItems = (sqlite: Database, listId: string) =>
   stmts(sqlite).count.get(listId) as { n: number; max_pos: number };
@@ -237,10 +238,14 @@ export function versionKnown(sqlite: Database, workshopId: string, version: stri
 
 export function insertItem(
   sqlite: Database,
-  row: { listId: string; workshopId: string; name: string; position: number; pinned: string | null; userId: string | null; at: number },
+  row: { listId: string; workshopId: string; name: string; position: number; pinned: string | null; userId: string | null; at: number; required?: boolean | null },
 ) {
-  stmts(sqlite).insertItem.run(row.listId, row.workshopId, row.name, row.position, row.pinned, row.userId, row.at);
+  const required = row.required === true ? 1 : row.required === false ? 0 : null;
+  stmts(sqlite).insertItem.run(row.listId, row.workshopId, row.name, row.position, row.pinned, row.userId, row.at, required);
 }
+
+export const setRequired = (sqlite: Database, listId: string, workshopId: string, required: boolean | null) =>
+  stmts(sqlite).setRequired.run(required === null ? null : required ? 1 : 0, listId, workshopId).changes;
 
 export const deleteItem = (sqlite: Database, listId: string, workshopId: string) =>
   stmts(sqlite).deleteItem.run(listId, workshopId).changes;

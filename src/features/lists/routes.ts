@@ -16,16 +16,22 @@ import * as importer from "./import";
 import * as mods from "./mods";
 import * as svc from "./service";
 import * as snapshots from "./snapshots";
-import { exportFileName, exportFragment, exportGameConfig, type ExportType } from "./server-json-format";
+import { exportFileName, exportFragment, type ExportType } from "./server-json-format";
 import { checkAgainstServer, serverCheckOut } from "../servers/service";
+import { setModRequired } from "./required";
+import { configView, deleteConfig, gameConfigExport, listRequiredDefault, updateConfig } from "./server-config-store";
+
+/** The response header of DELETE /lists/:id/mods/:workshopID naming the removal's audit entry. */
+export const AUDIT_ENTRY_HEADER = "x-audit-entry-id";
 
 const errors = { 400: errorBody, 401: errorBody, 403: errorBody, 404: errorBody, 409: errorBody, 422: errorBody };
 
-function download(body: unknown, filename: string) {
+function download(body: unknown, filename: string, extra: Record<string, string> = {}) {
   return new Response(JSON.stringify(body, null, 2) + "\n", {
     headers: {
       "content-type": "application/json; charset=utf-8",
       "content-disposition": `attachment; filename="${filename}"`,
+      ...extra,
     },
   });
 }
@@ -169,10 +175,23 @@ export const listsRoutes = (deps: Deps) => {
       "/:id/mods/:workshopID",
       ({ query, params, user, set }) => {
         requireListRight(get(params.id, user, query.share), "remove");
-        mods.removeMod(deps, params.id, user.id, params.workshopID);
+        set.headers[AUDIT_ENTRY_HEADER] = mods.removeMod(deps, params.id, user.id, params.workshopID);
         set.status = 204;
       },
-      { auth: true, params: m.listModParams, detail: { summary: "Remove a mod" } },
+      {
+        auth: true,
+        params: m.listModParams,
+        detail: {
+          summary: "Remove a mod",
+          description: `204 with no body; the ${AUDIT_ENTRY_HEADER} response header holds the id of the removal's audit entry, so an undo posts it to /lists/:id/audit/:entryID/revert without reading the log.`,
+          responses: {
+            204: {
+              description: "Removed",
+              headers: { [AUDIT_ENTRY_HEADER]: { description: "Id of the remove_mod audit entry of this removal", schema: { type: "string" } } },
+            },
+          },
+        },
+      },
     )
     .put(
       "/:id/mods/:workshopID/version",
@@ -182,6 +201,22 @@ export const listsRoutes = (deps: Deps) => {
         set.status = 204;
       },
       { auth: true, params: m.listModParams, body: m.versionBody, detail: { summary: "Pin a version (null unpins)" } },
+    )
+    .put(
+      "/:id/mods/:workshopID/required",
+      ({ query, params, body, user, set }) => {
+        requireListRight(get(params.id, user, query.share), "add");
+        setModRequired(deps, params.id, user.id, params.workshopID, body.required);
+        set.status = 204;
+      },
+      {
+        auth: true,
+        params: m.listModParams,
+        body: m.requiredBody,
+        detail: {
+          summary: "Set a mod's server.json `required` (true or false), or with null follow the list's modsRequiredByDefault; audited as update_required",
+        },
+      },
     )
     .post(
       "/:id/rescrape",
@@ -223,34 +258,140 @@ export const listsRoutes = (deps: Deps) => {
       "/:id/import-preview",
       ({ params, query, body, user }) => {
         requireListMember(get(params.id, user, query.share));
-        return importer.importPreview(deps, params.id, rawBody(body), query.check_order ?? false);
+        return importer.importPreview(deps, params.id, rawBody(body), query.check_order ?? false, query.resolve);
       },
-      { auth: true, params: m.listParams, query: m.importQuery, response: { 200: m.importDiff, ...errors }, detail: { summary: "Diff a server.json (any of the four shapes) against the list" } },
+      {
+        auth: true,
+        params: m.listParams,
+        query: m.importQuery,
+        response: { 200: m.importDiff, ...errors },
+        detail: {
+          summary: "Diff a server.json (any of the four shapes) against the list",
+          description:
+            "The body is the file's text: UTF-8 (a BOM is dropped) or UTF-16 with a BOM; `//` and `/* */` comments and trailing commas are accepted and reported in `notes`; " +
+            "any other syntax error is 400 naming line and column. Every pin the catalog does not have is listed in `stale_pins` (all at once), resolved per mod with " +
+            "`resolve=<workshop id>:unpinned|skip`; `required_changed` compares per-mod `required`; `config_changes` names the settings of a full config that differ from the list's remembered ones.",
+        },
+      },
     )
     .post(
       "/:id/import-apply",
       ({ params, query, body, user }) => {
         requireImport(get(params.id, user, query.share));
-        return importer.importApplyText(deps, params.id, user.id, rawBody(body), query.check_order ?? false);
+        return importer.importApplyText(deps, params.id, user.id, rawBody(body), query.check_order ?? false, query.resolve);
       },
-      { auth: true, params: m.listParams, query: m.importQuery, response: { 200: m.importApplyResponse, ...errors }, detail: { summary: "Apply a server.json atomically (one audit entry)" } },
+      {
+        auth: true,
+        params: m.listParams,
+        query: m.importQuery,
+        response: { 200: m.importApplyResponse, ...errors },
+        detail: {
+          summary: "Apply a server.json atomically (one audit entry)",
+          description:
+            "Same body and `resolve` as the preview; 400 naming every stale pin left without a resolution. A full config's other settings are remembered " +
+            "(secrets sealed) and written back by export/game.",
+        },
+      },
     )
     // ---- export ----------------------------------------------------------------------------
     .get(
       "/:id/export",
       ({ params, query, user }) => {
         const a = requireListRead(get(params.id, user, query.share));
-        return download(exportFragment(exportItems(deps.sqlite, a.list.id), query.type as ExportType), exportFileName(a.list.name, "server"));
+        return download(
+          exportFragment(exportItems(deps.sqlite, a.list.id), query.type as ExportType, listRequiredDefault(deps.sqlite, a.list.id)),
+          exportFileName(a.list.name, "server"),
+        );
       },
-      { optionalAuth: true, params: m.listParams, query: m.exportQuery, detail: { summary: "Download the {game: {mods}} server.json fragment (type fixed or latest)" } },
+      {
+        optionalAuth: true,
+        params: m.listParams,
+        query: m.exportQuery,
+        detail: {
+          summary: "Download the {game: {mods}} server.json fragment (type fixed or latest)",
+          description:
+            "`fixed` (default): pinned mods with their pin, unpinned mods without `version` (the server loads their newest at each start). " +
+            "`latest`: every mod with the newest version the catalog knows now. `required` is written where it says something (a stated value, or false where the list's default is false).",
+        },
+      },
     )
     .get(
       "/:id/export/game",
       ({ params, query, user }) => {
         const a = requireListRead(get(params.id, user, query.share));
-        return download(exportGameConfig(a.list.name, exportItems(deps.sqlite, a.list.id), query.type as ExportType), exportFileName(a.list.name, "config"));
+        const out = gameConfigExport(deps, a.list, exportItems(deps.sqlite, a.list.id), query.type as ExportType, a.isOwner);
+        return download(out.body, exportFileName(a.list.name, "config"), {
+          "x-loadout-config": out.config,
+          ...(out.secretsWithheld ? { "x-loadout-secrets": "withheld" } : {}),
+        });
       },
-      { optionalAuth: true, params: m.listParams, query: m.exportQuery, detail: { summary: "Download a complete dedicated-server config" } },
+      {
+        optionalAuth: true,
+        params: m.listParams,
+        query: m.exportQuery,
+        detail: {
+          summary: "Download a complete dedicated-server config",
+          description:
+            "The config the list was imported from (every key, in the file's order) with the list's mods in `game.mods`, or the documented defaults when the list has none. " +
+            "Its passwords are written for the list's owners only; anyone else gets them empty.",
+          responses: {
+            200: {
+              description: "The config file",
+              headers: {
+                "X-Loadout-Config": {
+                  description: "`imported`: the list's remembered config; `defaults`: the documented defaults (the list was not imported from a complete config)",
+                  schema: { type: "string", enum: ["imported", "defaults"] },
+                },
+                "X-Loadout-Secrets": {
+                  description: "`withheld` when the remembered config's passwords were written empty because the caller is not an owner",
+                  schema: { type: "string", enum: ["withheld"] },
+                },
+              },
+            },
+          },
+        },
+      },
+    )
+    // ---- remembered server config (issue 26) ------------------------------------------------
+    .get(
+      "/:id/server-config",
+      ({ params, query, user }) => {
+        requireListOwner(get(params.id, user, query.share));
+        return configView(deps, params.id);
+      },
+      {
+        auth: true,
+        params: m.listParams,
+        query: m.shareQuery,
+        response: { 200: m.serverConfigOut, ...errors },
+        detail: { summary: "The list's remembered server config: settings without mods and without secrets, which secrets are set (owners)" },
+      },
+    )
+    .put(
+      "/:id/server-config",
+      ({ params, query, body, user }) => {
+        requireListOwner(get(params.id, user, query.share));
+        return updateConfig(deps, params.id, user.id, body);
+      },
+      {
+        auth: true,
+        params: m.listParams,
+        query: m.shareQuery,
+        body: m.serverConfigBody,
+        response: { 200: m.serverConfigOut, ...errors },
+        detail: {
+          summary: "Edit the remembered server config (owners): settings replace the stored ones (null at a secret keeps it); secrets are set or cleared by path, write-only",
+        },
+      },
+    )
+    .delete(
+      "/:id/server-config",
+      ({ params, query, user, set }) => {
+        requireListOwner(get(params.id, user, query.share));
+        if (!deleteConfig(deps, params.id)) throw new AppError(404, "the list has no server config");
+        set.status = 204;
+      },
+      { auth: true, params: m.listParams, query: m.shareQuery, detail: { summary: "Forget the remembered server config: export/game writes the defaults again (owners)" } },
     )
     // ---- snapshots -------------------------------------------------------------------------
     .get("/:id/versions", ({ params, query, user }) => snapshots.listSnapshots(deps, requireListRead(get(params.id, user, query.share)).list.id), {

@@ -12,6 +12,9 @@ export const LIMIT_MESSAGE = `maximum number of mods (${MAX_MODS}) reached`;
 export const AGE_MESSAGE = "Mod age exceeds list limits";
 const DAY_MS = 86_400_000;
 
+/** 409: the change would take the list over MAX_MODS. */
+export const listFull = () => new AppError(409, LIMIT_MESSAGE, { code: "list_full" });
+
 /**
  * Runs `fn` in an immediate write transaction, or inside the caller's when one is open on the
  * connection (so other features may call addModsToList / applyImport from their own
@@ -26,11 +29,18 @@ export function inTransaction<T>(deps: Pick<Deps, "db" | "sqlite">, fn: (t: Tx) 
 export const queueScrape = (deps: Pick<Deps, "jobs">, t: Tx, workshopId: string, userId: string | null) =>
   queueDetailScrape(deps, workshopId, { db: t, createdBy: userId });
 
+/**
+ * The age rule: a mod the catalog knows whose latest version is older than the list's
+ * `max_mod_age_days` allows. Mods the catalog lacks, or without a known time, are never too old.
+ */
+export function isTooOld(maxModAgeDays: number | null, inCatalog: number | boolean, latestAt: number | null, now: number): boolean {
+  return maxModAgeDays != null && !!inCatalog && latestAt != null && latestAt < now - maxModAgeDays * DAY_MS;
+}
+
 /** 422 when a mod's latest version is older than the list allows. */
 export function checkAge(list: { max_mod_age_days: number | null }, rows: readonly repo.CatalogRow[], now: number) {
   if (list.max_mod_age_days == null) return;
-  const limit = now - list.max_mod_age_days * DAY_MS;
-  for (const r of rows) if (r.in_catalog && r.latest_at != null && r.latest_at < limit) throw new AppError(422, AGE_MESSAGE);
+  for (const r of rows) if (isTooOld(list.max_mod_age_days, r.in_catalog, r.latest_at, now)) throw new AppError(422, AGE_MESSAGE, { code: "mod_too_old" });
 }
 
 export function parseJson<T>(s: string | null): T | null {

@@ -24,8 +24,8 @@ function errorOf(body: string): string {
 
 describe("parseImportBody: the four shapes", () => {
   const expected = [
-    { workshop_id: A, name: "Where Am I", version: "1.2.0" },
-    { workshop_id: B, name: "RHS", version: null },
+    { workshop_id: A, name: "Where Am I", version: "1.2.0", required: null },
+    { workshop_id: B, name: "RHS", version: null, required: null },
   ];
   const mods = [
     { modId: A.toLowerCase(), name: "Where Am I", version: "1.2.0" },
@@ -33,23 +33,23 @@ describe("parseImportBody: the four shapes", () => {
   ];
 
   test("full server.json {game: {mods}} with other keys", () => {
-    const body = JSON.stringify({ bindPort: 2001, game: { name: "x", scenarioId: "{X}y.conf", mods } }, null, 2);
-    expect(parseImportBody(body)).toEqual({ shape: "full", entries: expected });
+    const file = { bindPort: 2001, game: { name: "x", scenarioId: "{X}y.conf", mods } };
+    expect(parseImportBody(JSON.stringify(file, null, 2))).toEqual({ shape: "full", entries: expected, config: file, notes: [] });
   });
 
   test("simplified {mods}", () => {
-    expect(parseImportBody(JSON.stringify({ mods }))).toEqual({ shape: "simplified", entries: expected });
+    expect(parseImportBody(JSON.stringify({ mods }))).toEqual({ shape: "simplified", entries: expected, config: null, notes: [] });
   });
 
   test('fragment "mods": [...] (not JSON on its own), with and without a trailing comma', () => {
     const frag = `"mods": ${JSON.stringify(mods, null, 2)}`;
     expect(() => JSON.parse(frag)).toThrow();
-    expect(parseImportBody(frag)).toEqual({ shape: "fragment", entries: expected });
-    expect(parseImportBody(`\n  ${frag},\n`)).toEqual({ shape: "fragment", entries: expected });
+    expect(parseImportBody(frag)).toEqual({ shape: "fragment", entries: expected, config: null, notes: [] });
+    expect(parseImportBody(`\n  ${frag},\n`)).toEqual({ shape: "fragment", entries: expected, config: null, notes: [] });
   });
 
   test("bare array", () => {
-    expect(parseImportBody(JSON.stringify(mods))).toEqual({ shape: "array", entries: expected });
+    expect(parseImportBody(JSON.stringify(mods))).toEqual({ shape: "array", entries: expected, config: null, notes: [] });
   });
 
   test("empty mod arrays are valid in every shape", () => {
@@ -61,12 +61,34 @@ describe("parseImportBody: the four shapes", () => {
 
   test("a BOM and surrounding whitespace are ignored; empty version means latest", () => {
     const r = parseImportBody(`\uFEFF  [{"modId":"${A}","name":"a","version":""}]  `);
-    expect(r.entries).toEqual([{ workshop_id: A, name: "a", version: null }]);
+    expect(r.entries).toEqual([{ workshop_id: A, name: "a", version: null, required: null }]);
   });
 
-  test("missing name is accepted as empty; extra keys such as required are ignored", () => {
-    const r = parseImportBody(`[{"modId":"${A}","required":false}]`);
-    expect(r.entries).toEqual([{ workshop_id: A, name: "", version: null }]);
+  test("missing name is accepted as empty; required is read when stated, other extra keys are ignored", () => {
+    const r = parseImportBody(`[{"modId":"${A}","required":false,"x":1},{"modId":"${B}","required":true},{"modId":"${A.replace("A", "B")}"}]`);
+    expect(r.entries.map((e) => [e.name, e.required])).toEqual([
+      ["", false],
+      ["", true],
+      ["", null],
+    ]);
+    expect(errorOf(`[{"modId":"${A}","required":"no"}]`)).toBe("bare array: [0].required must be true or false, got a string");
+  });
+
+  test("comments and trailing commas are read and reported; a config without mods is an empty list", () => {
+    const r = parseImportBody(`// server\n{"game": {"name": "x", /* vanilla */ "mods": [{"modId": "${A}",},],},}`);
+    expect(r.entries).toEqual([{ workshop_id: A, name: "", version: null, required: null }]);
+    expect(r.notes).toEqual(["2 comments and 4 trailing commas were ignored"]);
+    const none = parseImportBody('{"game": {"name": "vanilla", "maxPlayers": 32}}');
+    expect(none.entries).toEqual([]);
+    expect(none.config).toEqual({ game: { name: "vanilla", maxPlayers: 32 } });
+    expect(none.notes).toEqual(['the file has no "game.mods": it imports as an empty list']);
+  });
+
+  test("syntax errors name the line and column in the user's text, also in a fragment", () => {
+    expect(errorOf('{\n  "game": {\n    "maxPlayers": 64\n    "mods": []\n  }\n}')).toStartWith(
+      'invalid JSON: line 4, column 5: expected , or } after the value of "maxPlayers", found "mods"',
+    );
+    expect(errorOf('"mods": [{"modId": }]')).toStartWith('invalid JSON in fragment "mods": [...]: line 1, column 20: expected a value for "modId", found }');
   });
 });
 
@@ -88,7 +110,6 @@ describe("parseImportBody: malformed input says what is wrong", () => {
 
   test("full file: game not an object, mods missing or not an array", () => {
     expect(errorOf('{"game": []}')).toBe('full server.json: "game" must be an object, got an array');
-    expect(errorOf('{"game": {"name": "x"}}')).toBe('full server.json: "game.mods" is missing');
     expect(errorOf('{"game": {"mods": {}}}')).toBe('full server.json: "game.mods" must be an array, got an object');
   });
 

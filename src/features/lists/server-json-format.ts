@@ -1,5 +1,6 @@
 // server.json in and out: parsing the four import shapes of the spec and writing the export
 // shapes of external-formats.md §1. Pure functions: no database, no HTTP.
+import { ignoredNote, JsonSyntaxError, parseTolerantJson } from "../../shared/jsonc";
 
 /** A malformed import body; the service turns it into 400 {error: message}. */
 export class ImportFormatError extends Error {
@@ -11,6 +12,8 @@ export interface ImportEntry {
   workshop_id: string;
   name: string;
   version: string | null;
+  /** The entry's `required` when the file states it (null: the list's modsRequiredByDefault applies; absent for entries that do not come from a file). */
+  required?: boolean | null;
 }
 
 /** Bounds on imported fields: a version is a short label, a name a display name. */
@@ -24,6 +27,10 @@ export type ImportShape = "full" | "simplified" | "fragment" | "array";
 export interface ParsedImport {
   shape: ImportShape;
   entries: ImportEntry[];
+  /** The whole file when it is a full config (its other settings are remembered), else null. */
+  config: Record<string, unknown> | null;
+  /** What the reader tolerated or assumed, in words, for the preview ("2 comments were ignored"). */
+  notes: string[];
 }
 
 const WORKSHOP_ID = /^[0-9A-Fa-f]{16}$/;
@@ -57,11 +64,21 @@ function describe(value: unknown): string {
   return typeof value === "object" ? "an object" : `a ${typeof value}`;
 }
 
-function tryJson(text: string): { ok: true; value: unknown } | { ok: false; message: string } {
+/**
+ * JSON as people write it (comments and trailing commas are skipped and counted in `notes`);
+ * `shift` is how many characters were put before the text on its first line (the fragment's
+ * brace), so positions name the user's text.
+ */
+function tryJson(text: string, notes: string[], shift = 0): { ok: true; value: unknown } | { ok: false; message: string } {
   try {
-    return { ok: true, value: JSON.parse(text) };
+    const r = parseTolerantJson(text);
+    const note = ignoredNote(r);
+    if (note) notes.push(note);
+    return { ok: true, value: r.value };
   } catch (e) {
-    return { ok: false, message: e instanceof Error ? e.message : String(e) };
+    if (!(e instanceof JsonSyntaxError)) throw e;
+    const column = e.line === 1 ? Math.max(1, e.column - shift) : e.column;
+    return { ok: false, message: `line ${e.line}, column ${column}: ${e.reason}` };
   }
 }
 
@@ -76,20 +93,24 @@ export function parseImportBody(raw: string): ParsedImport {
 
   let shape: ImportShape;
   let mods: unknown;
+  let config: Record<string, unknown> | null = null;
+  const notes: string[] = [];
 
   if (text.startsWith('"')) {
     // Shape 3: `"mods": [...]` is not JSON on its own; wrap it in braces. A trailing comma is
-    // what one gets when copying the line out of a file.
+    // what one gets when copying the line out of a file (the reader skips it).
     if (!/^"mods"\s*:/.test(text)) bad(`fragment: expected the text "mods": [...]; ${SHAPES_HINT}`);
-    const parsed = tryJson(`{${text.replace(/,\s*$/, "")}}`);
+    const parsed = tryJson(`{${text}\n}`, [], 1);
     if (!parsed.ok) bad(`invalid JSON in fragment "mods": [...]: ${parsed.message}`);
+    // The wrapping brace's closing comma is ours, not the user's: count only theirs.
+    tryJson(`{${text.replace(/,\s*$/, "")}\n}`, notes, 1);
     const obj = parsed.value as Record<string, unknown>;
     if (Object.keys(obj).length !== 1) bad(`fragment "mods": [...]: expected only the "mods" key, found ${Object.keys(obj).map((k) => `"${k}"`).join(", ")}`);
     shape = "fragment";
     mods = obj.mods;
     if (!Array.isArray(mods)) bad(`fragment "mods": [...]: mods must be an array, got ${describe(mods)}`);
   } else {
-    const parsed = tryJson(text);
+    const parsed = tryJson(text, notes);
     if (!parsed.ok) bad(`invalid JSON: ${parsed.message}; ${SHAPES_HINT}`);
     const value = parsed.value;
     if (Array.isArray(value)) {
@@ -103,8 +124,16 @@ export function parseImportBody(raw: string): ParsedImport {
         if (game === null || typeof game !== "object" || Array.isArray(game))
           bad(`full server.json: "game" must be an object, got ${describe(game)}`);
         mods = (game as Record<string, unknown>).mods;
-        if (mods === undefined) bad('full server.json: "game.mods" is missing');
+        if (mods === undefined) {
+          // A config for a vanilla server: an empty list (its settings are still remembered).
+          notes.push('the file has no "game.mods": it imports as an empty list');
+          mods = [];
+        }
         if (!Array.isArray(mods)) bad(`full server.json: "game.mods" must be an array, got ${describe(mods)}`);
+        const byDefault = (game as Record<string, unknown>).modsRequiredByDefault;
+        if (byDefault !== undefined && typeof byDefault !== "boolean")
+          bad(`full server.json: "game.modsRequiredByDefault" must be true or false, got ${describe(byDefault)}`);
+        config = obj;
       } else if ("mods" in obj) {
         shape = "simplified";
         mods = obj.mods;
@@ -117,7 +146,7 @@ export function parseImportBody(raw: string): ParsedImport {
     }
   }
 
-  return { shape, entries: parseEntries(shape, mods as unknown[]) };
+  return { shape, entries: parseEntries(shape, mods as unknown[]), config, notes };
 }
 
 /** Where entry `i` of a body of this shape stood, for error messages ("server.json (full): game.mods[3]"). */
@@ -149,6 +178,9 @@ function parseEntries(shape: ImportShape, mods: unknown[]): ImportEntry[] {
       bad(`${label}: ${at}.version must be a string, got ${describe(version)}`);
     if (typeof version === "string" && (version.trim().length > MAX_IMPORT_VERSION || CONTROL.test(version)))
       bad(`${label}: ${at}.version must be a version label of at most ${MAX_IMPORT_VERSION} printable characters`);
+    const required = e.required;
+    if (required !== undefined && required !== null && typeof required !== "boolean")
+      bad(`${label}: ${at}.required must be true or false, got ${describe(required)}`);
     const first = seen.get(workshopId);
     if (first !== undefined) bad(`${label}: ${at}.modId: duplicate mod ${workshopId} (also at ${base}[${first}])`);
     seen.set(workshopId, i);
@@ -156,6 +188,7 @@ function parseEntries(shape: ImportShape, mods: unknown[]): ImportEntry[] {
       workshop_id: workshopId,
       name: typeof name === "string" ? name : "",
       version: typeof version === "string" && version.trim() !== "" ? version.trim() : null,
+      required: typeof required === "boolean" ? required : null,
     };
   }
   return entries;
@@ -171,6 +204,8 @@ export interface ExportItem {
   pinned_version: string | null;
   /** Latest version the catalog knows; null or "" when the mod was never scraped. */
   latest_version: string | null;
+  /** The stated per-mod `required` (null or absent: the list's default applies). */
+  required?: boolean | null;
 }
 
 export type ExportType = "fixed" | "latest";
@@ -180,22 +215,46 @@ export interface ServerJsonMod {
   modId: string;
   name: string;
   version?: string;
+  /** Written only when it says something (issue 26): stated on the item, or unlike the target's default. */
+  required?: boolean;
+}
+
+/**
+ * Whose `modsRequiredByDefault` applies: the list's (what an unstated item means) and the
+ * target file's (what an entry without `required` will mean there). Both default to the game's
+ * default, true.
+ */
+export interface RequiredDefaults {
+  list?: boolean;
+  target?: boolean;
+}
+
+/** The `required` to write for an item: its stated value, else the list's default where the target's differs. */
+export function requiredToWrite(stated: boolean | null | undefined, d: RequiredDefaults = {}): boolean | undefined {
+  if (stated === true || stated === false) return stated;
+  const list = d.list ?? true;
+  return list !== (d.target ?? true) ? list : undefined;
 }
 
 /** `fixed`: pinned versions, unpinned mods without version. `latest`: latest known versions. */
-export function exportMods(items: readonly ExportItem[], type: ExportType): ServerJsonMod[] {
+export function exportMods(items: readonly ExportItem[], type: ExportType, defaults: RequiredDefaults = {}): ServerJsonMod[] {
   const out: ServerJsonMod[] = new Array(items.length);
   for (let i = 0; i < items.length; i++) {
     const it = items[i];
     const version = type === "fixed" ? it.pinned_version : it.latest_version || it.pinned_version;
-    out[i] = version ? { modId: it.workshop_id, name: it.name, version } : { modId: it.workshop_id, name: it.name };
+    const entry: ServerJsonMod = { modId: it.workshop_id, name: it.name };
+    if (version) entry.version = version;
+    const required = requiredToWrite(it.required, defaults);
+    if (required !== undefined) entry.required = required;
+    out[i] = entry;
   }
   return out;
 }
 
 /** The spec's `export` body: the `{game: {mods}}` fragment of a server.json. */
-export function exportFragment(items: readonly ExportItem[], type: ExportType): { game: { mods: ServerJsonMod[] } } {
-  return { game: { mods: exportMods(items, type) } };
+export function exportFragment(items: readonly ExportItem[], type: ExportType, listDefault = true): { game: { mods: ServerJsonMod[] } } {
+  // The fragment carries no modsRequiredByDefault: whoever pastes it has the game's default.
+  return { game: { mods: exportMods(items, type, { list: listDefault, target: true }) } };
 }
 
 /** Default scenario: Conflict – Everon, shipped with the game. */

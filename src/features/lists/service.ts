@@ -6,10 +6,11 @@ import type { Deps } from "../../deps";
 import { AppError } from "../../shared/errors";
 import { newId } from "../../shared/ids";
 import { toIso } from "../../shared/time";
-import { type ListAccess, resolveListAccess } from "./access";
+import { canImport, type ListAccess, resolveListAccess } from "./access";
 import { dependencyReport } from "./dependencies";
 import * as repo from "./repository";
-import { inTransaction } from "./rules";
+import { inTransaction, isTooOld } from "./rules";
+import { hasServerConfig, listRequiredDefault } from "./server-config-store";
 
 type Caller = { id: string } | null | undefined;
 
@@ -99,7 +100,9 @@ export function listDetail(deps: Deps, a: ListAccess) {
   const l = a.list;
   const items = repo.listItems(deps.sqlite, l.id);
   const edges = items.length ? repo.dependencyEdges(deps.sqlite, l.id) : [];
+  const requiredDefault = listRequiredDefault(deps.sqlite, l.id);
   let total = 0;
+  const now = deps.clock.now();
   const outItems = new Array(items.length);
   for (let i = 0; i < items.length; i++) {
     const it = items[i];
@@ -115,6 +118,9 @@ export function listDetail(deps: Deps, a: ListAccess) {
       added_at: toIso(it.added_at),
       added_by: it.added_by && it.added_by_name !== null ? { user_id: it.added_by, display_name: it.added_by_name } : null,
       mod_updated_at: it.mod_updated_at === null ? null : toIso(it.mod_updated_at),
+      too_old: isTooOld(l.max_mod_age_days, it.in_catalog, it.mod_updated_at, now),
+      required: it.required === null ? requiredDefault : it.required !== 0,
+      required_stated: repo.requiredOf(it.required),
     };
   }
   const { tree, missing } = dependencyReport(items, edges);
@@ -137,6 +143,8 @@ export function listDetail(deps: Deps, a: ListAccess) {
     tags: repo.tagsOfList(deps.sqlite, l.id),
     dependency_tree: tree,
     missing_dependencies: missing,
+    mods_required_by_default: requiredDefault,
+    server_config: hasServerConfig(deps.sqlite, l.id) ? ("imported" as const) : ("defaults" as const),
     // What the caller may do here, so clients show only the actions that will work (the API
     // still decides every request).
     my_access: {
@@ -145,6 +153,7 @@ export function listDetail(deps: Deps, a: ListAccess) {
       can_add: a.canAdd,
       can_remove: a.canRemove,
       can_deploy: a.canDeploy,
+      can_import: canImport(a),
       via_share: a.viaShare,
     },
   };

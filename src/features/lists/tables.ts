@@ -86,6 +86,12 @@ export const listItems = sqliteTable(
     name: text("name").notNull().default(""),
     position: integer("position").notNull(),
     pinned_version: text("pinned_version"),
+    /**
+     * The mod's `required` flag in server.json (issue 26): 1 or 0 when stated (in an imported
+     * file or set by hand), null when not stated: then it follows the list's
+     * modsRequiredByDefault (its remembered config's, else the game's default, true).
+     */
+    required: integer("required", { mode: "boolean" }),
     added_by: text("added_by"),
     added_at: integer("added_at").notNull(),
   },
@@ -95,6 +101,25 @@ export const listItems = sqliteTable(
     index("list_items_mod_idx").on(t.workshop_id),
   ],
 );
+
+/**
+ * The rest of a full server config a list was imported from (issue 26): every key but
+ * `game.mods`, in the file's order, with password-like values taken out (`settings_json`, the
+ * secret's place kept with null) and sealed with the credential key (`secrets`: AES-256-GCM of
+ * `[[path, value], ...]`, additional data `list-config:<list id>`; null when there are none).
+ * export/game writes it back with the list's mods.
+ */
+export const listServerConfigs = sqliteTable("list_server_configs", {
+  list_id: text("list_id")
+    .primaryKey()
+    .references(() => lists.id, { onDelete: "cascade" }),
+  settings_json: text("settings_json").notNull(),
+  secrets: text("secrets"),
+  /** Whether the file had a `game.mods` key (a config without one exports without it while the list is empty). */
+  has_mods_key: integer("has_mods_key", { mode: "boolean" }).notNull().default(true),
+  updated_by: text("updated_by"),
+  updated_at: integer("updated_at").notNull(),
+});
 
 export const listAudit = sqliteTable(
   "list_audit",

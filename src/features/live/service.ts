@@ -7,7 +7,7 @@ import { AppError } from "../../shared/errors";
 import { toIso } from "../../shared/time";
 import { requireListOwner, resolveListAccess } from "../lists/access";
 import { applyImport } from "../lists/import";
-import { LIMIT_MESSAGE, MAX_MODS } from "../lists/rules";
+import { listFull, MAX_MODS } from "../lists/rules";
 import { createList } from "../lists/service";
 import type { ListQuery, ServerEntry, ServerMod } from "./model";
 import { ONLINE_WINDOW, ORDER, toEntry } from "./entry";
@@ -423,7 +423,7 @@ export function copyFromServer(deps: Deps, user: { id: string }, serverId: strin
     name: (m.name as string) || (m.workshop_id as string),
     version: (m.version as string | null) ?? null,
   }));
-  if (entries.length > MAX_MODS) throw new AppError(409, LIMIT_MESSAGE);
+  if (entries.length > MAX_MODS) throw listFull();
   if (input.list_id) {
     requireListOwner(resolveListAccess(deps, input.list_id, user));
     applyImport(deps, { listId: input.list_id, userId: user.id, entries, checkOrder: true, source: "copy-from-server" });

@@ -8,10 +8,15 @@ import { BattleMetricsClient } from "./battlemetrics";
 import { runScan } from "./scan";
 import { listServers, listServersJson, listServersSql } from "./service";
 import { snapshotBuilds } from "./snapshot";
-import { getLiveStats, getServersUsingJson, getServersUsingSql } from "../catalog/service";
+import { getLiveStats, getServersUsingJson } from "../catalog/service";
 import { getLiveStats as getLiveStatsSql, getServersUsing as serversUsingSqlPlan } from "../catalog/repository";
 import { serverBase } from "./entry";
 import { listQuery, SERVER_SORTS } from "./model";
+import { LIVE_WINDOW_MS } from "../scraper/growth";
+
+/** GET /mods/:id/servers from SQLite alone, the reference the snapshot's answer is held against. */
+const getServersUsingSql = (deps: TestApp["deps"], id: string) =>
+  serversUsingSqlPlan(deps.sqlite, id, deps.clock.now() - LIVE_WINDOW_MS).map(serverBase);
 
 let t: TestApp;
 let fake: FakeBattleMetrics;

@@ -2,26 +2,23 @@
 // `<profile>/addons/<Name>_<WORKSHOP ID>/` with its `data.pak`; the PAK reader lists the
 // resource paths inside from a few reads, and the classifier turns them into items.
 //
-// Sources: a local addons folder (LOADOUT_ADDONS_DIR, a game server on the same machine) and
-// the registered SFTP servers (their stored credentials and pinned host key; the addons folder
-// next to the config file unless the server names one in `addons_path`).
+// Sources: anything that lists addon folders and opens their data.pak (AddonSource): here a
+// local addons folder (LOADOUT_ADDONS_DIR, a game server on the same machine); the registered
+// SFTP servers are read by deploy/addons-over-sftp.ts, which knows servers and their
+// credentials, and hands each server to scanAddons as a source. This file knows no servers.
 // Version of a scanned addon, first that answers: the `ServerData.json` the game writes beside
 // `data.pak` (id, name and the installed revision's version), the version this server was last
 // deployed with (the deployment's snapshot), the catalog's current version. Each (mod, version)
 // is scanned once.
-import type { SFTPWrapper, Stats } from "ssh2";
 import { existsSync, readdirSync, readFileSync, statSync } from "node:fs";
-import { join, posix } from "node:path";
+import { join } from "node:path";
 import type { Deps } from "../../deps";
-import { buildTarget } from "../deploy/jobs";
-import { SftpTarget } from "../deploy/sftp";
-import * as serversRepo from "../servers/repository";
-import type { ServerRow } from "../servers/repository";
 import { extractItems } from "./items";
 import { listPak, localFile, type RandomAccess } from "./pak";
 import * as repo from "./repository";
 
-const ADDON_DIR = /_([0-9A-Fa-f]{16})$/;
+/** An addon folder's name ends in `_<WORKSHOP ID>`. */
+export const ADDON_DIR = /_([0-9A-Fa-f]{16})$/;
 
 export interface AddonEntry {
   workshopId: string;
@@ -38,6 +35,8 @@ export interface AddonSource {
   serverId: string | null;
   /** Opens the source (one SFTP connection), lists the addons, hands them to `fn`. */
   scan<T>(fn: (addons: AddonEntry[]) => Promise<T>): Promise<T>;
+  /** The version this source was last deployed with for a mod, when it is a server that knows. */
+  deployedVersion?(workshopId: string): string | null;
 }
 
 /** The installed version from a ServerData.json: the first version-like string under a key named like "version". */
@@ -85,78 +84,9 @@ export function localAddons(dir: string): AddonSource {
   };
 }
 
-const cb = <T>(op: (done: (err: Error | null | undefined, v?: T) => void) => void) =>
+/** Promise of a node-style callback operation (ssh2's SFTP calls). */
+export const cb = <T>(op: (done: (err: Error | null | undefined, v?: T) => void) => void) =>
   new Promise<T>((resolve, reject) => op((err, v) => (err ? reject(err) : resolve(v as T))));
-
-/** The addons folder of a server: its own `addons_path`, else `addons/` beside the config file. */
-export const addonsPathOf = (server: Pick<ServerRow, "file_path" | "addons_path">) => server.addons_path || posix.join(posix.dirname(server.file_path), "addons");
-
-export function sftpAddons(deps: Deps, server: ServerRow): AddonSource {
-  return {
-    name: `server:${server.id}`,
-    serverId: server.id,
-    scan: async (fn) => {
-      const target = await buildTarget(deps, server);
-      if (!(target instanceof SftpTarget)) throw new Error("items are read over SFTP; this server deploys through a panel");
-      return target.withSftp(async (sftp: SFTPWrapper) => {
-        const dir = addonsPathOf(server);
-        const list = await cb<{ filename: string; attrs: Stats }[]>((d) => sftp.readdir(dir, d as any)).catch((e: Error) => {
-          throw new Error(`cannot list the addons folder ${dir}: ${e.message}`);
-        });
-        const out: AddonEntry[] = [];
-        for (const e of list) {
-          const m = ADDON_DIR.exec(e.filename);
-          if (!m) continue;
-          const folder = posix.join(dir, e.filename);
-          const sd = await cb<Buffer>((d) => sftp.readFile(posix.join(folder, "ServerData.json"), d as any)).catch(() => null);
-          out.push({
-            workshopId: m[1]!.toUpperCase(),
-            folder,
-            version: sd && sd.length < 100_000 ? versionFromServerData(sd.toString("utf8")) : null,
-            withPak: async (f) => {
-              const path = posix.join(folder, "data.pak");
-              const handle = await cb<Buffer>((d) => sftp.open(path, "r", d as any));
-              try {
-                const st = await cb<Stats>((d) => sftp.fstat(handle, d as any));
-                return await f({
-                  size: st.size,
-                  read: async (offset, length) => {
-                    const buf = Buffer.alloc(length);
-                    let got = 0;
-                    while (got < length) {
-                      const n = await cb<number>((d) => sftp.read(handle, buf, got, length - got, offset + got, d as any));
-                      if (!n) break;
-                      got += n;
-                    }
-                    return buf.subarray(0, got);
-                  },
-                });
-              } finally {
-                await cb<void>((d) => sftp.close(handle, d as any)).catch(() => {});
-              }
-            },
-          });
-        }
-        return fn(out);
-      });
-    },
-  };
-}
-
-/** The version a server was last deployed with for a mod (from the deployment's snapshot). */
-function deployedVersion(deps: Deps, serverId: string, workshopId: string): string | null {
-  const row = deps.sqlite
-    .query("SELECT snapshot_json FROM deployments WHERE server_id = ? AND kind = 'deploy' AND status = 'success' ORDER BY finished_at DESC LIMIT 1")
-    .get(serverId) as { snapshot_json: string | null } | null;
-  if (!row?.snapshot_json) return null;
-  try {
-    const mods = JSON.parse(row.snapshot_json) as { modId?: string; version?: string }[];
-    const v = mods.find((m) => m.modId?.toUpperCase() === workshopId)?.version;
-    return typeof v === "string" && v ? v : null;
-  } catch {
-    return null;
-  }
-}
 
 export interface ItemsScanResult {
   source: string;
@@ -178,7 +108,7 @@ export async function scanAddons(deps: Deps, source: AddonSource): Promise<Items
         result.not_in_catalog++;
         continue;
       }
-      const fromDeploy = source.serverId ? deployedVersion(deps, source.serverId, a.workshopId) : null;
+      const fromDeploy = source.deployedVersion?.(a.workshopId) ?? null;
       const [version, from] = a.version
         ? [a.version, "server_data" as const]
         : fromDeploy
@@ -200,21 +130,4 @@ export async function scanAddons(deps: Deps, source: AddonSource): Promise<Items
     }
   });
   return result;
-}
-
-/** Every source a scan covers: the local folder (when configured) and SFTP servers (all, or the given one). */
-export function itemSources(deps: Deps, opts: { serverId?: string; scheduledOnly?: boolean } = {}): AddonSource[] {
-  const out: AddonSource[] = [];
-  if (!opts.serverId && deps.config.LOADOUT_ADDONS_DIR) out.push(localAddons(deps.config.LOADOUT_ADDONS_DIR));
-  const rows = deps.sqlite
-    .query(
-      `SELECT s.id FROM servers s JOIN server_credentials c ON c.server_id = s.id
-       WHERE s.connection_type = 'sftp' ${opts.serverId ? "AND s.id = $id" : ""} ${opts.scheduledOnly ? "AND s.items_scan = 1" : ""}`,
-    )
-    .all(opts.serverId ? { id: opts.serverId } : {}) as { id: string }[];
-  for (const r of rows) {
-    const server = serversRepo.getServer(deps.db, r.id);
-    if (server) out.push(sftpAddons(deps, server));
-  }
-  return out;
 }

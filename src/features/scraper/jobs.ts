@@ -24,7 +24,6 @@ import { DirectoryPathSource, extractItems, type ResourcePathSource } from "./it
 import * as repo from "./repository";
 import { onModVersionChanged } from "./hooks";
 import { rollupGrowth } from "./growth";
-import { itemSources, scanAddons, type ItemsScanResult } from "./addons";
 import { recordSourceError, recordSourceOk } from "../../shared/source-status";
 
 export const JOB_SCRAPE_FULL = "scrape.full";
@@ -357,25 +356,6 @@ export const scraperJobs = (deps: Deps): Record<string, JobHandler> => ({
     concurrency: 1,
     maxAttempts: 3,
     run: (_job, ctx) => discoverRecorded(deps, "incremental", ctx),
-  },
-  [JOB_ITEMS_SCAN]: {
-    concurrency: 1,
-    maxAttempts: 3,
-    run: async (job: Job<{ server_id?: string | null; scheduled_only?: boolean }>, ctx) => {
-      const sources = itemSources(deps, { serverId: job.payload?.server_id ?? undefined, scheduledOnly: !!job.payload?.scheduled_only });
-      const results: (ItemsScanResult | { source: string; error: string })[] = [];
-      for (const source of sources) {
-        if (ctx.signal.aborted) throw ctx.signal.reason ?? new Error("aborted");
-        try {
-          results.push(await scanAddons(deps, source));
-        } catch (e) {
-          results.push({ source: source.name, error: (e as Error).message });
-          deps.log.warn("items: a source could not be scanned", { source: source.name, error: (e as Error).message });
-        }
-        ctx.progress({ sources_done: results.length, sources: sources.length });
-      }
-      return { sources: results };
-    },
   },
   [JOB_GROWTH]: {
     concurrency: 1,

@@ -16,7 +16,7 @@ export const JOB_SCRAPE_DETAIL = "scrape.detail";
  */
 export function queueDetailScrape(deps: Pick<Deps, "jobs">, workshopId: string, opts: { db?: EnqueueOptions["db"]; createdBy?: string | null } = {}): string {
   const id = normaliseWorkshopId(workshopId);
-  if (!id) throw new AppError(400, "invalid workshop ID");
+  if (!id) throw new AppError(400, "invalid workshop ID", { code: "invalid_workshop_id" });
   return deps.jobs.enqueue(JOB_SCRAPE_DETAIL, { workshop_id: id }, { dedupeKey: `scrape:${id}`, db: opts.db, createdBy: opts.createdBy ?? null });
 }
 

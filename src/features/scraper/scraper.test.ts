@@ -303,7 +303,7 @@ describe("scraper: trigger endpoints", () => {
   test("POST /jobs/scraper/detail validates the id and allows 10 an hour per IP", async () => {
     const bad = await t.req("POST", "/api/v1/jobs/scraper/detail", { body: { workshop_id: "xyz" } });
     expect(bad.status).toBe(400);
-    expect(bad.body).toEqual({ error: "invalid workshop ID" });
+    expect(bad.body).toEqual({ error: "invalid workshop ID", code: "invalid_workshop_id" });
     for (let i = 0; i < 10; i++) {
       const r = await t.req("POST", "/api/v1/jobs/scraper/detail", { body: { workshop_id: SMALL.core } });
       expect(r.status).toBe(202);

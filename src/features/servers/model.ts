@@ -203,7 +203,13 @@ export const serverView = z.object({
 });
 export type ServerView = z.infer<typeof serverView>;
 
-export const serverJsonModView = z.object({ modId: z.string(), name: z.string(), version: z.string().optional() });
+export const serverJsonModView = z.object({
+  modId: z.string(),
+  name: z.string(),
+  version: z.string().optional(),
+  /** server.json's per-mod `required`, when the deploy wrote it (issue 26). */
+  required: z.boolean().optional(),
+});
 
 export const deploymentView = z.object({
   id: z.string(),

@@ -198,6 +198,8 @@ export interface DeployModRow {
   workshop_id: string;
   name: string;
   pinned_version: string | null;
+  /** The stated per-mod `required` (1, 0), null when the list's default applies. */
+  required: number | null;
 }
 
 /** The list's mods in manual order; the catalog's name wins when known. */
@@ -205,7 +207,8 @@ export function listModsForDeploy(db: Tx, listId: string): DeployModRow[] {
   return db.all<DeployModRow>(sql`
     SELECT li.workshop_id AS workshop_id,
            COALESCE(NULLIF(m.name, ''), NULLIF(li.name, ''), li.workshop_id) AS name,
-           li.pinned_version AS pinned_version
+           li.pinned_version AS pinned_version,
+           li.required AS required
     FROM list_items li
     LEFT JOIN mods m ON m.workshop_id = li.workshop_id
     WHERE li.list_id = ${listId}

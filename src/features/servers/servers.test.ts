@@ -299,6 +299,28 @@ describe("deployments", () => {
     expect(ev).toMatchObject({ list_id: listId, actor_id: owner.id, data: { server_id: server.id, item_count: 2 } });
   });
 
+  test("a deploy writes per-mod required (issue 26): stated flags, and the list's default where the server's differs", async () => {
+    // The server requires mods by default (SAMPLE_SERVER_JSON); the list was imported from a config whose mods are optional by default.
+    panel.files.set("/server.json", SAMPLE_SERVER_JSON);
+    expect(JSON.parse(SAMPLE_SERVER_JSON).game.modsRequiredByDefault ?? true).toBe(true);
+    const listId = await createList(owner, []);
+    const file = JSON.stringify({ game: { name: "optional mods", modsRequiredByDefault: false, mods: [{ modId: MOD_A, name: "A", required: true }, { modId: MOD_B, name: "B" }] } });
+    const imported = await t.req("POST", `/api/v1/lists/${listId}/import-apply`, { user: owner, raw: file, headers: { "content-type": "text/plain" } });
+    expect(imported.status).toBe(200);
+    const server = await panelServer(owner, listId);
+    expect((await t.req("POST", `/api/v1/servers/${server.id}/deploy`, { user: owner })).status).toBe(200);
+    await drain();
+    const [done] = await deployments(owner, server.id);
+    expect(done.status).toBe("success");
+    const written = JSON.parse(panel.files.get("/server.json")!);
+    expect(written.game.mods.map((m: any) => [m.modId, m.required])).toEqual([
+      [MOD_A, true],
+      [MOD_B, false],
+    ]);
+    // Everything else of the server's own config is kept (deploys do not write the list's remembered config).
+    expect(written.game.name).toBe(JSON.parse(SAMPLE_SERVER_JSON).game.name);
+  });
+
   test("deploy with a list_id override, and without any list", async () => {
     panel.files.set("/server.json", SAMPLE_SERVER_JSON);
     const linked = await createList(owner, [MOD_A]);
@@ -354,7 +376,13 @@ describe("deployments", () => {
     const [d] = await deployments(owner, server.id);
     expect(d).toMatchObject({ id: res.body.deployment_id, kind: "test", status: "success" });
     // What was read: the mods the config names now.
-    const named = (JSON.parse(SAMPLE_SERVER_JSON).game.mods as { modId: string; name: string; version?: string }[]).map((m) => ({ modId: m.modId, name: m.name ?? "", ...(m.version ? { version: m.version } : {}) }));
+    // (per-mod required included since issue 26: nothing the file says is dropped)
+    const named = (JSON.parse(SAMPLE_SERVER_JSON).game.mods as { modId: string; name: string; version?: string; required?: boolean }[]).map((m) => ({
+      modId: m.modId,
+      name: m.name ?? "",
+      ...(m.version ? { version: m.version } : {}),
+      ...(typeof m.required === "boolean" ? { required: m.required } : {}),
+    }));
     expect(d.snapshot_json).toEqual(named);
     expect(d.item_count).toBe(named.length);
     expect(panel.files.get("/server.json")).toBe(SAMPLE_SERVER_JSON); // a test writes nothing

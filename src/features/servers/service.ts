@@ -2,6 +2,7 @@
 // connection tests and the deploy approval flow. Knows nothing of HTTP.
 import type { z } from "zod";
 import { reencryptWebhookSecrets } from "../events/service";
+import { resealListConfigSecrets } from "../lists/server-config-store";
 import type { Deps } from "../../deps";
 import { AppError } from "../../shared/errors";
 import { CredentialCryptoError, decryptSecret, encryptSecret, keyId, parseKey, reencryptSecret } from "../../shared/crypto";
@@ -280,9 +281,17 @@ export async function storeCredentials(deps: Deps, user: AccessUser, id: string,
  * nothing is changed (throws).
  */
 export function rotateCredentialKey(
-  deps: Pick<Deps, "db" | "secrets" | "clock">,
+  deps: Pick<Deps, "db" | "sqlite" | "secrets" | "clock">,
   newKey: string | Uint8Array,
-): { rotated: number; total: number; unreadable: string[]; webhooks_rotated: number; webhooks_unreadable: string[] } {
+): {
+  rotated: number;
+  total: number;
+  unreadable: string[];
+  webhooks_rotated: number;
+  webhooks_unreadable: string[];
+  list_configs_rotated: number;
+  list_configs_unreadable: string[];
+} {
   const next = typeof newKey === "string" ? parseKey(newKey) : Buffer.from(newKey);
   if (next.length !== 32) throw new Error("the new secret key must be 32 bytes");
   const current = deps.secrets.credentialKey;
@@ -314,12 +323,22 @@ export function rotateCredentialKey(
       }
       // Webhook signing secrets are sealed with the same key: rotated in the same transaction.
       const hooks = reencryptWebhookSecrets(tx, current, next);
+      // So are the secrets of lists' remembered server configs (issue 26).
+      const lists = resealListConfigSecrets(deps.sqlite, current, next);
       if (unreadable.length > 0 && rotated === 0 && alreadyNew === 0) {
         throw new CredentialCryptoError(
           `none of the ${unreadable.length} stored credentials can be decrypted with the configured secret key; nothing was changed`,
         );
       }
-      return { rotated, total: rows.length, unreadable, webhooks_rotated: hooks.rotated, webhooks_unreadable: hooks.unreadable };
+      return {
+        rotated,
+        total: rows.length,
+        unreadable,
+        webhooks_rotated: hooks.rotated,
+        webhooks_unreadable: hooks.unreadable,
+        list_configs_rotated: lists.rotated,
+        list_configs_unreadable: lists.unreadable,
+      };
     },
     { behavior: "immediate" },
   );
@@ -402,7 +421,7 @@ export async function deploy(
   requireCredentials(deps, server);
   if (!force) {
     const errors = blockingFindings((await preflightForServer(deps, server, target)).findings);
-    if (errors.length) throw new AppError(409, blockedMessage(errors), undefined, { findings: errors });
+    if (errors.length) throw new AppError(409, blockedMessage(errors), { body: { findings: errors } });
   }
   return deps.db.transaction(
     (tx) => {

@@ -4,13 +4,14 @@
 // Errors carry the API's own {error} text, shown where the action was taken, and its stable
 // `code` when it sends one: a page that reacts to an error checks the code, never the text.
 import { getToken, clearToken } from "./auth-store";
+import type { ErrorCode } from "../../shared/errors";
 
 export class ApiError extends Error {
   constructor(
     readonly status: number,
     message: string,
     /** The API's stable `code` beside `error`, when it gives one. */
-    readonly code?: string,
+    readonly code?: ErrorCode,
   ) {
     super(message);
   }
@@ -34,7 +35,11 @@ export interface RequestOptions {
   signal?: AbortSignal;
 }
 
-export async function api<T>(method: string, path: string, o: RequestOptions = {}): Promise<T> {
+/** A JSON call: the answer's body (undefined for a 204). */
+export const api = <T>(method: string, path: string, o: RequestOptions = {}): Promise<T> => send(method, path, o).then((r) => r.data as T);
+
+/** A call whose answer matters beyond its body: the body and the response headers. */
+export async function send(method: string, path: string, o: RequestOptions = {}): Promise<{ data: unknown; headers: Headers }> {
   const headers: Record<string, string> = { accept: "application/json" };
   const token = getToken();
   if (token) headers.authorization = `Bearer ${token}`;
@@ -53,7 +58,7 @@ export async function api<T>(method: string, path: string, o: RequestOptions = {
     if ((e as Error).name === "AbortError") throw e;
     throw new ApiError(0, "The server cannot be reached. Check your connection and try again.");
   }
-  if (res.status === 204) return undefined as T;
+  if (res.status === 204) return { data: undefined, headers: res.headers };
   const data = await res.json().catch(() => null);
   if (!res.ok) {
     const message = data && typeof data.error === "string" ? data.error : `request failed (HTTP ${res.status})`;
@@ -61,10 +66,10 @@ export async function api<T>(method: string, path: string, o: RequestOptions = {
       clearToken();
       onUnauthorized?.();
     }
-    const code = data && typeof data.code === "string" ? data.code : undefined;
+    const code = data && typeof data.code === "string" ? (data.code as ErrorCode) : undefined;
     throw new ApiError(res.status, res.status >= 500 ? `The server had a problem (${message}). Try again in a moment.` : message, code);
   }
-  return data as T;
+  return { data, headers: res.headers };
 }
 
 export const get = <T>(path: string, signal?: AbortSignal) => api<T>("GET", path, { signal });

@@ -2,7 +2,7 @@
 // approval banner, the page itself, a footer.
 import { Link, Outlet, useNavigate, useRouterState } from "@tanstack/react-router";
 import { useQuery, useQueryClient } from "@tanstack/react-query";
-import { useEffect, useRef } from "react";
+import { useEffect, useRef, useState } from "react";
 import { get } from "./api";
 import { clearToken } from "./auth-store";
 import { useSession } from "./session";
@@ -34,6 +34,9 @@ export function Shell() {
   const qc = useQueryClient();
   const path = useRouterState({ select: (s) => s.location.pathname });
   const mainRef = useRef<HTMLElement>(null);
+  // On small screens the links fold into a menu (a disclosure button), closed again on navigation.
+  const [menuOpen, setMenuOpen] = useState(false);
+  useEffect(() => setMenuOpen(false), [path]);
   // Move focus to the page on navigation, so keyboard and screen-reader users start there.
   const first = useRef(true);
   useEffect(() => {
@@ -56,56 +59,61 @@ export function Shell() {
       <a className="skip-link" href="#main">
         Skip to content
       </a>
-      <header className="header">
+      <header className={menuOpen ? "header menu-open" : "header"}>
         <div className="header-inner">
           <Link to="/mods" className="brand">
             Loadout
           </Link>
-          <nav className="nav" aria-label="Main">
-            <Link to="/mods" className={navClass("/mods")}>
-              Catalog
-            </Link>
-            <Link to="/lists" className={navClass("/lists")}>
-              Lists
-            </Link>
-            <Link to="/live" search={{}} className={navClass("/live")}>
-              Servers
-            </Link>
-            <Link to="/stats" search={{}} className={navClass("/stats")}>
-              Statistics
-            </Link>
-            {me && (
-              <Link to="/my-servers" className={navClass("/my-servers")}>
-                My servers
+          <button type="button" className="btn secondary menu-button" aria-expanded={menuOpen} aria-controls="site-menu" onClick={() => setMenuOpen((o) => !o)}>
+            Menu
+          </button>
+          <div id="site-menu" className="site-menu">
+            <nav className="nav" aria-label="Main">
+              <Link to="/mods" className={navClass("/mods")}>
+                Catalog
               </Link>
-            )}
-            {me?.role === "admin" && (
-              <Link to="/admin" className={navClass("/admin")}>
-                Admin
+              <Link to="/lists" className={navClass("/lists")}>
+                Lists
               </Link>
-            )}
-          </nav>
-          <div className="nav-right">
-            {me ? (
-              <>
-                <UnreadBadge />
-                <Link to="/settings" className={navClass("/settings")}>
-                  {me.display_name}
+              <Link to="/live" search={{}} className={navClass("/live")}>
+                Servers
+              </Link>
+              <Link to="/stats" search={{}} className={navClass("/stats")}>
+                Statistics
+              </Link>
+              {me && (
+                <Link to="/my-servers" className={navClass("/my-servers")}>
+                  My servers
                 </Link>
-                <button type="button" className="btn secondary" onClick={signOut}>
-                  Sign out
-                </button>
-              </>
-            ) : token ? null : (
-              <>
-                <Link to="/sign-in" search={{ next: undefined }}>
-                  Sign in
+              )}
+              {me?.role === "admin" && (
+                <Link to="/admin" className={navClass("/admin")}>
+                  Admin
                 </Link>
-                <Link to="/register" className="btn">
-                  Register
-                </Link>
-              </>
-            )}
+              )}
+            </nav>
+            <div className="nav-right">
+              {me ? (
+                <>
+                  <UnreadBadge />
+                  <Link to="/settings" className={navClass("/settings")}>
+                    {me.display_name}
+                  </Link>
+                  <button type="button" className="btn secondary" onClick={signOut}>
+                    Sign out
+                  </button>
+                </>
+              ) : token ? null : (
+                <>
+                  <Link to="/sign-in" search={{ next: undefined }}>
+                    Sign in
+                  </Link>
+                  <Link to="/register" className="btn">
+                    Register
+                  </Link>
+                </>
+              )}
+          </div>
           </div>
         </div>
       </header>

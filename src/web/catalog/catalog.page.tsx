@@ -1,11 +1,12 @@
 // Browse the catalog: search (suggestions as you type), tag, sort and page, all in the URL.
-import { useEffect, useId, useRef, useState, type FormEvent, type KeyboardEvent } from "react";
+import { useEffect, useState, type FormEvent } from "react";
 import { Link, useNavigate, useSearch } from "@tanstack/react-router";
 import { keepPreviousData, useQuery } from "@tanstack/react-query";
-import { bytes, num } from "../app/format";
+import { bytes, count } from "../app/format";
 import { MOD_SORTS, type ModSort, type ModSummary } from "../app/types";
 import { Empty, ErrorMessage, Pager, RemoteImage, SelectField, Skeleton } from "../ui/components";
-import { autocomplete, listMods, SORT_LABELS, TAGS } from "./catalog.services";
+import { listMods, SORT_LABELS, TAGS } from "./catalog.services";
+import { ModCombobox } from "./components/mod-combobox";
 import { EmptyCatalog } from "./crawl-status";
 
 export function CatalogPage() {
@@ -66,7 +67,7 @@ export function CatalogPage() {
       ) : mods.data ? (
         <>
           <p className="muted" aria-live="polite">
-            {num(mods.data.total)} mods{search.q ? ` for “${search.q}”` : ""}
+            {count(mods.data.total, "mod")}{search.q ? ` for “${search.q}”` : ""}
             {search.tag ? ` tagged ${search.tag.toLowerCase()}` : ""}
           </p>
           <ul className="grid" style={{ listStyle: "none", padding: 0, margin: 0 }} aria-label="Mods">
@@ -117,96 +118,21 @@ function ModCard({ mod }: { mod: ModSummary }) {
 /** A search field with suggestions from /mods/autocomplete as you type (a combobox). */
 function SearchBox({ initial, onSearch }: { initial: string; onSearch: (q: string) => void }) {
   const [q, setQ] = useState(initial);
-  const [debounced, setDebounced] = useState(initial);
-  const [open, setOpen] = useState(false);
-  const [active, setActive] = useState(-1);
   const navigate = useNavigate();
-  const listId = useId();
-  const inputId = useId();
-  const wrap = useRef<HTMLDivElement>(null);
   useEffect(() => setQ(initial), [initial]);
-  useEffect(() => {
-    const t = setTimeout(() => setDebounced(q.trim()), 150);
-    return () => clearTimeout(t);
-  }, [q]);
-  const suggestions = useQuery({
-    queryKey: ["autocomplete", debounced],
-    queryFn: ({ signal }) => autocomplete(debounced, signal),
-    enabled: open && debounced.length >= 2,
-    staleTime: 60_000,
-  });
-  const items = open && debounced.length >= 2 ? (suggestions.data ?? []) : [];
   const submit = (e: FormEvent) => {
     e.preventDefault();
-    setOpen(false);
     onSearch(q.trim());
-  };
-  const onKey = (e: KeyboardEvent<HTMLInputElement>) => {
-    if (e.key === "ArrowDown" && items.length) {
-      e.preventDefault();
-      setActive((a) => (a + 1) % items.length);
-    } else if (e.key === "ArrowUp" && items.length) {
-      e.preventDefault();
-      setActive((a) => (a <= 0 ? items.length - 1 : a - 1));
-    } else if (e.key === "Enter" && active >= 0 && items[active]) {
-      e.preventDefault();
-      setOpen(false);
-      void navigate({ to: "/mods/$id", params: { id: items[active]!.workshop_id }, search: {} });
-    } else if (e.key === "Escape") {
-      setOpen(false);
-    }
   };
   return (
     <form role="search" onSubmit={submit} className="row" aria-label="Search mods">
-      <div
-        className="field suggest"
+      <ModCombobox
+        label="Search mods"
+        text={q}
+        onText={setQ}
         style={{ flex: "1 1 18rem" }}
-        ref={wrap}
-        onBlur={(e) => {
-          if (!wrap.current?.contains(e.relatedTarget as Node)) setOpen(false);
-        }}
-      >
-        <label htmlFor={inputId}>Search mods</label>
-        <input
-          id={inputId}
-          type="search"
-          role="combobox"
-          aria-expanded={items.length > 0}
-          aria-controls={listId}
-          aria-autocomplete="list"
-          aria-activedescendant={active >= 0 && items[active] ? `${listId}-${active}` : undefined}
-          autoComplete="off"
-          placeholder="Name, author or tag"
-          value={q}
-          onChange={(e) => {
-            setQ(e.target.value);
-            setOpen(true);
-            setActive(-1);
-          }}
-          onKeyDown={onKey}
-        />
-        {items.length > 0 && (
-          <ul id={listId} role="listbox" aria-label="Suggestions">
-            {items.map((s, i) => (
-              <li
-                key={s.workshop_id}
-                id={`${listId}-${i}`}
-                role="option"
-                aria-selected={i === active}
-                className={i === active ? "active" : undefined}
-                onMouseDown={(e) => {
-                  // mousedown, before the input's blur closes the list
-                  e.preventDefault();
-                  setOpen(false);
-                  void navigate({ to: "/mods/$id", params: { id: s.workshop_id }, search: {} });
-                }}
-              >
-                {s.name}
-              </li>
-            ))}
-          </ul>
-        )}
-      </div>
+        onChoose={(m) => void navigate({ to: "/mods/$id", params: { id: m.workshop_id }, search: {} })}
+      />
       <button className="btn" type="submit">
         Search
       </button>

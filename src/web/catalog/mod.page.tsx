@@ -5,7 +5,7 @@ import { lazy, Suspense, useMemo, useState } from "react";
 import { Link, useNavigate, useParams, useSearch } from "@tanstack/react-router";
 import { useMutation, useQuery } from "@tanstack/react-query";
 import { ApiError } from "../app/api";
-import { bytes, date, dateTime, num, safeHref } from "../app/format";
+import { bytes, count, date, dateTime, num, safeHref } from "../app/format";
 import type { ModTab } from "./catalog.search";
 import { useSession } from "../app/session";
 import type { ModDependencies, ModDetail } from "../app/types";
@@ -33,7 +33,7 @@ export function ModPage() {
   const mod = useQuery({ queryKey: ["mod", id], queryFn: ({ signal }) => modDetail(id, signal) });
   if (mod.isLoading) return <Skeleton lines={6} label="Loading the mod" />;
   if (mod.error) {
-    if (mod.error instanceof ApiError && (mod.error.status === 404 || mod.error.status === 400)) return <UnknownMod id={id} message={mod.error.message} />;
+    if (mod.error instanceof ApiError && (mod.error.status === 404 || mod.error.status === 400)) return <UnknownMod id={id} invalid={mod.error.code === "invalid_workshop_id"} />;
     return <ErrorMessage error={mod.error} retry={() => mod.refetch()} />;
   }
   const m = mod.data!;
@@ -67,13 +67,14 @@ export function ModPage() {
   );
 }
 
-function UnknownMod({ id, message }: { id: string; message: string }) {
+/** A mod the catalog lacks (404), or an id that is no workshop ID (400, code invalid_workshop_id). */
+function UnknownMod({ id, invalid }: { id: string; invalid: boolean }) {
   const scrape = useMutation({ mutationFn: () => requestScrape(id) });
   return (
     <div className="stack">
       <h1>Mod not in the catalog</h1>
-      <Notice kind="warn">{message === "invalid workshop ID" ? `“${id}” is not a workshop ID (16 hexadecimal characters).` : `The catalog has no mod ${id} yet.`}</Notice>
-      {message !== "invalid workshop ID" && (
+      <Notice kind="warn">{invalid ? `“${id}” is not a workshop ID (16 hexadecimal characters).` : `The catalog has no mod ${id} yet.`}</Notice>
+      {!invalid && (
         <div className="card stack">
           <p>If it exists on the workshop, Loadout can fetch it now.</p>
           <ErrorMessage error={scrape.error} />
@@ -191,8 +192,9 @@ function Overview({ mod }: { mod: ModDetail }) {
         </h2>
         {stats.data ? (
           <p>
-            On <strong>{num(stats.data.used_by_servers_count)}</strong> servers with <strong>{num(stats.data.players_using_count)}</strong> players (seen in the
-            last hour) · {num(stats.data.dependencies_count)} dependencies · needed by {num(stats.data.dependents_count)} mods.{" "}
+            On <strong>{num(stats.data.used_by_servers_count)}</strong> {stats.data.used_by_servers_count === 1 ? "server" : "servers"} with{" "}
+            <strong>{num(stats.data.players_using_count)}</strong> {stats.data.players_using_count === 1 ? "player" : "players"} (seen in the last hour) ·{" "}
+            {count(stats.data.dependencies_count, "dependency", "dependencies")} · needed by {count(stats.data.dependents_count, "mod")}.{" "}
             <Link to="/mods/$id" params={{ id: mod.workshop_id }} search={{ tab: "usage" }}>
               Usage over time
             </Link>
@@ -292,7 +294,7 @@ function Dependencies({ id }: { id: string }) {
   return (
     <section className="stack" aria-label="Dependencies">
       <p>
-        {deps.dependencies.length} mods needed, {bytes(deps.dependencies_size_bytes)}; with this mod <strong>{bytes(deps.total_size_bytes)}</strong> to download in
+        {count(deps.dependencies.length, "mod")} needed, {bytes(deps.dependencies_size_bytes)}; with this mod <strong>{bytes(deps.total_size_bytes)}</strong> to download in
         all.
       </p>
       {deps.has_cycle && <Notice kind="warn">The dependencies form a cycle; it is marked below and cut where it closes.</Notice>}
@@ -315,7 +317,7 @@ function Scenarios({ id }: { id: string }) {
           </h2>
           <p className="muted small">
             {x.game_mode ?? "Scenario"}
-            {x.player_count ? ` · up to ${x.player_count} players` : ""}
+            {x.player_count ? ` · up to ${count(x.player_count, "player")}` : ""}
           </p>
           {x.description && <p className="prose">{x.description}</p>}
           <code className="small" style={{ overflowWrap: "anywhere" }}>
@@ -368,7 +370,7 @@ function ItemsSection({ id, version, from, to }: { id: string; version?: string;
         <SelectField label="Version" value={shown.version ?? ""} onChange={(e) => navigate({ search: (s) => ({ ...s, version: e.target.value }) })}>
           {vs.map((v) => (
             <option key={v.version} value={v.version}>
-              {v.version} ({v.item_count} items)
+              {v.version} ({count(v.item_count, "item")})
             </option>
           ))}
         </SelectField>

@@ -3,7 +3,7 @@
 // in lists.queries.ts.
 import { Link, useParams, useSearch } from "@tanstack/react-router";
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
-import { bytes, num } from "../app/format";
+import { bytes, count } from "../app/format";
 import { useSession } from "../app/session";
 import { ErrorMessage, Notice, Skeleton } from "../ui/components";
 import { togglePin } from "./lists.services";
@@ -28,9 +28,10 @@ export function ListPage() {
         <h1>{l.name}</h1>
         {l.description && <p className="prose">{l.description}</p>}
         <p className="muted">
-          {num(l.items.length)} mods · {bytes(l.total_size_bytes)} to download · {l.is_public ? "public" : "private"}
+          {count(l.items.length, "mod")} · {bytes(l.total_size_bytes)} to download · {l.is_public ? "public" : "private"}
         </p>
-        <PinButton id={l.id} />
+        {/* Pinning needs to read the list without its link (POST /pin answers 404 to a share-link reader). */}
+        {!l.my_access.via_share && <PinButton id={l.id} />}
       </div>
       {l.my_access.via_share && <Notice>You are viewing this list through its share link: you can read and export it.</Notice>}
       <nav className="tabs" aria-label="Sections of this list">

@@ -1,9 +1,10 @@
 // List calls (/lists and a list's own parts: mods, check, import, export, history, snapshots,
 // sharing, collaborators, co-owners, suggestions, blocks, the suggestion form). Folders, tags,
 // communities, groups and templates have their own services beside this one.
-import { api, get, qs } from "../app/api";
+import { api, get, qs, send } from "../app/api";
 import type { z } from "zod";
 import type * as L from "../../features/lists/model";
+import type * as LR from "../../features/lists/routes";
 import type * as C from "../../features/collaboration/model";
 
 export type ListSummary = z.infer<typeof L.listSummary>;
@@ -20,21 +21,51 @@ export const createList = (body: { name: string; description: string; is_public:
 export const listDetail = (id: string, share?: string, signal?: AbortSignal) => get<ListDetail>(`/lists/${id}${qs({ share })}`, signal);
 export const addMod = (id: string, workshop_id: string, with_dependencies = true) =>
   api<{ ok: boolean; added: { workshop_id: string; name: string; in_catalog: boolean }[] }>("POST", `/lists/${id}/mods`, { body: { workshop_id, with_dependencies } });
-export const removeMod = (id: string, workshopId: string) => api<void>("DELETE", `/lists/${id}/mods/${workshopId}`);
+/** The header naming a removal's audit entry (the server's constant, checked by the compiler). */
+const AUDIT_ENTRY_HEADER: typeof LR.AUDIT_ENTRY_HEADER = "x-audit-entry-id";
+/** Removes a mod; answers the id of the removal's audit entry, which `revert` undoes. */
+export const removeMod = (id: string, workshopId: string) =>
+  send("DELETE", `/lists/${id}/mods/${workshopId}`).then((r) => r.headers.get(AUDIT_ENTRY_HEADER));
 export const pinVersion = (id: string, workshopId: string, version: string | null) => api<void>("PUT", `/lists/${id}/mods/${workshopId}/version`, { body: { version } });
 /** With `serverId`: the check against one of my servers as well (its scenario, game version, file conflicts, download). */
 export const checkList = (id: string, share?: string, signal?: AbortSignal, serverId?: string) =>
   get<CheckReport>(`/lists/${id}/check${qs({ share, server_id: serverId })}`, signal);
 export type CheckFinding = CheckReport["findings"][number];
-export const importPreview = (id: string, text: string, checkOrder = false) =>
-  api<ImportDiff>("POST", `/lists/${id}/import-preview${qs({ check_order: checkOrder ? "true" : undefined })}`, { text });
-export const importApply = (id: string, text: string, checkOrder = false) =>
-  api<{ ok: boolean; added: number; removed: number; version_changed: number }>("POST", `/lists/${id}/import-apply${qs({ check_order: checkOrder ? "true" : undefined })}`, { text });
+/** Per-mod choices for pins the catalog lacks, sent as `resolve=<id>:unpinned,<id>:skip`. */
+export type PinResolutions = Record<string, "unpinned" | "skip">;
+const resolveParam = (r?: PinResolutions) => {
+  const pairs = Object.entries(r ?? {}).map(([id, how]) => `${id}:${how}`);
+  return pairs.length ? pairs.join(",") : undefined;
+};
+export const importPreview = (id: string, text: string, checkOrder = false, resolve?: PinResolutions) =>
+  api<ImportDiff>("POST", `/lists/${id}/import-preview${qs({ check_order: checkOrder ? "true" : undefined, resolve: resolveParam(resolve) })}`, { text });
+export const importApply = (id: string, text: string, checkOrder = false, resolve?: PinResolutions) =>
+  api<{ ok: boolean; added: number; removed: number; version_changed: number }>(
+    "POST",
+    `/lists/${id}/import-apply${qs({ check_order: checkOrder ? "true" : undefined, resolve: resolveParam(resolve) })}`,
+    { text },
+  );
+export const setRequired = (id: string, workshopId: string, required: boolean | null) =>
+  api<void>("PUT", `/lists/${id}/mods/${workshopId}/required`, { body: { required } });
+export type ServerConfig = z.infer<typeof L.serverConfigOut>;
+export const serverConfig = (id: string, signal?: AbortSignal) => get<ServerConfig>(`/lists/${id}/server-config`, signal);
+export const updateServerConfig = (id: string, body: { settings?: Record<string, unknown>; secrets?: Record<string, string | null> }) =>
+  api<ServerConfig>("PUT", `/lists/${id}/server-config`, { body });
+export const forgetServerConfig = (id: string) => api<void>("DELETE", `/lists/${id}/server-config`);
 export const audit = (id: string, signal?: AbortSignal) => get<AuditEntry[]>(`/lists/${id}/audit`, signal);
 export const revert = (id: string, entryId: string) => api<{ ok: boolean }>("POST", `/lists/${id}/audit/${entryId}/revert`);
 
+/** What an export wrote: the text, and (for a complete config) whether it came from the list's remembered config. */
+export interface ExportResult {
+  text: string;
+  /** `imported` (the list's remembered config), `defaults` (the documented defaults), null for the fragment. */
+  config: "imported" | "defaults" | null;
+  /** The remembered config's passwords were left empty because the caller is not an owner. */
+  secretsWithheld: boolean;
+}
+
 /** Export texts are not JSON API answers: fetched as text with the same token. */
-export async function exportText(id: string, kind: "fragment" | "game", type: "fixed" | "latest", share?: string): Promise<string> {
+export async function exportText(id: string, kind: "fragment" | "game", type: "fixed" | "latest", share?: string): Promise<ExportResult> {
   const { getToken } = await import("../app/auth-store");
   const token = getToken();
   const res = await fetch(`/api/v1/lists/${id}/export${kind === "game" ? "/game" : ""}${qs({ type, share })}`, {
@@ -48,7 +79,12 @@ export async function exportText(id: string, kind: "fragment" | "game", type: "f
     } catch {}
     throw new Error(message);
   }
-  return text;
+  const config = res.headers.get("x-loadout-config");
+  return {
+    text,
+    config: config === "imported" || config === "defaults" ? config : null,
+    secretsWithheld: res.headers.get("x-loadout-secrets") === "withheld",
+  };
 }
 
 export type Collaborator = z.infer<typeof C.collaboratorOut>;

@@ -2,7 +2,7 @@
 // now and its public lists. Public: a community links it from its own site.
 import { Link, useParams, useSearch } from "@tanstack/react-router";
 import { useQuery } from "@tanstack/react-query";
-import { bytes, num } from "../app/format";
+import { bytes, num, count } from "../app/format";
 import { DataTable, ErrorMessage, Skeleton } from "../ui/components";
 import type { Series } from "../ui/chart";
 import { communityPage, communityPlayers, communityServers, RANGES, type CommunityStatPoint } from "./live.services";
@@ -84,7 +84,7 @@ export function CommunityPage() {
                   {l.name}
                 </Link>{" "}
                 <span className="muted small">
-                  {num(l.mod_count)} mods, {bytes(l.total_size_bytes)}
+                  {count(l.mod_count, "mod")}, {bytes(l.total_size_bytes)}
                 </span>
               </li>
             ))}

@@ -4,7 +4,7 @@
 import { useState, type FormEvent } from "react";
 import { Link, useNavigate, useParams, useSearch } from "@tanstack/react-router";
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
-import { bytes, dateTime, num } from "../app/format";
+import { bytes, count as countOf, dateTime, num } from "../app/format";
 import { useSession } from "../app/session";
 import { ConfirmButton, DataTable, ErrorMessage, Field, Notice, Pager, SelectField, Skeleton } from "../ui/components";
 import type { Series } from "../ui/chart";
@@ -43,7 +43,7 @@ export function LiveServerPage() {
           <PlayersBar players={s.player_count} limit={s.player_count_limit} />
         </div>
         <p className="muted small">
-          Last report {dateTime(s.last_updated)} · {num(s.mods_count)} mods, {bytes(s.mods_size_bytes)} to download · {num(Math.round(s.avg_players_7d))} players on average
+          Last report {dateTime(s.last_updated)} · {countOf(s.mods_count, "mod")}, {bytes(s.mods_size_bytes)} to download · {countOf(Math.round(s.avg_players_7d), "player")} on average
           this week
         </p>
       </div>
@@ -73,6 +73,7 @@ function Mods({ id, page }: { id: string; page: number }) {
       ) : (
         <>
           <DataTable
+            compact
             caption="Mods of this server, in load order"
             rows={mods.data!.items}
             rowKey={(m) => m.workshop_id}
@@ -180,7 +181,7 @@ function CopyMods({ id, name, count }: { id: string; name: string; count: number
         <Link to="/sign-in" search={{ next: location.pathname }}>
           Sign in
         </Link>{" "}
-        to copy these {num(count)} mods into a list of your own.
+        to copy {count === 1 ? "this mod" : `these ${num(count)} mods`} into a list of your own.
       </Notice>
     );
   return (

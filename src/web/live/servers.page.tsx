@@ -5,13 +5,13 @@ import { Link, useNavigate, useSearch } from "@tanstack/react-router";
 import { keepPreviousData, useQuery } from "@tanstack/react-query";
 import { bytes, num } from "../app/format";
 import type { LiveSearch } from "./live.search";
-import { Empty, ErrorMessage, Field, SelectField, Skeleton } from "../ui/components";
+import { ErrorMessage, Field, SelectField, Skeleton } from "../ui/components";
 import { ModPicker } from "../catalog/components/mod-picker";
 import { modDetail } from "../catalog/catalog.services";
 import { liveServers, PAGE, SORTS, type BrowseQuery, type LiveServer } from "./live.services";
+import { NoLiveServers } from "./live-sources";
 import { PlayersBar } from "./components/players-bar";
 import { ServerLink } from "./components/server-link";
-import { NoLiveServers } from "./live-sources";
 
 const MB = 1024 * 1024;
 
@@ -190,7 +190,7 @@ export function LiveServersPage() {
 function ServersTable({ servers }: { servers: LiveServer[] }) {
   return (
     <div className="table-wrap">
-      <table>
+      <table className="cards-sm">
         <caption className="sr-only">Live servers</caption>
         <thead>
           <tr>
@@ -214,15 +214,19 @@ function ServersTable({ servers }: { servers: LiveServer[] }) {
                 <ServerLink server={s} />
                 {s.official && <span className="tag">official</span>}
               </td>
-              <td style={{ minWidth: "8rem" }}>
+              <td style={{ minWidth: "8rem" }} data-label="Players">
                 <PlayersBar players={s.player_count} limit={s.player_count_limit} />
                 {s.queue_players_count > 0 && <span className="muted small">{s.queue_players_count} queued</span>}
               </td>
-              <td>{s.scenario_name || "–"}</td>
-              <td className="num">{num(s.mods_count)}</td>
-              <td className="num">{bytes(s.mods_size_bytes)}</td>
-              <td>{s.password_protected ? "password" : "open"}</td>
-              <td>{s.country ?? "–"}</td>
+              <td data-label="Scenario">{s.scenario_name || "–"}</td>
+              <td className="num" data-label="Mods">
+                {num(s.mods_count)}
+              </td>
+              <td className="num" data-label="Download">
+                {bytes(s.mods_size_bytes)}
+              </td>
+              <td data-label="Access">{s.password_protected ? "password" : "open"}</td>
+              <td data-label="Country">{s.country ?? "–"}</td>
             </tr>
           ))}
         </tbody>

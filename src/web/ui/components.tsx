@@ -147,17 +147,20 @@ export function DataTable<T>({
   rows,
   rowKey,
   empty,
+  compact,
 }: {
   caption: string;
   columns: Column<T>[];
   rows: T[];
   rowKey: (row: T) => string;
   empty?: string;
+  /** Under 600 px each row is a compact block, its cells labelled by their columns. */
+  compact?: boolean;
 }) {
   if (rows.length === 0 && empty !== undefined) return <p className="muted">{empty}</p>;
   return (
     <div className="table-wrap">
-      <table>
+      <table className={compact ? "cards-sm" : undefined}>
         <caption className="sr-only">{caption}</caption>
         <thead>
           <tr>
@@ -172,7 +175,7 @@ export function DataTable<T>({
           {rows.map((r) => (
             <tr key={rowKey(r)}>
               {columns.map((c) => (
-                <td key={c.header} className={c.num ? "num" : undefined}>
+                <td key={c.header} className={c.num ? "num" : undefined} data-label={compact && !c.hiddenHeader ? c.header : undefined}>
                   {c.cell(r)}
                 </td>
               ))}

@@ -1,5 +1,6 @@
 import { useDeferredValue, useState } from "react";
 import { useMutation, useQuery } from "@tanstack/react-query";
+import { count } from "../../app/format";
 import { ConfirmButton, ErrorMessage, Field, Notice } from "../../ui/components";
 import { findLiveServers, type LiveServer } from "../../live/live.services";
 import { copyFromServer, type ListDetail } from "../lists.services";
@@ -35,11 +36,11 @@ export function CopyFromServer({ list, onDone }: { list?: ListDetail; onDone: (l
               <span style={{ flex: 1 }}>
                 {s.name}{" "}
                 <span className="muted small">
-                  {s.player_count}/{s.player_count_limit} players · {s.mods_count} mods
+                  {s.player_count}/{s.player_count_limit} players · {count(s.mods_count, "mod")}
                 </span>
               </span>
               {list ? (
-                <ConfirmButton question={`Replace this list's mods with the ${s.mods_count} mods of ${s.name}?`} label={`Copy the mods of ${s.name}`} onConfirm={() => copy.mutate(s)} disabled={copy.isPending}>
+                <ConfirmButton question={`Replace this list's mods with the ${count(s.mods_count, "mod")} of ${s.name}?`} label={`Copy the mods of ${s.name}`} onConfirm={() => copy.mutate(s)} disabled={copy.isPending}>
                   Copy its mods
                 </ConfirmButton>
               ) : (

@@ -3,7 +3,7 @@
 // findings (scenario, game version, file conflicts, what players download) with their fixes.
 import { useState } from "react";
 import { useMutation, useQuery } from "@tanstack/react-query";
-import { bytes, num } from "../../app/format";
+import { bytes, count, num } from "../../app/format";
 import { ErrorMessage, Notice, SelectField, Skeleton } from "../../ui/components";
 import { ServerPreflight } from "../../deploy/components/preflight";
 import { servers } from "../../deploy/my-servers.services";
@@ -47,7 +47,7 @@ function Check({ list, share }: ListTabProps) {
     <section className="stack" aria-label="Pre-flight check">
       {picker}
       {c.ok ? (
-        <Notice kind="ok">Ready to deploy: {num(c.mod_count)} mods, {bytes(c.total_download_size_bytes)} to download.</Notice>
+        <Notice kind="ok">Ready to deploy: {count(c.mod_count, "mod")}, {bytes(c.total_download_size_bytes)} to download.</Notice>
       ) : (
         <Notice kind="warn">Fix the problems below before deploying.</Notice>
       )}

@@ -10,7 +10,7 @@ function Export({ list, share }: ListTabProps) {
   const [type, setType] = useState<"fixed" | "latest">("fixed");
   const [copied, setCopied] = useState(false);
   const text = useQuery(listQueries.export(list.id, kind, type, list.updated_at, share));
-  const href = useMemo(() => (text.data ? URL.createObjectURL(new Blob([text.data], { type: "application/json" })) : undefined), [text.data]);
+  const href = useMemo(() => (text.data ? URL.createObjectURL(new Blob([text.data.text], { type: "application/json" })) : undefined), [text.data]);
   return (
     <section className="stack" aria-label="Export">
       <div className="row">
@@ -19,23 +19,39 @@ function Export({ list, share }: ListTabProps) {
           <option value="game">A complete server config</option>
         </SelectField>
         <SelectField label="Versions" value={type} onChange={(e) => setType(e.target.value as typeof type)}>
-          <option value="fixed">Fixed (pins and current versions)</option>
-          <option value="latest">Latest (no versions: the server takes the newest)</option>
+          <option value="fixed">Fixed: pins only, other mods without a version</option>
+          <option value="latest">Latest: every mod at today's newest version</option>
         </SelectField>
       </div>
+      <p className="muted" id="export-versions-help">
+        {type === "fixed"
+          ? "Fixed writes a version only for the mods you pinned; every other mod has no version, so the server downloads its newest version each time it starts."
+          : "Latest writes every mod with the newest version the catalog knows now, pinned or not: the server keeps exactly these versions until you export again."}
+      </p>
       <ErrorMessage error={text.error} />
+      {text.data?.config === "defaults" && (
+        <p role="note">
+          This list was not imported from a complete server config, so the file has the documented defaults (Conflict on Everon, 64 players, BattlEye on, port 2001):
+          check them before you use it.
+        </p>
+      )}
+      {text.data?.config === "imported" && (
+        <p role="note">
+          The settings are those of the server config this list was imported from{text.data.secretsWithheld ? "; its passwords are left empty because only the list's owners may read them" : ""}.
+        </p>
+      )}
       {text.data && (
         <>
           <div className="field">
             <label htmlFor="export-text">Exported configuration</label>
-            <textarea id="export-text" className="mono" rows={12} readOnly value={text.data} />
+            <textarea id="export-text" className="mono" rows={12} readOnly value={text.data.text} />
           </div>
           <div className="row">
             <button
               type="button"
               className="btn"
               onClick={async () => {
-                await navigator.clipboard.writeText(text.data!).then(
+                await navigator.clipboard.writeText(text.data!.text).then(
                   () => setCopied(true),
                   () => setCopied(false),
                 );

@@ -1,7 +1,7 @@
 // The History tab: snapshots (take, compare, restore) and the audited changes, filtered, each undoable.
 import { useState } from "react";
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
-import { dateTime, num } from "../../app/format";
+import { dateTime, num, count } from "../../app/format";
 import { ConfirmButton, DataTable, Empty, ErrorMessage, Field, Notice, SelectField, Skeleton } from "../../ui/components";
 import { createSnapshot, diffSnapshots, importApply, revert, type ListDetail, type Snapshot } from "../lists.services";
 import { invalidateList, listQueries, useListRefresh } from "../lists.queries";
@@ -62,7 +62,7 @@ function Snapshots({ list }: { list: ListDetail }) {
         </button>
       </form>
       <ErrorMessage error={create.error ?? restore.error ?? all.error} />
-      {restore.data && <Notice kind="ok">Restored: {restore.data.added} added, {restore.data.removed} removed, {restore.data.version_changed} versions changed.</Notice>}
+      {restore.data && <Notice kind="ok">Restored: {restore.data.added} added, {restore.data.removed} removed, {count(restore.data.version_changed, "version")} changed.</Notice>}
       {all.data && all.data.length > 0 && (
         <>
           <DataTable

@@ -3,11 +3,11 @@
 import { memo, useCallback, useDeferredValue, useMemo, useState } from "react";
 import { Link, useNavigate } from "@tanstack/react-router";
 import { useMutation, useQuery } from "@tanstack/react-query";
-import { bytes, date, num } from "../../app/format";
+import { bytes, date, num, count } from "../../app/format";
 import { ChunkedRows, Empty, ErrorMessage, Notice, SelectField } from "../../ui/components";
 import { modDeps, modVersions } from "../../catalog/catalog.services";
 import { ModPicker, type PickedMod } from "../../catalog/components/mod-picker";
-import { addMod, audit, pinVersion, removeMod, revert, type ListDetail, type ListItem } from "../lists.services";
+import { addMod, pinVersion, removeMod, revert, setRequired, type ListDetail, type ListItem } from "../lists.services";
 import { useListRefresh } from "../lists.queries";
 import { listTab, type ListTabProps } from "./tab";
 
@@ -36,7 +36,7 @@ function AddMod({ list }: { list: ListDetail }) {
         <div className="stack">
           <p>
             Add <strong>{chosen.name}</strong>
-            {deps.isLoading ? "…" : missing.length > 0 ? ` and the ${missing.length} mods it needs that the list lacks:` : ". It needs nothing the list lacks."}
+            {deps.isLoading ? "…" : missing.length > 0 ? ` and the ${missing.length === 1 ? "mod" : `${missing.length} mods`} it needs that the list lacks:` : ". It needs nothing the list lacks."}
           </p>
           {missing.length > 0 && (
             <ul aria-label="Dependencies that will be added">
@@ -97,8 +97,6 @@ function PinVersion({ list, item, onDone }: { list: ListDetail; item: ListItem; 
   );
 }
 
-const DAY_MS = 86_400_000;
-
 /** What a row's dependency column says: the missing mods it needs, or that all are in the list. */
 function dependencyStatus(list: ListDetail): Map<string, string[]> {
   const needs = new Map<string, string[]>();
@@ -114,12 +112,12 @@ function dependencyStatus(list: ListDetail): Map<string, string[]> {
 interface RowProps {
   item: ListItem;
   missing: string[] | undefined;
-  tooOld: boolean;
   canPin: boolean;
   canRemove: boolean;
   busy: boolean;
   onPin: (id: string) => void;
   onRemove: (item: ListItem) => void;
+  onRequired: (item: ListItem, required: boolean) => void;
 }
 
 /**
@@ -127,7 +125,7 @@ interface RowProps {
  * renders 1,000 of these; the table's click handler routes the links), memoised so a filter
  * or an edit re-renders only the rows that changed (bench/web-list.ts).
  */
-const ModRow = memo(function ModRow({ item: i, missing, tooOld, canPin, canRemove, busy, onPin, onRemove }: RowProps) {
+const ModRow = memo(function ModRow({ item: i, missing, canPin, canRemove, busy, onPin, onRemove, onRequired }: RowProps) {
   const version = i.pinned_version ? `pinned ${i.pinned_version}` : `latest (${i.version || "?"})`;
   return (
     <tr>
@@ -136,7 +134,7 @@ const ModRow = memo(function ModRow({ item: i, missing, tooOld, canPin, canRemov
           {i.name || i.workshop_id}
         </a>
       </td>
-      <td>
+      <td data-label="Version">
         {canPin ? (
           <button type="button" className="btn link" onClick={() => onPin(i.workshop_id)}>
             {version}
@@ -145,14 +143,31 @@ const ModRow = memo(function ModRow({ item: i, missing, tooOld, canPin, canRemov
         ) : (
           version
         )}
+        <br />
+        {/* server.json's per-mod required: a required mod that cannot be loaded stops the server. */}
+        {canPin ? (
+          <label className="small" style={{ whiteSpace: "nowrap" }} title={i.required_stated === null ? "as the list's modsRequiredByDefault" : "set for this mod"}>
+            <input type="checkbox" checked={i.required} disabled={busy} onChange={(e) => onRequired(i, e.target.checked)} style={{ minHeight: 0, marginRight: "0.3rem", verticalAlign: "middle" }} />
+            required{i.required_stated === null ? "*" : ""}
+            <span className="sr-only">
+              {" "}
+              ({i.name}{i.required_stated === null ? ", as the list's default" : ""})
+            </span>
+          </label>
+        ) : (
+          <span className="muted small">{i.required ? "required" : "optional"}</span>
+        )}
       </td>
-      <td className="num">{bytes(i.size_bytes)}</td>
-      <td>
+      <td className="num" data-label="Size">
+        {bytes(i.size_bytes)}
+      </td>
+      <td data-label="Updated">
         {date(i.mod_updated_at)}
-        {tooOld && <span className="badge warn"> too old</span>}
+        {/* The server applies the list's age rule (too_old); the page only shows it. */}
+        {i.too_old && <span className="badge warn"> too old</span>}
       </td>
-      <td>{missing ? <span className="badge warn">needs {missing.join(", ")}</span> : <span className="muted">complete</span>}</td>
-      <td>
+      <td data-label="Dependencies">{missing ? <span className="badge warn">needs {missing.join(", ")}</span> : <span className="muted">complete</span>}</td>
+      <td data-label="Added by">
         {i.added_by?.display_name ?? "–"}
         <br />
         <span className="muted small">{date(i.added_at)}</span>
@@ -176,28 +191,23 @@ function Mods({ list }: ListTabProps) {
   const deferredFilter = useDeferredValue(filter);
   const [sort, setSort] = useState<"position" | "name" | "size" | "updated">("position");
   const [editing, setEditing] = useState<string | null>(null);
-  const [removed, setRemoved] = useState<{ workshop_id: string; name: string } | null>(null);
+  // The removal's audit entry (the DELETE names it), so undo reverts exactly that entry.
+  const [removed, setRemoved] = useState<{ name: string; entryId: string | null } | null>(null);
   const remove = useMutation({
-    mutationFn: (item: ListItem) => removeMod(list.id, item.workshop_id).then(() => item),
-    onSuccess: (item) => {
-      setRemoved({ workshop_id: item.workshop_id, name: item.name });
+    mutationFn: (item: ListItem) => removeMod(list.id, item.workshop_id).then((entryId) => ({ name: item.name, entryId })),
+    onSuccess: (r) => {
+      setRemoved(r);
       refresh();
     },
   });
   const undo = useMutation({
-    mutationFn: async () => {
-      const entries = await audit(list.id);
-      const entry = entries.find((e) => e.action === "remove_mod" && e.workshop_id === removed!.workshop_id && !e.reverted);
-      if (!entry) throw new Error("the removal is no longer in the history");
-      return revert(list.id, entry.id);
-    },
+    mutationFn: (entryId: string) => revert(list.id, entryId),
     onSuccess: () => {
       setRemoved(null);
       refresh();
     },
   });
   const needs = useMemo(() => dependencyStatus(list), [list]);
-  const oldBefore = list.max_mod_age_days == null ? null : Date.now() - list.max_mod_age_days * DAY_MS;
   const rows = useMemo(() => {
     const f = deferredFilter.trim().toLowerCase();
     const r = list.items.filter((i) => !f || i.name.toLowerCase().includes(f) || i.workshop_id.toLowerCase().includes(f));
@@ -207,6 +217,8 @@ function Mods({ list }: ListTabProps) {
     return r;
   }, [list.items, deferredFilter, sort]);
   const onRemove = useCallback((i: ListItem) => remove.mutate(i), [remove.mutate]);
+  const required = useMutation({ mutationFn: (v: { item: ListItem; required: boolean }) => setRequired(list.id, v.item.workshop_id, v.required), onSuccess: refresh });
+  const onRequired = useCallback((item: ListItem, r: boolean) => required.mutate({ item, required: r }), [required.mutate]);
   const editingItem = editing ? list.items.find((i) => i.workshop_id === editing) : undefined;
   return (
     <div className="stack">
@@ -214,15 +226,17 @@ function Mods({ list }: ListTabProps) {
       {removed && canAdd && (
         <div className="alert ok row" role="status" style={{ alignItems: "center" }}>
           Removed {removed.name}.
-          <button type="button" className="btn secondary" onClick={() => undo.mutate()} disabled={undo.isPending}>
-            Undo
-          </button>
+          {removed.entryId && (
+            <button type="button" className="btn secondary" onClick={() => undo.mutate(removed.entryId!)} disabled={undo.isPending}>
+              Undo
+            </button>
+          )}
         </div>
       )}
-      <ErrorMessage error={remove.error ?? undo.error} />
+      <ErrorMessage error={remove.error ?? undo.error ?? required.error} />
       {list.missing_dependencies.length > 0 && (
         <Notice kind="warn">
-          {list.missing_dependencies.length} dependencies are missing.{" "}
+          {list.missing_dependencies.length === 1 ? "1 dependency is" : `${num(list.missing_dependencies.length)} dependencies are`} missing.{" "}
           {canAdd ? (
             <>
               <Link to="/lists/$id" params={{ id: list.id }} search={{ tab: "check" }}>
@@ -255,7 +269,7 @@ function Mods({ list }: ListTabProps) {
             </SelectField>
           </div>
           <p className="muted small" aria-live="polite">
-            {rows.length === list.items.length ? `${num(rows.length)} mods` : `${num(rows.length)} of ${num(list.items.length)} mods`}
+            {rows.length === list.items.length ? count(rows.length, "mod") : `${num(rows.length)} of ${num(list.items.length)} mods`}
           </p>
           <div
             className="table-wrap"
@@ -267,7 +281,7 @@ function Mods({ list }: ListTabProps) {
               void navigate({ href: a.getAttribute("href")! });
             }}
           >
-            <table className="fixed">
+            <table className="fixed cards-sm">
               <caption className="sr-only">Mods of {list.name}</caption>
               <colgroup>
                 <col style={{ width: "27%" }} />
@@ -304,12 +318,12 @@ function Mods({ list }: ListTabProps) {
                     key={i.workshop_id}
                     item={i}
                     missing={needs.get(i.workshop_id)}
-                    tooOld={oldBefore !== null && i.mod_updated_at !== null && Date.parse(i.mod_updated_at) < oldBefore}
                     canPin={canAdd}
                     canRemove={canRemove}
-                    busy={remove.isPending}
+                    busy={remove.isPending || required.isPending}
                     onPin={setEditing}
                     onRemove={onRemove}
+                    onRequired={onRequired}
                   />
                 )}
               />

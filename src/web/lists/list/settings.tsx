@@ -10,6 +10,7 @@ import { decideRequest, listRequests, requireApproval } from "../../deploy/my-se
 import { TagChip } from "../components/tag-chip";
 import { invalidateList, organiseQueries } from "../lists.queries";
 import { listTab, type ListTabProps } from "./tab";
+import { ServerConfigCard } from "./server-config";
 import { setCommunity } from "../communities.services";
 import { deleteList, updateSettings, type ListDetail } from "../lists.services";
 import { setFolder } from "../folders.services";
@@ -70,6 +71,8 @@ function Settings({ list }: ListTabProps) {
           </button>
         </div>
       </FormCard>
+
+      <ServerConfigCard list={list} />
 
       <section className="card stack" aria-labelledby="file-h">
         <h2 id="file-h" style={{ marginTop: 0 }}>

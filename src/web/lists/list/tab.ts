@@ -23,4 +23,5 @@ export const listTab = <const Id extends string>(t: ListTabDef<Id>): ListTabDef<
 
 /** Rights shared by several tabs. */
 export const mayEdit = (a: ListDetail["my_access"]) => a.can_add || a.can_remove;
-export const mayAddAndRemove = (a: ListDetail["my_access"]) => a.can_add && a.can_remove;
+/** Import and templates replace the list's mods: the server says who may (`can_import`). */
+export const mayImport = (a: ListDetail["my_access"]) => a.can_import;

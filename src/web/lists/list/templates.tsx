@@ -2,12 +2,12 @@
 // list, push your templates to their followers.
 import { useState } from "react";
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
-import { dateTime, num } from "../../app/format";
+import { dateTime, num, count } from "../../app/format";
 import { useSession } from "../../app/session";
 import { ConfirmButton, DataTable, ErrorMessage, Field, Notice, SelectField } from "../../ui/components";
 import { applyTemplate, createTemplate, pushTemplate, unsubscribe } from "../templates.services";
 import { invalidateList, listQueries, useListRefresh } from "../lists.queries";
-import { listTab, mayAddAndRemove, type ListTabProps } from "./tab";
+import { listTab, mayImport, type ListTabProps } from "./tab";
 
 /** Templates: make one of this list, follow one (its mods are applied, later pushes too), push yours. */
 function Templates({ list }: ListTabProps) {
@@ -35,7 +35,7 @@ function Templates({ list }: ListTabProps) {
             <option value="">Choose</option>
             {(all.data ?? []).map((t) => (
               <option key={t.id} value={t.id}>
-                {t.name} ({t.mod_count} mods)
+                {t.name} ({count(t.mod_count, "mod")})
               </option>
             ))}
           </SelectField>
@@ -45,7 +45,7 @@ function Templates({ list }: ListTabProps) {
         </div>
         {apply.data && (
           <Notice kind="ok">
-            Applied: {apply.data.added} added, {apply.data.removed} removed, {apply.data.version_changed} versions changed.
+            Applied: {apply.data.added} added, {apply.data.removed} removed, {count(apply.data.version_changed, "version")} changed.
           </Notice>
         )}
         {links.data && links.data.length > 0 && (
@@ -83,7 +83,7 @@ function Templates({ list }: ListTabProps) {
             Make template
           </button>
         </div>
-        {make.data && <Notice kind="ok">Template “{make.data.name}” made with {make.data.mod_count} mods.</Notice>}
+        {make.data && <Notice kind="ok">Template “{make.data.name}” made with {count(make.data.mod_count, "mod")}.</Notice>}
       </form>
       {mine.length > 0 && (
         <div className="card stack">
@@ -110,7 +110,7 @@ function Templates({ list }: ListTabProps) {
           />
           {push.data && (
             <Notice kind="ok">
-              Pushed to {push.data.lists} lists: {push.data.results.reduce((n, r) => n + r.added, 0)} mods added, {push.data.results.reduce((n, r) => n + r.removed, 0)} removed.
+              Pushed to {count(push.data.lists, "list")}: {count(push.data.results.reduce((n, r) => n + r.added, 0), "mod")} added, {push.data.results.reduce((n, r) => n + r.removed, 0)} removed.
             </Notice>
           )}
         </div>
@@ -120,4 +120,4 @@ function Templates({ list }: ListTabProps) {
 }
 
 
-export const templatesTab = listTab({ id: "templates", label: "Templates", open: mayAddAndRemove, Component: Templates });
+export const templatesTab = listTab({ id: "templates", label: "Templates", open: mayImport, Component: Templates });
