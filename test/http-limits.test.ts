@@ -308,7 +308,7 @@ describe("hostile JSON: nesting is bounded before parsing, a rejected body is ne
       swept++;
       for (const o of [{ user: admin }, {}]) {
         const res = await t.req(r.method, path, { ...o, raw: deep, headers: { "content-type": "application/json" } });
-        const want = "user" in o || PUBLIC_MUTATIONS.has(`${r.method} ${r.path}`) ? { status: 400, body: { error: TOO_DEEP } } : { status: 401, body: { error: "unauthorized" } };
+        const want = "user" in o || PUBLIC_MUTATIONS.has(`${r.method} ${r.path}`) ? { status: 400, body: { error: TOO_DEEP } } : { status: 401, body: { error: "unauthorized", code: "unauthorized" } };
         if (res.status !== want.status || JSON.stringify(res.body) !== JSON.stringify(want.body)) wrong.push(`${r.method} ${r.path}: ${res.status} ${res.text.slice(0, 80)}`);
       }
     }
