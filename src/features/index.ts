@@ -12,6 +12,7 @@ import { eventsRoutes } from "./events/routes";
 import { eventsJobs } from "./events/jobs";
 import { tagsRoutes } from "./tags/routes";
 import { foldersRoutes } from "./folders/routes";
+import { communitiesRoutes } from "./communities/routes";
 import { templatesRoutes } from "./templates/routes";
 import { liveFeature } from "./live";
 import { catalogFeature } from "./catalog";
@@ -28,6 +29,7 @@ export const features: FeatureModule[] = [
   serversFeature,
   { name: "tags", routes: tagsRoutes },
   { name: "folders", routes: foldersRoutes },
+  { name: "communities", routes: communitiesRoutes },
   { name: "templates", routes: templatesRoutes },
   { name: "events", routes: eventsRoutes, jobs: eventsJobs },
   liveFeature,

@@ -12,6 +12,9 @@ import { isForbiddenAddress } from "./url-safety";
 import { INVALID_WORKSHOP_ID } from "./schemas";
 import { READ_METHODS, callerOf } from "./auth";
 
+/** The content type of the Prometheus text format (/metrics and the per-mod, per-server, per-community metrics). */
+export const METRICS_CONTENT_TYPE = "text/plain; version=0.0.4; charset=utf-8";
+
 export const BODY_LIMIT = 1024 * 1024;
 export const IMPORT_BODY_LIMIT = 5 * 1024 * 1024;
 /** Bun.serve's maxRequestBodySize: far above every route limit, so the app's JSON 413 answers first. */

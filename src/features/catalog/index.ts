@@ -13,3 +13,8 @@ export const catalogFeature: FeatureModule = {
   jobs: scraperJobs,
   schedules: scraperSchedules,
 };
+
+// What other features may read of the catalog's in-memory state (the platform's /metrics).
+export { answerCacheCounts } from "./repository";
+export { peekCatalogOrders } from "./orders";
+export { peekSearchIndex } from "./search-index";

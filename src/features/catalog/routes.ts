@@ -2,6 +2,7 @@
 import { Elysia } from "elysia";
 import { z } from "zod";
 import type { Deps } from "../../deps";
+import { METRICS_CONTENT_TYPE } from "../../shared/http";
 import { errorBody } from "../../shared/schemas";
 import { jsonResponse } from "../../shared/response-validation";
 import * as M from "./model";
@@ -104,7 +105,6 @@ export const catalogApiRoutes = (deps: Deps) => {
     });
 };
 
-export const METRICS_CONTENT_TYPE = "text/plain; version=0.0.4; charset=utf-8";
 
 export const modMetricsRoutes = (deps: Deps) =>
   new Elysia({ prefix: "/mod", tags: ["metrics"] }).get(

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { createTestApp, type TestApp, type TestUser } from "../../../test/helpers";
 import { makeList } from "../lists/testkit";
-import { slugify, uniqueSlug } from "./slug";
+import { slugify, uniqueSlug } from "../communities/slug";
 
 let t: TestApp;
 let a: TestUser;

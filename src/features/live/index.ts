@@ -4,3 +4,6 @@ import { liveRoutes } from "./routes";
 import { liveJobs, liveSchedules } from "./jobs";
 
 export const liveFeature: FeatureModule = { name: "live", routes: liveRoutes, jobs: liveJobs, schedules: liveSchedules };
+
+// What other features may read of the live feature's in-memory state (the platform's /metrics).
+export { peekLiveSnapshot } from "./snapshot";

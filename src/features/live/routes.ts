@@ -7,7 +7,7 @@ import type { Deps } from "../../deps";
 import { authPlugin } from "../../shared/auth";
 import { errorBody } from "../../shared/schemas";
 import { jsonResponse } from "../../shared/response-validation";
-import { METRICS_CONTENT_TYPE } from "../platform/routes";
+import { METRICS_CONTENT_TYPE } from "../../shared/http";
 import * as m from "./model";
 import * as svc from "./service";
 import { communityMetrics, serverMetrics } from "./metrics";

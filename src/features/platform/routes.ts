@@ -2,13 +2,13 @@ import { Elysia } from "elysia";
 import { z } from "zod";
 import { Registry, collectDefaultMetrics, Counter, Gauge } from "prom-client";
 import type { Deps } from "../../deps";
+import { METRICS_CONTENT_TYPE } from "../../shared/http";
 import { VERSION } from "../../version";
 import { sourceStatuses } from "../../shared/source-status";
-import { answerCacheCounts } from "../catalog/repository";
-import { peekCatalogOrders } from "../catalog/orders";
-import { peekSearchIndex } from "../catalog/search-index";
-import { peekLiveSnapshot } from "../live/snapshot";
-import { crawlProgress } from "../scraper/jobs";
+// Features' public faces only (their index.ts), never their insides.
+import { answerCacheCounts, peekCatalogOrders, peekSearchIndex } from "../catalog";
+import { peekLiveSnapshot } from "../live";
+import { crawlProgress } from "../scraper";
 
 const sourceStatusSchema = z.object({
   last_ok_at: z.string().nullable(),
@@ -111,7 +111,6 @@ export function createProcessRegistry(deps: Deps): Registry {
   return registry;
 }
 
-export const METRICS_CONTENT_TYPE = "text/plain; version=0.0.4; charset=utf-8";
 
 /** Scrapes within this window get the same body (scrapers poll every 15 s or more). */
 const METRICS_CACHE_MS = 1000;
