@@ -5,6 +5,7 @@ import { existsSync } from "node:fs";
 import * as schema from "./schema";
 import { embeddedMigrations } from "./migrations.macro" with { type: "macro" };
 import { readMigrations, type EmbeddedMigration } from "./migrations.macro";
+import { isCompiled } from "../shared/compiled";
 
 export type DB = BunSQLiteDatabase<typeof schema>;
 /** A drizzle transaction or the database itself: repositories accept either. */
@@ -22,8 +23,6 @@ export function openDatabase(path: string): { db: DB; sqlite: Database } {
   const db = drizzle(sqlite, { schema });
   return { db, sqlite };
 }
-
-const isCompiled = () => import.meta.dir.startsWith("/$bunfs") || import.meta.dir.includes("~BUN");
 
 /**
  * Migrations: inlined at build time for the compiled binary; read from drizzle/ when running
