@@ -16,9 +16,12 @@ import * as catalog from "../src/features/catalog/service";
 import * as live from "../src/features/live/service";
 import { serverMetrics, communityMetrics } from "../src/features/live/metrics";
 import * as lists from "../src/features/lists/service";
-import { resolveListAccess } from "../src/features/lists/access";
+import * as importer from "../src/features/lists/import";
+import * as listMods from "../src/features/lists/mods";
+import { exportItems } from "../src/features/lists/export";
+import { resolveListAccess, requireListRight } from "../src/features/lists/access";
 import { listItems } from "../src/features/lists/repository";
-import { exportFragment, exportFileName, type ExportType } from "../src/features/lists/serverjson";
+import { exportFragment, exportFileName, type ExportType } from "../src/features/lists/server-json-format";
 import { unreadCount } from "../src/features/events/repository";
 import { createProcessRegistry } from "../src/features/platform/routes";
 
@@ -72,12 +75,38 @@ const routes: [string, RegExp, Handler][] = [
     if (!uid) return json({ error: "unauthorized" }, 401);
     const a = resolveListAccess(deps, m[1]!, { id: uid } as any, q.get("share"));
     if (!a || !a.canRead) return json({ error: "list not found" }, 404);
-    return json(lists.importPreview(deps, m[1]!, await req.text(), q.get("check_order") === "true"));
+    return json(importer.importPreview(deps, m[1]!, await req.text(), q.get("check_order") === "true"));
+  }],
+  // The mixed-writes row (issue 24): the same service functions as the routes, each in its
+  // transaction with its event in the outbox. No job worker here: the service process, which
+  // shares the database file, fans the events out.
+  ["POST", /^\/api\/v1\/lists\/([0-9a-f-]{36})\/mods$/, async (m, q, req) => {
+    const uid = userOf(req);
+    if (!uid) return json({ error: "unauthorized" }, 401);
+    requireListRight(resolveListAccess(deps, m[1]!, { id: uid } as any, q.get("share")), "add");
+    const body = (await req.json()) as { workshop_id: string };
+    const r = listMods.addModsToList(deps, { listId: m[1]!, userId: uid, workshopIds: [body.workshop_id], source: "manual" });
+    return json({ ok: true, added: r.added });
+  }],
+  ["PUT", /^\/api\/v1\/lists\/([0-9a-f-]{36})\/mods\/([0-9A-Fa-f]{16})\/version$/, async (m, q, req) => {
+    const uid = userOf(req);
+    if (!uid) return json({ error: "unauthorized" }, 401);
+    requireListRight(resolveListAccess(deps, m[1]!, { id: uid } as any, q.get("share")), "add");
+    const body = (await req.json()) as { version: string | null };
+    listMods.setModVersion(deps, m[1]!, uid, m[2]!.toUpperCase(), body.version);
+    return new Response(null, { status: 204 });
+  }],
+  ["DELETE", /^\/api\/v1\/lists\/([0-9a-f-]{36})\/mods\/([0-9A-Fa-f]{16})$/, (m, q, req) => {
+    const uid = userOf(req);
+    if (!uid) return json({ error: "unauthorized" }, 401);
+    requireListRight(resolveListAccess(deps, m[1]!, { id: uid } as any, q.get("share")), "remove");
+    listMods.removeMod(deps, m[1]!, uid, m[2]!.toUpperCase());
+    return new Response(null, { status: 204 });
   }],
   ["GET", /^\/api\/v1\/lists\/([0-9a-f-]{36})\/export$/, (m, q) => {
     const a = resolveListAccess(deps, m[1]!, null, q.get("share"));
     if (!a || !a.canRead) return json({ error: "list not found" }, 404);
-    const items = listItems(sqlite, a.list.id).map((i) => ({ workshop_id: i.workshop_id, name: i.name, pinned_version: i.pinned_version, latest_version: i.version }));
+    const items = exportItems(sqlite, a.list.id);
     return new Response(JSON.stringify(exportFragment(items, (q.get("type") ?? "fixed") as ExportType), null, 2) + "\n", {
       headers: { "content-type": "application/json; charset=utf-8", "content-disposition": `attachment; filename="${exportFileName(a.list.name, "server")}"` },
     });

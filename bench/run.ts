@@ -21,7 +21,8 @@ import { Database } from "bun:sqlite";
 import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { cpus, totalmem, tmpdir, release, loadavg } from "node:os";
 import { join, resolve } from "node:path";
-import { seed, schemaFingerprint, type SeedMeta } from "./seed";
+import { seed, schemaFingerprint, benchApiKey, type SeedMeta } from "./seed";
+import { driveWrites, writePlan, type WriteLoad } from "./writes";
 import { mulberry32 } from "../test/fixtures/prng";
 
 const ROOT = resolve(import.meta.dir, "..");
@@ -272,6 +273,9 @@ function serviceEnv(dataDir: string, port: number): Record<string, string> {
     LOADOUT_HOST: "127.0.0.1",
     LOADOUT_SCHEDULES: "off",
     LOADOUT_TRUST_PROXY: "true",
+    // The mixed-writes row sends ~50,000 writes a minute as the bench user: the per-user limit
+    // (1,200 a minute) stays in the request path, far above what it counts.
+    LOADOUT_RATE_LIMIT_USER: "1000000",
     LOADOUT_LOG_LEVEL: process.env.LOADOUT_LOG_LEVEL ?? "info",
     LOADOUT_JWT_SECRET: "bench-jwt-secret-bench-jwt-secret-0123456789",
   };
@@ -409,6 +413,22 @@ function sameBody(a: string, b: string, ep: Endpoint): boolean | null {
 
 // ------------------------------------------------------------------------------------------
 
+/** Writes under load (issue 24): clients, the writes' latencies and the health checks' waits meanwhile. */
+interface WriteRow {
+  name: string;
+  clients: number;
+  seconds: number;
+  /** Health budget: no check waits longer (ms); write p99 budget (ms). */
+  budget_health_max_ms: number;
+  budget_write_p99_ms: number;
+  service: WriteLoad | null;
+  baseline: WriteLoad | null;
+  within_budget: boolean | null;
+  note?: string;
+}
+
+export const WRITE_CLIENTS = 20;
+
 interface Row {
   name: string;
   area: string;
@@ -504,6 +524,24 @@ function markdown(res: any): string {
   L.push("");
   L.push("Latencies are autocannon's (1 ms histogram resolution: `<1` means under a millisecond). " +
     "ratio = service req/s ÷ baseline req/s at the same connection count.");
+  for (const w of (res.writes ?? []) as WriteRow[]) {
+    L.push("");
+    if (!w.service) {
+      L.push(`${w.name}: not available (${w.note}).`);
+      continue;
+    }
+    const h = (x: WriteLoad | null) => (x?.health ? `${fmt(x.health.max, 0)} ms (p99 ${fmt(x.health.p99, 0)}, ${x.health.over_100ms} of ${x.health.probes} over 100 ms)` : "—");
+    const l = (x: WriteLoad | null) => (x ? `${fmt(x.p50, 0)} / ${fmt(x.p99, 0)} / ${fmt(x.max, 0)}${x.non2xx || x.errors ? ` (${x.non2xx} non-2xx, ${x.errors} errors)` : ""}` : "—");
+    L.push(`| ${w.name} (${w.clients} clients, ${w.seconds} s) | budget | service | baseline |`);
+    L.push("|---|---|---|---|");
+    L.push(`| writes/s | | ${fmt(w.service.rps, 0)} | ${w.baseline ? fmt(w.baseline.rps, 0) : "—"} |`);
+    L.push(`| write p50 / p99 / max ms | p99 ≤ ${w.budget_write_p99_ms} ms${w.within_budget === false ? " **missed**" : w.within_budget ? " ok" : ""} | ${l(w.service)} | ${l(w.baseline)} |`);
+    L.push(`| longest health check during the writes | ≤ ${w.budget_health_max_ms} ms | ${h(w.service)} | ${h(w.baseline)} |`);
+    L.push("");
+    L.push("Each client cycles add → pin → unpin → remove of its own mod on the bench user's lists (every request a real change with an event); " +
+      "a separate process asks `/api/v1/health` every 20 ms meanwhile. The baseline runs the same service functions without Elysia and without " +
+      "a job worker (its events are fanned out by the service process, which shares the database file).");
+  }
   return L.join("\n");
 }
 
@@ -588,6 +626,7 @@ export async function runBench(opts: BenchOptions) {
   const S = `http://127.0.0.1:${port}`;
   const B = `http://127.0.0.1:${bport}`;
   const rows: Row[] = [];
+  const writes: WriteRow[] = [];
   let maxRss = 0, baseMaxRss = 0, idleRss = 0;
   let memory: Record<string, number | null> = {};
   try {
@@ -638,6 +677,31 @@ export async function runBench(opts: BenchOptions) {
       const at = ib >= 0 ? row.service[ib] : undefined;
       row.within_budget = ep.budget && at ? at.p99 <= ep.budget && at.non2xx === 0 : null;
     }
+    if (!opts.only || opts.only.test("mixed writes")) {
+      const seconds = opts.amount ? 1 : Math.max(opts.duration, 10);
+      const w: WriteRow = {
+        name: "mixed writes", clients: WRITE_CLIENTS, seconds, budget_health_max_ms: 100, budget_write_p99_ms: 50,
+        service: null, baseline: null, within_budget: null,
+      };
+      writes.push(w);
+      try {
+        const plan = writePlan(dbPath, meta.ids.user_id, WRITE_CLIENTS);
+        const keys = meta.ids.api_keys ?? 1;
+        const o = { connections: WRITE_CLIENTS, seconds, amount: opts.amount, apiKey: (n: number) => benchApiKey(n % keys) };
+        w.service = await driveWrites(S, plan, { ...o, healthUrl: `${S}/api/v1/health` });
+        await Bun.sleep(opts.amount ? 100 : 2_000); // the service's dispatcher finishes the events
+        w.baseline = await driveWrites(B, plan, { ...o, healthUrl: `${B}/api/v1/health` });
+        const sv = w.service;
+        w.within_budget = !!sv.health && sv.health.max <= w.budget_health_max_ms && sv.p99 <= w.budget_write_p99_ms && sv.non2xx === 0 && sv.errors === 0;
+        const line = (x: WriteLoad) => `p50 ${fmt(x.p50, 0)} p99 ${fmt(x.p99, 0)} max ${fmt(x.max, 0)} ms ${x.rps} writes/s | health max ${x.health?.max} ms, ${x.health?.over_100ms} over 100 ms` +
+          (x.non2xx || x.errors ? ` | non-2xx ${x.non2xx} errors ${x.errors}: ${x.samples.join("; ")}` : "");
+        log(`${"mixed writes".padEnd(32)} c=${WRITE_CLIENTS} service ${line(sv)}`);
+        log(`${"".padEnd(32)}      baseline ${line(w.baseline)}`);
+      } catch (e) {
+        w.note = String(e);
+        log(`mixed writes not available (${w.note})`);
+      }
+    }
     clearInterval(sampler);
     const m = await scrape(S, !opts.amount);
     memory = {
@@ -675,6 +739,7 @@ export async function runBench(opts: BenchOptions) {
     /** What the in-memory answers hold (the service's own gauges after the run). */
     in_memory: memory,
     endpoints: rows,
+    writes,
   };
   rmSync(dataDir, { recursive: true, force: true });
 

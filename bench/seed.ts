@@ -9,6 +9,7 @@
 // live feature's "online" means "seen in the last hour". A sidecar <out>.meta.json records that
 // "now", the counts, the seed time and the ids the benchmark needs (lists of 130 and 1,000 mods,
 // a busy server, a mod with a deep dependency chain, the bench user's API key).
+import { serverSearchText } from "../src/features/live/search";
 import { mkdirSync, rmSync, existsSync, statSync, writeFileSync } from "node:fs";
 import { dirname, resolve } from "node:path";
 import { openDatabase, migrate } from "../src/db/client";
@@ -413,7 +414,7 @@ export async function seed(scaleName: string, out: string): Promise<SeedMeta> {
       const samples = online ? 7 * 288 : 0;
       const community = chance(0.05) && communityIds.length ? pick(communityIds) : null;
       ins.run(id, sid, String(1_000_000 + s), host, name, ip, port, pick(COUNTRIES), players, limit, queue, queue ? queue * 30 : 0, scenario,
-        "1.2.0.81", chance(0.15) ? 1 : 0, official ? 1 : 0, tags, `${name} ${host} ${scenario}`.toLowerCase(), nMods, size, hex(16).toLowerCase(),
+        "1.2.0.81", chance(0.15) ? 1 : 0, official ? 1 : 0, tags, serverSearchText(name, scenario), nMods, size, hex(16).toLowerCase(),
         online ? 1 : 0, Math.round(avg7 * samples), samples, avg7, community, first, last);
       serverIds.push(id);
       serverLimit.push(limit);

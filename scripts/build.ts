@@ -9,6 +9,7 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { dirname, join, relative } from "node:path";
 import { buildWebBundle, compress } from "../src/features/web/bundle";
 import { EMBED_PREFIX } from "../src/features/web/assets";
+import { RUNTIME_FLAGS } from "../src/shared/runtime-flags";
 
 const outfile = process.argv[2] ?? "dist/loadout";
 mkdirSync("dist", { recursive: true });
@@ -28,7 +29,9 @@ for (const { path, bytes } of await buildWebBundle()) {
 }
 const result = await Bun.build({
   entrypoints: ["src/main.ts", ...webFiles],
-  compile: { outfile },
+  // Bun's cap on request headers is a runtime flag, not a Bun.serve option: raised so that the
+  // app's own 431 {error} answers headers between 16 and 64 KiB (src/shared/http.ts).
+  compile: { outfile, execArgv: RUNTIME_FLAGS },
   bytecode: true,
   target: "bun",
   sourcemap: "none",

@@ -15,6 +15,7 @@ import scalarBundle from "../node_modules/@scalar/api-reference/dist/browser/sta
 const SCALAR_PATH = "/swagger/assets/scalar.js";
 
 import { applyResponseValidation, documented } from "./shared/response-validation";
+import { applyRequestValidation } from "./shared/request-validation";
 
 export function createApp(deps: Deps) {
   const origins = deps.config.LOADOUT_CORS_ORIGINS.trim();
@@ -67,6 +68,8 @@ export function createApp(deps: Deps) {
   }
   // Response schemas document every route; they validate only in the test app (strict).
   applyResponseValidation(app as any, deps.config.LOADOUT_RESPONSE_VALIDATION);
+  // Request schemas refuse with AppError, so no rejected body is ever serialised (issue 24).
+  applyRequestValidation(app as any);
   return app;
 }
 

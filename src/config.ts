@@ -1,6 +1,7 @@
 // The one place that reads the environment. Every variable of decisions.md "Configuration",
 // validated at start: a bad value stops the start with one line naming the variable.
 import { z } from "zod";
+import { Cron } from "croner";
 import { parseDuration } from "./shared/time";
 
 const bool = (name: string, def: boolean) =>
@@ -105,6 +106,26 @@ export const configSchema = z.object({
   LOADOUT_CRON_GAME_SERVERS: cron("LOADOUT_CRON_GAME_SERVERS", "*/5 * * * *"),
   LOADOUT_CRON_ROLLUPS: cron("LOADOUT_CRON_ROLLUPS", "0 * * * *"),
   LOADOUT_CRON_ITEMS: cron("LOADOUT_CRON_ITEMS", "30 */6 * * *"),
+  /** Scheduled backups into <data dir>/backups (unset: none); LOADOUT_BACKUP_KEEP of them are kept. */
+  LOADOUT_BACKUP_CRON: optionalNonEmpty.pipe(
+    z
+      .string()
+      .refine((v) => {
+        try {
+          new Cron(v, { paused: true }).stop(); // croner's own parser: what the scheduler will run
+          return true;
+        } catch {
+          return false;
+        }
+      }, "LOADOUT_BACKUP_CRON must be a cron expression such as \"0 3 * * *\"")
+      .optional(),
+  ),
+  LOADOUT_BACKUP_KEEP: z.coerce
+    .number({ error: "LOADOUT_BACKUP_KEEP must be a whole number of backups from 1 to 1000" })
+    .int("LOADOUT_BACKUP_KEEP must be a whole number of backups from 1 to 1000")
+    .min(1, "LOADOUT_BACKUP_KEEP must be a whole number of backups from 1 to 1000")
+    .max(1000, "LOADOUT_BACKUP_KEEP must be a whole number of backups from 1 to 1000")
+    .default(7),
   /** A game server's addons folder on this machine (`<profile>/addons`): items are read from its data.pak files. */
   LOADOUT_ADDONS_DIR: optionalNonEmpty,
   LOADOUT_ALLOW_PRIVATE_URLS: bool("LOADOUT_ALLOW_PRIVATE_URLS", false),

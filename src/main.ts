@@ -1,8 +1,6 @@
 #!/usr/bin/env bun
-// The `loadout` command: serve (default) | migrate | user create | backup | rotate-key.
+// The `loadout` command: serve (default) | migrate | user create | backup | restore | rotate-key.
 import { parseArgs } from "node:util";
-import { existsSync } from "node:fs";
-import { resolve } from "node:path";
 import { loadConfig, ConfigError, type Config } from "./config";
 import { VERSION } from "./version";
 import { lockedMessage, tryLockDataDir } from "./shared/data-dir";
@@ -14,8 +12,11 @@ Usage:
   loadout migrate                                  apply database migrations and exit
   loadout user create [--admin] --email E --password P [--name N]
                                                    create an (approved) account
-  loadout backup [FILE]                            online copy of the database (VACUUM INTO);
+  loadout backup [FILE]                            online copy of the database (VACUUM INTO), the key
+                                                   files beside it (FILE.secret-key, FILE.jwt-secret);
                                                    default <data dir>/backups/loadout-<time>.db
+  loadout restore [--without-keys] FILE            put a backup in place of the database (server
+                                                   stopped); the current one is kept aside
   loadout rotate-key --new-key BASE64              re-encrypt server credentials with a new key
   loadout --version | --help
 
@@ -102,31 +103,43 @@ async function main(argv: string[]) {
       return;
     }
     case "backup": {
-      const { openDatabase } = await import("./db/client");
-      const { mkdirSync } = await import("node:fs");
-      const { join } = await import("node:path");
-      const dbPath = join(config.LOADOUT_DATA_DIR, "loadout.db");
-      if (!existsSync(dbPath)) fail(`no database at ${dbPath}`);
-      let target = argv[1];
-      if (!target) {
-        mkdirSync(join(config.LOADOUT_DATA_DIR, "backups"), { recursive: true });
-        target = join(config.LOADOUT_DATA_DIR, "backups", `loadout-${new Date().toISOString().replace(/[:.]/g, "-")}.db`);
-      }
-      target = resolve(target);
-      if (existsSync(target)) fail(`refusing to overwrite ${target}`);
-      const { ensurePrivateDir, ensurePrivateFile, tryLockDataDir } = await import("./shared/data-dir");
-      const { dirname } = await import("node:path");
+      const { writeBackup, backupPath } = await import("./features/backup/service");
+      const target = argv[1] ?? backupPath(config, "loadout-", new Date());
       const held = tryLockDataDir(config.LOADOUT_DATA_DIR);
       if (!held.ok) {
         console.error(`backup: a loadout server${held.pid ? ` (pid ${held.pid})` : ""} is running on this data directory; copying online (VACUUM INTO reads one consistent snapshot while it keeps serving)`);
       }
-      if (dirname(target) === join(config.LOADOUT_DATA_DIR, "backups")) ensurePrivateDir(dirname(target));
-      ensurePrivateFile(target); // VACUUM INTO fills an empty file and keeps its mode: 0600
-      const { sqlite } = openDatabase(dbPath);
-      sqlite.query("VACUUM INTO ?").run(target);
-      sqlite.close();
+      let r: ReturnType<typeof writeBackup>;
+      try {
+        r = writeBackup(config, target);
+      } catch (e) {
+        if (held.ok) held.lock.release();
+        fail(`backup: ${e instanceof Error ? e.message : String(e)}`);
+      }
       if (held.ok) held.lock.release();
-      console.log(target);
+      if (r.keys.length > 0) console.error(`backup: key files beside it: ${r.keys.join(", ")} (needed to restore; keep them as private as the database)`);
+      for (const env of r.keys_in_environment) console.error(`backup: ${env} comes from the environment and is not written: keep it with this backup`);
+      console.log(r.file);
+      return;
+    }
+    case "restore": {
+      const { values, positionals } = parseArgs({ args: argv.slice(1), options: { "without-keys": { type: "boolean" } }, allowPositionals: true });
+      if (positionals.length !== 1) fail("usage: loadout restore [--without-keys] <backup file>");
+      // A running server holds the database open and would keep writing to the file set aside.
+      const lock = exclusiveOrFail(config, "restore", "stop it first, restore, then start it again");
+      const { restoreBackup } = await import("./features/backup/service");
+      let r: ReturnType<typeof restoreBackup>;
+      try {
+        r = restoreBackup(config, positionals[0]!, { withoutKeys: values["without-keys"] });
+      } catch (e) {
+        lock.release();
+        fail(`restore: ${e instanceof Error ? e.message : String(e)}`);
+      }
+      lock.release();
+      for (const note of r.key_notes) console.error(`restore: ${note}`);
+      const next_step =
+        r.schema.migrated_at_next_start > 0 ? `start the server: it applies the ${r.schema.migrated_at_next_start} newer migration(s) of this version first` : "start the server";
+      console.log(JSON.stringify({ ...r, next_step }));
       return;
     }
     case "rotate-key": {

@@ -54,6 +54,15 @@ test(
       expect(res.in_memory.live_snapshot_servers).toBeGreaterThan(0);
       expect(res.in_memory.catalog_orders_mods).toBeGreaterThan(0);
       expect(res.in_memory.catalog_search_terms).toBeGreaterThan(0);
+      // The mixed-writes row of issue 24: every write a 2xx change, the health checks timed meanwhile.
+      expect(res.writes.map((w: any) => [w.name, w.clients, w.note])).toEqual([["mixed writes", 20, undefined]]);
+      for (const side of [res.writes[0].service, res.writes[0].baseline]) {
+        for (const k of ["rps", "p50", "p99", "max", "non2xx", "errors", "health"]) expect(side).toHaveProperty(k);
+        expect([side.non2xx, side.errors, side.samples]).toEqual([0, 0, []]);
+        expect(side.requests).toBeGreaterThanOrEqual(40);
+        expect(side.health.probes).toBeGreaterThan(0);
+        expect(side.health.failed).toBe(0);
+      }
       // The features this harness measures are merged: most endpoints must answer.
       expect(res.endpoints.filter((e: any) => e.available).length).toBeGreaterThan(20);
     } finally {

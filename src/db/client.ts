@@ -24,11 +24,14 @@ export function openDatabase(path: string): { db: DB; sqlite: Database } {
   return { db, sqlite };
 }
 
+/** Running as the compiled executable (src/shared/compiled.ts). */
+export { isCompiled };
+
 /**
  * Migrations: inlined at build time for the compiled binary; read from drizzle/ when running
  * from source (so a freshly generated migration is picked up without a transpiler cache).
  */
-function loadMigrations(): EmbeddedMigration[] {
+export function loadMigrations(): EmbeddedMigration[] {
   const folder = join(import.meta.dir, "../../drizzle");
   if (!isCompiled() && existsSync(join(folder, "meta/_journal.json"))) return readMigrations(folder);
   return embeddedMigrations();

@@ -1,8 +1,6 @@
 // The registry of features: each contributes routes, job handlers and schedules.
-// Add one entry per feature (keep platform first).
-import type { AnyElysia } from "elysia";
-import type { Deps } from "../deps";
-import type { JobHandler } from "./jobs/queue";
+// Add one entry per feature (keep platform first). What an entry holds: feature-module.ts.
+import type { FeatureModule } from "./feature-module";
 import { jobsRoutes } from "./jobs/routes";
 import { platformRoutes } from "./platform/routes";
 import { authRoutes } from "./auth/routes";
@@ -18,20 +16,7 @@ import { templatesRoutes } from "./templates/routes";
 import { liveFeature } from "./live";
 import { catalogFeature } from "./catalog";
 import { webRoutes } from "./web/routes";
-
-export interface ScheduleSpec {
-  name: string;
-  cron: string;
-  /** Only enqueues (croner never runs work itself). */
-  enqueue: () => void;
-}
-
-export interface FeatureModule {
-  name: string;
-  routes?: (deps: Deps) => AnyElysia;
-  jobs?: (deps: Deps) => Record<string, JobHandler>;
-  schedules?: (deps: Deps) => ScheduleSpec[];
-}
+import { backupFeature } from "./backup";
 
 export const features: FeatureModule[] = [
   { name: "platform", routes: platformRoutes },
@@ -47,6 +32,7 @@ export const features: FeatureModule[] = [
   { name: "events", routes: eventsRoutes, jobs: eventsJobs },
   liveFeature,
   catalogFeature,
+  backupFeature,
   // Last: its page wildcard answers only what no API, docs or metrics route does.
   { name: "web", routes: webRoutes },
 ];

@@ -5,14 +5,26 @@ import { Elysia } from "elysia";
 import type { Server } from "bun";
 import type { Deps } from "../deps";
 import { AppError } from "./errors";
-import { BARE_MESSAGES } from "./schemas";
-import { RateLimiter, isRateLimitExempt } from "./rate-limit";
+import { issueMessage } from "./request-validation";
+import { RateLimiter, isPageLoad, isRateLimitExempt, refusesWithPage } from "./rate-limit";
+import { isForbiddenAddress } from "./url-safety";
 import { READ_METHODS, callerOf } from "./auth";
 
 export const BODY_LIMIT = 1024 * 1024;
 export const IMPORT_BODY_LIMIT = 5 * 1024 * 1024;
 /** Bun.serve's maxRequestBodySize: far above every route limit, so the app's JSON 413 answers first. */
 export const SOCKET_BODY_CAP = 1024 * 1024 * 1024;
+/**
+ * Request headers (names and values) the app takes: 16 KiB, Bun's own default cap. Beyond it the
+ * answer is our 431 `{error}`; beyond the runtime's raised cap (RUNTIME_HEADER_CAP, 64 KiB, in
+ * src/shared/runtime-flags.ts) Bun's bare 431 answers before any of our code runs.
+ */
+export const HEADER_LIMIT = 16 * 1024;
+const headerBytes = (headers: Headers) => {
+  let n = 0;
+  for (const [name, value] of headers) n += name.length + value.length + 4; // "name: value\r\n"
+  return n;
+};
 /** Import endpoints take up to 5 MiB and receive the raw body text (shape 3 is not JSON). */
 export const isImportPath = (path: string) => /\/import-(preview|apply)$/.test(path);
 
@@ -27,6 +39,34 @@ export const PUBLIC_MUTATIONS = new Set([
   "POST /api/v1/auth/magic",
   "POST /api/v1/jobs/scraper/detail",
 ]);
+
+/** Deepest nesting of arrays and objects a request body may have (beyond it: 400 before parsing). */
+export const MAX_JSON_DEPTH = 64;
+export const TOO_DEEP = `JSON nested deeper than ${MAX_JSON_DEPTH} levels`;
+
+/**
+ * Whether the JSON text in `bytes` nests arrays and objects deeper than `max`: one pass counting
+ * `[` and `{` outside strings (a backslash escapes the next byte), stopping at the first level too
+ * deep. A body of 100,000 `[` cost JSON.parse and every walk after it seconds; this answers after
+ * 65 bytes. Bytes, not characters: every byte of a multi-byte UTF-8 character is 0x80 or above,
+ * so none reads as a bracket, a quote or a backslash. Whether the text is JSON at all is
+ * JSON.parse's call, after this.
+ */
+export function jsonNestsDeeperThan(bytes: Uint8Array, max: number): boolean {
+  let depth = 0;
+  let inString = false;
+  for (let i = 0; i < bytes.length; i++) {
+    const b = bytes[i]!;
+    if (inString) {
+      if (b === 0x5c) i++; // \x: the escaped byte is content
+      else if (b === 0x22) inString = false;
+    } else if (b === 0x22) inString = true;
+    else if (b === 0x5b || b === 0x7b) {
+      if (++depth > max) return true;
+    } else if ((b === 0x5d || b === 0x7d) && depth > 0) depth--;
+  }
+  return false;
+}
 
 const isJsonType = (contentType: string) => /^application\/([\w.+-]+\+)?json\s*(;|$)/i.test(contentType);
 const utf8 = new TextDecoder("utf-8", { fatal: true });
@@ -59,6 +99,8 @@ interface RequestMeta {
   start: number;
 }
 const meta = new WeakMap<Request, RequestMeta>();
+/** Requests whose log line was written when they were refused early (see `early`). */
+const loggedEarly = new WeakSet<Request>();
 /** Status of the error response rendered for a request (Elysia's afterResponse does not see it). */
 const errorStatus = new WeakMap<Request, number>();
 
@@ -74,6 +116,31 @@ export function clientIp(deps: Pick<Deps, "config">, request: Request, server?: 
 const json = (status: number, body: unknown, headers: Record<string, string> = {}) =>
   new Response(JSON.stringify(body), { status, headers: { "content-type": "application/json", ...headers } });
 
+/**
+ * The global limit's refusal: `{error: "too many requests"}` on API paths; on a page path (a
+ * person in a browser) a small page that says how long to wait and reloads itself then.
+ */
+function tooManyRequests(path: string, retryAfter: number, requestId: string): Response {
+  const headers = { ...SECURITY_HEADERS, "retry-after": String(retryAfter), "x-request-id": requestId };
+  if (!refusesWithPage(path)) return json(429, { error: "too many requests" }, headers);
+  const page = `<!doctype html>
+<html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
+<meta http-equiv="refresh" content="${retryAfter}"><title>Too many requests · Loadout</title>
+<style>body{font:16px/1.5 system-ui,sans-serif;max-width:34rem;margin:15vh auto;padding:0 1rem;color:#1d2430;background:#f6f7f9}@media(prefers-color-scheme:dark){body{color:#e4e8ee;background:#14181f}}h1{font-size:1.4rem}</style>
+</head><body><main><h1>Too many requests</h1>
+<p>This address has sent more requests in the last minute than Loadout answers. Please wait ${retryAfter} second${retryAfter === 1 ? "" : "s"}; this page reloads by itself then.</p>
+</main></body></html>
+`;
+  return new Response(page, {
+    status: 429,
+    headers: { ...headers, "content-type": "text/html; charset=utf-8", "cache-control": "no-store", "content-security-policy": "default-src 'none'; style-src 'unsafe-inline'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'" },
+  });
+}
+
+/** The line logged once when a proxy's X-Forwarded-For is ignored. */
+export const UNTRUSTED_PROXY_WARNING =
+  "requests carry X-Forwarded-For from a loopback or private address, but LOADOUT_TRUST_PROXY is off: every visitor behind that proxy counts as one client (one rate limit, one login limit). If the proxy sets or overwrites X-Forwarded-For, set LOADOUT_TRUST_PROXY=true (docs/operations.md, 'Behind a reverse proxy')";
+
 const SECURITY_HEADERS: Record<string, string> = {
   "x-content-type-options": "nosniff",
   "x-frame-options": "DENY",
@@ -81,13 +148,8 @@ const SECURITY_HEADERS: Record<string, string> = {
   "cross-origin-opener-policy": "same-origin",
 };
 
-function validationMessage(error: any): string {
-  const issue = (error.all as { path: string; message: string }[] | undefined)?.[0];
-  if (!issue) return "invalid request";
-  const message = issue.message || "invalid value";
-  if (BARE_MESSAGES.has(message) || !issue.path || issue.path === "root") return message;
-  return `${issue.path}: ${message}`;
-}
+/** Elysia's ValidationError (only response schemas still raise it: request schemas throw AppError). */
+const validationMessage = (error: any): string => issueMessage((error.all as { path: string; message: string }[] | undefined)?.[0]);
 
 export function httpPlugin(deps: Deps) {
   // Anonymous requests and bad credentials count against the client IP; valid credentials
@@ -95,6 +157,8 @@ export function httpPlugin(deps: Deps) {
   const { LOADOUT_RATE_LIMIT_ANON: anonLimit, LOADOUT_RATE_LIMIT_USER: userLimit } = deps.config;
   const anonLimiter = anonLimit > 0 ? new RateLimiter(anonLimit, 60_000, () => deps.clock.now()) : null;
   const userLimiter = userLimit > 0 ? new RateLimiter(userLimit, 60_000, () => deps.clock.now()) : null;
+  // Until warned once: a request with X-Forwarded-For from a proxy-like peer while the header is not trusted.
+  let watchForProxy = !deps.config.LOADOUT_TRUST_PROXY;
 
   return new Elysia({ name: "http" })
     .onRequest(async ({ request, set, server }) => {
@@ -104,18 +168,28 @@ export function httpPlugin(deps: Deps) {
       Object.assign(set.headers, SECURITY_HEADERS);
       const path = new URL(request.url).pathname;
 
-      const len = Number(request.headers.get("content-length") ?? 0);
-      if (len > (isImportPath(path) ? IMPORT_BODY_LIMIT : BODY_LIMIT)) {
-        return json(413, { error: "request body too large" }, { "x-request-id": id });
+      if (headerBytes(request.headers) > HEADER_LIMIT) {
+        return early(request, json(431, { error: "request headers too large" }, { ...SECURITY_HEADERS, "x-request-id": id }));
       }
 
-      if ((anonLimiter || userLimiter) && !isRateLimitExempt(path)) {
+      const len = Number(request.headers.get("content-length") ?? 0);
+      if (len > (isImportPath(path) ? IMPORT_BODY_LIMIT : BODY_LIMIT)) {
+        return early(request, json(413, { error: "request body too large" }, { ...SECURITY_HEADERS, "x-request-id": id }));
+      }
+
+      if (watchForProxy && request.headers.has("x-forwarded-for")) {
+        const peer = server?.requestIP(request)?.address;
+        if (peer && isForbiddenAddress(peer)) {
+          watchForProxy = false;
+          deps.log.warn(UNTRUSTED_PROXY_WARNING, { peer });
+        }
+      }
+
+      if ((anonLimiter || userLimiter) && !isRateLimitExempt(path) && !isPageLoad(request.method, path)) {
         const hasCredential = request.headers.has("authorization") || request.headers.has("x-api-key");
         const caller = hasCredential ? await callerOf(deps, request).catch(() => null) : null;
         const r = caller ? userLimiter?.hit("u:" + caller.id) : anonLimiter?.hit("ip:" + clientIp(deps, request, server));
-        if (r && !r.allowed) {
-          return json(429, { error: "too many requests" }, { "retry-after": String(r.retryAfter), "x-request-id": id });
-        }
+        if (r && !r.allowed) return early(request, tooManyRequests(path, r.retryAfter, id));
       }
     })
     .onTransform({ as: "global" }, (ctx) => {
@@ -136,7 +210,8 @@ export function httpPlugin(deps: Deps) {
     .onParse({ as: "global" }, async ({ request, contentType, path }) => {
       // Our own body parser, run before any byte is read: a route that needs a credential and
       // has none (or a bad one) is 401 here; then only JSON is JSON (415 otherwise), the body is
-      // read as a stream up to the route's limit (413), must be UTF-8 and parse. Import paths
+      // read as a stream up to the route's limit (413), may nest at most 64 levels (counted
+      // before JSON.parse), must be UTF-8 and parse. Import paths
       // take any text up to 5 MiB (shape 3 is not JSON).
       if (!PUBLIC_MUTATIONS.has(`${request.method} ${path}`)) {
         const caller = await callerOf(deps, request); // rejects with 401 for a bad credential
@@ -147,6 +222,8 @@ export function httpPlugin(deps: Deps) {
         throw new AppError(415, "content type must be application/json");
       }
       const bytes = await readBounded(request, importPath ? IMPORT_BODY_LIMIT : BODY_LIMIT);
+      // Import bodies are server.json too (or a text shape, whose brackets never nest this deep).
+      if (jsonNestsDeeperThan(bytes, MAX_JSON_DEPTH)) throw new AppError(400, TOO_DEEP);
       let text: string;
       try {
         text = utf8.decode(bytes);
@@ -169,16 +246,31 @@ export function httpPlugin(deps: Deps) {
       return res;
     })
     .onAfterResponse({ as: "global" }, ({ request, set, response }) => {
-      const m = meta.get(request);
-      const status = errorStatus.get(request) ?? (response instanceof Response ? response.status : typeof set.status === "number" ? set.status : 200);
-      deps.log.info("request", {
-        request_id: m?.id,
-        method: request.method,
-        path: new URL(request.url).pathname,
-        status,
-        ms: m ? Math.round((performance.now() - m.start) * 10) / 10 : undefined,
-      });
+      if (loggedEarly.has(request)) return;
+      logRequest(request, errorStatus.get(request) ?? (response instanceof Response ? response.status : typeof set.status === "number" ? set.status : 200));
     });
+
+  function logRequest(request: Request, status: number) {
+    const m = meta.get(request);
+    deps.log.info("request", {
+      request_id: m?.id,
+      method: request.method,
+      path: new URL(request.url).pathname,
+      status,
+      ms: m ? Math.round((performance.now() - m.start) * 10) / 10 : undefined,
+    });
+  }
+
+  /**
+   * A refusal answered from onRequest (431, 413, 429), logged here: Elysia runs no afterResponse
+   * hook for an answer returned that early, so these lines were missing from the log (rate-limit
+   * refusals included). `loggedEarly` keeps it to one line should a later Elysia run the hook.
+   */
+  function early(request: Request, response: Response): Response {
+    loggedEarly.add(request);
+    logRequest(request, response.status);
+    return response;
+  }
 
   function renderError({ code, error, request, set }: { code: unknown; error: unknown; request: Request; set: { headers: Record<string, unknown> } }): Response {
       const rid = meta.get(request)?.id;

@@ -101,3 +101,21 @@ export const rateLimitExemptions: RegExp[] = [
 ];
 
 export const isRateLimitExempt = (path: string) => rateLimitExemptions.some((r) => r.test(path));
+
+/**
+ * Paths of the web app's pages: everything but the API, the API docs and /metrics. The web
+ * feature answers them with index.html (src/features/web/routes.ts uses this same rule), and a
+ * refusal there is a page, not JSON.
+ */
+export const isPagePath = (path: string) => !/^\/(api|swagger|metrics)(\/|$)/.test(path);
+
+/**
+ * A page load (GET or HEAD of a page path, /assets/ included) is not an API call: the answer is
+ * bytes kept in memory, cached by the browser, and one visit is several of them. Behind a proxy
+ * that is not trusted every visitor shares one address, and counting page loads broke the site
+ * for everyone on a busy evening (issue 24), so they are never counted.
+ */
+export const isPageLoad = (method: string, path: string) => (method === "GET" || method === "HEAD") && isPagePath(path);
+
+/** Where a refusal is a small HTML page (a person in a browser) rather than `{error}`. */
+export const refusesWithPage = (path: string) => isPagePath(path) || path === "/swagger" || path === "/swagger/";

@@ -1,6 +1,6 @@
 import { describe, expect, test, afterAll } from "bun:test";
 import { AppError } from "./errors";
-import { assertHostAllowed, assertUrlAllowed, isForbiddenAddress, parseIpv6, safeFetch } from "./url-safety";
+import { OffOriginError, assertHostAllowed, assertUrlAllowed, isForbiddenAddress, parseIpv6, safeFetch, sameOriginLink, sourceFetch } from "./url-safety";
 import { startReceiver } from "../../test/fakes/receiver";
 
 const strict = { allowPrivate: false };
@@ -164,5 +164,49 @@ describe("safeFetch", () => {
     }
     expect(err).toBeInstanceOf(Error);
     expect((err as Error).name).toBe("TimeoutError");
+  });
+});
+
+describe("configured sources: links and redirects only on their origin (issue 24)", () => {
+  test("sameOriginLink resolves relative links and compares scheme, host and port", () => {
+    const origin = "http://127.0.0.1:8000";
+    expect(sameOriginLink("/servers?page[key]=2", "http://127.0.0.1:8000/servers", origin, "links.next")).toBe("http://127.0.0.1:8000/servers?page[key]=2");
+    expect(sameOriginLink("http://127.0.0.1:8000/x", origin, origin, "links.next")).toBe("http://127.0.0.1:8000/x");
+    for (const off of ["http://127.0.0.1:8001/x", "https://127.0.0.1:8000/x", "http://localhost:8000/x", "http://127.0.0.1:8000@evil.example/x", "//evil.example/x", "file:///etc/passwd"]) {
+      expect(() => sameOriginLink(off, "http://127.0.0.1:8000/servers", origin, "links.next")).toThrow(OffOriginError);
+    }
+  });
+
+  test("sourceFetch follows redirects on the origin (GET), refuses others before sending, hands other methods their 3xx", async () => {
+    const hits: string[] = [];
+    const server = Bun.serve({
+      hostname: "127.0.0.1",
+      port: 0,
+      fetch(req) {
+        const u = new URL(req.url);
+        hits.push(`${req.method} ${u.pathname} ${req.headers.get("authorization")}`);
+        if (u.pathname === "/loop") return new Response(null, { status: 302, headers: { location: "/loop" } });
+        if (u.pathname === "/here") return new Response(null, { status: 301, headers: { location: "/there" } });
+        if (u.pathname === "/away") return new Response(null, { status: 307, headers: { location: "http://localhost:1/stolen" } });
+        return new Response(`at ${u.pathname}`);
+      },
+    });
+    const origin = `http://127.0.0.1:${server.port}`;
+    const opts = { origin };
+    const auth = { headers: { authorization: "Bearer t" } };
+    try {
+      const ok = await sourceFetch(`${origin}/here`, auth, opts);
+      expect(await ok.text()).toBe("at /there");
+      expect(hits).toEqual(["GET /here Bearer t", "GET /there Bearer t"]);
+      const err = await sourceFetch(`${origin}/away`, auth, opts).catch((e) => e);
+      expect(err).toBeInstanceOf(OffOriginError);
+      expect(err.message).toStartWith("a redirect (HTTP 307) leads to http://localhost:1, off the configured source");
+      expect(await sourceFetch(`${origin}/loop`, {}, opts).catch((e) => e.message)).toBe(`more than 5 redirects from ${origin}`);
+      const post = await sourceFetch(`${origin}/here`, { method: "POST", body: "x" }, opts);
+      expect(post.status).toBe(301);
+      expect(await sourceFetch("http://localhost:1/", {}, opts).catch((e) => e)).toBeInstanceOf(OffOriginError);
+    } finally {
+      server.stop(true);
+    }
   });
 });

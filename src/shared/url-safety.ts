@@ -233,3 +233,67 @@ export async function safeFetch(
   const signal = init.signal ? AbortSignal.any([init.signal, timeout]) : timeout;
   return (opts.fetchImpl ?? fetch)(url, { ...init, redirect: "manual", signal });
 }
+
+// ---------------------------------------------------------------------------------------------
+// Configured sources (BattleMetrics, the workshop, the panel, the chat platform's OAuth API):
+// links and redirects are followed only on the origin the operator configured.
+
+/** A paged link or a redirect that leads off the configured source's origin; never followed. */
+export class OffOriginError extends Error {
+  constructor(
+    readonly target: string,
+    readonly origin: string,
+    what: string,
+  ) {
+    super(`${what} leads to ${target}, off the configured source ${origin}; not followed (only ${origin} is asked, and its credentials go nowhere else)`);
+    this.name = "OffOriginError";
+  }
+}
+
+/**
+ * Resolves `link` against `from` and returns it when it is on `origin` (same scheme, host and
+ * port), else throws OffOriginError. The configured source is the operator's choice (it may be a
+ * local proxy or a test fake, so the private-address rule does not apply to it); what the source
+ * sends back (a `links.next`, a `Location`) is not, so it may not lead anywhere else.
+ */
+export function sameOriginLink(link: string, from: string | URL, origin: string, what: string): string {
+  let url: URL;
+  try {
+    url = new URL(link, from);
+  } catch {
+    throw new OffOriginError(link.slice(0, 200), origin, what);
+  }
+  if (url.origin !== origin) throw new OffOriginError(url.origin, origin, what);
+  return url.href;
+}
+
+export interface SourceFetchOptions {
+  /** The configured source's origin (`new URL(configured).origin`). */
+  origin: string;
+  fetchImpl?: typeof fetch;
+  /** Redirects followed on the origin (GET and HEAD only) before giving up; default 5. */
+  maxRedirects?: number;
+}
+
+/**
+ * fetch() for a configured source: redirects are never left to fetch. A redirect on the
+ * source's origin is followed for GET and HEAD (the same headers, credentials included, go
+ * with it); one to any other origin throws OffOriginError before anything is sent there. Other
+ * methods get the 3xx back as the response.
+ */
+export async function sourceFetch(url: string | URL, init: RequestInit, opts: SourceFetchOptions): Promise<Response> {
+  const doFetch = opts.fetchImpl ?? fetch;
+  let current = sameOriginLink(String(url), String(url), opts.origin, "the request");
+  const method = (init.method ?? "GET").toUpperCase();
+  for (let hop = 0; ; hop++) {
+    const res = await doFetch(current, { ...init, redirect: "manual" });
+    if (res.status < 300 || res.status >= 400 || res.status === 304) return res;
+    const location = res.headers.get("location");
+    if (!location) return res;
+    await res.body?.cancel().catch(() => {});
+    const next = sameOriginLink(location, current, opts.origin, `a redirect (HTTP ${res.status})`);
+    if (method !== "GET" && method !== "HEAD") return new Response(null, { status: res.status, headers: res.headers });
+    if (hop >= (opts.maxRedirects ?? 5)) throw new Error(`more than ${opts.maxRedirects ?? 5} redirects from ${opts.origin}`);
+    current = next;
+  }
+}

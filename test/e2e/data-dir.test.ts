@@ -5,7 +5,8 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { readdirSync, rmSync, statSync } from "node:fs";
 import { join } from "node:path";
-import { binaryInFreshFolder, freePort, startBinary } from "./build";
+import { Database } from "bun:sqlite";
+import { binaryInFreshFolder, freePort, startBinary, until } from "./build";
 
 let dir: string;
 let bin: string;
@@ -79,4 +80,54 @@ describe("the data directory", () => {
     const migrate = await run(["migrate"]);
     expect(migrate.code).toBe(0);
   }, 60_000);
+
+  test("scheduled backups in the binary keep LOADOUT_BACKUP_KEEP; restore refuses while it serves, then puts the newest back", async () => {
+    const data2 = join(dir, "data-scheduled");
+    const env = {
+      LOADOUT_DATA_DIR: data2,
+      LOADOUT_SCHEDULES: "on",
+      LOADOUT_BACKUP_CRON: "* * * * * *", // every second (croner's seconds field)
+      LOADOUT_BACKUP_KEEP: "2",
+      // the other schedules' first runs go nowhere (nothing listens on port 9)
+      LOADOUT_WORKSHOP_URL: "http://127.0.0.1:9",
+      LOADOUT_BATTLEMETRICS_URL: "http://127.0.0.1:9",
+    };
+    const server = await startBinary(bin, dir, env);
+    const backups = join(data2, "backups");
+    const scheduled = () => readdirSync(backups).filter((f) => f.startsWith("scheduled-") && f.endsWith(".db")).sort();
+    try {
+      const done = () => {
+        const db = new Database(join(data2, "loadout.db"), { readonly: true });
+        try {
+          return (db.query("SELECT count(*) AS n FROM jobs WHERE type = 'backup' AND status = 'succeeded'").get() as { n: number }).n;
+        } finally {
+          db.close();
+        }
+      };
+      await until("four scheduled backups", async () => done() >= 4, 30_000);
+      expect(scheduled()).toHaveLength(2);
+      for (const f of scheduled()) {
+        expect(mode(join(backups, f))).toBe("600");
+        expect(mode(join(backups, `${f}.secret-key`))).toBe("600");
+      }
+      const refused = await run(["restore", join(backups, scheduled()[0]!)], { LOADOUT_DATA_DIR: data2 });
+      expect(refused.code).toBe(1);
+      expect(refused.err.trim()).toBe(`restore: another loadout process (pid ${server.proc.pid}) is serving the data directory ${data2}; stop it first, restore, then start it again`);
+    } finally {
+      server.proc.kill("SIGTERM");
+      await server.proc.exited;
+    }
+    const newest = join(backups, scheduled().at(-1)!);
+    const restored = await run(["restore", newest], { LOADOUT_DATA_DIR: data2 });
+    expect(restored.code).toBe(0);
+    expect(JSON.parse(restored.out)).toMatchObject({ restored: newest, sealed_secrets: { key_ok: true }, next_step: "start the server" });
+    expect(readdirSync(data2).some((f) => f.startsWith("loadout.db.before-restore-"))).toBe(true);
+    const again = await startBinary(bin, dir, { LOADOUT_DATA_DIR: data2 });
+    try {
+      expect((await fetch(`${again.base}/api/v1/health`)).status).toBe(200);
+    } finally {
+      again.proc.kill("SIGTERM");
+      await again.proc.exited;
+    }
+  }, 90_000);
 });

@@ -1,6 +1,7 @@
-// The HTTP edge of the compiled binary under abuse (issue 12): Bun's own body cap never
-// answers first (every 413 is our JSON with a request id), and 300 anonymous 4.75 MiB chunked
-// POSTs do not grow the process (they are refused before their bodies are read).
+// The HTTP edge of the compiled binary under abuse (issues 12 and 24): Bun's own body cap never
+// answers first (every 413 is our JSON with a request id), 300 anonymous 4.75 MiB chunked POSTs
+// do not grow the process (they are refused before their bodies are read), and headers over
+// 16 KiB get our 431 {error} (the binary raises the runtime's header cap to 64 KiB).
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { readFileSync, rmSync } from "node:fs";
 import { join } from "node:path";
@@ -21,6 +22,21 @@ beforeAll(async () => {
 afterAll(() => {
   proc?.kill();
   rmSync(dir, { recursive: true, force: true });
+});
+
+describe("header limits at the socket (issue 24)", () => {
+  test("a 20,000-character bearer token gets our 431 {error}; past the runtime's 64 KiB cap Bun answers an empty 431", async () => {
+    const ours = await fetch(`${base}/api/v1/auth/me`, { headers: { authorization: `Bearer ${"x".repeat(20_000)}` } });
+    expect(ours.status).toBe(431);
+    expect(ours.headers.get("x-request-id")).toBeTruthy();
+    expect(await ours.json()).toEqual({ error: "request headers too large" });
+    // Beyond RUNTIME_HEADER_CAP the runtime refuses before any of our code runs (documented in docs/operations.md).
+    const runtime = await fetch(`${base}/api/v1/auth/me`, { headers: { authorization: `Bearer ${"x".repeat(70_000)}` } });
+    expect(runtime.status).toBe(431);
+    expect(await runtime.text()).toBe("");
+    // The server is unharmed.
+    expect((await fetch(`${base}/api/v1/health`)).status).toBe(200);
+  });
 });
 
 describe("body limits at the socket", () => {

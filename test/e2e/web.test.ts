@@ -931,3 +931,66 @@ describe("the web app in a real browser", () => {
     await ctx.close();
   }, 120_000);
 });
+
+describe("a new install in a real browser", () => {
+  test("the first account becomes the admin; the empty catalog shows the crawl's error in words, is retried by the admin and fills", async () => {
+    // Its own binary on an empty data dir: no LOADOUT_ADMIN_EMAIL, schedules on (a new install
+    // queues its first crawl at start), and a workshop that refuses the client at first.
+    const workshop = startFakeWorkshop({ mods: smallCatalog() });
+    workshop.forbidden = true;
+    const fresh = await binaryInFreshFolder();
+    const started = await startBinary(fresh.bin, fresh.dir, {
+      LOADOUT_DATA_DIR: join(fresh.dir, "data"),
+      LOADOUT_WORKSHOP_URL: workshop.url,
+      LOADOUT_WORKSHOP_RPS: "1000",
+      LOADOUT_REGISTRATION: "approval",
+      LOADOUT_SCHEDULES: "on",
+      LOADOUT_RATE_LIMIT_ANON: "0",
+      LOADOUT_RATE_LIMIT_USER: "0",
+    });
+    const { ctx, page, errors } = await context();
+    try {
+      const health = async () => (await (await fetch(started.base + "/api/v1/health")).json()) as any;
+      await until("the first crawl's failure", async () => (await health()).sources.workshop.last_error);
+
+      await page.goto(started.base + "/register");
+      await page.getByText("This Loadout has no admin yet: the account you create now becomes its admin.").waitFor();
+      await look(page, "first-run-register");
+      await page.getByLabel("Display name").fill("Founder");
+      await page.getByLabel("E-mail", { exact: true }).fill("founder@example.com");
+      await page.getByLabel("Password", { exact: true }).fill("founder password");
+      await page.getByRole("button", { name: "Create account" }).click();
+      await page.getByRole("heading", { name: "You are this Loadout's admin" }).waitFor();
+      await look(page, "first-run-admin");
+
+      await page.getByRole("link", { name: "Browse the catalog" }).click();
+      await page.getByRole("heading", { name: "The catalog is empty" }).waitFor();
+      await page.getByText(/The last crawl failed .*: the workshop refused the request with HTTP 403/).waitFor();
+      await look(page, "first-run-empty-catalog-failed");
+      workshop.forbidden = false;
+      await page.getByRole("button", { name: "Retry the crawl" }).click();
+      // The crawl runs; the catalog fills without a reload.
+      await page.getByRole("list", { name: "Mods" }).waitFor({ timeout: 60_000 });
+      expect((await health()).sources.workshop.last_error).toBeNull();
+
+      // A second account is an ordinary one, waiting for the admin's approval.
+      const other = await context();
+      await other.page.goto(started.base + "/register");
+      await other.page.getByRole("heading", { name: "Create an account" }).waitFor();
+      expect(await other.page.getByText("becomes its admin").count()).toBe(0);
+      await other.page.getByLabel("Display name").fill("Second");
+      await other.page.getByLabel("E-mail", { exact: true }).fill("second@example.com");
+      await other.page.getByLabel("Password", { exact: true }).fill("second password");
+      await other.page.getByRole("button", { name: "Create account" }).click();
+      await other.page.getByRole("heading", { name: "Waiting for approval" }).waitFor();
+      expect(other.errors).toEqual([]);
+      await other.ctx.close();
+      expect(errors).toEqual([]);
+    } finally {
+      await ctx.close();
+      started.proc.kill();
+      workshop.stop();
+      rmSync(fresh.dir, { recursive: true, force: true });
+    }
+  }, 180_000);
+});

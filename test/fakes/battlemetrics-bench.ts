@@ -5,6 +5,7 @@
 // 2. seeds ~90,000 more known (offline) servers and, with --year, a year of roll-up history for
 //    5,000 servers (3-hour buckets 365 days, hourly 14 days, raw 24 h) and reports the file size;
 // 3. times the read endpoints through the real app (p50/p99 over many requests).
+import { serverSearchText } from "../../src/features/live/search";
 import { mkdtempSync, rmSync, statSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -74,7 +75,7 @@ sqlite.transaction(() => {
   for (let i = 0; i < KNOWN - ONLINE; i++) {
     const ip = `172.${(i >> 16) & 255}.${(i >> 8) & 255}.${i & 255}`;
     const seen = now - (1 + (i % 360)) * DAY;
-    ins.run(Bun.randomUUIDv7(), 1_000_000 + i, `${ip}:2001`, `Old Server ${i}`, ip, `old server ${i} ${ip}:2001`, seen - DAY, seen);
+    ins.run(Bun.randomUUIDv7(), 1_000_000 + i, `${ip}:2001`, `Old Server ${i}`, ip, serverSearchText(`Old Server ${i}`, ""), seen - DAY, seen);
   }
 })();
 

@@ -1,7 +1,8 @@
 // A local fake of the BattleMetrics servers API (external-formats.md §3) on 127.0.0.1.
 // Serves exactly the documented page shape (`data[]` of `{type: "server", id, attributes}`,
 // `links.next` as a full URL), pages with `page[key]`, can demand a Bearer token, and can be
-// told to answer the next requests with 429/5xx (with or without Retry-After).
+// told to answer the next requests with 429/5xx (with or without Retry-After), to point its
+// `links.next` at another origin, or to redirect the next request elsewhere.
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { mulberry32 } from "../fixtures/prng";
@@ -32,6 +33,10 @@ export interface FakeBattleMetrics {
    * "Access denied. A subscription is required to use the API."}]}` (external-formats.md §3).
    */
   requireSubscription(on: boolean): void;
+  /** `links.next` points at this origin (another fake, a hostile host) instead of the fake's own; null restores it. */
+  setNextOrigin(origin: string | null): void;
+  /** The next request to /servers answers `302 Location: <url>`. */
+  redirectNextTo(url: string): void;
   stop(): void;
 }
 
@@ -50,6 +55,8 @@ export function startFakeBattleMetrics(opts: FakeBattleMetricsOptions = {}): Fak
   const requests: FakeBattleMetrics["requests"] = [];
   const maxPageSize = opts.maxPageSize ?? 100;
   let subscriptionRequired = false;
+  let nextOrigin: string | null = null;
+  let redirectTo: string | null = null;
 
   const server = Bun.serve({
     hostname: "127.0.0.1",
@@ -68,6 +75,11 @@ export function startFakeBattleMetrics(opts: FakeBattleMetricsOptions = {}): Fak
             { status: 403 },
           ),
         );
+      }
+      if (redirectTo !== null && url.pathname === "/servers") {
+        const location = redirectTo;
+        redirectTo = null;
+        return record(new Response(null, { status: 302, headers: { location } }));
       }
       if (url.pathname !== "/servers") {
         return record(Response.json({ errors: [{ status: "404", title: "Not Found" }] }, { status: 404 }));
@@ -99,7 +111,7 @@ export function startFakeBattleMetrics(opts: FakeBattleMetricsOptions = {}): Fak
       }
       const data = list.slice(offset, offset + size);
       const links: Record<string, string> = {};
-      const base = `${url.origin}${url.pathname}`;
+      const base = `${nextOrigin ?? url.origin}${url.pathname}`;
       const keep = new URLSearchParams(q);
       if (offset + size < list.length) {
         keep.set("page[key]", String(offset + size));
@@ -130,6 +142,12 @@ export function startFakeBattleMetrics(opts: FakeBattleMetricsOptions = {}): Fak
     },
     requireSubscription(on) {
       subscriptionRequired = on;
+    },
+    setNextOrigin(origin) {
+      nextOrigin = origin;
+    },
+    redirectNextTo(target) {
+      redirectTo = target;
     },
     stop() {
       server.stop(true);

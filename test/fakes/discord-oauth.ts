@@ -13,12 +13,20 @@ export function startFakeDiscord(opts: { clientId: string; clientSecret: string 
   /** code → user it logs in */
   const codes = new Map<string, FakeDiscordUser>();
   const tokens = new Map<string, FakeDiscordUser>();
-  const requests: { path: string; form?: Record<string, string> }[] = [];
+  const requests: { path: string; form?: Record<string, string>; authorization?: string | null }[] = [];
+  /** path → origin: the next request to that path answers 307 to the same path there. */
+  const redirects = new Map<string, string>();
   const server = Bun.serve({
     port: 0,
     hostname: "127.0.0.1",
     async fetch(req) {
       const url = new URL(req.url);
+      const away = redirects.get(url.pathname);
+      if (away !== undefined) {
+        redirects.delete(url.pathname);
+        requests.push({ path: url.pathname });
+        return new Response(null, { status: 307, headers: { location: `${away}${url.pathname}` } });
+      }
       if (req.method === "POST" && url.pathname === "/oauth2/token") {
         if (!req.headers.get("content-type")?.startsWith("application/x-www-form-urlencoded")) return Response.json({ error: "invalid_request" }, { status: 400 });
         const form = Object.fromEntries(new URLSearchParams(await req.text()));
@@ -33,7 +41,7 @@ export function startFakeDiscord(opts: { clientId: string; clientSecret: string 
         return Response.json({ access_token: token, token_type: "Bearer", expires_in: 604800, scope: "identify email" });
       }
       if (req.method === "GET" && url.pathname === "/v10/users/@me") {
-        requests.push({ path: url.pathname });
+        requests.push({ path: url.pathname, authorization: req.headers.get("authorization") });
         const token = /^Bearer (.+)$/.exec(req.headers.get("authorization") ?? "")?.[1];
         const user = token ? tokens.get(token) : undefined;
         if (!user) return Response.json({ message: "401: Unauthorized", code: 0 }, { status: 401 });
@@ -50,6 +58,10 @@ export function startFakeDiscord(opts: { clientId: string; clientSecret: string 
       const code = crypto.randomUUID();
       codes.set(code, user);
       return code;
+    },
+    /** The next request to `path` answers 307 to the same path on `origin` (another host). */
+    redirectNext(path: string, origin: string) {
+      redirects.set(path, origin);
     },
     close: () => server.stop(true),
   };

@@ -1,6 +1,6 @@
 // A local fake of the panel client API (Pterodactyl / Pelican, external-formats.md §4).
 // It checks the Authorization and Accept headers and the raw text/plain body of files/write,
-// and can be told to answer 401, 404, 429, 500 or never answer (hang).
+// and can be told to answer 401, 404, 429, 500, redirect elsewhere, or never answer (hang).
 export const PANEL_ACCEPT = "Application/vnd.pterodactyl.v1+json";
 
 export interface PanelRequest {
@@ -15,7 +15,9 @@ export interface PanelRequest {
 
 export type PanelFault =
   | { kind: "status"; status: 401 | 404 | 429 | 500 | number; retryAfter?: string; times?: number }
-  | { kind: "hang"; times?: number };
+  | { kind: "hang"; times?: number }
+  /** Answers `status` (default 302) with `Location: <to><the request's path and query>`. */
+  | { kind: "redirect"; to: string; status?: number; times?: number };
 
 export interface FakePanel {
   url: string;
@@ -67,6 +69,7 @@ export function startFakePanel(opts: { apiKey?: string; serverUuid?: string; fil
         if (f.kind === "hang") {
           return new Promise<Response>((resolve) => hanging.push(() => resolve(new Response("", { status: 503 }))));
         }
+        if (f.kind === "redirect") return new Response(null, { status: f.status ?? 302, headers: { location: `${f.to}${url.pathname}${url.search}` } });
         const headers: Record<string, string> = f.retryAfter ? { "Retry-After": f.retryAfter } : {};
         return ptError(f.status, f.status === 429 ? "TooManyRequestsHttpException" : "HttpException", `fault ${f.status}`, headers);
       }

@@ -48,6 +48,10 @@ export class FakeWorkshop {
   readonly depsOnlyOnAsset = new Set<string>();
   /** Every request answers 403 (a CDN refusing the client) while set. */
   forbidden = false;
+  /** When set, the next request answers `302 Location: <redirectNext><its path and query>` (a moved site). */
+  redirectNext: string | null = null;
+  /** Listing pages held open until their gate is released (a crawl caught in the middle). */
+  private readonly heldPages = new Map<number, Promise<void>>();
   /** User-Agent of every request, in order. */
   readonly userAgents: string[] = [];
   /** Data-route request count after which the buildId changes (null: never). */
@@ -133,12 +137,30 @@ export class FakeWorkshop {
     this.requests.push({ path: url.pathname, query: Object.fromEntries(url.searchParams), status });
   }
 
-  private handle(req: Request): Response {
+  /** Holds the answer to listing page `page` until the returned function is called. */
+  holdListingPage(page: number): () => void {
+    let release!: () => void;
+    this.heldPages.set(page, new Promise<void>((r) => (release = r)));
+    return () => {
+      this.heldPages.delete(page);
+      release();
+    };
+  }
+
+  private handle(req: Request): Response | Promise<Response> {
     const url = new URL(req.url);
+    const held = url.pathname.endsWith("/workshop.json") ? this.heldPages.get(Math.max(1, Number(url.searchParams.get("page") ?? "1") || 1)) : undefined;
+    if (held) return held.then(() => this.handle(req));
     this.userAgents.push(req.headers.get("user-agent") ?? "");
     if (this.forbidden) {
       this.log(url, 403);
       return new Response("<html><body>403 Forbidden</body></html>", { status: 403, headers: { "content-type": "text/html" } });
+    }
+    if (this.redirectNext !== null) {
+      const location = `${this.redirectNext}${url.pathname}${url.search}`;
+      this.redirectNext = null;
+      this.log(url, 302);
+      return new Response(null, { status: 302, headers: { location } });
     }
     const failure = this.failures.shift();
     if (failure) {

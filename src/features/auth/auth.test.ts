@@ -10,6 +10,7 @@ describe("registration, login and tokens", () => {
   beforeAll(async () => {
     smtp = await startSmtpServer();
     t = await createTestApp({ env: { LOADOUT_SMTP_URL: smtp.url, LOADOUT_REGISTRATION: "open" } });
+    await t.createUser({ role: "admin" }); // the instance has its admin: registrations below are ordinary accounts
   });
   afterAll(async () => {
     await t.close();
@@ -212,6 +213,8 @@ describe("magic link", () => {
     expect(v2.status).toBe(200);
     const me = await t.req("GET", "/api/v1/auth/me", { token: v2.body.token });
     expect(me.body.email).toBe("new-person@example.com");
+    // The instance had no admin yet: the first self-made account (here by magic link) is it.
+    expect(me.body).toMatchObject({ role: "admin", is_approved: true });
   });
 
   test("an expired magic token is refused", async () => {
@@ -230,8 +233,10 @@ describe("approval and closed registration", () => {
   test("approval mode: an unapproved user reads but every mutation is 403 until an admin approves", async () => {
     const t = await createTestApp({ env: { LOADOUT_REGISTRATION: "approval" } });
     try {
+      const admin = await t.createUser({ role: "admin" });
       const reg = await t.req("POST", "/api/v1/auth/register", { body: { email: "pending@example.com", password: "password1", display_name: "Pending" } });
       expect(reg.status).toBe(201);
+      expect(reg.body).toEqual({ user_id: reg.body.user_id, role: "user", is_approved: false });
       const login = await t.req("POST", "/api/v1/auth/login", { body: { email: "pending@example.com", password: "password1" } });
       expect(login.status).toBe(200);
       const token = login.body.token;
@@ -240,7 +245,6 @@ describe("approval and closed registration", () => {
       expect(mutate.status).toBe(403);
       expect(mutate.body).toEqual({ error: "account pending approval" });
 
-      const admin = await t.createUser({ role: "admin" });
       const user = await t.createUser();
       expect((await t.req("GET", "/api/v1/admin/users?pending=1", { user })).status).toBe(403);
       const pending = await t.req("GET", "/api/v1/admin/users?pending=1", { user: admin });
@@ -311,6 +315,24 @@ describe("chat OAuth 2.0", () => {
     const state2 = await startLogin();
     const cb2 = await t.req("GET", `/api/v1/auth/chat/callback?code=${discord.issueCode(player)}&state=${state2}`);
     expect(cb2.body.user.user_id).toBe(cb.body.user.user_id);
+  });
+
+  test("a redirect off the configured API is not followed: the client secret and access token stay put (issue 24)", async () => {
+    const other = startFakeDiscord({ clientId: "cid", clientSecret: "csecret" });
+    try {
+      const player = { id: "80351110224678999", username: "eve", global_name: "Eve", avatar: null, email: null, verified: false };
+      discord.redirectNext("/oauth2/token", other.url);
+      const refused = await t.req("GET", `/api/v1/auth/chat/callback?code=${discord.issueCode(player)}&state=${await startLogin()}`);
+      expect(refused.status).toBe(401);
+      expect(refused.body).toEqual({ error: "chat login failed: the code was not accepted" });
+      discord.redirectNext("/v10/users/@me", other.url);
+      const noProfile = await t.req("GET", `/api/v1/auth/chat/callback?code=${discord.issueCode(player)}&state=${await startLogin()}`);
+      expect(noProfile.status).toBe(502);
+      expect(noProfile.body).toEqual({ error: "chat login failed: could not read the chat profile" });
+      expect(other.requests).toEqual([]);
+    } finally {
+      other.close();
+    }
   });
 
   test("a forged, expired or missing state is refused before any call to the provider", async () => {
@@ -406,4 +428,69 @@ describe("tokens and OAuth state follow the app's clock, not the machine's", () 
       }
     });
   }
+});
+
+describe("a new install starts itself: the first account is its admin", () => {
+  const register = (t: TestApp, email: string) =>
+    t.req("POST", "/api/v1/auth/register", { body: { email, password: "password1", display_name: email.split("@")[0] } });
+
+  test("approval mode: the first registration is an approved admin, the next ones wait for it", async () => {
+    const t = await createTestApp({ env: { LOADOUT_REGISTRATION: "approval" } });
+    try {
+      expect((await t.req("GET", "/api/v1/auth/options")).body.first_account_admin).toBe(true);
+      const first = await register(t, "founder@example.com");
+      expect(first.status).toBe(201);
+      expect(first.body).toEqual({ user_id: first.body.user_id, role: "admin", is_approved: true });
+      expect((await t.req("GET", "/api/v1/auth/options")).body.first_account_admin).toBe(false);
+      const login = await t.req("POST", "/api/v1/auth/login", { body: { email: "founder@example.com", password: "password1" } });
+      const me = await t.req("GET", "/api/v1/auth/me", { token: login.body.token });
+      expect(me.body).toMatchObject({ role: "admin", is_approved: true });
+      // It can do what an admin does at once: approve the second account.
+      const second = await register(t, "second@example.com");
+      expect(second.body).toEqual({ user_id: second.body.user_id, role: "user", is_approved: false });
+      const pending = await t.req("GET", "/api/v1/admin/users?pending=1", { token: login.body.token });
+      expect(pending.body.users.map((u: any) => u.id)).toEqual([second.body.user_id]);
+      expect((await t.req("POST", `/api/v1/admin/users/${second.body.user_id}/approve`, { token: login.body.token })).status).toBe(200);
+    } finally {
+      await t.close();
+    }
+  });
+
+  test("two first registrations at once make exactly one admin", async () => {
+    const t = await createTestApp({ env: { LOADOUT_REGISTRATION: "open" } });
+    try {
+      const answers = await Promise.all(["a@example.com", "b@example.com", "c@example.com", "d@example.com"].map((e) => register(t, e)));
+      expect(answers.map((a) => a.status)).toEqual([201, 201, 201, 201]);
+      expect(answers.filter((a) => a.body.role === "admin")).toHaveLength(1);
+      expect(answers.every((a) => a.body.is_approved === true)).toBe(true); // open: everyone approved
+      const admins = t.deps.sqlite.query("SELECT count(*) AS n FROM users WHERE role = 'admin'").get() as { n: number };
+      expect(admins.n).toBe(1);
+    } finally {
+      await t.close();
+    }
+  });
+
+  test("an instance that already has an admin (LOADOUT_ADMIN_EMAIL, user create --admin) makes no second one", async () => {
+    const t = await createTestApp({ env: { LOADOUT_REGISTRATION: "approval" } });
+    try {
+      await t.createUser({ role: "admin" });
+      expect((await t.req("GET", "/api/v1/auth/options")).body.first_account_admin).toBe(false);
+      const r = await register(t, "late@example.com");
+      expect(r.body).toMatchObject({ role: "user", is_approved: false });
+    } finally {
+      await t.close();
+    }
+  });
+
+  test("closed registration stays closed, the first account included", async () => {
+    const t = await createTestApp({ env: { LOADOUT_REGISTRATION: "closed" } });
+    try {
+      expect((await t.req("GET", "/api/v1/auth/options")).body.first_account_admin).toBe(false);
+      expect((await register(t, "x@example.com")).status).toBe(403);
+      const n = t.deps.sqlite.query("SELECT count(*) AS n FROM users").get() as { n: number };
+      expect(n.n).toBe(0);
+    } finally {
+      await t.close();
+    }
+  });
 });

@@ -8,10 +8,11 @@ import { authPlugin, issueToken, signerFor, userById } from "../../shared/auth";
 import { AppError } from "../../shared/errors";
 import { RateLimiter } from "../../shared/rate-limit";
 import { clientIp } from "../../shared/http";
+import { sourceFetch } from "../../shared/url-safety";
 import { CONTROL_CHARS_RE, email, password, name, errorBody } from "../../shared/schemas";
 import { newId, randomToken, sha256Hex } from "../../shared/ids";
 import { users, authTokens } from "../users/tables";
-import { approvalForNewAccount, createUser, findUserByEmail, verifyPassword } from "../users/service";
+import { approvalForNewAccount, createUser, findUserByEmail, hasAdmin, verifyPassword } from "../users/service";
 
 const MAGIC_TTL = 15 * 60_000;
 const VERIFY_TTL = 48 * 3600_000;
@@ -74,15 +75,29 @@ export const authRoutes = (deps: Deps) => {
       async ({ body, set }) => {
         const approved = approvalForNewAccount(deps);
         if (findUserByEmail(deps, body.email)) throw new AppError(409, "email already registered");
-        const id = await createUser(deps, { email: body.email, password: body.password, display_name: body.display_name, is_approved: approved });
+        const id = await createUser(deps, { email: body.email, password: body.password, display_name: body.display_name, is_approved: approved, firstAccountAdmin: true });
         await sendVerification(deps, id, body.email).catch((e) => deps.log.error("verification e-mail failed", { error: String(e) }));
         set.status = 201;
-        return { user_id: id };
+        const made = userById(deps, id)!;
+        return { user_id: id, role: made.role, is_approved: made.is_approved };
       },
       {
         body: z.object({ email, password, display_name: name }),
-        response: { 201: z.object({ user_id: z.string() }), 400: errorBody, 403: errorBody, 409: errorBody },
-        detail: { summary: "Register an account (LOADOUT_REGISTRATION: open, approval or closed)" },
+        response: {
+          201: z.object({
+            user_id: z.string(),
+            role: z.enum(["user", "admin"]).describe("`admin` for the first account made on an instance that has no admin yet"),
+            is_approved: z.boolean(),
+          }),
+          400: errorBody,
+          403: errorBody,
+          409: errorBody,
+        },
+        detail: {
+          summary: "Register an account (LOADOUT_REGISTRATION: open, approval or closed)",
+          description:
+            "The first account made on an instance with no admin (by registering, a magic link or chat login) becomes its admin, approved at once; later accounts follow LOADOUT_REGISTRATION. `closed` refuses every registration, the first included (an admin then comes from `loadout user create --admin` or LOADOUT_ADMIN_EMAIL).",
+        },
       },
     )
     .post(
@@ -114,10 +129,16 @@ export const authRoutes = (deps: Deps) => {
         registration: deps.config.LOADOUT_REGISTRATION,
         chat_login: !!(deps.config.LOADOUT_DISCORD_CLIENT_ID && deps.config.LOADOUT_DISCORD_CLIENT_SECRET),
         magic_link: true,
+        first_account_admin: deps.config.LOADOUT_REGISTRATION !== "closed" && !hasAdmin(deps),
       }),
       {
         response: {
-          200: z.object({ registration: z.enum(["open", "approval", "closed"]), chat_login: z.boolean(), magic_link: z.boolean() }),
+          200: z.object({
+            registration: z.enum(["open", "approval", "closed"]),
+            chat_login: z.boolean(),
+            magic_link: z.boolean(),
+            first_account_admin: z.boolean().describe("true while the instance has no admin: the next account made becomes it"),
+          }),
         },
         detail: { summary: "How accounts are made here: the registration mode and whether chat login is configured (public; the sign-in page reads it)" },
       },
@@ -149,7 +170,7 @@ export const authRoutes = (deps: Deps) => {
         let user = findUserByEmail(deps, row.email);
         if (!user) {
           const approved = approvalForNewAccount(deps);
-          await createUser(deps, { email: row.email, display_name: row.email.split("@")[0]!, is_approved: approved, email_verified: true });
+          await createUser(deps, { email: row.email, display_name: row.email.split("@")[0]!, is_approved: approved, email_verified: true, firstAccountAdmin: true });
           user = findUserByEmail(deps, row.email)!;
         } else if (!user.email_verified) {
           deps.db.update(users).set({ email_verified: true, updated_at: deps.clock.now() }).where(eq(users.id, user.id)).run();
@@ -194,8 +215,12 @@ export const authRoutes = (deps: Deps) => {
         const state = query.state ? await signer.verify(query.state) : false;
         if (!state || state.purpose !== "chat-oauth") throw new AppError(400, "invalid state");
         if (!query.code) throw new AppError(400, "code: is required");
-        const tokenRes = await deps
-          .fetch(`${api}/oauth2/token`, {
+        // Only the configured API's origin is asked: a redirect elsewhere is not followed (the
+        // client secret and the user's access token go nowhere else).
+        const source = { origin: new URL(api).origin, fetchImpl: deps.fetch };
+        const tokenRes = await sourceFetch(
+          `${api}/oauth2/token`,
+          {
             method: "POST",
             headers: { "content-type": "application/x-www-form-urlencoded", accept: "application/json" },
             body: new URLSearchParams({
@@ -206,14 +231,15 @@ export const authRoutes = (deps: Deps) => {
               client_secret: secret,
             }),
             signal: AbortSignal.timeout(10_000),
-          })
-          .catch(() => null);
+          },
+          source,
+        ).catch(() => null);
         if (!tokenRes || !tokenRes.ok) throw new AppError(401, "chat login failed: the code was not accepted");
         const tok = (await tokenRes.json().catch(() => ({}))) as { access_token?: string };
         if (!tok.access_token) throw new AppError(502, "chat login failed: no access token");
-        const meRes = await deps
-          .fetch(`${api}/v10/users/@me`, { headers: { authorization: `Bearer ${tok.access_token}` }, signal: AbortSignal.timeout(10_000) })
-          .catch(() => null);
+        const meRes = await sourceFetch(`${api}/v10/users/@me`, { headers: { authorization: `Bearer ${tok.access_token}` }, signal: AbortSignal.timeout(10_000) }, source).catch(
+          () => null,
+        );
         const me = meRes?.ok ? ((await meRes.json().catch(() => null)) as { id?: string; username?: string; global_name?: string | null; email?: string | null; verified?: boolean } | null) : null;
         if (!me?.id) throw new AppError(502, "chat login failed: could not read the chat profile");
 
@@ -231,6 +257,7 @@ export const authRoutes = (deps: Deps) => {
             is_approved: approved,
             email_verified: !!verifiedEmail,
             discord_id: me.id,
+            firstAccountAdmin: true,
           });
           user = deps.db.select().from(users).where(eq(users.id, id)).get()!;
         }

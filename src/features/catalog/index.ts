@@ -1,7 +1,7 @@
 // The catalog's registry entry: /mods endpoints, the mod metrics path, the scraper triggers,
 // the scraper and growth job handlers and their schedules.
 import { Elysia } from "elysia";
-import type { FeatureModule } from "../index";
+import type { FeatureModule } from "../feature-module";
 import type { Deps } from "../../deps";
 import { catalogRoutes } from "./routes";
 import { itemsTriggerRoutes, scraperRoutes } from "../scraper/routes";

@@ -1,9 +1,7 @@
 // The catalog's rules: what each /mods endpoint answers. Knows nothing of HTTP; throws AppError.
 import type { Deps } from "../../deps";
-import type { Tx } from "../../db/client";
 import { AppError } from "../../shared/errors";
 import { toIsoOrNull, toIso } from "../../shared/time";
-import { normaliseWorkshopId } from "../../shared/schemas";
 import { diffItems, type ExtractedItem, type ItemType } from "../scraper/items";
 import { BUCKET_MS, bucketOf, bucketTime, LIVE_WINDOW_MS } from "../scraper/growth";
 import * as repo from "./repository";
@@ -13,7 +11,6 @@ import type { z } from "zod";
 import type * as M from "./model";
 
 export const MOD_NOT_FOUND = "mod not found";
-export const JOB_SCRAPE_DETAIL = "scrape.detail";
 
 const notFound = () => new AppError(404, MOD_NOT_FOUND);
 
@@ -34,17 +31,6 @@ const summaryOf = (r: repo.ModSummaryRow): M.ModSummary => ({
   image_url: r.image_url,
   tags: parseTags(r.tags_json),
 });
-
-/**
- * Queues a detail scrape of one mod (lists and live call this for mods they do not know).
- * Deduplicated: while a scrape of the mod is queued or running, its job id is returned.
- * Pass `db` (a transaction) to enqueue together with the caller's change.
- */
-export function queueDetailScrape(deps: Pick<Deps, "jobs">, workshopId: string, opts: { db?: Tx; createdBy?: string | null } = {}): string {
-  const id = normaliseWorkshopId(workshopId);
-  if (!id) throw new AppError(400, "invalid workshop ID");
-  return deps.jobs.enqueue(JOB_SCRAPE_DETAIL, { workshop_id: id }, { dedupeKey: `scrape:${id}`, db: opts.db, createdBy: opts.createdBy ?? null });
-}
 
 export function listMods(deps: Deps, q: z.infer<typeof M.listModsQuery>): z.infer<typeof M.modListResponse> {
   const search = q.search?.trim() ? q.search : undefined;

@@ -3,11 +3,13 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { createTestApp, type TestApp } from "../../../test/helpers";
 import {
+  requireListEdit,
   requireListMember,
   requireListOwner,
   requireListPrimary,
   requireListRead,
   requireListRight,
+  requireSnapshotManage,
   resolveListAccess,
   type ListAccess,
 } from "../lists/access";
@@ -171,5 +173,29 @@ describe("guards", () => {
       };
       expect({ who, ...got } as Record<string, unknown>).toEqual({ who, ...want });
     }
+  });
+
+  test("snapshots: taking one needs add or remove; renaming or deleting, an owner or the author with an edit right", () => {
+    const l = list();
+    run("INSERT INTO list_owners (list_id, user_id, added_at) VALUES (?, ?, 0)", l.id, U.coowner);
+    collab(l.id, U.direct!, false, true, false);
+    collab(l.id, U.both!, false, false, true);
+    assign(l.id, group(true, false, false, [U.grouped!]));
+    // [who, access, take, manage the primary's snapshot, manage own snapshot]
+    const cases: [string, ListAccess | null, number, number, number][] = [
+      ["primary", access(l.id, U.primary!), 200, 200, 200],
+      ["co-owner", access(l.id, U.coowner!), 200, 200, 200],
+      ["remove-only collaborator", access(l.id, U.direct!), 200, 403, 200],
+      ["group member with add", access(l.id, U.grouped!), 200, 403, 200],
+      ["deploy-only collaborator", access(l.id, U.both!), 403, 403, 403],
+      ["stranger with share", access(l.id, U.stranger!, l.share), 403, 403, 403],
+      ["share holder", access(l.id, null, l.share), 401, 401, 401],
+      ["stranger", access(l.id, U.stranger!), 404, 404, 404],
+    ];
+    const manage = (a: ListAccess | null, author: string | null) => status(() => requireSnapshotManage(requireListEdit(a), author));
+    const got = cases.map(([who, a]) => [who, status(() => requireListEdit(a)), manage(a, U.primary!), manage(a, a?.userId ?? null)]);
+    expect(got).toEqual(cases.map(([who, , ...want]) => [who, ...want]));
+    // a snapshot with no recorded author (created_by null) is the owners' alone
+    expect([manage(access(l.id, U.direct!), null), manage(access(l.id, U.coowner!), null)]).toEqual([403, 200]);
   });
 });

@@ -8,7 +8,7 @@ import { newId } from "../../shared/ids";
 import { toIso, toIsoOrNull } from "../../shared/time";
 import { recordEvent } from "../events/outbox";
 import type { ListAccess } from "../lists/access";
-import { addModsToList } from "../lists/service";
+import { addModsToList } from "../lists/mods";
 import type { FormFieldInput } from "./model";
 import * as repo from "./repository";
 

@@ -14,9 +14,9 @@ import { newId } from "../../shared/ids";
 import * as repo from "../servers/repository";
 import type { ServerRow } from "../servers/repository";
 import { DeployError, deployErrorMessage } from "./errors";
-import { queueItemsScan } from "../scraper/items-queue";
+import { queueItemsScan } from "../scraper/queue";
 import { PanelTarget, type PanelCredentials } from "./panel";
-import { listToServerJsonMods } from "./server-json";
+import { listToServerJsonMods } from "./config-file";
 import { SftpTarget, type SftpCredentials } from "./sftp";
 import { deployMods, testTarget, type ConfigTarget } from "./target";
 

@@ -119,6 +119,23 @@ describe("panel deployer (fake panel)", () => {
     expect(await failure(deployMods(target(), mods))).toBe("server.json is not valid JSON at line 3");
   });
 
+  test("a redirect is never followed: the API key never reaches the other host (issue 24)", async () => {
+    const other = startFakePanel({ apiKey: panel.apiKey, serverUuid: panel.serverUuid, files: { "/server.json": SAMPLE_SERVER_JSON } });
+    try {
+      for (const status of [301, 302, 307, 308]) {
+        panel.fault({ kind: "redirect", to: other.url, status, times: 1 });
+        expect(await failure(testTarget(target()))).toStartWith(`the panel answered with a redirect (${status}); check the panel URL at panel 127.0.0.1:${new URL(panel.url).port}`);
+      }
+      // A deploy: the other host is neither read nor written.
+      panel.fault({ kind: "redirect", to: other.url, status: 307 });
+      expect(await failure(deployMods(target(), mods))).toContain("the panel answered with a redirect (307)");
+      expect(other.requests).toEqual([]);
+      expect(other.files.get("/server.json")).toBe(SAMPLE_SERVER_JSON);
+    } finally {
+      await other.stop();
+    }
+  });
+
   test("connection refused", async () => {
     const t = new PanelTarget({ panel_url: "http://127.0.0.1:1", api_key: "k", server_uuid: "u" }, "/server.json");
     expect(await failure(testTarget(t))).toMatch(/^connection refused by panel 127\.0\.0\.1:1/);

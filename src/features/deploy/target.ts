@@ -1,6 +1,7 @@
 // What every deploy target (panel, SFTP) offers, and the deploy procedure on top of it.
 import { DeployError } from "./errors";
-import { applyModsToConfig, parseConfig, type ServerJsonMod } from "./server-json";
+import type { ServerJsonMod } from "../lists/server-json-format";
+import { applyModsToConfig, parseConfig } from "./config-file";
 
 /** File access inside one open connection to a target. */
 export interface ConfigFileIO {

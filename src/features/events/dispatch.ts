@@ -1,8 +1,8 @@
-// The dispatcher: reads undispatched outbox rows and fans each one out, in ONE transaction per
-// event, to (1) notifications for the list's owners and co-owners (and, for
-// deploy_request_decided, the requester), minus users whose preferences silence that kind, and
-// (2) one delivery job per matching webhook. The outbox row is marked dispatched in the same
-// transaction, so a crash either leaves the event for the next run or has done all of it:
+// The dispatcher: reads undispatched outbox rows and fans each one out, each event in a
+// transaction of its own (a savepoint of its batch's transaction), to (1) notifications for the
+// list's owners and co-owners (and, for deploy_request_decided, the requester), minus users whose
+// preferences silence that kind, and (2) one delivery job per matching webhook. The outbox row is
+// marked dispatched in the same transaction, so a crash either leaves the event for the next run or has done all of it:
 // nothing is lost and nothing is fanned out twice. Events of rolled-back changes never reach
 // the outbox at all (recordEvent writes in the change's own transaction).
 import type { Deps } from "../../deps";
@@ -35,10 +35,11 @@ function parseData(raw: string): Record<string, unknown> {
   }
 }
 
-export function buildEnvelope(db: Tx, row: repo.OutboxRow): EventEnvelope {
+/** What a webhook or notification is told about one outbox row. */
+export function buildEnvelope(st: repo.DispatchStatements, row: repo.OutboxRow): EventEnvelope {
   const data = parseData(row.data);
-  const list = row.list_id ? repo.listSummary(db, row.list_id) : null;
-  const actorName = row.actor_id ? repo.displayName(db, row.actor_id) : null;
+  const list = row.list_id ? st.listSummary(row.list_id) : null;
+  const actorName = row.actor_id ? st.displayName(row.actor_id) : null;
   return {
     id: row.id,
     kind: row.kind,
@@ -58,58 +59,60 @@ export interface DispatchOutcome {
   webhooks: number;
 }
 
-/** Fans out one outbox row; null when another dispatcher already did. */
-export function dispatchEvent(deps: Deps, row: repo.OutboxRow): DispatchOutcome | null {
-  return deps.db.transaction(
-    (tx) => {
-      const now = deps.clock.now();
-      if (!repo.markDispatched(tx, row.id, now)) return null;
-      const envelope = buildEnvelope(tx, row);
-      const outcome: DispatchOutcome = { notified: 0, webhooks: 0 };
-      if (!row.list_id) return outcome; // every kind of decisions.md names a list; nothing to route by
+/**
+ * Fans out one outbox row inside the caller's transaction `tx`; null when another dispatcher
+ * already did.
+ */
+function fanOut(deps: Deps, st: repo.DispatchStatements, tx: Tx, row: repo.OutboxRow, now: number): DispatchOutcome | null {
+  if (!st.markDispatched(row.id, now)) return null;
+  const envelope = buildEnvelope(st, row);
+  const outcome: DispatchOutcome = { notified: 0, webhooks: 0 };
+  if (!row.list_id) return outcome; // every kind of decisions.md names a list; nothing to route by
 
-      // Notifications
-      const recipients = new Set(repo.listOwnerIds(tx, row.list_id));
-      if (row.kind === "deploy_request_decided") {
-        for (const k of REQUESTER_KEYS) {
-          const v = envelope.data[k];
-          if (typeof v === "string" && v) recipients.add(v);
-        }
-      }
-      const candidates = repo.existingUserIds(tx, [...recipients]);
-      const silenced = repo.usersSilencing(tx, candidates, row.kind);
-      const text = describeEvent(envelope);
-      for (const userId of candidates) {
-        if (silenced.has(userId)) continue;
-        const inserted = repo.insertNotification(tx, {
-          id: newId(),
-          user_id: userId,
-          event: row.kind,
-          event_id: row.id,
-          title: text.title,
-          body: text.body,
-          list_id: envelope.list ? envelope.list.id : null,
-          data: JSON.stringify(envelope.data),
-          read: false,
-          created_at: now,
-        });
-        if (inserted) outcome.notified++;
-      }
+  // Notifications: owners and co-owners (and, for a decided deploy request, the requester)
+  // that exist, minus those who silenced this kind.
+  const recipients = st.ownerIds(row.list_id);
+  if (row.kind === "deploy_request_decided") {
+    for (const k of REQUESTER_KEYS) {
+      const v = envelope.data[k];
+      if (typeof v === "string" && v && !recipients.includes(v) && st.userExists(v)) recipients.push(v);
+    }
+  }
+  const text = describeEvent(envelope);
+  const data = JSON.stringify(envelope.data);
+  for (const userId of recipients) {
+    if (st.silenced(userId, row.kind)) continue;
+    const inserted = st.insertNotification({
+      id: newId(),
+      user_id: userId,
+      event: row.kind,
+      event_id: row.id,
+      title: text.title,
+      body: text.body,
+      list_id: envelope.list ? envelope.list.id : null,
+      data,
+      created_at: now,
+    });
+    if (inserted) outcome.notified++;
+  }
 
-      // Webhooks
-      for (const wh of repo.webhooksForList(tx, row.list_id)) {
-        if (!webhookWants(wh, row.kind)) continue;
-        const payload: DeliveryPayload = { webhook_id: wh.id, event: envelope };
-        deps.jobs.enqueue(DELIVERY_JOB, payload, { db: tx, maxAttempts: DELIVERY_MAX_ATTEMPTS });
-        outcome.webhooks++;
-      }
-      return outcome;
-    },
-    { behavior: "immediate" },
-  );
+  // Webhooks
+  for (const wh of st.webhooksForList(row.list_id)) {
+    if (!webhookWants(wh, row.kind)) continue;
+    const payload: DeliveryPayload = { webhook_id: wh.id, event: envelope };
+    deps.jobs.enqueue(DELIVERY_JOB, payload, { db: tx, maxAttempts: DELIVERY_MAX_ATTEMPTS });
+    outcome.webhooks++;
+  }
+  return outcome;
 }
 
-export function webhookWants(wh: repo.WebhookRow, kind: string): boolean {
+/** Fans out one outbox row in its own transaction; null when another dispatcher already did. */
+export function dispatchEvent(deps: Deps, row: repo.OutboxRow): DispatchOutcome | null {
+  const st = repo.dispatchStatements(deps.sqlite);
+  return deps.db.transaction((tx) => fanOut(deps, st, tx, row, deps.clock.now()), { behavior: "immediate" });
+}
+
+export function webhookWants(wh: { events: string }, kind: string): boolean {
   try {
     const events = JSON.parse(wh.events) as unknown;
     return Array.isArray(events) && events.includes(kind);
@@ -118,25 +121,65 @@ export function webhookWants(wh: repo.WebhookRow, kind: string): boolean {
   }
 }
 
+/** Events fanned out in one turn of the event loop at most (one transaction). */
+export const DISPATCH_BATCH = 50;
+/** A turn ends early once its fan-out has taken this long (ms), whatever the count. */
+export const DISPATCH_SLICE_MS = 8;
+
+export interface DispatchOptions {
+  /** Events per turn (default DISPATCH_BATCH). */
+  batchSize?: number;
+  /** Ends a turn early after this many ms (default DISPATCH_SLICE_MS). */
+  sliceMs?: number;
+  /** Waits between turns (default: a macrotask, so sockets and timers run between batches). */
+  yieldTurn?: () => Promise<void>;
+}
+
+/** Hands the event loop back: requests that arrived meanwhile are answered before the next batch. */
+export const yieldToEventLoop = () => new Promise<void>((resolve) => setImmediate(resolve));
+
 /**
- * Dispatches every pending event, oldest first. An event whose fan-out throws (a bug) is
- * logged and left in the outbox for the next run; the others still go out.
+ * Dispatches every pending event, oldest first, in bounded batches: each batch is one
+ * IMMEDIATE transaction of at most `batchSize` events (or `sliceMs` of work), each event in a
+ * savepoint of its own, and between batches the event loop runs (requests, timers, other jobs).
+ * So a burst of thousands of events (a busy evening of list writes) never holds the process for
+ * longer than one batch, and a crash leaves each event either wholly fanned out or pending.
+ * An event whose fan-out throws (a bug) is rolled back to its savepoint, logged and left in the
+ * outbox for the next run; the others still go out.
  */
-export function dispatchPending(deps: Deps, batchSize = 100): { dispatched: number; failed: number; pruned: number } {
+export async function dispatchPending(
+  deps: Deps,
+  opts: DispatchOptions = {},
+): Promise<{ dispatched: number; failed: number; pruned: number; batches: number }> {
+  const batchSize = opts.batchSize ?? DISPATCH_BATCH;
+  const sliceMs = opts.sliceMs ?? DISPATCH_SLICE_MS;
+  const yieldTurn = opts.yieldTurn ?? yieldToEventLoop;
+  const st = repo.dispatchStatements(deps.sqlite);
   const failed = new Set<string>();
   let dispatched = 0;
+  let batches = 0;
   for (;;) {
-    const batch = repo.pendingEvents(deps.db, batchSize + failed.size).filter((r) => !failed.has(r.id));
+    const batch = st.pending(batchSize + failed.size).filter((r) => !failed.has(r.id)).slice(0, batchSize);
     if (batch.length === 0) break;
-    for (const row of batch) {
-      try {
-        if (dispatchEvent(deps, row)) dispatched++;
-      } catch (error) {
-        failed.add(row.id);
-        deps.log.error("event dispatch failed", { event_id: row.id, kind: row.kind, error });
-      }
-    }
+    if (batches > 0) await yieldTurn();
+    batches++;
+    const started = performance.now();
+    deps.db.transaction(
+      (tx) => {
+        const now = deps.clock.now();
+        for (const row of batch) {
+          try {
+            if (tx.transaction((sp) => fanOut(deps, st, sp, row, now))) dispatched++;
+          } catch (error) {
+            failed.add(row.id);
+            deps.log.error("event dispatch failed", { event_id: row.id, kind: row.kind, error });
+          }
+          if (performance.now() - started >= sliceMs) break;
+        }
+      },
+      { behavior: "immediate" },
+    );
   }
   const pruned = repo.pruneDispatched(deps.db, deps.clock.now() - OUTBOX_RETENTION_MS);
-  return { dispatched, failed: failed.size, pruned };
+  return { dispatched, failed: failed.size, pruned, batches };
 }

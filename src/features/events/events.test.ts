@@ -13,7 +13,7 @@ import { jobs } from "../jobs/tables";
 import { recordEvent, type EventKind } from "./outbox";
 import { eventOutbox, webhooks } from "./tables";
 import { triggerDispatch } from "./jobs";
-import { DELIVERY_JOB, DISPATCH_JOB } from "./dispatch";
+import { DELIVERY_JOB, DISPATCH_JOB, dispatchPending, yieldToEventLoop } from "./dispatch";
 import { AUTO_DISABLE_AFTER, RETRY_DELAYS_MS } from "./delivery";
 import { DISCORD_LIMITS } from "./render";
 import { recordModUpdated } from "./mod-updated";
@@ -120,6 +120,32 @@ describe("URL safety", () => {
     const res = await t.req("POST", `/api/v1/settings/webhooks/${hook.id}/test`, { user: owner });
     expect(res.body).toMatchObject({ ok: false, status: 302 });
     expect(rx.requests.map((r) => r.path)).toEqual(["/hook"]);
+  });
+
+  test("a redirect to another host is never followed, for chat and custom webhooks, tested or delivered (issue 24)", async () => {
+    const other = await startReceiver();
+    try {
+      const list = seedList(owner.id);
+      for (const type of ["chat", "custom"] as const) {
+        rx.reset();
+        const hook = await createHook(owner, { type, scope: "list", list_id: list });
+        for (const status of [302, 307, 308] as const) {
+          rx.script({ redirectTo: other.url, status });
+          const res = await t.req("POST", `/api/v1/settings/webhooks/${hook.id}/test`, { user: owner });
+          expect(res.body).toMatchObject({ ok: false, status });
+        }
+        rx.script({ redirectTo: other.url, status: 307 });
+        emit("mod_added", list, { workshop_id: "5965550F24A0C152", mod_name: "ACE" });
+        await flush();
+        const log = (await t.req("GET", `/api/v1/settings/webhooks/${hook.id}/deliveries`, { user: owner })).body;
+        expect(log[0]).toMatchObject({ success: false, response_status: 307, error: "HTTP 307 (redirects are not followed)" });
+        expect(rx.requests).toHaveLength(4);
+        t.deps.db.delete(webhooks).run();
+      }
+      expect(other.requests).toEqual([]);
+    } finally {
+      other.stop();
+    }
   });
 });
 
@@ -597,6 +623,105 @@ describe("with the background worker running", () => {
     } finally {
       rx2.stop();
       await live.close();
+    }
+  });
+});
+
+describe("a burst of events (issue 24)", () => {
+  test("the dispatcher fans out in bounded batches and the server answers requests between them", async () => {
+    const app = await createTestApp();
+    try {
+      const u = await app.createUser({ display_name: "Busy owner" });
+      const co = await app.createUser({ display_name: "Busy co-owner" });
+      const listId = newId();
+      const now = app.clock.now();
+      app.deps.db
+        .insert(lists)
+        .values({ id: listId, owner_id: u.id, name: "Busy", share_token: crypto.randomUUID(), suggestion_token: crypto.randomUUID(), created_at: now, updated_at: now })
+        .run();
+      app.deps.db.insert(listOwners).values({ list_id: listId, user_id: co.id, added_at: now }).run();
+      // A busy moment: 400 list writes' events waiting at once.
+      const N = 400;
+      app.deps.db.transaction((tx) => {
+        for (let i = 0; i < N; i++) recordEvent(tx, { kind: "mod_added", listId, actorId: u.id, data: { workshop_id: `${i}`.padStart(16, "0"), name: `Mod ${i}` }, at: now });
+      });
+      const pending = () => app.deps.sqlite.query("SELECT count(*) AS n FROM event_outbox WHERE dispatched_at IS NULL").get() as { n: number };
+
+      // A real server on loopback: its answer needs the event loop (socket reads and writes).
+      app.app.listen({ hostname: "127.0.0.1", port: 0 });
+      const url = `http://127.0.0.1:${app.app.server!.port}/api/v1/health`;
+      let turns = 0;
+      let answered = false;
+      let answeredAtTurn: number | null = null;
+      let pendingWhenAnswered = -1;
+      const run = dispatchPending(app.deps, {
+        batchSize: 4,
+        sliceMs: Number.POSITIVE_INFINITY, // batches by count only: no timing in this test
+        yieldTurn: async () => {
+          turns++;
+          if (answered && answeredAtTurn === null) answeredAtTurn = turns;
+          await yieldToEventLoop();
+        },
+      });
+      // dispatchPending returned after its first batch: the rest waits for the event loop.
+      expect(pending().n).toBe(N - 4);
+      const health = await fetch(url);
+      expect(health.status).toBe(200);
+      answered = true;
+      pendingWhenAnswered = pending().n;
+      const result = await run;
+
+      // The health check was answered while the dispatcher was between batches, with events
+      // still waiting, and the dispatcher then finished the rest.
+      expect(pendingWhenAnswered).toBeGreaterThan(0);
+      expect(pendingWhenAnswered).toBeLessThan(N);
+      expect(answeredAtTurn).not.toBeNull();
+      expect(answeredAtTurn!).toBeLessThan(turns);
+      expect(result).toEqual({ dispatched: N, failed: 0, pruned: 0, batches: N / 4 });
+      expect(turns).toBe(N / 4 - 1);
+      expect(pending().n).toBe(0);
+      // Every event reached both owners, once.
+      const counts = app.deps.sqlite
+        .query("SELECT user_id, count(*) AS n, count(DISTINCT event_id) AS events FROM notifications WHERE list_id = ? GROUP BY user_id ORDER BY user_id")
+        .all(listId);
+      expect(counts).toEqual([u.id, co.id].sort().map((id) => ({ user_id: id, n: N, events: N })));
+    } finally {
+      await app.app.stop();
+      await app.close();
+    }
+  });
+
+  test("an event whose fan-out fails is rolled back alone and left for the next run", async () => {
+    const app = await createTestApp();
+    try {
+      const u = await app.createUser();
+      const listId = newId();
+      const now = app.clock.now();
+      app.deps.db
+        .insert(lists)
+        .values({ id: listId, owner_id: u.id, name: "Half", share_token: crypto.randomUUID(), suggestion_token: crypto.randomUUID(), created_at: now, updated_at: now })
+        .run();
+      const ids = app.deps.db.transaction((tx) =>
+        [0, 1, 2].map((i) => recordEvent(tx, { kind: "mod_added", listId, actorId: u.id, data: { name: `Mod ${i}` }, at: now + i })),
+      );
+      // The middle event's notification cannot be written: a trigger refuses it (a stand-in for a bug).
+      app.deps.sqlite.exec(`CREATE TEMP TRIGGER refuse_one BEFORE INSERT ON notifications WHEN new.event_id = '${ids[1]}'
+        BEGIN SELECT RAISE(ABORT, 'refused'); END`);
+      const first = await dispatchPending(app.deps, { batchSize: 10 });
+      expect([first.dispatched, first.failed]).toEqual([2, 1]);
+      const state = () =>
+        app.deps.sqlite.query("SELECT id, dispatched_at IS NOT NULL AS done FROM event_outbox ORDER BY created_at").all() as { id: string; done: number }[];
+      // Its mark as dispatched was rolled back with it; the others are done.
+      expect(state()).toEqual([{ id: ids[0]!, done: 1 }, { id: ids[1]!, done: 0 }, { id: ids[2]!, done: 1 }]);
+      expect(app.log.lines.some((l) => l.includes("event dispatch failed") && l.includes(ids[1]!))).toBe(true);
+      app.deps.sqlite.exec("DROP TRIGGER temp.refuse_one");
+      const second = await dispatchPending(app.deps);
+      expect([second.dispatched, second.failed]).toEqual([1, 0]);
+      expect(state().every((r) => r.done === 1)).toBe(true);
+      const notified = app.deps.sqlite.query("SELECT event_id FROM notifications WHERE user_id = ? ORDER BY event_id").all(u.id) as { event_id: string }[];
+      expect(notified.map((r) => r.event_id)).toEqual([...ids].sort());
+    } finally {
+      await app.close();
     }
   });
 });

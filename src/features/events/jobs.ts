@@ -3,7 +3,7 @@ import type { Deps } from "../../deps";
 import type { JobHandler } from "../jobs/queue";
 import { deliveryHandler } from "./delivery";
 import { DELIVERY_JOB, DISPATCH_JOB, dispatchPending } from "./dispatch";
-import { hasPendingEvents } from "./repository";
+import { dispatchStatements } from "./repository";
 
 /** Queues the dispatcher unless one is already queued or running. Returns the job id. */
 export function triggerDispatch(deps: Deps): string {
@@ -15,13 +15,15 @@ export function eventsJobs(deps: Deps): Record<string, JobHandler> {
   // tick (about once a second, and after every enqueue and job end) one indexed probe queues
   // the dispatcher when undispatched events exist. It also covers an event that lands while a
   // dispatcher is finishing (the dedupe key returned the running job).
+  const st = dispatchStatements(deps.sqlite);
   deps.jobs.onTick(() => {
-    if (hasPendingEvents(deps.db)) triggerDispatch(deps);
+    if (st.hasPending()) triggerDispatch(deps);
   });
   return {
     [DISPATCH_JOB]: {
       concurrency: 1,
       maxAttempts: 5,
+      // Bounded batches with the event loop running between them (issue 24): see dispatchPending.
       run: () => dispatchPending(deps),
     },
     [DELIVERY_JOB]: deliveryHandler(deps),

@@ -166,3 +166,21 @@ export function requireListMember(access: ListAccess | null): ListAccess {
   if (!a.isOwner && !a.isCollaborator) throw new AppError(403, "no permission");
   return a;
 }
+
+/** Owner, or collaborator (direct or through a group) who may add or remove mods: the right to take a snapshot. */
+export function requireListEdit(access: ListAccess | null): ListAccess {
+  const a = requireCaller(access);
+  if (!a.canAdd && !a.canRemove) throw new AppError(403, "no permission");
+  return a;
+}
+
+/**
+ * Renaming or deleting a snapshot (`createdBy` its author): an owner or co-owner, or the author
+ * while they still hold an edit right. A collaborator's own history is theirs to tidy; everyone
+ * else's is the owners'.
+ */
+export function requireSnapshotManage(access: ListAccess, createdBy: string | null): ListAccess {
+  if (access.isOwner) return access;
+  if (createdBy !== null && createdBy === access.userId && (access.canAdd || access.canRemove)) return access;
+  throw new AppError(403, "no permission");
+}

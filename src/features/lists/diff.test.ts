@@ -1,6 +1,6 @@
 import { describe, expect, test } from "bun:test";
 import { computeImportPlan, type CatalogInfo, type CurrentItem } from "./diff";
-import { exportMods, parseImportBody, type ExportItem } from "./serverjson";
+import { exportMods, parseImportBody, type ExportItem } from "./server-json-format";
 
 const A = "AAAAAAAAAAAAAAA1";
 const B = "BBBBBBBBBBBBBBB2";

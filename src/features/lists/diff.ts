@@ -1,15 +1,9 @@
 // The import diff: what applying a server.json to a list would change. Pure: the caller loads
 // the list's items and one catalog lookup for the imported ids (set-based, no N+1).
-import type { ImportEntry, ServerJsonMod } from "./serverjson";
+import type { ExportItem, ImportEntry, ServerJsonMod } from "./server-json-format";
 
-/** A list item as the diff needs it, in the list's current order. */
-export interface CurrentItem {
-  workshop_id: string;
-  name: string;
-  pinned_version: string | null;
-  /** Latest version the catalog knows ("" or null when never scraped). */
-  latest_version: string | null;
-}
+/** A list item as the diff needs it (the export's view of an item), in the list's current order. */
+export type CurrentItem = ExportItem;
 
 /** What the catalog knows of an imported id (absent from the map = not in the catalog). */
 export interface CatalogInfo {

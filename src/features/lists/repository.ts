@@ -55,6 +55,19 @@ export interface AuditRow {
   list_id: string;
 }
 
+/** A row of list_snapshots; `snapshot_json` is the JSON array of {modId, name, version}. */
+export interface SnapshotRow {
+  id: string;
+  list_id: string;
+  version_name: string | null;
+  tag: string | null;
+  notes: string | null;
+  is_release: number;
+  snapshot_json: string;
+  created_by: string | null;
+  created_at: number;
+}
+
 export interface ListSummaryRow {
   id: string;
   /** JSON array of the list's tags: [{id, name, color}]. */
@@ -149,6 +162,28 @@ const SQL = {
   pins: `SELECT ${SUMMARY_COLS} FROM list_pins p JOIN lists l ON l.id = p.list_id LEFT JOIN users u ON u.id = l.owner_id
     WHERE p.user_id = ? ORDER BY p.created_at DESC`,
   tagsOfList: `SELECT t.id, t.name, t.color FROM list_tags lt JOIN tags t ON t.id = lt.tag_id WHERE lt.list_id = ? ORDER BY t.name`,
+  insertList: `INSERT INTO lists (id, owner_id, name, description, is_public, share_token, suggestion_token, require_deploy_approval,
+      max_mod_age_days, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?, 0, ?, ?, ?)`,
+  ageRule: `SELECT id, max_mod_age_days FROM lists WHERE id = ?`,
+  deleteList: `DELETE FROM lists WHERE id = ?`,
+  deletePin: `DELETE FROM list_pins WHERE user_id = ? AND list_id = ?`,
+  insertPin: `INSERT INTO list_pins (user_id, list_id, created_at) VALUES (?, ?, ?)`,
+  communityOfMember: `SELECT 1 FROM communities c WHERE c.id = $c
+      AND (c.owner_id = $u OR EXISTS (SELECT 1 FROM community_members m WHERE m.community_id = c.id AND m.user_id = $u))`,
+  setCommunity: `UPDATE lists SET community_id = ?, updated_at = ? WHERE id = ?`,
+  folderOfOwner: `SELECT 1 FROM folders WHERE id = ? AND owner_id = ?`,
+  setFolder: `UPDATE lists SET folder_id = ?, updated_at = ? WHERE id = ?`,
+  setShareToken: `UPDATE lists SET share_token = ?, updated_at = ? WHERE id = ?`,
+  setSuggestionToken: `UPDATE lists SET suggestion_token = ?, updated_at = ? WHERE id = ?`,
+  pinsKnown: `SELECT p.value ->> '$[0]' AS workshop_id FROM json_each(?) p
+    WHERE EXISTS (SELECT 1 FROM mod_versions v WHERE v.workshop_id = p.value ->> '$[0]' AND v.version = p.value ->> '$[1]')
+       OR EXISTS (SELECT 1 FROM mods m WHERE m.workshop_id = p.value ->> '$[0]' AND m.version = p.value ->> '$[1]')`,
+  insertSnapshot: `INSERT INTO list_snapshots (id, list_id, version_name, tag, notes, is_release, snapshot_json, created_by, created_at)
+    VALUES ($id, $list_id, $version_name, $tag, $notes, $is_release, $snapshot_json, $created_by, $created_at)`,
+  snapshots: `SELECT * FROM list_snapshots WHERE list_id = ? ORDER BY created_at DESC, id DESC`,
+  snapshot: `SELECT * FROM list_snapshots WHERE id = ? AND list_id = ?`,
+  updateSnapshot: `UPDATE list_snapshots SET version_name = ?, tag = ?, notes = ?, is_release = ? WHERE id = ?`,
+  deleteSnapshot: `DELETE FROM list_snapshots WHERE id = ?`,
 } as const;
 
 type Stmts = { [K in keyof typeof SQL]: Statement };
@@ -254,3 +289,65 @@ export const myLists = (sqlite: Database, userId: string) => stmts(sqlite).mine.
 export const pinnedLists = (sqlite: Database, userId: string) => stmts(sqlite).pins.all(userId) as ListSummaryRow[];
 export const tagsOfList = (sqlite: Database, listId: string) =>
   stmts(sqlite).tagsOfList.all(listId) as { id: string; name: string; color: string }[];
+
+// ---- lists ----------------------------------------------------------------------------------
+
+export function insertList(
+  sqlite: Database,
+  r: { id: string; ownerId: string; name: string; description: string; isPublic: boolean; shareToken: string; suggestionToken: string; maxModAgeDays: number | null; at: number },
+) {
+  stmts(sqlite).insertList.run(r.id, r.ownerId, r.name, r.description, r.isPublic ? 1 : 0, r.shareToken, r.suggestionToken, r.maxModAgeDays, r.at, r.at);
+}
+
+/** The list's id and age rule, null when the list does not exist. */
+export const listAgeRule = (sqlite: Database, listId: string) =>
+  stmts(sqlite).ageRule.get(listId) as { id: string; max_mod_age_days: number | null } | null;
+
+/** Sets the given fields (only those present) and `updated_at`. */
+export function updateList(
+  sqlite: Database,
+  listId: string,
+  f: { name?: string; description?: string; is_public?: boolean; max_mod_age_days?: number | null },
+  at: number,
+) {
+  const sets: string[] = [];
+  const vals: (string | number | null)[] = [];
+  if (f.name !== undefined) sets.push("name = ?"), vals.push(f.name);
+  if (f.description !== undefined) sets.push("description = ?"), vals.push(f.description);
+  if (f.is_public !== undefined) sets.push("is_public = ?"), vals.push(f.is_public ? 1 : 0);
+  if (f.max_mod_age_days !== undefined) sets.push("max_mod_age_days = ?"), vals.push(f.max_mod_age_days);
+  sets.push("updated_at = ?");
+  vals.push(at);
+  sqlite.query(`UPDATE lists SET ${sets.join(", ")} WHERE id = ?`).run(...vals, listId);
+}
+
+export const deleteList = (sqlite: Database, listId: string) => stmts(sqlite).deleteList.run(listId);
+
+/** Removes the pin; returns whether there was one. */
+export const deletePin = (sqlite: Database, userId: string, listId: string) => stmts(sqlite).deletePin.run(userId, listId).changes > 0;
+export const insertPin = (sqlite: Database, userId: string, listId: string, at: number) => stmts(sqlite).insertPin.run(userId, listId, at);
+
+/** Whether the user owns or is a member of the community. */
+export const isCommunityMember = (sqlite: Database, communityId: string, userId: string) =>
+  stmts(sqlite).communityOfMember.get({ c: communityId, u: userId }) !== null;
+export const setCommunity = (sqlite: Database, listId: string, communityId: string | null, at: number) =>
+  stmts(sqlite).setCommunity.run(communityId, at, listId);
+
+export const isFolderOwner = (sqlite: Database, folderId: string, userId: string) => stmts(sqlite).folderOfOwner.get(folderId, userId) !== null;
+export const setFolder = (sqlite: Database, listId: string, folderId: string | null, at: number) => stmts(sqlite).setFolder.run(folderId, at, listId);
+
+export const setToken = (sqlite: Database, listId: string, which: "share_token" | "suggestion_token", token: string, at: number) =>
+  stmts(sqlite)[which === "share_token" ? "setShareToken" : "setSuggestionToken"].run(token, at, listId);
+
+/** Of the given (workshop id, version) pins, the workshop ids whose version the catalog has. */
+export const pinsKnown = (sqlite: Database, pins: readonly (readonly [string, string])[]) =>
+  (stmts(sqlite).pinsKnown.all(JSON.stringify(pins)) as { workshop_id: string }[]).map((r) => r.workshop_id);
+
+// ---- snapshots ------------------------------------------------------------------------------
+
+export const insertSnapshot = (sqlite: Database, row: SnapshotRow) => stmts(sqlite).insertSnapshot.run(row as any);
+export const snapshotsOf = (sqlite: Database, listId: string) => stmts(sqlite).snapshots.all(listId) as SnapshotRow[];
+export const snapshot = (sqlite: Database, listId: string, id: string) => stmts(sqlite).snapshot.get(id, listId) as SnapshotRow | null;
+export const updateSnapshot = (sqlite: Database, r: Pick<SnapshotRow, "id" | "version_name" | "tag" | "notes" | "is_release">) =>
+  stmts(sqlite).updateSnapshot.run(r.version_name, r.tag, r.notes, r.is_release, r.id);
+export const deleteSnapshot = (sqlite: Database, id: string) => stmts(sqlite).deleteSnapshot.run(id);

@@ -1,16 +1,22 @@
 // HTTP surface of mod lists: CRUD, mods, import/export, snapshots, audit, check.
-// Paths, guards and schemas only; the rules live in service.ts, permissions in access.ts.
+// Paths, guards and schemas only; the rules live in service.ts and the files beside it (mods,
+// import, export, snapshots, audit, check), permissions in access.ts.
 import { Elysia } from "elysia";
 import { z } from "zod";
 import type { Deps } from "../../deps";
 import { authPlugin } from "../../shared/auth";
 import { AppError } from "../../shared/errors";
 import { errorBody, okBody } from "../../shared/schemas";
-import { requireListMember, requireListOwner, requireListPrimary, requireListRead, requireListRight, type ListAccess } from "./access";
+import { requireListEdit, requireListMember, requireListOwner, requireListPrimary, requireListRead, requireListRight, requireSnapshotManage, type ListAccess } from "./access";
 import * as m from "./model";
+import * as audit from "./audit";
+import * as check from "./check";
+import { exportItems } from "./export";
+import * as importer from "./import";
+import * as mods from "./mods";
 import * as svc from "./service";
-import { exportFileName, exportFragment, exportGameConfig, type ExportType } from "./serverjson";
-import { listItems } from "./repository";
+import * as snapshots from "./snapshots";
+import { exportFileName, exportFragment, exportGameConfig, type ExportType } from "./server-json-format";
 
 const errors = { 400: errorBody, 401: errorBody, 403: errorBody, 404: errorBody, 409: errorBody, 422: errorBody };
 
@@ -23,6 +29,9 @@ function download(body: unknown, filename: string) {
   });
 }
 
+const SNAPSHOT_MANAGE =
+  "Owners and co-owners; a collaborator only for a snapshot they took, and only while they may add or remove mods. Others who can read the list get 403.";
+
 /** Import rights: the import may add and remove mods. */
 function requireImport(a: ListAccess | null) {
   requireListRight(a, "add");
@@ -31,6 +40,11 @@ function requireImport(a: ListAccess | null) {
 
 export const listsRoutes = (deps: Deps) => {
   const get = (id: string, user: { id: string } | null | undefined, share?: string) => svc.access(deps, id, user, share);
+  /** Renaming or deleting: an edit right first (403), then the snapshot (404), then owner or author (403). */
+  const manageSnapshot = (access: ListAccess | null, versionId: string) => {
+    const a = requireListEdit(access);
+    return requireSnapshotManage(a, snapshots.getSnapshot(deps, a.list.id, versionId).created_by);
+  };
 
   return new Elysia({ prefix: "/api/v1/lists", tags: ["lists"] })
     .use(authPlugin(deps))
@@ -130,7 +144,7 @@ export const listsRoutes = (deps: Deps) => {
       "/:id/mods",
       ({ query, params, body, user }) => {
         requireListRight(get(params.id, user, query.share), "add");
-        const r = svc.addModsToList(deps, { listId: params.id, userId: user.id, workshopIds: [body.workshop_id], source: "manual", withDependencies: body.with_dependencies });
+        const r = mods.addModsToList(deps, { listId: params.id, userId: user.id, workshopIds: [body.workshop_id], source: "manual", withDependencies: body.with_dependencies });
         return { ok: true, added: r.added };
       },
       {
@@ -145,7 +159,7 @@ export const listsRoutes = (deps: Deps) => {
       "/:id/mods/reorder",
       ({ query, params, body, user }) => {
         requireListRight(get(params.id, user, query.share), "add");
-        svc.reorderMods(deps, params.id, user.id, body.order);
+        mods.reorderMods(deps, params.id, user.id, body.order);
         return { ok: true };
       },
       { auth: true, params: m.listParams, body: m.reorderBody, response: { 200: okBody, ...errors }, detail: { summary: "Save the manual order (a permutation of the list's mods)" } },
@@ -154,7 +168,7 @@ export const listsRoutes = (deps: Deps) => {
       "/:id/mods/:workshopID",
       ({ query, params, user, set }) => {
         requireListRight(get(params.id, user, query.share), "remove");
-        svc.removeMod(deps, params.id, user.id, params.workshopID);
+        mods.removeMod(deps, params.id, user.id, params.workshopID);
         set.status = 204;
       },
       { auth: true, params: m.listModParams, detail: { summary: "Remove a mod" } },
@@ -163,7 +177,7 @@ export const listsRoutes = (deps: Deps) => {
       "/:id/mods/:workshopID/version",
       ({ query, params, body, user, set }) => {
         requireListRight(get(params.id, user, query.share), "add");
-        svc.setModVersion(deps, params.id, user.id, params.workshopID, body.version);
+        mods.setModVersion(deps, params.id, user.id, params.workshopID, body.version);
         set.status = 204;
       },
       { auth: true, params: m.listModParams, body: m.versionBody, detail: { summary: "Pin a version (null unpins)" } },
@@ -172,7 +186,7 @@ export const listsRoutes = (deps: Deps) => {
       "/:id/rescrape",
       ({ query, params, user }) => {
         requireListMember(get(params.id, user, query.share));
-        return svc.rescrapeList(deps, params.id, user.id);
+        return mods.rescrapeList(deps, params.id, user.id);
       },
       {
         auth: true,
@@ -181,7 +195,7 @@ export const listsRoutes = (deps: Deps) => {
         detail: { summary: "Queue a detail scrape of every mod in the list" },
       },
     )
-    .get("/:id/check", ({ params, query, user }) => svc.checkList(deps, requireListRead(get(params.id, user, query.share)).list.id), {
+    .get("/:id/check", ({ params, query, user }) => check.checkList(deps, requireListRead(get(params.id, user, query.share)).list.id), {
       optionalAuth: true,
       params: m.listParams,
       query: m.shareQuery,
@@ -193,7 +207,7 @@ export const listsRoutes = (deps: Deps) => {
       "/:id/import-preview",
       ({ params, query, body, user }) => {
         requireListMember(get(params.id, user, query.share));
-        return svc.importPreview(deps, params.id, rawBody(body), query.check_order ?? false);
+        return importer.importPreview(deps, params.id, rawBody(body), query.check_order ?? false);
       },
       { auth: true, params: m.listParams, query: m.importQuery, response: { 200: m.importDiff, ...errors }, detail: { summary: "Diff a server.json (any of the four shapes) against the list" } },
     )
@@ -201,7 +215,7 @@ export const listsRoutes = (deps: Deps) => {
       "/:id/import-apply",
       ({ params, query, body, user }) => {
         requireImport(get(params.id, user, query.share));
-        return svc.importApplyText(deps, params.id, user.id, rawBody(body), query.check_order ?? false);
+        return importer.importApplyText(deps, params.id, user.id, rawBody(body), query.check_order ?? false);
       },
       { auth: true, params: m.listParams, query: m.importQuery, response: { 200: m.importApplyResponse, ...errors }, detail: { summary: "Apply a server.json atomically (one audit entry)" } },
     )
@@ -210,7 +224,7 @@ export const listsRoutes = (deps: Deps) => {
       "/:id/export",
       ({ params, query, user }) => {
         const a = requireListRead(get(params.id, user, query.share));
-        return download(exportFragment(exportItems(deps, a.list.id), query.type as ExportType), exportFileName(a.list.name, "server"));
+        return download(exportFragment(exportItems(deps.sqlite, a.list.id), query.type as ExportType), exportFileName(a.list.name, "server"));
       },
       { optionalAuth: true, params: m.listParams, query: m.exportQuery, detail: { summary: "Download the {game: {mods}} server.json fragment (type fixed or latest)" } },
     )
@@ -218,12 +232,12 @@ export const listsRoutes = (deps: Deps) => {
       "/:id/export/game",
       ({ params, query, user }) => {
         const a = requireListRead(get(params.id, user, query.share));
-        return download(exportGameConfig(a.list.name, exportItems(deps, a.list.id), query.type as ExportType), exportFileName(a.list.name, "config"));
+        return download(exportGameConfig(a.list.name, exportItems(deps.sqlite, a.list.id), query.type as ExportType), exportFileName(a.list.name, "config"));
       },
       { optionalAuth: true, params: m.listParams, query: m.exportQuery, detail: { summary: "Download a complete dedicated-server config" } },
     )
     // ---- snapshots -------------------------------------------------------------------------
-    .get("/:id/versions", ({ params, query, user }) => svc.listSnapshots(deps, requireListRead(get(params.id, user, query.share)).list.id), {
+    .get("/:id/versions", ({ params, query, user }) => snapshots.listSnapshots(deps, requireListRead(get(params.id, user, query.share)).list.id), {
       optionalAuth: true,
       params: m.listParams,
       query: m.shareQuery,
@@ -233,12 +247,18 @@ export const listsRoutes = (deps: Deps) => {
     .post(
       "/:id/versions",
       ({ query, params, body, user }) => {
-        requireListMember(get(params.id, user, query.share));
-        return svc.createSnapshot(deps, params.id, user.id, body ?? {});
+        requireListEdit(get(params.id, user, query.share));
+        return snapshots.createSnapshot(deps, params.id, user.id, body ?? {});
       },
-      { auth: true, params: m.listParams, body: m.snapshotBody.optional(), response: { 200: m.snapshotOut, ...errors }, detail: { summary: "Snapshot the list" } },
+      {
+        auth: true,
+        params: m.listParams,
+        body: m.snapshotBody.optional(),
+        response: { 200: m.snapshotOut, ...errors },
+        detail: { summary: "Snapshot the list", description: "Owners, co-owners and collaborators who may add or remove mods (directly or through a group); anyone else who can read the list gets 403." },
+      },
     )
-    .get("/:id/versions/live", ({ params, query, user }) => svc.liveSnapshot(deps, requireListRead(get(params.id, user, query.share)).list), {
+    .get("/:id/versions/live", ({ params, query, user }) => snapshots.liveSnapshot(deps, requireListRead(get(params.id, user, query.share)).list), {
       optionalAuth: true,
       params: m.listParams,
       query: m.shareQuery,
@@ -247,32 +267,38 @@ export const listsRoutes = (deps: Deps) => {
     })
     .get(
       "/:id/versions/:versionID",
-      ({ params, query, user }) => svc.getSnapshot(deps, requireListRead(get(params.id, user, query.share)).list.id, params.versionID),
+      ({ params, query, user }) => snapshots.getSnapshot(deps, requireListRead(get(params.id, user, query.share)).list.id, params.versionID),
       { optionalAuth: true, params: m.snapshotParams, query: m.shareQuery, response: { 200: m.snapshotOut, 404: errorBody }, detail: { summary: "One snapshot" } },
     )
     .patch(
       "/:id/versions/:versionID",
       ({ query, params, body, user }) => {
-        requireListMember(get(params.id, user, query.share));
-        return svc.updateSnapshot(deps, params.id, params.versionID, body ?? {});
+        manageSnapshot(get(params.id, user, query.share), params.versionID);
+        return snapshots.updateSnapshot(deps, params.id, params.versionID, body ?? {});
       },
-      { auth: true, params: m.snapshotParams, body: m.snapshotBody.optional(), response: { 200: m.snapshotOut, ...errors }, detail: { summary: "Update a snapshot's name, tag, notes, release flag" } },
+      {
+        auth: true,
+        params: m.snapshotParams,
+        body: m.snapshotBody.optional(),
+        response: { 200: m.snapshotOut, ...errors },
+        detail: { summary: "Update a snapshot's name, tag, notes, release flag", description: SNAPSHOT_MANAGE },
+      },
     )
     .delete(
       "/:id/versions/:versionID",
       ({ query, params, user, set }) => {
-        requireListMember(get(params.id, user, query.share));
-        svc.deleteSnapshot(deps, params.id, params.versionID);
+        manageSnapshot(get(params.id, user, query.share), params.versionID);
+        snapshots.deleteSnapshot(deps, params.id, params.versionID);
         set.status = 204;
       },
-      { auth: true, params: m.snapshotParams, detail: { summary: "Delete a snapshot" } },
+      { auth: true, params: m.snapshotParams, detail: { summary: "Delete a snapshot", description: SNAPSHOT_MANAGE } },
     )
     // ---- audit -----------------------------------------------------------------------------
     .get(
       "/:id/audit",
       ({ query, params, user }) => {
         requireListMember(get(params.id, user, query.share));
-        return svc.auditLog(deps, params.id);
+        return audit.auditLog(deps, params.id);
       },
       { auth: true, params: m.listParams, response: { 200: z.array(m.auditOut), ...errors }, detail: { summary: "The last 100 audit entries, newest first" } },
     )
@@ -280,7 +306,7 @@ export const listsRoutes = (deps: Deps) => {
       "/:id/audit/:entryID/revert",
       ({ query, params, user }) => {
         const a = requireListMember(get(params.id, user, query.share));
-        return svc.revertAudit(deps, a, params.entryID, user.id);
+        return audit.revertAudit(deps, a, params.entryID, user.id);
       },
       { auth: true, params: m.auditParams, response: { 200: okBody, ...errors }, detail: { summary: "Undo one entry (idempotent; the undo is audited)" } },
     );
@@ -293,8 +319,4 @@ function rawBody(body: unknown): string {
   if (body === undefined || body === null) return "";
   if (typeof body === "object") return JSON.stringify(body);
   throw new AppError(400, "invalid JSON");
-}
-
-function exportItems(deps: Deps, listId: string) {
-  return listItems(deps.sqlite, listId).map((i) => ({ workshop_id: i.workshop_id, name: i.name, pinned_version: i.pinned_version, latest_version: i.version }));
 }

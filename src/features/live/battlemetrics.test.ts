@@ -87,6 +87,65 @@ describe("BattleMetrics client", () => {
     expect(fake.requests[0].authorization).toBe("Bearer secret-token");
   });
 
+  describe("links and redirects stay on the configured source (issue 24)", () => {
+    let other: FakeBattleMetrics | null = null;
+    afterEach(() => {
+      other?.stop();
+      other = null;
+    });
+
+    test("a links.next to another host or port is not followed: the token never reaches it", async () => {
+      fake = startFakeBattleMetrics({ servers: loadBmFixture("scan-1"), token: "secret-token" });
+      other = startFakeBattleMetrics({ servers: loadBmFixture("scan-1") });
+      fake.setNextOrigin(other.url);
+      const { c } = client(fake.url, { token: "secret-token", pageSize: 2 });
+      const pages: string[] = [];
+      const err = await (async () => {
+        for await (const p of c.pages()) pages.push(p.url);
+      })().catch((e) => e);
+      expect(err).toBeInstanceOf(BattleMetricsError);
+      expect(err.message).toBe(
+        `links.next leads to ${other.url}, off the configured source ${fake.url}; not followed (only ${fake.url} is asked, and its credentials go nowhere else)`,
+      );
+      expect(pages).toHaveLength(1); // the first page is read, nothing after it
+      expect(other.requests).toEqual([]);
+      expect(fake.requests.map((r) => r.authorization)).toEqual(["Bearer secret-token"]);
+      // Another name for the same address is another origin too.
+      fake.setNextOrigin(fake.url.replace("127.0.0.1", "localhost"));
+      const again = await client(fake.url, { token: "secret-token", pageSize: 2 }).c.fetchAll().catch((e) => e);
+      expect(again).toBeInstanceOf(BattleMetricsError);
+      expect(again.message).toStartWith(`links.next leads to ${fake.url.replace("127.0.0.1", "localhost")}, off the configured source`);
+      expect(fake.requests).toHaveLength(2);
+    });
+
+    test("a redirect off the source is refused before anything is sent there, and not retried", async () => {
+      fake = startFakeBattleMetrics({ servers: loadBmFixture("scan-1"), token: "secret-token" });
+      other = startFakeBattleMetrics({ servers: loadBmFixture("scan-1") });
+      fake.redirectNextTo(`${other.url}/servers?filter[game]=reforger`);
+      const { c } = client(fake.url, { token: "secret-token" });
+      const err = await c.fetchAll().catch((e) => e);
+      expect(err).toBeInstanceOf(BattleMetricsError);
+      expect(err.message).toStartWith(`a redirect (HTTP 302) leads to ${other.url}, off the configured source ${fake.url}`);
+      expect(other.requests).toEqual([]);
+      expect(fake.requests.map((r) => r.status)).toEqual([302]);
+    });
+
+    test("links.next and redirects on the source's own origin are followed, with the token", async () => {
+      fake = startFakeBattleMetrics({ servers: loadBmFixture("scan-1"), token: "secret-token" });
+      fake.redirectNextTo(`${fake.url}/servers?filter[game]=reforger&filter[status]=online&sort=-players&page[size]=2`);
+      const { c } = client(fake.url, { token: "secret-token", pageSize: 100 });
+      const res = await c.fetchAll();
+      expect(res.servers).toHaveLength(4);
+      expect(res.pages).toBe(3);
+      expect(fake.requests.map((r) => [r.status, r.authorization])).toEqual([
+        [302, "Bearer secret-token"],
+        [200, "Bearer secret-token"],
+        [200, "Bearer secret-token"],
+        [200, "Bearer secret-token"],
+      ]);
+    });
+  });
+
   test("a 4xx other than 429 fails at once", async () => {
     fake = startFakeBattleMetrics({ servers: loadBmFixture("scan-1"), token: "secret-token" });
     const { c } = client(fake.url);

@@ -1,9 +1,11 @@
 // BattleMetrics client (external-formats.md §3): pages through every online Arma Reforger
-// server by `links.next`, spaces requests to stay under the rate limit, retries 429/5xx and
+// server by `links.next` (only on the configured source's origin: the token goes nowhere
+// else, and neither does a redirect), spaces requests to stay under the rate limit, retries 429/5xx and
 // network failures with exponential backoff (honouring Retry-After), validates with zod and
 // normalises each server into the shape the scan job stores.
 import { z } from "zod";
 import { parseRetryAfter, sleep } from "../../shared/retry";
+import { OffOriginError, sameOriginLink, sourceFetch } from "../../shared/url-safety";
 
 const WORKSHOP_ID = /^[0-9A-F]{16}$/;
 
@@ -205,6 +207,8 @@ export class BattleMetricsClient {
   private readonly sleep: (ms: number, signal?: AbortSignal) => Promise<void>;
   private readonly now: () => number;
   private lastRequestAt = Number.NEGATIVE_INFINITY;
+  /** The configured source's scheme, host and port: the only place pages are read from. */
+  readonly origin: string;
   /** Requests sent (including retries); for job progress and tests. */
   requestCount = 0;
 
@@ -223,6 +227,7 @@ export class BattleMetricsClient {
       maxPages: options.maxPages ?? 1000,
       userAgent: options.userAgent ?? "Loadout (self-hosted Arma Reforger community service)",
     };
+    this.origin = new URL(options.baseUrl).origin;
     this.fetchFn = options.fetch ?? fetch;
     this.sleep = options.sleep ?? sleep;
     this.now = options.now ?? Date.now;
@@ -250,7 +255,8 @@ export class BattleMetricsClient {
         else skipped++;
       }
       yield { servers, skipped, url };
-      url = page.data.links?.next ?? null;
+      const next = page.data.links?.next;
+      url = next ? this.onSource(() => sameOriginLink(next, url!, this.origin, "links.next")) : null;
     }
   }
 
@@ -279,6 +285,16 @@ export class BattleMetricsClient {
     return Math.round(exp * (0.8 + Math.random() * 0.2));
   }
 
+  /** A link or redirect off the source ends the scan with that reason (retrying will not mend it). */
+  private onSource<T>(f: () => T): T {
+    try {
+      return f();
+    } catch (err) {
+      if (err instanceof OffOriginError) throw new BattleMetricsError(err.message);
+      throw err;
+    }
+  }
+
   private async getJson(url: string, signal?: AbortSignal): Promise<unknown> {
     const headers: Record<string, string> = {
       Accept: "application/json",
@@ -293,12 +309,10 @@ export class BattleMetricsClient {
       let res: Response;
       const timeout = AbortSignal.timeout(this.opts.timeoutMs);
       try {
-        res = await this.fetchFn(url, {
-          headers,
-          signal: signal ? AbortSignal.any([signal, timeout]) : timeout,
-        });
+        res = await sourceFetch(url, { headers, signal: signal ? AbortSignal.any([signal, timeout]) : timeout }, { origin: this.origin, fetchImpl: this.fetchFn });
       } catch (err) {
         if (signal?.aborted) throw err;
+        if (err instanceof OffOriginError) throw new BattleMetricsError(err.message);
         lastError = `network error: ${(err as Error).message}`;
         if (attempt < this.opts.maxAttempts) await this.sleep(this.backoff(attempt), signal);
         continue;

@@ -1,5 +1,5 @@
 // The live feature's registry entry: routes, job handlers, schedules.
-import type { FeatureModule } from "../index";
+import type { FeatureModule } from "../feature-module";
 import { liveRoutes } from "./routes";
 import { liveJobs, liveSchedules } from "./jobs";
 

@@ -104,15 +104,25 @@ describe("GET /game-servers", () => {
     expect(bad.body.error).toStartWith("sort_by:");
   });
 
-  test("full-text search over name, host and scenario; every word must match", async () => {
+  test("search: words match word starts of name and scenario, address-like pieces the address; every piece must match", async () => {
+    // Names: Alpha Company | Conflict Everon, Charlie Vanilla Private, Official Conflict #1, Echo Squad Tactical.
     expect((await names("?search=conflict%20everon")).sort()).toEqual([ALPHA, DELTA].sort());
     expect(await names("?search=ALPHA%20everon")).toEqual([ALPHA]);
     expect((await names("?search=203.0.113")).sort()).toEqual([ALPHA, ECHO].sort());
+    expect(await names("?search=203.0.113.10:2001")).toEqual([ALPHA]);
     expect(await names("?search=arland%20game%20master")).toEqual([CHARLIE]);
     expect(await names("?search=nothing-like-this")).toEqual([]);
-    // A comma inside the search text is not a list separator.
-    expect(await names("?search=alpha,%20conflict")).toEqual([]);
+    // A comma inside the search text is not a list separator: punctuation only separates words.
+    expect(await names("?search=alpha,%20conflict")).toEqual([ALPHA]);
     expect(await names("?search=Alpha%20Company%20|")).toEqual([ALPHA]);
+    // By the start of a word: "pha" is inside "Alpha", not at a word's start.
+    expect(await names("?search=pha")).toEqual([]);
+    expect(await names("?search=alp")).toEqual([ALPHA]);
+    // Digits are name words, never a piece of the address: three of these servers listen on 2001.
+    expect(await names("?search=2001")).toEqual([]);
+    expect(await names("?search=20")).toEqual([]);
+    expect(await names("?search=1")).toEqual([DELTA]); // "Official Conflict #1"
+    expect((await names("?search=:2001")).sort()).toEqual([ALPHA, CHARLIE, DELTA].sort());
   });
 
   test("mod_ids: servers running all of them", async () => {

@@ -102,6 +102,31 @@ describe("live scan", () => {
     expect(one(`SELECT count(*) AS n FROM live_global_stats_raw`).n).toBe(0);
   });
 
+  test("a links.next off the configured source ends the scan with a clear error; the token never leaves it (issue 24)", async () => {
+    const owned = startFakeBattleMetrics({ servers: loadBmFixture("scan-1"), maxPageSize: 2, token: "bm-secret" });
+    const elsewhere = startFakeBattleMetrics({ servers: loadBmFixture("scan-1") });
+    const app = await createTestApp({ env: { LOADOUT_BATTLEMETRICS_URL: owned.url, LOADOUT_BATTLEMETRICS_TOKEN: "bm-secret" } });
+    try {
+      owned.setNextOrigin(elsewhere.url);
+      const admin = await app.createUser({ role: "admin" });
+      const r = await app.req("POST", "/api/v1/jobs/game-servers", { user: admin });
+      await app.deps.jobs.drain({ types: ["live.scan"] });
+      const job = app.deps.jobs.get(r.body.job_id)!;
+      const reason = `links.next leads to ${elsewhere.url}, off the configured source ${owned.url}; not followed (only ${owned.url} is asked, and its credentials go nowhere else)`;
+      expect(job.error).toBe(`BattleMetrics scan failed: ${reason}`);
+      expect(elsewhere.requests).toEqual([]);
+      expect(owned.requests.map((x) => x.authorization)).toEqual(["Bearer bm-secret"]);
+      // Half a scan records nothing; health names the reason.
+      expect((app.deps.sqlite.query(`SELECT count(*) AS n FROM game_servers`).get() as { n: number }).n).toBe(0);
+      const health = await app.req("GET", "/api/v1/health");
+      expect(JSON.stringify(health.body)).toContain(reason);
+    } finally {
+      owned.stop();
+      elsewhere.stop();
+      await app.close();
+    }
+  });
+
   test("second scan: updated, vanished and new servers; mod changelog entries", async () => {
     await runScan(t.deps, { client: client() });
     const alpha = serverByAddress("203.0.113.10:2001");

@@ -4,9 +4,10 @@
 // per-mod usage).
 // A server whose reported mod list hashes the same as last time skips the mod diff entirely,
 // so a steady-state scan of 5,000 servers is two prepared statements per server.
+import { serverSearchText } from "./search";
 import type { Deps } from "../../deps";
 import { newId } from "../../shared/ids";
-import { queueDetailScrape } from "../catalog/service";
+import { queueDetailScrape } from "../scraper/queue";
 import { BattleMetricsClient, BattleMetricsError, type LiveServer } from "./battlemetrics";
 import { pollRegisteredServers } from "./a2s-source";
 import { PermanentJobError } from "../jobs/queue";
@@ -98,7 +99,7 @@ export function processPage(deps: Pick<Deps, "sqlite">, servers: LiveServer[], s
           password_protected: s.password_protected ? 1 : 0,
           official: s.official ? 1 : 0,
           tags: `,${s.tags.join(",")},`,
-          search_text: `${s.name} ${s.host_address} ${s.scenario_name}`.toLowerCase(),
+          search_text: serverSearchText(s.name, s.scenario_name),
           now: time,
         };
         const hash = modsHash(s.mods);

@@ -1,11 +1,14 @@
 // The read side of live game servers and global statistics, community assignment and
 // copy-from-server. Knows nothing of HTTP; throws AppError.
+import { parseServerSearch } from "./search";
 import type { Database } from "bun:sqlite";
 import type { Deps } from "../../deps";
 import { AppError } from "../../shared/errors";
 import { toIso } from "../../shared/time";
 import { requireListOwner, resolveListAccess } from "../lists/access";
-import { applyImport, createList, MAX_MODS, LIMIT_MESSAGE } from "../lists/service";
+import { applyImport } from "../lists/import";
+import { LIMIT_MESSAGE, MAX_MODS } from "../lists/rules";
+import { createList } from "../lists/service";
 import type { ListQuery, ServerEntry, ServerMod } from "./model";
 import { ONLINE_WINDOW, ORDER, toEntry } from "./entry";
 import { cachedDetailJson, invalidateLiveSnapshot, liveSnapshot, onlineRow, querySnapshot, querySnapshotJson, type LiveSnapshot, type TopMod } from "./snapshot";
@@ -20,7 +23,8 @@ const likeEscape = (s: string) => s.replace(/[\\%_]/g, (c) => `\\${c}`);
 
 /**
  * Live servers (in the latest scan and seen within the last hour), filtered and sorted.
- * Search: every word must occur in name, host address or scenario (case-insensitive).
+ * Search (search.ts): words match word starts of the name or scenario, address-like pieces the
+ * address; names holding the whole query first.
  */
 /** GET /game-servers: from the in-memory snapshot of the last scan (snapshot.ts). */
 export function listServers(deps: Pick<Deps, "sqlite" | "clock">, q: ListQuery): ServerEntry[] {
@@ -36,11 +40,21 @@ export function listServersJson(deps: Pick<Deps, "sqlite" | "clock">, q: ListQue
 export function listServersSql(deps: Pick<Deps, "sqlite" | "clock">, q: ListQuery): ServerEntry[] {
   const where = ["g.online = 1", "g.last_seen_at >= $since"];
   const params: Record<string, string | number> = { since: deps.clock.now() - ONLINE_WINDOW, limit: q.limit, offset: q.offset };
-  const words = (q.search ?? "").toLowerCase().split(/\s+/).filter((w) => w !== "").slice(0, 10);
-  words.forEach((w, i) => {
+  const search = parseServerSearch(q.search);
+  search.words.forEach((w, i) => {
     where.push(`instr(g.search_text, $w${i}) > 0`);
     params[`w${i}`] = w;
   });
+  search.address.forEach((a, i) => {
+    where.push(`instr(lower(g.host_address), $a${i}) > 0`);
+    params[`a${i}`] = a;
+  });
+  // A server whose name (the search text before its \u0001) holds the whole query comes first.
+  let rank = "";
+  if (search.phrase) {
+    rank = "(instr(substr(g.search_text, 1, instr(g.search_text, char(1))), $phrase) > 0) DESC, ";
+    params.phrase = search.phrase;
+  }
   if (q.official !== undefined) {
     where.push("g.official = $official");
     params.official = q.official ? 1 : 0;
@@ -79,7 +93,7 @@ export function listServersSql(deps: Pick<Deps, "sqlite" | "clock">, q: ListQuer
   // INDEXED BY: the live set (~5,000 of ~95,000 rows) comes from the last-seen index; an index
   // that only serves the ORDER BY (popularity) would walk every known server.
   const sql = `SELECT ${SERVER_COLUMNS} FROM game_servers g INDEXED BY game_servers_seen_idx WHERE ${where.join(" AND ")}
-    ORDER BY ${ORDER[q.sort_by]} LIMIT $limit OFFSET $offset`;
+    ORDER BY ${rank}${ORDER[q.sort_by]} LIMIT $limit OFFSET $offset`;
   return (stmt(deps.sqlite, sql).all(params) as ServerRow[]).map(toEntry);
 }
 

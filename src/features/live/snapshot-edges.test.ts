@@ -3,6 +3,7 @@
 // SQLite's NOCASE and LIKE fold differently from JavaScript, LIKE wildcards, servers online but
 // outside the hour, as time passes), the detail and top lists from the snapshot, a raw SQL write
 // seen by the next read through the generation, and readers racing a scan's commit.
+import { serverSearchText } from "./search";
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { createTestApp, TestClock, type TestApp } from "../../../test/helpers";
 import { mulberry32 } from "../../../test/fixtures/prng";
@@ -64,7 +65,7 @@ describe("snapshot = SQL on a generated data set", () => {
         rnd() < 0.3 ? 1 : 0,
         rnd() < 0.2 ? 1 : 0,
         `,${tags.join(",")},`,
-        `${name} ${host} ${scenario}`.toLowerCase(),
+        serverSearchText(name, scenario),
         mods.length,
         Math.floor(rnd() * 5) * 1000,
         online,

@@ -16,6 +16,7 @@
 // NOCASE collation are the same), the lower-cased tags string, and for every workshop id the
 // servers that run it. A request walks the order of its sort and stops after offset + limit
 // matches; a mod filter first intersects the servers of the asked mods.
+import { nameHolds, parseServerSearch } from "./search";
 import type { Database } from "bun:sqlite";
 import type { ListQuery, ServerEntry } from "./model";
 import { SORTS } from "./model";
@@ -273,7 +274,7 @@ export function querySnapshotJson(s: LiveSnapshot, q: ListQuery, since: number):
 }
 
 function pageIndexes(s: LiveSnapshot, q: ListQuery, since: number): number[] {
-  const words = (q.search ?? "").toLowerCase().split(/\s+/).filter((w) => w !== "").slice(0, 10);
+  const search = parseServerSearch(q.search);
   const tags = (q.tags ?? []).slice(0, 20).map((t) => `,${t},`);
   const mods = [...new Set(q.mod_ids ?? [])];
   // Rows that pass the mod and search filters: counts[i] === need.
@@ -292,33 +293,47 @@ function pageIndexes(s: LiveSnapshot, q: ListQuery, since: number): number[] {
     }
     need = sets.length;
   }
-  if (words.length) {
-    const mask = searchMask(s, words);
+  if (search.words.length) {
+    const mask = searchMask(s, search.words);
     if (counts) for (let i = 0; i < mask.length; i++) counts[i] = counts[i] === need && mask[i] ? 1 : 0;
     else counts = mask;
     need = 1;
   }
+  const accepts = (i: number): boolean => {
+    if (counts && counts[i] !== need) return false;
+    const r = s.rows[i]!;
+    if (r.last_seen_at < since) return false;
+    if (q.official !== undefined && !!r.official !== q.official) return false;
+    if (q.password_protected !== undefined && !!r.password_protected !== q.password_protected) return false;
+    if (q.min_players !== undefined && r.player_count < q.min_players) return false;
+    if (q.max_mod_size !== undefined && r.mods_size_bytes > q.max_mod_size) return false;
+    if (q.community_id !== undefined && r.community_id !== q.community_id) return false;
+    if (tags.length && !tags.every((t) => s.tags[i]!.includes(t))) return false;
+    if (search.address.length && !search.address.every((a) => r.host_address.toLowerCase().includes(a))) return false;
+    return true;
+  };
   const out: number[] = [];
   let skip = q.offset;
   const order = s.order[q.sort_by];
-  for (let k = 0; k < order.length; k++) {
-    const i = order[k]!;
-    if (counts && counts[i] !== need) continue;
-    const r = s.rows[i]!;
-    if (r.last_seen_at < since) continue;
-    if (q.official !== undefined && !!r.official !== q.official) continue;
-    if (q.password_protected !== undefined && !!r.password_protected !== q.password_protected) continue;
-    if (q.min_players !== undefined && r.player_count < q.min_players) continue;
-    if (q.max_mod_size !== undefined && r.mods_size_bytes > q.max_mod_size) continue;
-    if (q.community_id !== undefined && r.community_id !== q.community_id) continue;
-    if (tags.length && !tags.every((t) => s.tags[i]!.includes(t))) continue;
-    if (skip > 0) {
-      skip--;
-      continue;
+  /** Takes the rows `pick` accepts in sort order; true once the page is full. */
+  const walk = (pick: (i: number) => boolean): boolean => {
+    for (let k = 0; k < order.length; k++) {
+      const i = order[k]!;
+      if (!accepts(i) || !pick(i)) continue;
+      if (skip > 0) {
+        skip--;
+        continue;
+      }
+      out.push(i);
+      if (out.length === q.limit) return true;
     }
-    out.push(i);
-    if (out.length === q.limit) break;
-  }
+    return false;
+  };
+  const phrase = search.phrase;
+  if (phrase) {
+    // Servers whose name holds the whole query first, then the rest, each in the asked order.
+    if (!walk((i) => nameHolds(s.rows[i]!.search_text, phrase))) walk((i) => !nameHolds(s.rows[i]!.search_text, phrase));
+  } else walk(() => true);
   return out;
 }
 

@@ -6,7 +6,7 @@ import { createTestApp, type TestApp, type TestUser } from "../../../test/helper
 import { loadBmFixture, startFakeBattleMetrics, type FakeBattleMetrics } from "../../../test/fakes/battlemetrics";
 import { startA2sResponder, type A2sResponder } from "../../../test/fakes/a2s";
 import { startFakeWorkshop, type FakeWorkshop } from "../../../test/fakes/workshop";
-import { smallCatalog } from "../../../test/fixtures/workshop/dataset";
+import { generateCatalog, smallCatalog } from "../../../test/fixtures/workshop/dataset";
 import { A2sTimeoutError, queryInfo } from "./a2s";
 import { enqueueScan, SCAN_JOB } from "./jobs";
 import { NO_TOKEN_MESSAGE } from "./scan";
@@ -179,9 +179,11 @@ describe("the workshop's line in /health", () => {
   test("a crawl's success and a 403 are shown", async () => {
     workshop = startFakeWorkshop({ mods: smallCatalog() });
     t = await createTestApp({ env: { LOADOUT_WORKSHOP_URL: workshop.url, LOADOUT_WORKSHOP_RPS: "1000" } });
-    expect((await health(t)).sources.workshop).toEqual({ last_ok_at: null, last_error: null, last_error_at: null });
+    expect((await health(t)).sources.workshop).toEqual({ last_ok_at: null, last_error: null, last_error_at: null, crawl: null });
     queueDiscovery(t.deps, "full");
+    expect((await health(t)).sources.workshop.crawl).toEqual({ mode: "full", status: "queued", pages_done: null, pages_total: null, started_at: null });
     await t.deps.jobs.drain();
+    expect((await health(t)).sources.workshop.crawl).toBeNull();
     expect((await health(t)).sources.workshop).toMatchObject({ last_ok_at: new Date(t.clock.now()).toISOString(), last_error: null });
     workshop.forbidden = true;
     t.clock.advance(60_000);
@@ -190,6 +192,24 @@ describe("the workshop's line in /health", () => {
     const w = (await health(t)).sources.workshop;
     expect(w.last_error).toContain("the workshop refused the request with HTTP 403");
     expect(w.last_ok_at).toBeString();
+  });
+
+  test("a crawl under way shows the pages read of about how many", async () => {
+    workshop = startFakeWorkshop({ mods: generateCatalog({ count: 40, seed: 7 }) });
+    t = await createTestApp({ env: { LOADOUT_WORKSHOP_URL: workshop.url, LOADOUT_WORKSHOP_RPS: "1000" } });
+    const release = workshop.holdListingPage(2);
+    queueDiscovery(t.deps, "full");
+    const running = t.deps.jobs.drain({ types: ["scrape.full"] });
+    let crawl: any = null;
+    for (let i = 0; i < 200 && crawl?.pages_done !== 1; i++) {
+      await Bun.sleep(10);
+      crawl = (await health(t)).sources.workshop.crawl;
+    }
+    expect(crawl).toMatchObject({ mode: "full", status: "running", pages_done: 1, pages_total: 3 });
+    expect(crawl.started_at).toBeString();
+    release();
+    await running;
+    expect((await health(t)).sources.workshop.crawl).toBeNull();
   });
 });
 

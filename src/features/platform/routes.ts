@@ -8,11 +8,24 @@ import { answerCacheCounts } from "../catalog/repository";
 import { peekCatalogOrders } from "../catalog/orders";
 import { peekSearchIndex } from "../catalog/search-index";
 import { peekLiveSnapshot } from "../live/snapshot";
+import { crawlProgress } from "../scraper/jobs";
 
 const sourceStatusSchema = z.object({
   last_ok_at: z.string().nullable(),
   last_error: z.string().nullable(),
   last_error_at: z.string().nullable(),
+});
+const workshopStatusSchema = sourceStatusSchema.extend({
+  crawl: z
+    .object({
+      mode: z.enum(["full", "incremental"]),
+      status: z.enum(["queued", "running"]),
+      pages_done: z.number().int().nullable(),
+      pages_total: z.number().int().nullable().describe("about how many listing pages there are, from the first page's count"),
+      started_at: z.string().nullable(),
+    })
+    .nullable()
+    .describe("the workshop discovery queued or under way (null when none is)"),
 });
 
 /** prom-client registry with process metrics, minus the three gauges promtool rejects. */
@@ -120,9 +133,12 @@ export const platformRoutes = (deps: Deps) => {
           db = "error";
           set.status = 503;
         }
-        let sources: ReturnType<typeof sourceStatuses> | undefined;
+        let sources: (ReturnType<typeof sourceStatuses> & { workshop: { crawl: ReturnType<typeof crawlProgress> } }) | undefined;
         try {
-          if (db === "ok") sources = sourceStatuses(deps.sqlite);
+          if (db === "ok") {
+            const s = sourceStatuses(deps.sqlite);
+            sources = { ...s, workshop: { ...s.workshop, crawl: crawlProgress(deps) } };
+          }
         } catch {}
         return { status: db === "ok" ? ("ok" as const) : ("error" as const), version: VERSION, db, ...(sources ? { sources } : {}) };
       },
@@ -133,7 +149,7 @@ export const platformRoutes = (deps: Deps) => {
             version: z.string(),
             db: z.enum(["ok", "error"]),
             sources: z
-              .object({ workshop: sourceStatusSchema, live: sourceStatusSchema, a2s: sourceStatusSchema })
+              .object({ workshop: workshopStatusSchema, live: sourceStatusSchema, a2s: sourceStatusSchema })
               .optional()
               .describe(
                 "Last outcome of each outside source: the workshop crawl, live (BattleMetrics global discovery; needs LOADOUT_BATTLEMETRICS_TOKEN with a paid subscription) and A2S polling of registered servers",

@@ -15,11 +15,11 @@
 import { join } from "node:path";
 import type { Deps } from "../../deps";
 import { PermanentJobError, type Job, type JobContext, type JobHandler } from "../jobs/queue";
-import type { ScheduleSpec } from "../index";
-import { JOB_SCRAPE_DETAIL } from "../catalog/service";
+import type { ScheduleSpec } from "../feature-module";
+import { JOB_SCRAPE_DETAIL } from "./queue";
 import { VERSION } from "../../version";
 import { normaliseWorkshopId } from "../../shared/schemas";
-import { WorkshopClient, WorkshopHttpError, WorkshopNotFoundError, WorkshopShapeError } from "./workshop-client";
+import { WorkshopClient, WorkshopHttpError, WorkshopNotFoundError, WorkshopRedirectError, WorkshopShapeError } from "./workshop-client";
 import { DirectoryPathSource, extractItems, type ResourcePathSource } from "./items";
 import * as repo from "./repository";
 import { onModVersionChanged } from "./hooks";
@@ -30,7 +30,7 @@ import { recordSourceError, recordSourceOk } from "../../shared/source-status";
 export const JOB_SCRAPE_FULL = "scrape.full";
 export const JOB_SCRAPE_INCREMENTAL = "scrape.incremental";
 export const JOB_GROWTH = "catalog.growth";
-import { JOB_ITEMS_SCAN, queueItemsScan } from "./items-queue";
+import { JOB_ITEMS_SCAN, queueItemsScan } from "./queue";
 export { JOB_ITEMS_SCAN, queueItemsScan };
 /** Detail scrapes of one listing page's new/changed mods, queued by discovery. */
 export const JOB_SCRAPE_DETAIL_BATCH = "scrape.detail_batch";
@@ -67,10 +67,11 @@ export const workshopUserAgent = (deps: Deps) => deps.config.LOADOUT_WORKSHOP_US
 
 /**
  * Errors that retrying will not mend fail the job at once with one clear line: a payload the
- * site changed, or a 403 (the site or its CDN refuses this client).
+ * site changed, a redirect off the configured origin, or a 403 (the site or its CDN refuses
+ * this client).
  */
 function permanentIfHopeless(deps: Deps, err: unknown): unknown {
-  if (err instanceof WorkshopShapeError) return new PermanentJobError(err.message);
+  if (err instanceof WorkshopShapeError || err instanceof WorkshopRedirectError) return new PermanentJobError(err.message);
   if (err instanceof WorkshopHttpError && (err.status === 403 || err.status === 401)) {
     return new PermanentJobError(
       `the workshop refused the request with HTTP ${err.status} (User-Agent "${workshopUserAgent(deps)}"); its CDN may refuse this client: set LOADOUT_WORKSHOP_USER_AGENT, or check LOADOUT_WORKSHOP_URL`,
@@ -340,6 +341,42 @@ export async function scrapeDetailBatch(
 /** Queues a discovery run (deduplicated while one of that mode is queued or running). */
 export function queueDiscovery(deps: Deps, mode: ScrapeMode, createdBy: string | null = null): string {
   return deps.jobs.enqueue(jobTypeForMode(mode), { mode }, { dedupeKey: `scrape:${mode}`, createdBy });
+}
+
+export interface CrawlProgress {
+  mode: ScrapeMode;
+  status: "queued" | "running";
+  /** Listing pages read so far and about how many there are (null until the first page). */
+  pages_done: number | null;
+  pages_total: number | null;
+  started_at: string | null;
+}
+
+/** The workshop discovery queued or under way, if any (read through the dedupe index: cheap enough for GET /health). */
+export function crawlProgress(deps: Pick<Deps, "sqlite">): CrawlProgress | null {
+  const row = deps.sqlite
+    .query(
+      `SELECT payload, status, progress, started_at FROM jobs
+       WHERE dedupe_key IN ('scrape:full', 'scrape:incremental') AND status IN ('queued', 'running')
+       ORDER BY status = 'running' DESC LIMIT 1`,
+    )
+    .get() as { payload: string; status: "queued" | "running"; progress: string | null; started_at: number | null } | null;
+  if (!row) return null;
+  let progress: { pages_done?: number; pages_total?: number } = {};
+  try {
+    progress = row.progress ? JSON.parse(row.progress) : {};
+  } catch {}
+  let mode: ScrapeMode = "full";
+  try {
+    mode = JSON.parse(row.payload).mode === "incremental" ? "incremental" : "full";
+  } catch {}
+  return {
+    mode,
+    status: row.status,
+    pages_done: typeof progress.pages_done === "number" ? progress.pages_done : null,
+    pages_total: typeof progress.pages_total === "number" ? progress.pages_total : null,
+    started_at: row.started_at === null ? null : new Date(row.started_at).toISOString(),
+  };
 }
 
 export const scraperJobs = (deps: Deps): Record<string, JobHandler> => ({

@@ -7,9 +7,9 @@ import { authPlugin } from "../../shared/auth";
 import { clientIp } from "../../shared/http";
 import { RateLimiter } from "../../shared/rate-limit";
 import { errorBody, workshopId } from "../../shared/schemas";
-import { queueDetailScrape } from "../catalog/service";
+import { queueDetailScrape } from "./queue";
 import { queueDiscovery } from "./jobs";
-import { queueItemsScan } from "./items-queue";
+import { queueItemsScan } from "./queue";
 
 export const DETAIL_LIMIT_PER_HOUR = 10;
 

@@ -5,7 +5,7 @@ import { join } from "node:path";
 import { createTestApp, type TestApp } from "../../../test/helpers";
 import { FakeWorkshop, startFakeWorkshop } from "../../../test/fakes/workshop";
 import { generateCatalog, SMALL, smallCatalog } from "../../../test/fixtures/workshop/dataset";
-import { queueDetailScrape } from "../catalog/service";
+import { queueDetailScrape } from "./queue";
 import { JOB_SCRAPE_DETAIL, scheduledDiscoveryMode, scraperSchedules } from "./jobs";
 
 let fake: FakeWorkshop;
@@ -438,6 +438,24 @@ describe("scraper: the workshop as it really is (issue 13)", () => {
     await setup(smallCatalog(), { LOADOUT_WORKSHOP_USER_AGENT: "Mozilla/5.0 (compatible; Loadout)" });
     await runFull();
     expect(new Set(fake.userAgents)).toEqual(new Set(["Mozilla/5.0 (compatible; Loadout)"]));
+  });
+
+  test("a redirect off the configured workshop origin fails the crawl at once, naming the setting (issue 24)", async () => {
+    await setup();
+    const elsewhere = startFakeWorkshop({ mods: smallCatalog() });
+    try {
+      fake.redirectNext = elsewhere.url;
+      const r = await t.req("POST", "/api/v1/jobs/scraper", { user: await admin(), body: { mode: "full" } });
+      await t.deps.jobs.drain();
+      const j = job(r.body.job_id);
+      expect(j.status).toBe("failed");
+      expect(j.attempts).toBe(1);
+      expect(j.error).toContain(`a redirect (HTTP 302) leads to ${elsewhere.url}, off the configured source ${fake.url}; not followed`);
+      expect(j.error).toContain("LOADOUT_WORKSHOP_URL");
+      expect(elsewhere.requests).toEqual([]);
+    } finally {
+      elsewhere.stop();
+    }
   });
 
   test("versions the site stopped listing (it shows 10) are kept", async () => {

@@ -7,6 +7,7 @@ import {
   WorkshopClient,
   WorkshopHttpError,
   WorkshopNotFoundError,
+  WorkshopRedirectError,
   WorkshopShapeError,
 } from "./workshop-client";
 
@@ -206,6 +207,40 @@ describe("workshop client", () => {
     } finally {
       slow.stop(true);
     }
+  });
+
+  test("redirects are followed on the configured origin only; one elsewhere is refused before anything is sent there (issue 24)", async () => {
+    fake = startFakeWorkshop({ mods: smallCatalog(), buildId: "abc123" });
+    const elsewhere = startFakeWorkshop({ mods: smallCatalog(), buildId: "other" });
+    try {
+      // Another origin (a different port on the same address): refused, not retried.
+      fake.redirectNext = elsewhere.url;
+      const { c } = client(fake);
+      const err = await c.getBuildId().catch((e) => e);
+      expect(err).toBeInstanceOf(WorkshopRedirectError);
+      expect(err.message).toBe(
+        `workshop /workshop: a redirect (HTTP 302) leads to ${elsewhere.url}, off the configured source ${fake.url}; not followed (only ${fake.url} is asked, and its credentials go nowhere else); if the site has moved, set LOADOUT_WORKSHOP_URL to its new origin`,
+      );
+      expect(elsewhere.requests).toEqual([]);
+      expect(fake.requests.map((r) => r.status)).toEqual([302]);
+      // The same origin: followed.
+      fake.redirectNext = fake.url;
+      expect(await c.getBuildId()).toBe("abc123");
+      expect(fake.requests.map((r) => r.status)).toEqual([302, 302, 200]);
+    } finally {
+      elsewhere.stop();
+    }
+  });
+
+  test("a workshop out of reach says so in words: name lookup, refused connection", async () => {
+    const vt = virtualTime();
+    const unresolvable = new WorkshopClient({ baseUrl: "http://no-such-host.invalid", rps: 0, maxRetries: 1, now: vt.now, sleep: vt.sleep });
+    await expect(unresolvable.getBuildId()).rejects.toThrow("cannot reach the workshop: name lookup failed for no-such-host.invalid (2 attempts, /workshop)");
+    const srv = Bun.serve({ port: 0, hostname: "127.0.0.1", fetch: () => new Response("") });
+    const port = srv.port;
+    srv.stop(true);
+    const refused = new WorkshopClient({ baseUrl: `http://127.0.0.1:${port}`, rps: 0, maxRetries: 0, now: vt.now, sleep: vt.sleep });
+    await expect(refused.getBuildId()).rejects.toThrow(`cannot reach the workshop: connection refused by 127.0.0.1:${port} (1 attempt, /workshop)`);
   });
 
   test("helpers: extractBuildId and parseRetryAfter", () => {

@@ -6,8 +6,12 @@
 // - Retries with exponential backoff on 429, 5xx, timeouts and network errors; Retry-After
 //   (seconds or HTTP date) is honoured.
 // - Every payload is validated with zod; a mismatch is a WorkshopShapeError naming the path.
+// - Redirects are followed only on the configured site's origin (LOADOUT_WORKSHOP_URL); one
+//   elsewhere is a WorkshopRedirectError, not retried.
 import { z } from "zod";
+import { describeFetchFailure } from "../../shared/network-error";
 import { parseRetryAfter, sleep } from "../../shared/retry";
+import { OffOriginError, sourceFetch } from "../../shared/url-safety";
 import {
   assetRowSchema,
   describeZodError,
@@ -56,6 +60,13 @@ export class WorkshopShapeError extends WorkshopError {
     this.name = "WorkshopShapeError";
   }
 }
+/** The site redirected off its configured origin (LOADOUT_WORKSHOP_URL): not followed. */
+export class WorkshopRedirectError extends WorkshopError {
+  constructor(message: string) {
+    super(message);
+    this.name = "WorkshopRedirectError";
+  }
+}
 /** The asset does not exist (404 with a fresh buildId). */
 export class WorkshopNotFoundError extends WorkshopError {
   constructor(message: string) {
@@ -100,6 +111,8 @@ export interface RequestStats {
 
 export class WorkshopClient {
   readonly baseUrl: string;
+  /** The configured site's scheme, host and port: redirects are followed only within it. */
+  readonly origin: string;
   private readonly intervalMs: number;
   private readonly userAgent: string;
   private readonly timeoutMs: number;
@@ -116,6 +129,7 @@ export class WorkshopClient {
 
   constructor(opts: WorkshopClientOptions) {
     this.baseUrl = opts.baseUrl.replace(/\/+$/, "");
+    this.origin = new URL(this.baseUrl).origin;
     const rps = opts.rps ?? 2;
     this.intervalMs = rps > 0 ? 1000 / rps : 0;
     this.userAgent = opts.userAgent ?? "Loadout/0.1 (self-hosted mod catalog; +https://github.com/loadout)";
@@ -266,14 +280,17 @@ export class WorkshopClient {
       const combined = signal ? AbortSignal.any([signal, timeout]) : timeout;
       let res: Response | null = null;
       try {
-        res = await this.fetchFn(url, {
-          headers: { "User-Agent": this.userAgent, Accept: "application/json, text/html;q=0.9" },
-          signal: combined,
-          redirect: "follow",
-        });
+        res = await sourceFetch(
+          url,
+          { headers: { "User-Agent": this.userAgent, Accept: "application/json, text/html;q=0.9" }, signal: combined },
+          { origin: this.origin, fetchImpl: this.fetchFn },
+        );
       } catch (err) {
         if (signal?.aborted) throw signal.reason ?? err;
-        lastError = timeout.aborted ? `timed out after ${this.timeoutMs} ms` : `network error: ${(err as Error).message}`;
+        if (err instanceof OffOriginError) {
+          throw new WorkshopRedirectError(`workshop ${pathOf(url)}: ${err.message}; if the site has moved, set LOADOUT_WORKSHOP_URL to its new origin`);
+        }
+        lastError = timeout.aborted ? `timed out after ${this.timeoutMs} ms` : describeFetchFailure(err, url);
       }
       if (res) {
         if (res.status !== 429 && res.status < 500) return res;
@@ -291,7 +308,9 @@ export class WorkshopClient {
       this.stats.retries++;
       await this.waitBeforeRetry(attempt, null, signal);
     }
-    throw new WorkshopHttpError(`workshop request failed after ${this.maxRetries + 1} attempts: ${lastError} (${pathOf(url)})`, 0);
+    // No attempt got an HTTP answer: the site is out of reach (name lookup, refused, timed out).
+    const tries = this.maxRetries + 1;
+    throw new WorkshopHttpError(`cannot reach the workshop: ${lastError} (${tries} attempt${tries === 1 ? "" : "s"}, ${pathOf(url)})`, 0);
   }
 
   private async waitBeforeRetry(attempt: number, retryAfterMs: number | null, signal?: AbortSignal) {

@@ -15,6 +15,14 @@ export interface NewUser {
   is_approved?: boolean;
   email_verified?: boolean;
   discord_id?: string | null;
+  /** Self-made accounts (register, magic link, chat login): the first one on an instance with no
+   *  admin becomes its admin, approved, so a fresh install needs no command line. */
+  firstAccountAdmin?: boolean;
+}
+
+/** Whether the instance has an admin (the first self-made account becomes one while it has none). */
+export function hasAdmin(deps: Deps): boolean {
+  return !!deps.db.select({ id: users.id }).from(users).where(eq(users.role, "admin")).limit(1).get();
 }
 
 /** Whether a new account is approved at once under LOADOUT_REGISTRATION. Throws 403 when closed. */
@@ -30,21 +38,29 @@ export async function createUser(deps: Deps, u: NewUser): Promise<string> {
   const id = newId();
   const now = deps.clock.now();
   try {
-    deps.db
-      .insert(users)
-      .values({
-        id,
-        email,
-        email_verified: u.email_verified ?? false,
-        display_name: u.display_name.trim(),
-        password_hash,
-        role: u.role ?? "user",
-        is_approved: u.is_approved ?? false,
-        discord_id: u.discord_id ?? null,
-        created_at: now,
-        updated_at: now,
-      })
-      .run();
+    // One synchronous transaction: the "no admin yet" check and the insert cannot interleave with
+    // another registration, so two first accounts at once make one admin.
+    deps.db.transaction(
+      (tx) => {
+        const first = !!u.firstAccountAdmin && !tx.select({ id: users.id }).from(users).where(eq(users.role, "admin")).limit(1).get();
+        tx.insert(users)
+          .values({
+            id,
+            email,
+            email_verified: u.email_verified ?? false,
+            display_name: u.display_name.trim(),
+            password_hash,
+            role: first ? "admin" : (u.role ?? "user"),
+            is_approved: first ? true : (u.is_approved ?? false),
+            discord_id: u.discord_id ?? null,
+            created_at: now,
+            updated_at: now,
+          })
+          .run();
+        if (first) deps.log.info("the first account on this instance is its admin", { user_id: id });
+      },
+      { behavior: "immediate" },
+    );
   } catch (e) {
     if (String(e).includes("UNIQUE")) throw new AppError(409, "email already registered");
     throw e;

@@ -2,10 +2,12 @@
 // cached) for every page path, so deep links and reloads work. /api/*, /swagger*, /metrics and
 // the metrics paths keep their meaning: this wildcard only answers what no other route does,
 // and an unknown /api path is still the JSON 404. Pages carry a strict Content-Security-Policy.
+// Page loads are not rate limited (isPageLoad in src/shared/rate-limit.ts).
 import { Elysia } from "elysia";
 import { gunzipSync } from "node:zlib";
 import type { Deps } from "../../deps";
 import { AppError } from "../../shared/errors";
+import { isPagePath } from "../../shared/rate-limit";
 import { webAssets, type LoadedAsset } from "./assets";
 
 /** Workshop images come from its CDN (external-formats.md §2); nothing else is fetched from outside. */
@@ -24,7 +26,6 @@ export const PAGE_CSP = [
   "frame-ancestors 'none'",
 ].join("; ");
 
-const NOT_PAGES = /^\/(api|swagger|metrics)(\/|$)/;
 
 function send(asset: LoadedAsset, acceptEncoding: string, cacheControl: string, extra: Record<string, string> = {}): Response {
   const headers: Record<string, string> = { "content-type": asset.type, "cache-control": cacheControl, vary: "Accept-Encoding", ...extra };
@@ -48,7 +49,7 @@ export const webRoutes = (_deps: Deps) =>
     .get(
       "/*",
       async ({ path, request }) => {
-        if (NOT_PAGES.test(path)) throw new AppError(404, "not found");
+        if (!isPagePath(path)) throw new AppError(404, "not found");
         const index = (await webAssets()).get("/index.html");
         if (!index) throw new AppError(404, "not found");
         return send(index, request.headers.get("accept-encoding") ?? "", "no-cache", { "content-security-policy": PAGE_CSP });

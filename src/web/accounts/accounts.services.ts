@@ -6,7 +6,7 @@ export const authOptions = () => get<AuthOptions>("/auth/options");
 export const login = (email: string, password: string) =>
   api<{ token: string; user: { user_id: string; display_name: string } }>("POST", "/auth/login", { body: { email, password }, quiet401: true });
 export const register = (email: string, password: string, display_name: string) =>
-  api<{ user_id: string }>("POST", "/auth/register", { body: { email, password, display_name } });
+  api<{ user_id: string; role: "user" | "admin"; is_approved: boolean }>("POST", "/auth/register", { body: { email, password, display_name } });
 export const requestMagicLink = (email: string) => api<unknown>("POST", "/auth/magic", { body: { email } });
 export const verifyMagic = (token: string) => get<{ token: string }>(`/auth/magic/verify?token=${encodeURIComponent(token)}`);
 export const verifyEmail = (token: string) => get<{ ok: boolean }>(`/auth/email-verify?token=${encodeURIComponent(token)}`);

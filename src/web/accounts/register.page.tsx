@@ -14,13 +14,13 @@ export function RegisterPage() {
   const [password, setPassword] = useState("");
   const create = useMutation({
     mutationFn: async () => {
-      await register(email, password, name);
-      return login(email, password);
+      const made = await register(email, password, name);
+      return { made, session: await login(email, password) };
     },
-    onSuccess: async (r) => {
-      setToken(r.token);
+    onSuccess: async ({ made, session }) => {
+      setToken(session.token);
       await qc.invalidateQueries();
-      if (options.data?.registration === "open") await navigate({ to: "/mods" });
+      if (made.role !== "admin" && made.is_approved) await navigate({ to: "/mods" });
     },
   });
   if (options.isLoading) return <Skeleton />;
@@ -34,7 +34,20 @@ export function RegisterPage() {
         </Link>
       </div>
     );
-  if (create.isSuccess && options.data?.registration === "approval")
+  if (create.isSuccess && create.data.made.role === "admin")
+    return (
+      <div className="narrow stack">
+        <h1>You are this Loadout's admin</h1>
+        <Notice kind="ok">
+          Yours is the first account here, so it administers this Loadout: you approve new accounts, see the background jobs and start the
+          workshop crawl and the live scan.
+        </Notice>
+        <p>
+          <Link to="/admin">Open the admin page</Link> · <Link to="/mods">Browse the catalog</Link>
+        </p>
+      </div>
+    );
+  if (create.isSuccess && !create.data.made.is_approved)
     return (
       <div className="narrow stack">
         <h1>Waiting for approval</h1>
@@ -53,7 +66,11 @@ export function RegisterPage() {
   return (
     <div className="narrow stack">
       <h1>Create an account</h1>
-      {options.data?.registration === "approval" && <Notice>New accounts here are approved by an admin before they can make changes.</Notice>}
+      {options.data?.first_account_admin ? (
+        <Notice>This Loadout has no admin yet: the account you create now becomes its admin.</Notice>
+      ) : (
+        options.data?.registration === "approval" && <Notice>New accounts here are approved by an admin before they can make changes.</Notice>
+      )}
       <form className="card stack" onSubmit={submit} aria-label="Create an account">
         <Field label="Display name" autoComplete="nickname" required maxLength={100} value={name} onChange={(e) => setName(e.target.value)} />
         <Field label="E-mail" type="email" autoComplete="email" required value={email} onChange={(e) => setEmail(e.target.value)} />

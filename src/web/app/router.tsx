@@ -5,6 +5,7 @@ import { createRootRoute, createRoute, createRouter, lazyRouteComponent, redirec
 import { setUnauthorizedHandler } from "./api";
 import { Shell, NotFound } from "./shell";
 import { MOD_SORTS, type ModSort } from "./types";
+import type { ListTab } from "../lists/list/tabs";
 
 const str = (v: unknown): string | undefined => (typeof v === "string" && v !== "" ? v : typeof v === "number" ? String(v) : undefined);
 const int = (v: unknown, def: number): number => {
@@ -114,10 +115,9 @@ const listsRoute = createRoute({
   path: "/lists",
   component: lazyRouteComponent(() => import("../lists/my-lists.page"), "ListsPage"),
 });
-export const LIST_TABS = ["mods", "check", "suggestions", "templates", "import", "export", "history", "sharing", "settings"] as const;
-export type ListTab = (typeof LIST_TABS)[number];
 export interface ListSearch {
-  tab?: (typeof LIST_TABS)[number];
+  /** Checked against the tabs by the list page (an unknown one shows the mods), so the router does not load every tab's code. */
+  tab?: ListTab;
   /** A share link's token: read-only access without an account. */
   share?: string;
 }
@@ -125,7 +125,7 @@ const listRoute = createRoute({
   getParentRoute: () => rootRoute,
   path: "/lists/$id",
   validateSearch: (s: Record<string, unknown>): ListSearch => ({
-    tab: LIST_TABS.includes(s.tab as ListSearch["tab"] & string) ? (s.tab as ListSearch["tab"]) : undefined,
+    tab: str(s.tab) as ListTab | undefined,
     share: str(s.share),
   }),
   component: lazyRouteComponent(() => import("../lists/list.page"), "ListPage"),

@@ -46,6 +46,8 @@ export interface AuthOptions {
   registration: "open" | "approval" | "closed";
   chat_login: boolean;
   magic_link: boolean;
+  /** No admin yet: the next account made becomes it. */
+  first_account_admin: boolean;
 }
 export interface ApiKey {
   id: string;
@@ -62,4 +64,24 @@ export interface AdminUser {
   is_approved: boolean;
   email_verified: boolean;
   created_at: string;
+}
+
+/** GET /health: the last outcome of each outside source, and the workshop crawl under way. */
+export interface SourceStatus {
+  last_ok_at: string | null;
+  last_error: string | null;
+  last_error_at: string | null;
+}
+export interface CrawlProgress {
+  mode: "full" | "incremental";
+  status: "queued" | "running";
+  pages_done: number | null;
+  pages_total: number | null;
+  started_at: string | null;
+}
+export interface Health {
+  status: "ok" | "error";
+  version: string;
+  db: "ok" | "error";
+  sources?: { workshop: SourceStatus & { crawl: CrawlProgress | null }; live: SourceStatus; a2s: SourceStatus };
 }

@@ -3,10 +3,10 @@ import { useEffect, useId, useRef, useState, type FormEvent, type KeyboardEvent 
 import { Link, useNavigate, useSearch } from "@tanstack/react-router";
 import { keepPreviousData, useQuery } from "@tanstack/react-query";
 import { bytes, num } from "../app/format";
-import { useSession } from "../app/session";
 import { MOD_SORTS, type ModSort, type ModSummary } from "../app/types";
 import { Empty, ErrorMessage, Pager, RemoteImage, SelectField, Skeleton } from "../ui/components";
 import { autocomplete, listMods, SORT_LABELS, TAGS } from "./catalog.services";
+import { EmptyCatalog } from "./crawl-status";
 
 export function CatalogPage() {
   const search = useSearch({ from: "/mods" });
@@ -16,6 +16,8 @@ export function CatalogPage() {
     queryKey: ["mods", search.q ?? "", search.tag ?? "", search.sort ?? "", page],
     queryFn: ({ signal }) => listMods({ ...search, page }, signal),
     placeholderData: keepPreviousData,
+    // An empty catalog is being filled by a crawl: show its first mods without a reload.
+    refetchInterval: (q) => (q.state.data?.total === 0 && !search.q && !search.tag ? 5000 : false),
   });
   const filtered = !!(search.q || search.tag);
   return (
@@ -84,25 +86,6 @@ export function CatalogPage() {
         </>
       ) : null}
     </div>
-  );
-}
-
-function EmptyCatalog() {
-  const { me } = useSession();
-  return (
-    <Empty title="The catalog is empty">
-      <p>
-        Loadout fills it from the workshop. A new install starts a full crawl by itself; it takes a while (about 25 minutes to list every mod, then each mod's
-        page).
-      </p>
-      {me?.role === "admin" ? (
-        <p>
-          Follow it, or start one, on the <Link to="/admin" search={{ tab: "jobs" }}>Admin page</Link>.
-        </p>
-      ) : (
-        <p>Come back in a few minutes, or ask an admin to start a crawl.</p>
-      )}
-    </Empty>
   );
 }
 

@@ -24,7 +24,7 @@ import {
   type ListSummary,
   type Tag,
 } from "./lists.services";
-import { CopyFromServer } from "./list-access";
+import { CopyFromServer } from "./list/access";
 
 /** A tag: its colour as a dot, its name in the page's own colours (readable whatever the colour). */
 export function TagChip({ tag }: { tag: Tag }) {

@@ -5,10 +5,11 @@ import { Link, useNavigate, useSearch } from "@tanstack/react-router";
 import { keepPreviousData, useQuery } from "@tanstack/react-query";
 import { bytes, num } from "../app/format";
 import type { LiveSearch } from "../app/router";
-import { Empty, ErrorMessage, Field, SelectField, Skeleton } from "../ui/components";
+import { ErrorMessage, Field, SelectField, Skeleton } from "../ui/components";
 import { ModPicker } from "../catalog/mod-picker";
 import { modDetail } from "../catalog/catalog.services";
 import { liveServers, PAGE, SORTS, type BrowseQuery, type LiveServer } from "./live.services";
+import { NoLiveServers } from "./live-sources";
 
 const MB = 1024 * 1024;
 
@@ -126,7 +127,7 @@ export function LiveServersPage() {
           set({ q: q.trim() || undefined });
         }}
       >
-        <Field label="Search servers" type="search" value={q} onChange={(e) => setQ(e.target.value)} hint="Words of the name, scenario or address" style={{ minWidth: "16rem" }} />
+        <Field label="Search servers" type="search" value={q} onChange={(e) => setQ(e.target.value)} hint="Name or scenario words; an address like 203.0.113.5:2001" style={{ minWidth: "16rem" }} />
         <button type="submit" className="btn">
           Search
         </button>
@@ -175,7 +176,7 @@ export function LiveServersPage() {
       ) : servers.error ? (
         <ErrorMessage error={servers.error} retry={() => servers.refetch()} />
       ) : servers.data!.length === 0 ? (
-        <Empty title="No server matches">{filtered ? "Loosen a filter, or clear them." : "No server has reported in the last hour; the next scan will fill this page."}</Empty>
+        <NoLiveServers filtered={filtered} />
       ) : (
         <>
           <ServersTable servers={servers.data!} />

@@ -2,8 +2,9 @@
 // checkbox and select fields; the API validates them (a select needs options, options unique).
 import { useState, type FormEvent } from "react";
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
-import { ConfirmButton, ErrorMessage, Field, SelectField } from "../ui/components";
-import { createField, deleteField, formFields, updateField, type FieldInput, type FormField, type ListDetail } from "./lists.services";
+import { invalidateList, listQueries } from "../lists.queries";
+import { ConfirmButton, ErrorMessage, Field, SelectField } from "../../ui/components";
+import { createField, deleteField, updateField, type FieldInput, type FormField, type ListDetail } from "../lists.services";
 
 const EMPTY: FieldInput = { label: "", type: "text", required: false, options: null };
 
@@ -55,9 +56,8 @@ function FieldForm({ initial, submitLabel, onSubmit, onCancel, pending, idPrefix
 
 export function FormFields({ list }: { list: ListDetail }) {
   const qc = useQueryClient();
-  const key = ["form-fields", list.id];
-  const fields = useQuery({ queryKey: key, queryFn: ({ signal }) => formFields(list.id, undefined, signal) });
-  const again = () => qc.invalidateQueries({ queryKey: key });
+  const fields = useQuery(listQueries.formFields(list.id));
+  const again = () => invalidateList.part(qc, listQueries.formFields(list.id));
   const [editing, setEditing] = useState<string | null>(null);
   const [formKey, setFormKey] = useState(0);
   const add = useMutation({ mutationFn: (f: FieldInput) => createField(list.id, f), onSuccess: () => (setFormKey((k) => k + 1), again()) });

@@ -5,9 +5,10 @@
 import { useDeferredValue, useState } from "react";
 import { Link } from "@tanstack/react-router";
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
-import { date } from "../app/format";
-import { ConfirmButton, DataTable, ErrorMessage, Field, Notice, SelectField } from "../ui/components";
-import { assignGroup, blocks, copyFromServer, findLiveServers, type LiveServer, groups, listGroups, setGroupOverrides, unassignGroup, unblockUser, type ListDetail, type ListGroup, type Overrides } from "./lists.services";
+import { invalidateList, listQueries } from "../lists.queries";
+import { date } from "../../app/format";
+import { ConfirmButton, DataTable, ErrorMessage, Field, Notice, SelectField } from "../../ui/components";
+import { assignGroup, copyFromServer, findLiveServers, type LiveServer, groups, setGroupOverrides, unassignGroup, unblockUser, type ListDetail, type ListGroup, type Overrides } from "../lists.services";
 
 const RIGHTS = [
   ["can_add", "Add"],
@@ -32,10 +33,9 @@ function OverrideSelect({ g, right, label, onChange, disabled }: { g: ListGroup;
 
 export function ListGroups({ list }: { list: ListDetail }) {
   const qc = useQueryClient();
-  const key = ["list-groups", list.id];
-  const assigned = useQuery({ queryKey: key, queryFn: ({ signal }) => listGroups(list.id, signal) });
+  const assigned = useQuery(listQueries.groups(list.id));
   const mine = useQuery({ queryKey: ["groups"], queryFn: ({ signal }) => groups(signal) });
-  const again = () => qc.invalidateQueries({ queryKey: key });
+  const again = () => invalidateList.part(qc, listQueries.groups(list.id));
   const [pick, setPick] = useState("");
   const add = useMutation({ mutationFn: () => assignGroup(list.id, { group_id: pick, ...INHERIT }), onSuccess: () => (setPick(""), again()) });
   const change = useMutation({ mutationFn: (v: { gid: string; o: Overrides }) => setGroupOverrides(list.id, v.gid, v.o), onSuccess: again });
@@ -117,8 +117,8 @@ export function ListGroups({ list }: { list: ListDetail }) {
 
 export function Blocks({ list }: { list: ListDetail }) {
   const qc = useQueryClient();
-  const all = useQuery({ queryKey: ["list-blocks", list.id], queryFn: ({ signal }) => blocks(list.id, signal) });
-  const unblock = useMutation({ mutationFn: (userId: string) => unblockUser(list.id, userId), onSuccess: () => qc.invalidateQueries({ queryKey: ["list-blocks", list.id] }) });
+  const all = useQuery(listQueries.blocks(list.id));
+  const unblock = useMutation({ mutationFn: (userId: string) => unblockUser(list.id, userId), onSuccess: () => invalidateList.part(qc, listQueries.blocks(list.id)) });
   return (
     <div className="card stack">
       <h2 style={{ marginTop: 0 }}>Blocked from suggesting</h2>

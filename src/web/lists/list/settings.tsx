@@ -4,18 +4,20 @@
 import { useState } from "react";
 import { useNavigate } from "@tanstack/react-router";
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
-import { ConfirmButton, ErrorMessage, Field, Notice, SelectField, FormCard } from "../ui/components";
-import { dateTime } from "../app/format";
-import { decideRequest, listRequests, requireApproval } from "../deploy/servers.services";
-import { TagChip } from "./my-lists.page";
-import { communities, deleteList, folders, myTags, setCommunity, setFolder, tagList, untagList, updateSettings, type ListDetail } from "./lists.services";
+import { ConfirmButton, ErrorMessage, Field, Notice, SelectField, FormCard } from "../../ui/components";
+import { dateTime } from "../../app/format";
+import { decideRequest, listRequests, requireApproval } from "../../deploy/servers.services";
+import { TagChip } from "../my-lists.page";
+import { invalidateList } from "../lists.queries";
+import { listTab, type ListTabProps } from "./tab";
+import { communities, deleteList, folders, myTags, setCommunity, setFolder, tagList, untagList, updateSettings, type ListDetail } from "../lists.services";
 
-export function Settings({ list }: { list: ListDetail }) {
+function Settings({ list }: ListTabProps) {
   const qc = useQueryClient();
   const navigate = useNavigate();
   const refresh = () => {
-    void qc.invalidateQueries({ queryKey: ["list", list.id] });
-    void qc.invalidateQueries({ queryKey: ["lists"] });
+    invalidateList.contents(qc, list.id);
+    void invalidateList.collections(qc);
     void qc.invalidateQueries({ queryKey: ["folders"] }); // their list counts
   };
   const [name, setName] = useState(list.name);
@@ -37,7 +39,7 @@ export function Settings({ list }: { list: ListDetail }) {
   const remove = useMutation({
     mutationFn: () => deleteList(list.id),
     onSuccess: async () => {
-      await qc.invalidateQueries({ queryKey: ["lists"] });
+      await invalidateList.collections(qc);
       await navigate({ to: "/lists" });
     },
   });
@@ -213,3 +215,5 @@ export function DeployApproval({ list }: { list: ListDetail }) {
     </section>
   );
 }
+
+export const settingsTab = listTab({ id: "settings", label: "Settings", open: (a) => a.is_owner, Component: Settings });

@@ -7,7 +7,7 @@ import {
   ImportFormatError,
   parseImportBody,
   type ExportItem,
-} from "./serverjson";
+} from "./server-json-format";
 
 const A = "5965550F24A0C152";
 const B = "59727DAE364DEADB";

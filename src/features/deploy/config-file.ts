@@ -1,13 +1,9 @@
-// The pure part of a deploy: turn a list's mods into server.json `game.mods` entries and put
-// them into the server's current config text, keeping every other key as it was.
+// The server's config file (server.json) as a deploy edits it: turn a list's mods into
+// `game.mods` entries and put them into the server's current config text, keeping every other
+// key as it was. Pure: no database, no network. The entry shape is the lists feature's
+// (`ServerJsonMod` in lists/server-json-format.ts), which also writes the exports.
+import type { ServerJsonMod } from "../lists/server-json-format";
 import { DeployError } from "./errors";
-
-/** One server.json mod entry (external-formats.md §1). */
-export interface ServerJsonMod {
-  modId: string;
-  name: string;
-  version?: string;
-}
 
 /** What the deploy needs from a list item. */
 export interface ListModForDeploy {
