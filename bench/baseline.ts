@@ -121,7 +121,9 @@ const routes: [string, RegExp, Handler][] = [
       official: bool(q.get("official")), password_protected: bool(q.get("password_protected")),
       tags: csv(q.get("tags"))?.map((s) => s.toLowerCase()),
     } as any), { headers: { "content-type": "application/json;charset=utf-8" } })],
-  ["GET", /^\/api\/v1\/game-servers\/([0-9a-f-]{36})$/, (m) => json(live.serverDetail(deps, m[1]!))],
+  // The same in-memory work as the service: the detail serialised once per snapshot.
+  ["GET", /^\/api\/v1\/game-servers\/([0-9a-f-]{36})$/, (m) =>
+    new Response(live.serverDetailJson(deps, m[1]!), { headers: { "content-type": "application/json;charset=utf-8" } })],
   ["GET", /^\/api\/v1\/game-servers\/([0-9a-f-]{36})\/stats$/, (m, q) => json(live.serverStats(deps, m[1]!, int(q.get("days"), 7)))],
   ["GET", /^\/api\/v1\/stats\/top-mods$/, () => json(live.topMods(deps))],
   ["GET", /^\/api\/v1\/stats\/top-servers$/, () => json(live.topServers(deps))],

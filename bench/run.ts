@@ -479,13 +479,14 @@ function markdown(res: any): string {
   L.push("");
   L.push(`Database: ${(res.database.bytes / 2 ** 20).toFixed(0)} MiB (seeded in ${res.database.seed_seconds} s). ` +
     `Cold start of dist/loadout to the first 200: ${res.cold_start_ms.map((x: number) => x.toFixed(0)).join(", ")} ms (median ${res.cold_start_median_ms.toFixed(0)} ms). ` +
-    `Service RSS: ${(res.rss.idle_bytes / 2 ** 20).toFixed(0)} MiB idle after start, ${(res.rss.max_bytes / 2 ** 20).toFixed(0)} MiB max under load; baseline ${(res.rss.baseline_max_bytes / 2 ** 20).toFixed(0)} MiB max.`);
+    `Service RSS: ${(res.rss.idle_bytes / 2 ** 20).toFixed(0)} MiB idle after start, ${(res.rss.max_bytes / 2 ** 20).toFixed(0)} MiB max under load, ${((res.rss.after_bytes ?? 0) / 2 ** 20).toFixed(0)} MiB after the run; baseline ${(res.rss.baseline_max_bytes / 2 ** 20).toFixed(0)} MiB max.`);
   const mem = res.in_memory ?? {};
   if (mem.live_snapshot_servers != null) {
     L.push("");
     L.push(`In memory after the run: live snapshot of ${mem.live_snapshot_servers} online servers, ~${((mem.live_snapshot_bytes ?? 0) / 2 ** 20).toFixed(1)} MiB (estimate), ` +
       `built in ${mem.live_snapshot_build_ms} ms; catalog sort orders of ${mem.catalog_orders_mods ?? "—"} mods, built in ${mem.catalog_orders_build_ms ?? "—"} ms; ` +
-      `catalog search index of ${mem.catalog_search_terms ?? "—"} terms, ~${((mem.catalog_search_bytes ?? 0) / 2 ** 20).toFixed(1)} MiB, built in ${mem.catalog_search_build_ms ?? "—"} ms.`);
+      `catalog search index of ${mem.catalog_search_terms ?? "—"} terms, ~${((mem.catalog_search_bytes ?? 0) / 2 ** 20).toFixed(1)} MiB, built in ${mem.catalog_search_build_ms ?? "—"} ms; ` +
+      `server details serialised from the snapshot: ${mem.live_detail_cache_servers ?? "—"}, ${((mem.live_detail_cache_bytes ?? 0) / 2 ** 20).toFixed(2)} MiB.`);
   }
   L.push("");
   const head = ["endpoint", "budget p99"];
@@ -622,7 +623,7 @@ export async function runBench(opts: BenchOptions) {
   const B = `http://127.0.0.1:${bport}`;
   const rows: Row[] = [];
   const writes: WriteRow[] = [];
-  let maxRss = 0, baseMaxRss = 0, idleRss = 0;
+  let maxRss = 0, baseMaxRss = 0, idleRss = 0, afterRss = 0;
   let memory: Record<string, number | null> = {};
   try {
     await waitFor200(`${S}/api/v1/health`, 30_000);
@@ -698,6 +699,10 @@ export async function runBench(opts: BenchOptions) {
       }
     }
     clearInterval(sampler);
+    // What the service keeps after the whole run (issue 29: budget 300 MiB), once the last
+    // responses are gone: sampled after a pause.
+    await Bun.sleep(2_000);
+    afterRss = rssOf(svc.pid);
     const m = await scrape(S, !opts.amount);
     memory = {
       live_snapshot_servers: m.get("loadout_live_snapshot_servers") ?? null,
@@ -708,6 +713,8 @@ export async function runBench(opts: BenchOptions) {
       catalog_search_terms: m.get("loadout_catalog_search_terms") ?? null,
       catalog_search_bytes: m.get("loadout_catalog_search_bytes") ?? null,
       catalog_search_build_ms: m.has("loadout_catalog_search_build_seconds") ? Math.round(m.get("loadout_catalog_search_build_seconds")! * 1e4) / 10 : null,
+      live_detail_cache_servers: m.get("loadout_live_detail_cache_servers") ?? null,
+      live_detail_cache_bytes: m.get("loadout_live_detail_cache_bytes") ?? null,
     };
   } finally {
     await stop(svc);
@@ -730,7 +737,7 @@ export async function runBench(opts: BenchOptions) {
     database: { bytes: statSync(dbPath).size, seed_seconds: meta.seconds, seeded_at: meta.seeded_at, counts: meta.counts },
     cold_start_ms: cold.map((x) => Math.round(x * 10) / 10),
     cold_start_median_ms: Math.round(sorted[1]! * 10) / 10,
-    rss: { idle_bytes: idleRss, max_bytes: maxRss, baseline_max_bytes: baseMaxRss },
+    rss: { idle_bytes: idleRss, max_bytes: maxRss, after_bytes: afterRss, baseline_max_bytes: baseMaxRss },
     /** What the in-memory answers hold (the service's own gauges after the run). */
     in_memory: memory,
     endpoints: rows,

@@ -11,6 +11,7 @@ import { lockedMessage, tryLockDataDir } from "./shared/data-dir";
 import { VERSION } from "./version";
 import { queueFirstRun } from "./features/scraper/jobs";
 import { enqueueScan } from "./features/live/jobs";
+import { webAssets } from "./features/web/assets";
 
 /** A second `serve` on a data dir another process serves: one line, exit 1. */
 export class DataDirTakenError extends Error {}
@@ -36,6 +37,9 @@ export async function serve(config: Config) {
     maxRequestBodySize: SOCKET_BODY_CAP,
   });
   const server = app.server!;
+  // The web app's files are read now, in the background (the compiled binary: ~80 embedded blobs;
+  // from source: a build), so the first page does not wait for them.
+  void webAssets().catch((e) => deps.log.warn("web app files could not be loaded", { error: String(e) }));
 
   deps.jobs.start();
   const crons: Cron[] = [];

@@ -5,6 +5,7 @@ import { existsSync } from "node:fs";
 import * as schema from "./schema";
 import { embeddedMigrations } from "./migrations.macro" with { type: "macro" };
 import { readMigrations, type EmbeddedMigration } from "./migrations.macro";
+import { isCompiled } from "../shared/compiled";
 
 export type DB = BunSQLiteDatabase<typeof schema>;
 /** A drizzle transaction or the database itself: repositories accept either. */
@@ -23,13 +24,8 @@ export function openDatabase(path: string): { db: DB; sqlite: Database } {
   return { db, sqlite };
 }
 
-/**
- * Running as the compiled executable: its entry point lives in Bun's embedded file system.
- * Asked of `Bun.main` at run time: `import.meta.dir` is fixed at build time in the bytecode
- * build (it still names the source folder), so a binary run on the machine that built it
- * took itself for a source run.
- */
-export const isCompiled = () => Bun.main.startsWith("/$bunfs") || Bun.main.includes("~BUN");
+/** Running as the compiled executable (src/shared/compiled.ts). */
+export { isCompiled };
 
 /**
  * Migrations: inlined at build time for the compiled binary; read from drizzle/ when running

@@ -64,6 +64,15 @@ describe("compiled binary", () => {
       expect(await health!.json()).toMatchObject({ status: "ok", db: "ok" });
       // Cold start is reported in docs/performance.md; here only a sanity bound.
       expect(performance.now() - started).toBeLessThan(10_000);
+      // The web app from the files the binary carries (read right after listen; the time of the
+      // first page is in the bench, docs/performance.md): the page and the assets it names.
+      const page = await fetch(`${base}/`, { headers: { "accept-encoding": "gzip" } });
+      expect(page.status).toBe(200);
+      expect(page.headers.get("content-type")).toBe("text/html; charset=utf-8");
+      const html = await page.text();
+      const assets = [...html.matchAll(/(?:src|href)="(\/assets\/[^"]+)"/g)].map((m) => m[1]!);
+      expect(assets.length).toBeGreaterThan(0);
+      for (const a of assets) expect((await fetch(base + a)).status).toBe(200);
 
       const post = (path: string, body: unknown, headers: Record<string, string> = {}) =>
         fetch(base + path, { method: "POST", headers: { "content-type": "application/json", ...headers }, body: JSON.stringify(body) });

@@ -11,7 +11,7 @@ import { listFull, MAX_MODS } from "../lists/rules";
 import { createList } from "../lists/service";
 import type { ListQuery, ServerEntry, ServerMod } from "./model";
 import { ONLINE_WINDOW, ORDER, toEntry } from "./entry";
-import { invalidateLiveSnapshot, liveSnapshot, onlineRow, querySnapshot, querySnapshotJson, type LiveSnapshot, type TopMod } from "./snapshot";
+import { cachedDetailJson, invalidateLiveSnapshot, liveSnapshot, onlineRow, querySnapshot, querySnapshotJson, type LiveSnapshot, type TopMod } from "./snapshot";
 
 export { ONLINE_WINDOW, toEntry };
 import { DAY, HOUR, RAW_WINDOW, SERVER_COLUMNS, THREE_HOURS, liveRepo, stmt, type ServerRow } from "./repository";
@@ -111,15 +111,37 @@ const MOD_SELECT = `SELECT gm.workshop_id, coalesce(nullif(gm.name, ''), m.name,
 
 const toMod = (r: any): ServerMod => ({ ...r, in_catalog: !!r.in_catalog });
 
+/**
+ * GET /game-servers/:id. An online server answers JSON serialised once per live snapshot (and per
+ * catalog generation: its mods and items join the catalog, which changes between scans); an
+ * offline server (history) is read from SQLite on every request.
+ */
+export function serverDetailJson(deps: Pick<Deps, "sqlite" | "clock">, id: string): string {
+  const now = deps.clock.now();
+  const snap = liveSnapshot(deps.sqlite, now);
+  const r = onlineRow(snap, id, now - ONLINE_WINDOW);
+  if (!r) return JSON.stringify(detailOf(deps.sqlite, serverRow(deps.sqlite, id), now));
+  return cachedDetailJson(deps.sqlite, snap, id, () => detailOf(deps.sqlite, r, now));
+}
+
+/** The same answer as an object: the online server's row from the snapshot, the rest from SQLite. */
 export function serverDetail(deps: Pick<Deps, "sqlite" | "clock">, id: string) {
-  // An online server's row from the live snapshot; offline servers (history) from SQLite. Its mods
-  // and their items join the catalog, which changes between scans: always read.
   const now = deps.clock.now();
   const r = onlineRow(liveSnapshot(deps.sqlite, now), id, now - ONLINE_WINDOW) ?? serverRow(deps.sqlite, id);
-  const mods = (stmt(deps.sqlite, MOD_SELECT).all({ id }) as any[]).map(toMod);
+  return detailOf(deps.sqlite, r, now);
+}
+
+/** The same answer straight from SQLite: the truth the snapshot's text is checked against (tests). */
+export function serverDetailSql(deps: Pick<Deps, "sqlite" | "clock">, id: string) {
+  return detailOf(deps.sqlite, serverRow(deps.sqlite, id), deps.clock.now());
+}
+
+function detailOf(sqlite: Database, r: ServerRow, now: number) {
+  const id = r.id;
+  const mods = (stmt(sqlite, MOD_SELECT).all({ id }) as any[]).map(toMod);
   // Items of the version the server runs when it was scanned, else of the catalog's latest.
   const mod_items = stmt(
-    deps.sqlite,
+    sqlite,
     `SELECT gm.workshop_id, coalesce(nullif(gm.name, ''), m.name, '') AS mod_name, i.version, i.item_type AS type,
         i.name, i.path, i.guid
      FROM game_server_mods gm
@@ -135,7 +157,7 @@ export function serverDetail(deps: Pick<Deps, "sqlite" | "clock">, id: string) {
       ip: r.ip,
       port: r.port,
       wait_time_estimation: r.wait_time_estimation,
-      online: r.last_seen_at >= deps.clock.now() - ONLINE_WINDOW,
+      online: r.last_seen_at >= now - ONLINE_WINDOW,
       first_seen_at: toIso(r.first_seen_at),
     },
     mods,

@@ -11,7 +11,7 @@ import { loadBmFixture, startFakeBattleMetrics, type FakeBattleMetrics } from ".
 import { BattleMetricsClient } from "./battlemetrics";
 import { runScan } from "./scan";
 import { SERVER_SORTS, listQuery, type ListQuery } from "./model";
-import { listServers, listServersSql, serverDetail, topMods, topModsSql, topServers, topServersSql } from "./service";
+import { listServers, listServersSql, serverDetail, serverDetailJson, serverDetailSql, topMods, topModsSql, topServers, topServersSql } from "./service";
 import { liveRepo } from "./repository";
 import { buildSnapshot, liveSnapshot as snap } from "./snapshot";
 const liveSnapshot = (deps: { sqlite: any; clock: { now(): number } }) => snap(deps.sqlite, deps.clock.now());
@@ -131,6 +131,61 @@ describe("snapshot = SQL on a generated data set", () => {
       expect(d.server).toMatchObject({ ...e, ip: row.ip, port: row.port, online: true });
     }
   });
+
+  test("a server's detail text from the snapshot equals SQLite's answer, online or not, as time passes and after any catalog write", () => {
+    const s = t.deps.sqlite;
+    // Items for some of the mods the servers run (the catalog's version), a scan for one of them.
+    const items = s.query(`INSERT INTO mod_items (workshop_id, version, item_key, item_type, name, path, guid) VALUES (?, '1.0.0', ?, ?, ?, ?, ?)`);
+    MODS.slice(0, 6).forEach((m, i) => {
+      for (let k = 0; k < 3; k++) items.run(m, `k${k}`, pick(["vehicle", "weapon", "gear"]), `Item ${i}.${k}`, `Prefabs/X/${i}_${k}.et`, `${i}${k}`.padStart(16, "0"));
+    });
+    // A quarter of the 400 servers (online, online but outside the hour, offline).
+    const ids = (s.query(`SELECT id FROM game_servers ORDER BY id`).all() as { id: string }[]).map((r) => r.id).filter((_, i) => i % 4 === 0);
+    const same = () => {
+      let online = 0;
+      for (const id of ids) {
+        const sql = serverDetailSql(t.deps, id);
+        expect({ id, text: serverDetailJson(t.deps, id) }).toEqual({ id, text: JSON.stringify(sql) });
+        expect(serverDetail(t.deps, id)).toEqual(sql);
+        if (sql.server.online) online++;
+      }
+      return online;
+    };
+    // Twice at each time: the second read answers the text serialised by the first.
+    for (const advance of [0, 20 * 60_000, 50 * 60_000, 70 * 60_000]) {
+      clock.set(NOW + advance);
+      const online = same();
+      expect(same()).toBe(online);
+      if (advance === 0) expect(online).toBeGreaterThan(50);
+    }
+    clock.set(NOW);
+    same();
+    const cached = liveSnapshot(t.deps).details;
+    expect(cached.map.size).toBeGreaterThan(50);
+    expect(cached.bytes).toBe([...cached.map.values()].reduce((n, d) => n + d.json.length * 2, 0));
+    // Raw SQL writes to what the detail joins from the catalog: each is seen by the next read.
+    const used = (s.query(`SELECT gm.workshop_id AS id FROM game_server_mods gm JOIN game_servers g ON g.id = gm.server_id
+      WHERE g.online = 1 AND g.last_seen_at = ? AND gm.workshop_id IN (SELECT workshop_id FROM mods) LIMIT 1`).get(NOW) as { id: string }).id;
+    const writes = [
+      `UPDATE mods SET image_url = 'https://ar-gcp-cdn.bistudio.com/x.jpg' WHERE workshop_id = '${used}'`,
+      `UPDATE mods SET version = '1.0.1' WHERE workshop_id = '${used}'`,
+      `INSERT INTO mod_items (workshop_id, version, item_key, item_type, name, path, guid) VALUES ('${used}', '1.0.1', 'new', 'weapon', 'New', 'Prefabs/W/New.et', '00000000000000AA')`,
+      `UPDATE mod_items SET name = 'Renamed' WHERE workshop_id = '${used}'`,
+      `INSERT INTO mod_item_scans (workshop_id, version, item_count, scanned_at) VALUES ('${used}', '1.0.1', 1, 0)`,
+      `UPDATE mods SET name = 'Renamed mod', size_bytes = 123 WHERE workshop_id = '${used}'`,
+      `DELETE FROM mod_items WHERE workshop_id = '${used}' AND version = '1.0.1'`,
+      `DELETE FROM mods WHERE workshop_id = '${used}'`,
+    ];
+    const running = ids.filter((id) => serverDetailSql(t.deps, id).mods.some((m) => m.workshop_id === used) && serverDetailSql(t.deps, id).server.online);
+    expect(running.length).toBeGreaterThan(0);
+    for (const w of writes) {
+      const before = running.map((id) => serverDetailJson(t.deps, id));
+      s.exec(w);
+      const after = running.map((id) => serverDetailJson(t.deps, id));
+      expect({ w, after }).toEqual({ w, after: running.map((id) => JSON.stringify(serverDetailSql(t.deps, id))) });
+      if (!w.startsWith("INSERT INTO mod_item_scans")) expect({ w, changed: after.some((a, i) => a !== before[i]) }).toEqual({ w, changed: true });
+    }
+  }, 30_000);
 
   test("any write to game_servers, even raw SQL, is seen by the next read", () => {
     const q = listQuery.parse({ sort_by: "name_asc", limit: "1" });

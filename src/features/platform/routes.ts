@@ -84,6 +84,8 @@ export function createProcessRegistry(deps: Deps): Registry {
     });
   snapshotGauge("loadout_live_snapshot_servers", "Online servers in the in-memory live snapshot", () => peekLiveSnapshot(deps.sqlite)?.rows.length);
   snapshotGauge("loadout_live_snapshot_bytes", "Estimated bytes held by the live snapshot", () => peekLiveSnapshot(deps.sqlite)?.bytes);
+  snapshotGauge("loadout_live_detail_cache_servers", "Server details serialised from the current live snapshot", () => peekLiveSnapshot(deps.sqlite)?.details.map.size);
+  snapshotGauge("loadout_live_detail_cache_bytes", "Bytes of server details serialised from the current live snapshot", () => peekLiveSnapshot(deps.sqlite)?.details.bytes);
   snapshotGauge("loadout_live_snapshot_build_seconds", "Time the last live snapshot took to build", () => {
     const s = peekLiveSnapshot(deps.sqlite);
     return s ? s.buildMs / 1000 : undefined;

@@ -93,17 +93,19 @@ export interface DetailResult {
   item_versions_scanned?: number;
 }
 
-/** Scrapes one mod and stores it (one transaction). Shape changes fail without retries. */
-export async function scrapeDetail(deps: Deps, workshopId: string, signal?: AbortSignal): Promise<DetailResult> {
+/** One mod read from the workshop (network and file I/O done), ready to be stored. */
+type FetchedDetail =
+  | { kind: "mod"; mod: repo.NormalisedMod; scans: repo.ItemScan[] }
+  | { kind: "gone"; workshop_id: string };
+
+/** Reads one mod's detail (and its scenarios and item lists when needed): no database writes. */
+async function fetchDetail(deps: Deps, workshopId: string, signal?: AbortSignal): Promise<FetchedDetail> {
   const client = workshopClient(deps);
   let detail: Awaited<ReturnType<WorkshopClient["detail"]>>;
   try {
     detail = await client.detail(workshopId, signal);
   } catch (err) {
-    if (err instanceof WorkshopNotFoundError) {
-      const removed = deps.sqlite.transaction(() => repo.markRemoved(deps.sqlite, workshopId, deps.clock.now())).immediate();
-      return { workshop_id: workshopId, status: removed ? "removed" : "not_found" };
-    }
+    if (err instanceof WorkshopNotFoundError) return { kind: "gone", workshop_id: workshopId };
     throw permanentIfHopeless(deps, err);
   }
   let mod: repo.NormalisedMod;
@@ -125,40 +127,51 @@ export async function scrapeDetail(deps: Deps, workshopId: string, signal?: Abor
   // Items of versions that have a path list and were not scanned yet (file reads, before the transaction).
   const source = resourcePathSource(deps);
   const known = new Set(mod.versions.map((v) => v.version));
-  const scanned = repo.scannedVersions(deps.sqlite, mod.workshop_id);
   const scans: repo.ItemScan[] = [];
-  for (const version of await source.versionsFor(mod.workshop_id)) {
+  const versions = await source.versionsFor(mod.workshop_id);
+  const scanned = versions.length ? repo.scannedVersions(deps.sqlite, mod.workshop_id) : new Set<string>();
+  for (const version of versions) {
     if (!known.has(version) || scanned.has(version)) continue;
     const paths = await source.pathsFor(mod.workshop_id, version);
     if (paths) scans.push({ version, items: extractItems(paths) });
   }
+  return { kind: "mod", mod, scans };
+}
 
-  const now = deps.clock.now();
-  return deps.sqlite
-    .transaction((): DetailResult => {
-      const { previousVersion } = repo.writeMod(deps.sqlite, mod, scans, now);
-      if (previousVersion && previousVersion !== mod.version) {
-        onModVersionChanged(deps.db, mod.workshop_id, previousVersion, mod.version);
-      }
-      // Dependencies (the whole tree) we have never scraped get their own detail scrape.
-      const known = repo.knownModIds(deps.sqlite, mod.dependency_tree_ids);
-      let queued = 0;
-      for (const depId of mod.dependency_tree_ids) {
-        if (known.has(depId)) continue;
-        // if_unknown: skipped when a batch of the same crawl stored the mod in the meantime.
-        deps.jobs.enqueue(JOB_SCRAPE_DETAIL, { workshop_id: depId, if_unknown: true }, { dedupeKey: `scrape:${depId}`, db: deps.db });
-        queued++;
-      }
-      return {
-        workshop_id: mod.workshop_id,
-        status: "scraped",
-        version: mod.version,
-        previous_version: previousVersion || null,
-        queued_dependencies: queued,
-        item_versions_scanned: scans.length,
-      };
-    })
-    .immediate();
+/** Stores one fetched mod; runs inside the caller's transaction (or savepoint). */
+function storeDetail(deps: Deps, d: FetchedDetail, now: number): DetailResult {
+  if (d.kind === "gone") {
+    const removed = repo.markRemoved(deps.sqlite, d.workshop_id, now);
+    return { workshop_id: d.workshop_id, status: removed ? "removed" : "not_found" };
+  }
+  const { mod, scans } = d;
+  const { previousVersion } = repo.writeMod(deps.sqlite, mod, scans, now);
+  if (previousVersion && previousVersion !== mod.version) {
+    onModVersionChanged(deps.db, mod.workshop_id, previousVersion, mod.version);
+  }
+  // Dependencies (the whole tree) we have never scraped get their own detail scrape.
+  const known = repo.knownModIds(deps.sqlite, mod.dependency_tree_ids);
+  let queued = 0;
+  for (const depId of mod.dependency_tree_ids) {
+    if (known.has(depId)) continue;
+    // if_unknown: skipped when a batch of the same crawl stored the mod in the meantime.
+    deps.jobs.enqueue(JOB_SCRAPE_DETAIL, { workshop_id: depId, if_unknown: true }, { dedupeKey: `scrape:${depId}`, db: deps.db });
+    queued++;
+  }
+  return {
+    workshop_id: mod.workshop_id,
+    status: "scraped",
+    version: mod.version,
+    previous_version: previousVersion || null,
+    queued_dependencies: queued,
+    item_versions_scanned: scans.length,
+  };
+}
+
+/** Scrapes one mod and stores it (one transaction). Shape changes fail without retries. */
+export async function scrapeDetail(deps: Deps, workshopId: string, signal?: AbortSignal): Promise<DetailResult> {
+  const d = await fetchDetail(deps, workshopId, signal);
+  return deps.sqlite.transaction(() => storeDetail(deps, d, deps.clock.now())).immediate();
 }
 
 export interface DiscoveryResult {
@@ -265,22 +278,62 @@ export interface BatchResult {
   not_found: number;
   /** Mods that failed here and were handed to their own scrape.detail job. */
   deferred: { workshop_id: string; error: string }[];
+  /** Mods a dependency scrape stored after the batch was queued: not read again. */
+  already_scraped?: number;
 }
 
-/** Scrapes each mod of a batch in turn (one transaction each); a failing mod gets its own job. */
-export async function scrapeDetailBatch(deps: Deps, ids: string[], ctx?: Pick<JobContext, "progress" | "signal">): Promise<BatchResult> {
+/**
+ * Scrapes the mods of a batch: every detail is read first (network I/O, no transaction open),
+ * then all of them are written in one transaction, each mod in its own savepoint, so a mod that
+ * fails to store rolls back alone and never leaves half a mod. One commit a batch instead of one
+ * a mod: a commit writes every B-tree page the mod touched (mods, its sort indexes, FTS5's new
+ * segment, versions, tags) to the WAL, and consecutive mods share most of those pages.
+ * A mod that fails gets its own scrape.detail job (retries, a clear error). Mods stored after
+ * `queuedAt` (a dependency scrape of the same crawl reached them first) are not read again.
+ */
+export async function scrapeDetailBatch(
+  deps: Deps,
+  ids: string[],
+  ctx?: Pick<JobContext, "progress" | "signal">,
+  queuedAt?: number,
+): Promise<BatchResult> {
   const out: BatchResult = { scraped: 0, removed: 0, not_found: 0, deferred: [] };
+  const fresh = queuedAt === undefined ? new Set<string>() : repo.scrapedSince(deps.sqlite, ids, queuedAt);
+  const defer = (id: string, err: unknown) => {
+    out.deferred.push({ workshop_id: id, error: (err as Error).message });
+    deps.jobs.enqueue(JOB_SCRAPE_DETAIL, { workshop_id: id }, { dedupeKey: `scrape:${id}` });
+  };
+  const fetched: FetchedDetail[] = [];
   for (const id of ids) {
     if (ctx?.signal.aborted) throw ctx.signal.reason ?? new Error("aborted");
+    if (fresh.has(id)) {
+      out.already_scraped = (out.already_scraped ?? 0) + 1;
+      continue;
+    }
     try {
-      const r = await scrapeDetail(deps, id, ctx?.signal);
-      out[r.status]++;
+      fetched.push(await fetchDetail(deps, id, ctx?.signal));
     } catch (err) {
       if (ctx?.signal.aborted) throw err;
-      out.deferred.push({ workshop_id: id, error: (err as Error).message });
-      deps.jobs.enqueue(JOB_SCRAPE_DETAIL, { workshop_id: id }, { dedupeKey: `scrape:${id}` });
+      defer(id, err);
     }
   }
+  if (ctx?.signal.aborted) throw ctx.signal.reason ?? new Error("aborted");
+  const failed: [string, unknown][] = [];
+  const now = deps.clock.now();
+  deps.sqlite
+    .transaction(() => {
+      for (const d of fetched) {
+        try {
+          // A nested transaction is a savepoint: a mod that fails rolls back alone.
+          const r = deps.sqlite.transaction(() => storeDetail(deps, d, now))();
+          out[r.status]++;
+        } catch (err) {
+          failed.push([d.kind === "mod" ? d.mod.workshop_id : d.workshop_id, err]);
+        }
+      }
+    })
+    .immediate();
+  for (const [id, err] of failed) defer(id, err);
   return out;
 }
 
@@ -344,7 +397,7 @@ export const scraperJobs = (deps: Deps): Record<string, JobHandler> => ({
     run: (job: Job<{ workshop_ids?: unknown }>, ctx) => {
       const raw = Array.isArray(job.payload?.workshop_ids) ? job.payload.workshop_ids : [];
       const ids = raw.map((x) => normaliseWorkshopId(String(x))).filter((x): x is string => x !== null);
-      return scrapeDetailBatch(deps, ids, ctx);
+      return scrapeDetailBatch(deps, ids, ctx, job.created_at);
     },
   },
   [JOB_SCRAPE_FULL]: {

@@ -254,6 +254,9 @@ function prepare(sqlite: Database) {
     knownIds: sqlite.prepare<{ workshop_id: string }, [string]>(
       "SELECT workshop_id FROM mods WHERE workshop_id IN (SELECT value FROM json_each(?)) AND state != 'unknown'",
     ),
+    scrapedSince: sqlite.prepare<{ workshop_id: string }, [string, number]>(
+      "SELECT workshop_id FROM mods WHERE workshop_id IN (SELECT value FROM json_each(?)) AND state != 'unknown' AND detail_scraped_at > ?",
+    ),
     markRemoved: sqlite.prepare("UPDATE mods SET state = 'removed', detail_scraped_at = ? WHERE workshop_id = ? AND state != 'unknown'"),
     listingState: sqlite.prepare<{ workshop_id: string; version: string; updated_at: number | null; state: string }, [string]>(
       "SELECT workshop_id, version, updated_at, state FROM mods WHERE workshop_id IN (SELECT value FROM json_each(?))",
@@ -295,6 +298,12 @@ export function scannedVersions(sqlite: Database, workshopId: string): Set<strin
 export function knownModIds(sqlite: Database, ids: string[]): Set<string> {
   if (ids.length === 0) return new Set();
   return new Set(stmts(sqlite).knownIds.all(JSON.stringify(ids)).map((r) => r.workshop_id));
+}
+
+/** Of `ids`, the catalog mods whose detail was stored after `since` (epoch ms). */
+export function scrapedSince(sqlite: Database, ids: string[], since: number): Set<string> {
+  if (ids.length === 0) return new Set();
+  return new Set(stmts(sqlite).scrapedSince.all(JSON.stringify(ids), since).map((r) => r.workshop_id));
 }
 
 /**

@@ -79,6 +79,43 @@ describe("scraper: full discovery", () => {
     expect(count("SELECT count(*) AS n FROM mods")).toBe(8);
   });
 
+  test("a batch writes its mods in one transaction, a savepoint each: a mod that fails to store rolls back alone and gets its own job", async () => {
+    // A store failure inside the transaction (the third version row of this mod is refused).
+    t.deps.sqlite.exec(`CREATE TRIGGER refuse_one BEFORE INSERT ON mod_versions WHEN new.workshop_id = '${SMALL.core}'
+      AND (SELECT count(*) FROM mod_versions WHERE workshop_id = '${SMALL.core}') = 2 BEGIN SELECT RAISE(ABORT, 'refused by the test'); END`);
+    const jobId = await runFull();
+    expect(job(jobId).status).toBe("succeeded");
+    const batch = t.deps.jobs.list({ type: "scrape.detail_batch", limit: 10 })[0]!;
+    expect(batch.result).toMatchObject({ scraped: 8, deferred: [{ workshop_id: SMALL.core, error: "refused by the test" }] });
+    // Nothing of the refused mod stayed (its first two versions were written before the refusal).
+    expect(count("SELECT count(*) AS n FROM mod_versions WHERE workshop_id = ?", SMALL.core)).toBe(0);
+    expect(count("SELECT count(*) AS n FROM mod_tags WHERE workshop_id = ?", SMALL.core)).toBe(0);
+    expect(modRow(SMALL.chainA)).toMatchObject({ state: "active", version: "3.0.0" });
+    expect(count("SELECT count(*) AS n FROM mod_versions WHERE workshop_id = ?", SMALL.chainA)).toBeGreaterThan(0);
+    // Its own job (or the dependency scrape of it already queued under the same key) met the same
+    // refusal and waits for a retry: a store error is not permanent.
+    const single = t.deps.jobs.list({ type: JOB_SCRAPE_DETAIL, limit: 20 }).find((j) => j.payload.workshop_id === SMALL.core)!;
+    expect(single).toMatchObject({ status: "queued", attempts: 1, error: "refused by the test" });
+  });
+
+  test("a batch does not read again a mod a dependency scrape stored after the batch was queued", async () => {
+    const a = await admin();
+    const r = await t.req("POST", "/api/v1/jobs/scraper", { user: a, body: { mode: "full" } });
+    await t.deps.jobs.drain({ types: ["scrape.full"] });
+    expect(job(r.body.job_id).status).toBe("succeeded");
+    t.clock.advance(1_000);
+    // A dependency scrape of the same crawl reaches Core Framework before its batch does.
+    queueDetailScrape(t.deps, SMALL.core);
+    await t.deps.jobs.drain({ types: [JOB_SCRAPE_DETAIL] });
+    const before = fake.dataRequestsTo("detail").filter((q) => q.path.includes(SMALL.core)).length;
+    expect(before).toBe(1);
+    await t.deps.jobs.drain();
+    const batch = t.deps.jobs.list({ type: "scrape.detail_batch", limit: 10 })[0]!;
+    expect(batch.result).toMatchObject({ scraped: 8, already_scraped: 1, deferred: [] });
+    expect(fake.dataRequestsTo("detail").filter((q) => q.path.includes(SMALL.core)).length).toBe(1);
+    expect(count("SELECT count(*) AS n FROM mods WHERE state = 'active'")).toBe(9);
+  });
+
   test("is idempotent: a second full run queues nothing and writes nothing new", async () => {
     await runFull();
     const before = count("SELECT count(*) AS n FROM jobs");

@@ -2,6 +2,7 @@
 // (`Bun.embeddedFiles`, names `loadout-web/gz/<path>.gz` and `loadout-web/br/<path>.br`). From source (npm start, tests):
 // Bun's HTML bundler builds the app in memory on first use, once per process.
 import { buildWebBundle, compress, contentTypeOf, type WebAsset } from "./bundle";
+import { embeddedFiles, isCompiled } from "../../shared/compiled";
 
 export const EMBED_PREFIX = "loadout-web/";
 
@@ -13,11 +14,10 @@ export interface LoadedAsset {
   raw?: Uint8Array;
 }
 
-const isCompiled = () => import.meta.dir.startsWith("/$bunfs") || import.meta.dir.includes("~BUN");
 
 async function fromEmbedded(): Promise<Map<string, LoadedAsset>> {
   const files = new Map<string, Partial<LoadedAsset>>();
-  for (const f of (Bun as unknown as { embeddedFiles: (Blob & { name: string })[] }).embeddedFiles) {
+  for (const f of embeddedFiles()) {
     const at = f.name.indexOf(EMBED_PREFIX);
     if (at < 0) continue;
     // "gz/<path>.gz" or "br/<path>.br" (one folder per encoding keeps the names apart)
@@ -44,7 +44,10 @@ async function fromSource(): Promise<Map<string, LoadedAsset>> {
 }
 
 let loading: Promise<Map<string, LoadedAsset>> | null = null;
-/** The app's files by URL path ("/index.html", "/assets/…"), loaded once per process. */
+/**
+ * The app's files by URL path ("/index.html", "/assets/…"), loaded once per process. `serve`
+ * starts loading them right after listen (server.ts), so the first page does not wait for them.
+ */
 export function webAssets(): Promise<Map<string, LoadedAsset>> {
   loading ??= (isCompiled() ? fromEmbedded() : fromSource()).catch((e) => {
     loading = null;

@@ -1,0 +1,157 @@
+// The cost of a full workshop crawl (issue 29, item 3): a fresh data dir, the fake workshop
+// serving the ~42,000-mod benchmark catalog (test/fixtures/workshop/dataset.ts generateCatalog,
+// 16 rows a listing page) in its own process, and one `scrape.full` job run to the end: the
+// listing walk, every detail batch and the dependency scrapes it queues. What is measured is our
+// side only: the CPU seconds (user + system) of the process that crawls.
+//
+//   bun bench/crawl.ts [--count 42000] [--bin dist/loadout] [--inproc] [--keep DIR]
+//
+// Default: the service itself (`bun src/main.ts`, or the compiled binary with --bin) with its job
+// worker, as in production (LOADOUT_SCHEDULES=off, the job queued before it starts); its CPU is
+// read from /proc/<pid>/stat when the queue is empty. --inproc runs the same jobs in this process
+// through JobQueue.drain (for `bun --cpu-prof bench/crawl.ts --inproc`), timed with cpuUsage.
+import { spawn } from "bun";
+import { Database } from "bun:sqlite";
+import { mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join, resolve } from "node:path";
+import { loadConfig } from "../src/config";
+import { createDeps } from "../src/runtime";
+import { createMemoryLogger } from "../src/shared/log";
+import { JOB_SCRAPE_FULL } from "../src/features/scraper/jobs";
+
+const ROOT = resolve(import.meta.dir, "..");
+function arg(name: string, def?: string): string | undefined {
+  const i = process.argv.indexOf(`--${name}`);
+  return i >= 0 && process.argv[i + 1] && !process.argv[i + 1]!.startsWith("--") ? process.argv[i + 1] : def;
+}
+const count = Number(arg("count", "42000"));
+const inproc = process.argv.includes("--inproc");
+const bin = arg("bin");
+const keep = arg("keep");
+
+const TICK = 100; // USER_HZ of /proc/<pid>/stat on Linux
+function procCpuSeconds(pid: number): number {
+  const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
+  const f = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+  return (Number(f[11]) + Number(f[12])) / TICK; // utime, stime (fields 14 and 15)
+}
+function rssMiB(pid: number): number {
+  const m = readFileSync(`/proc/${pid}/status`, "utf8").match(/VmRSS:\s+(\d+) kB/);
+  return m ? Math.round(Number(m[1]) / 1024) : 0;
+}
+
+const fakeProc = spawn([process.execPath, join(ROOT, "test/fakes/workshop-serve.ts"), String(count)], { stdout: "pipe", stderr: "inherit" });
+const reader = fakeProc.stdout.getReader();
+const url = new TextDecoder().decode((await reader.read()).value).trim();
+async function stopFake(): Promise<Record<string, number>> {
+  fakeProc.kill("SIGINT");
+  let text = "";
+  for (;;) {
+    const { value, done } = await reader.read();
+    if (done) break;
+    text += new TextDecoder().decode(value);
+  }
+  return JSON.parse(text.trim().split("\n").pop()!);
+}
+
+const dir = keep ?? mkdtempSync(join(tmpdir(), "loadout-crawl-bench-"));
+const env = {
+  LOADOUT_DATA_DIR: dir,
+  LOADOUT_SCHEDULES: "off",
+  LOADOUT_LOG_LEVEL: "warn",
+  LOADOUT_WORKSHOP_URL: url,
+  LOADOUT_WORKSHOP_RPS: "1000",
+};
+const deps = createDeps(loadConfig(env), { log: createMemoryLogger("warn") });
+deps.jobs.enqueue(JOB_SCRAPE_FULL, { mode: "full" }, { dedupeKey: "scrape:full" });
+const t0 = performance.now();
+let cpu: number;
+let rss = 0;
+const phases: { at_s: number; cpu_s: number; mods: number; pending: number }[] = [];
+const pendingOf = (db: Database) => (db.query("SELECT count(*) AS n FROM jobs WHERE status IN ('queued', 'running')").get() as { n: number }).n;
+const modsOf = (db: Database) => (db.query("SELECT count(*) AS n FROM mods WHERE state != 'unknown'").get() as { n: number }).n;
+
+if (inproc) {
+  const c0 = process.cpuUsage();
+  const cpuNow = () => {
+    const d = process.cpuUsage(c0);
+    return (d.user + d.system) / 1e6;
+  };
+  let last = performance.now();
+  for (;;) {
+    const n = await deps.jobs.drain({ max: 200 });
+    if (performance.now() - last > 10_000) {
+      last = performance.now();
+      phases.push({ at_s: Math.round((last - t0) / 1000), cpu_s: Math.round(cpuNow() * 10) / 10, mods: modsOf(deps.sqlite), pending: pendingOf(deps.sqlite) });
+      console.log(JSON.stringify(phases.at(-1)));
+    }
+    if (n === 0) break;
+  }
+  cpu = cpuNow();
+  rss = Math.round(process.memoryUsage().rss / 2 ** 20);
+  deps.sqlite.close();
+} else {
+  deps.sqlite.close();
+  const cmd = bin ? [resolve(bin)] : [process.execPath, join(ROOT, "src/main.ts")];
+  const svc = spawn(cmd, {
+    env: { ...(process.env as Record<string, string>), ...env, LOADOUT_PORT: "0", LOADOUT_HOST: "127.0.0.1", LOADOUT_JWT_SECRET: "crawl-bench-secret-crawl-bench-secret-0123" },
+    stdout: "ignore",
+    stderr: "inherit",
+  });
+  const cpu0 = procCpuSeconds(svc.pid);
+  // A read-only look now and then (its own short-lived connection, so the service's start and
+  // migrations never meet a reader; a busy moment is simply asked again next time).
+  const look = <T>(f: (db: Database) => T): T | null => {
+    try {
+      const db = new Database(join(dir, "loadout.db"), { readonly: true });
+      try {
+        return f(db);
+      } finally {
+        db.close();
+      }
+    } catch {
+      return null;
+    }
+  };
+  await Bun.sleep(3000);
+  for (;;) {
+    await Bun.sleep(2000);
+    if (svc.exitCode !== null) throw new Error(`the service exited with ${svc.exitCode}`);
+    const pending = look(pendingOf);
+    if (pending === null) continue;
+    const at = (performance.now() - t0) / 1000;
+    if (Math.floor(at / 10) !== Math.floor((at - 2) / 10) || pending === 0) {
+      phases.push({ at_s: Math.round(at), cpu_s: Math.round((procCpuSeconds(svc.pid) - cpu0) * 10) / 10, mods: look(modsOf) ?? -1, pending });
+      console.log(JSON.stringify(phases.at(-1)));
+    }
+    if (pending === 0) break;
+  }
+  cpu = procCpuSeconds(svc.pid) - cpu0;
+  rss = rssMiB(svc.pid);
+  svc.kill("SIGTERM");
+  await svc.exited;
+}
+
+const wall = (performance.now() - t0) / 1000;
+const requests = await stopFake();
+const db = new Database(join(dir, "loadout.db"), { readonly: true });
+const counted = (sql: string) => (db.query(sql).get() as { n: number }).n;
+const result = {
+  mode: inproc ? "in process (JobQueue.drain)" : bin ? `service ${bin}` : "service (bun src/main.ts)",
+  catalog: count,
+  cpu_s: Math.round(cpu * 10) / 10,
+  wall_s: Math.round(wall),
+  rss_mib: rss,
+  requests,
+  cpu_ms_per_request: Math.round((cpu * 1000 * 100) / requests.requests!) / 100,
+  mods: counted("SELECT count(*) AS n FROM mods WHERE state != 'unknown'"),
+  versions: counted("SELECT count(*) AS n FROM mod_versions"),
+  dependencies: counted("SELECT count(*) AS n FROM mod_dependencies"),
+  jobs: Object.fromEntries((db.query("SELECT type || ' ' || status AS k, count(*) AS n FROM jobs GROUP BY 1").all() as { k: string; n: number }[]).map((r) => [r.k, r.n])),
+  phases,
+};
+db.close();
+console.log(JSON.stringify(result, null, 2));
+if (!keep) rmSync(dir, { recursive: true, force: true });
+process.exit(0);
