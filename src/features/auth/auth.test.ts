@@ -324,7 +324,7 @@ describe("chat OAuth 2.0", () => {
       discord.redirectNext("/oauth2/token", other.url);
       const refused = await t.req("GET", `/api/v1/auth/chat/callback?code=${discord.issueCode(player)}&state=${await startLogin()}`);
       expect(refused.status).toBe(401);
-      expect(refused.body).toEqual({ error: "chat login failed: the code was not accepted" });
+      expect(refused.body).toEqual({ error: "chat login failed: the code was not accepted", code: "unauthorized" });
       discord.redirectNext("/v10/users/@me", other.url);
       const noProfile = await t.req("GET", `/api/v1/auth/chat/callback?code=${discord.issueCode(player)}&state=${await startLogin()}`);
       expect(noProfile.status).toBe(502);
