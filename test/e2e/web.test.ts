@@ -801,6 +801,9 @@ describe("the web app in a real browser", () => {
     await page.getByRole("heading", { name: "Statistics" }).first().waitFor();
     expect(await page.getByRole("button", { name: "Menu" }).getAttribute("aria-expanded")).toBe("false");
     await page.setViewportSize({ width: 1440, height: 900 });
+    // At desktop width the links stand in the header and no Menu button shows.
+    expect(await page.getByRole("button", { name: "Menu" }).isVisible()).toBe(false);
+    expect(await page.getByRole("navigation", { name: "Main" }).getByRole("link", { name: "Statistics" }).isVisible()).toBe(true);
     await page.goto(`${base}/live`);
     await until("every live server listed once more", async () => (await table.getByRole("row").count()) === all.length + 1);
     // At least 20 players: the page shows what the API answers for the same filter, and the URL says so.
