@@ -58,8 +58,9 @@ export function createProcessRegistry(deps: Deps): Registry {
       }
     },
   });
-  // The in-memory answers of issue 15 (docs/performance.md): how often the catalog's answer
-  // caches answer, and what the live snapshot and the catalog orders hold and cost to build.
+  // The in-memory answers (docs/catalog.md "Speed at scale", docs/live.md "The live list from
+  // memory"): how often the catalog's answer caches answer, and what the live snapshot and the
+  // catalog orders hold and cost to build.
   new Counter({
     name: "loadout_catalog_cache_lookups_total",
     help: "Lookups in the catalog's answer caches (list pages, totals, ranked search matches, autocomplete) by result",
