@@ -32,8 +32,9 @@ const workshopStatusSchema = sourceStatusSchema.extend({
 export function createProcessRegistry(deps: Deps): Registry {
   const registry = new Registry();
   collectDefaultMetrics({ register: registry, prefix: "loadout_" });
-  // promtool rejects the three *_total gauges; the V8 heap-space gauges cost 14-50 ms a scrape
-  // under Bun (JavaScriptCore has no V8 heap spaces; the figures are emulated and read oddly).
+  // promtool rejects the three *_total gauges; the V8 heap-space gauges are costly to collect
+  // under Bun (JavaScriptCore has no V8 heap spaces; the figures are emulated and read oddly;
+  // docs/performance.md, finding 2).
   for (const name of [
     "nodejs_active_handles_total",
     "nodejs_active_requests_total",
