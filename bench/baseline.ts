@@ -77,7 +77,7 @@ const routes: [string, RegExp, Handler][] = [
     if (!a || !a.canRead) return json({ error: "list not found" }, 404);
     return json(importer.importPreview(deps, m[1]!, await req.text(), q.get("check_order") === "true"));
   }],
-  // The mixed-writes row (issue 24): the same service functions as the routes, each in its
+  // The mixed-writes row: the same service functions as the routes, each in its
   // transaction with its event in the outbox. No job worker here: the service process, which
   // shares the database file, fans the events out.
   ["POST", /^\/api\/v1\/lists\/([0-9a-f-]{36})\/mods$/, async (m, q, req) => {

@@ -1,4 +1,4 @@
-// The cost of a full workshop crawl (issue 29, item 3): a fresh data dir, the fake workshop
+// The cost of a full workshop crawl: a fresh data dir, the fake workshop
 // serving the ~42,000-mod benchmark catalog (test/fixtures/workshop/dataset.ts generateCatalog,
 // 16 rows a listing page) in its own process, and one `scrape.full` job run to the end: the
 // listing walk, every detail batch and the dependency scrapes it queues. What is measured is our

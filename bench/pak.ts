@@ -1,4 +1,4 @@
-// The PAK reader on a big file (issue 16), measured, not asserted:  bun bench/pak.ts
+// The PAK reader on a big file, measured, not asserted:  bun bench/pak.ts
 // A 1 GB data.pak with 50,000 entries, written sparse (DATA is a hole), listed from disk
 // through random-access reads: paths per second and bytes read.
 import { mkdtempSync, rmSync } from "node:fs";

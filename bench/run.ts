@@ -49,7 +49,10 @@ export interface Endpoint {
   /** p99 budget at 32 connections (ms) from the feature issues, when one is set. */
   budget?: number;
   budgetSource?: string;
-  /** Connections the budget is stated for: issue 3 says "at 32 concurrent clients"; issues 4 and 7 name no concurrency (read as one client). */
+  /**
+   * Connections the budget is stated for: the catalog's at 32 concurrent clients; the lists'
+   * and live's name none (read as one client).
+   */
   budgetAt?: number;
   text?: boolean;
   /**
@@ -95,7 +98,7 @@ export function vocabulary(dbPath: string): Vocabulary {
 const MOD_SORTS = ["name_asc", "name_desc", "size_desc", "updated_desc"];
 const SERVER_SORTS = ["recent", "popularity", "players_desc", "players_asc", "mod_size_desc", "mod_size_asc", "name_asc", "name_desc"];
 
-/** The rows whose query changes on every request (issue 15). */
+/** The rows whose query changes on every request (no answer cache can hold them all). */
 export function variedEndpoints(v: Vocabulary): Endpoint[] {
   const pick = <T>(rnd: () => number, a: readonly T[]) => a[Math.floor(rnd() * a.length)]!;
   const enc = encodeURIComponent;
@@ -190,7 +193,7 @@ function endpoints(meta: SeedMeta, importBody: string): Endpoint[] {
   ] as Endpoint[]).map((e) =>
     e.budget
       ? e.name.startsWith("game-servers (") || e.name.startsWith("game-servers ")
-        ? // Issue 15 states the game-servers budget at 32 clients.
+        ? // The game-servers budget is stated at 32 clients.
           { ...e, budgetAt: 32, budgetSource: "#7, #15" }
         : { ...e, budgetAt: e.area === "catalog" ? 32 : 1 }
       : e,
@@ -404,7 +407,7 @@ function sameBody(a: string, b: string, ep: Endpoint): boolean | null {
 
 // ------------------------------------------------------------------------------------------
 
-/** Writes under load (issue 24): clients, the writes' latencies and the health checks' waits meanwhile. */
+/** Writes under load: clients, the writes' latencies and the health checks' waits meanwhile. */
 interface WriteRow {
   name: string;
   clients: number;
@@ -699,7 +702,7 @@ export async function runBench(opts: BenchOptions) {
       }
     }
     clearInterval(sampler);
-    // What the service keeps after the whole run (issue 29: budget 300 MiB), once the last
+    // What the service keeps after the whole run (budget 300 MiB), once the last
     // responses are gone: sampled after a pause.
     await Bun.sleep(2_000);
     afterRss = rssOf(svc.pid);

@@ -1,4 +1,4 @@
-// The scan's own cost at full scale (issue 15, item 4): on a copy of the seeded full database
+// The scan's own cost at full scale (docs/live.md "Scale"): on a copy of the seeded full database
 // (95,000 known servers, ~1 M game_server_mods rows, a year of player history), against the fake
 // BattleMetrics in its own process (so only our side is measured):
 //   scan 1  first sight: 5,000 servers never seen (the seeded online ones vanish)

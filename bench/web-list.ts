@@ -1,5 +1,5 @@
-// The 1,000-mod list page's interaction latency (issue 17), measured in a real browser against
-// the compiled binary, never asserted in unit tests:
+// The 1,000-mod list page's interaction latency (docs/performance.md "The 1,000-mod list page"),
+// measured in a real browser against the compiled binary, never asserted in unit tests:
 //   bun bench/web-list.ts            (npm run bench:web-list)
 // A list of 1,000 catalog mods (each with a dependency, a few missing, an age rule) is opened
 // as its owner in Debian's chromium, driven by playwright-core:

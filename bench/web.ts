@@ -1,4 +1,5 @@
-// The web app's budgets (issue 14), measured, never asserted in unit tests:
+// The web app's budgets (docs/performance.md "The web app"), measured, never asserted in unit
+// tests:
 //   bun bench/web.ts            (npm run bench:web)
 // 1. Bundle: the gzip size of what the first page loads (index.html's script and stylesheet)
 //    against the 200 KB budget, and every lazily loaded chunk.

@@ -1,7 +1,7 @@
-// Mixed writes under load (issue 24, item 3): N clients writing to the lists the bench user
-// shares, while a separate process asks GET /api/v1/health every 20 ms and records how long each
-// answer took. A stall of the whole process (a long synchronous piece of work on the event loop)
-// shows in the health checks' maximum, whatever endpoint caused it.
+// Mixed writes under load (docs/performance.md "Writes under load"): N clients writing to the lists
+// the bench user shares, while a separate process asks GET /api/v1/health every 20 ms and records
+// how long each answer took. A stall of the whole process (a long synchronous piece of work on the
+// event loop) shows in the health checks' maximum, whatever endpoint caused it.
 //
 //   bun bench/writes.ts --probe <health url> <milliseconds>    (the prober; prints JSON)
 //

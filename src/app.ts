@@ -68,7 +68,7 @@ export function createApp(deps: Deps) {
   }
   // Response schemas document every route; they validate only in the test app (strict).
   applyResponseValidation(app as any, deps.config.LOADOUT_RESPONSE_VALIDATION);
-  // Request schemas refuse with AppError, so no rejected body is ever serialised (issue 24).
+  // Request schemas refuse with AppError, so no rejected body is ever serialised.
   applyRequestValidation(app as any);
   return app;
 }

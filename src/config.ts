@@ -1,5 +1,6 @@
-// The one place that reads the environment. Every variable of decisions.md "Configuration",
-// validated at start: a bad value stops the start with one line naming the variable.
+// The one place that reads the environment. Every LOADOUT_* variable (README.md and the
+// feature docs list them), validated at start: a bad value stops the start with one line naming the
+// variable.
 import { z } from "zod";
 import { Cron } from "croner";
 import { parseDuration } from "./shared/time";

@@ -1,6 +1,6 @@
-// CI smoke test of the benchmark harness (issue 9): a tiny seed and a very short bench run must
-// work end to end and write a result file with the expected keys. No timing assertions: the
-// numbers live in bench/results and docs/performance.md, never in tests.
+// CI smoke test of the benchmark harness (bench/, docs/performance.md "Reproduce"): a tiny seed and
+// a very short bench run must work end to end and write a result file with the expected keys. No
+// timing assertions: the numbers live in bench/results and docs/performance.md, never in tests.
 import { test, expect } from "bun:test";
 import { mkdtempSync, readFileSync, rmSync, existsSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -44,7 +44,7 @@ test(
           for (const k of ["rps", "p50", "p99", "non2xx", "errors"]) expect(e.service[0]).toHaveProperty(k);
         }
       }
-      // The varied rows of issue 15 (a new query every request) answer, the same as the baseline.
+      // The varied rows (a new query every request) answer, the same as the baseline.
       const varied = res.endpoints.filter((e: any) => e.name.startsWith("varied:"));
       expect(varied.map((e: any) => [e.name, e.available, e.same_body])).toEqual(varied.map((e: any) => [e.name, true, true]));
       expect(varied.length).toBe(7);
@@ -54,7 +54,7 @@ test(
       expect(res.in_memory.live_snapshot_servers).toBeGreaterThan(0);
       expect(res.in_memory.catalog_orders_mods).toBeGreaterThan(0);
       expect(res.in_memory.catalog_search_terms).toBeGreaterThan(0);
-      // The mixed-writes row of issue 24: every write a 2xx change, the health checks timed meanwhile.
+      // The mixed-writes row: every write a 2xx change, the health checks timed meanwhile.
       expect(res.writes.map((w: any) => [w.name, w.clients, w.note])).toEqual([["mixed writes", 20, undefined]]);
       for (const side of [res.writes[0].service, res.writes[0].baseline]) {
         for (const k of ["rps", "p50", "p99", "max", "non2xx", "errors", "health"]) expect(side).toHaveProperty(k);

@@ -1,7 +1,8 @@
-// Hardening of the HTTP edge (issues 12 and 24): bodies bounded before they are buffered, 401
-// before a body is read, only JSON is JSON, nesting bounded before JSON.parse and rejected bodies
-// never serialised, rate limits that count the client, names without control characters. In-process against the real app; the socket-level cap and RSS are measured
-// against a real listening server in test/e2e/limits.test.ts.
+// Hardening of the HTTP edge (docs/operations.md "Security and limits"): bodies bounded before they
+// are buffered, 401 before a body is read, only JSON is JSON, nesting bounded before JSON.parse and
+// rejected bodies never serialised, rate limits that count the client, names without control
+// characters. In-process against the real app; the socket-level cap and RSS are measured against a
+// real listening server in test/e2e/limits.test.ts.
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { createTestApp, type TestApp } from "./helpers";
 import { HEADER_LIMIT, MAX_JSON_DEPTH, PUBLIC_MUTATIONS, SOCKET_BODY_CAP, TOO_DEEP, UNTRUSTED_PROXY_WARNING, jsonNestsDeeperThan } from "../src/shared/http";
@@ -221,7 +222,7 @@ describe("the request log line", () => {
   });
 });
 
-describe("early refusals are logged once, in-process and behind a real listening server (issue 24)", () => {
+describe("early refusals are logged once, in-process and behind a real listening server", () => {
   test("431, 413 and 429 answered before routing each get exactly one request line (a real server logged none)", async () => {
     const t = await createTestApp({ env: { LOADOUT_RATE_LIMIT_ANON: "1" } });
     let base = "http://localhost";
@@ -255,7 +256,7 @@ describe("early refusals are logged once, in-process and behind a real listening
   });
 });
 
-describe("hostile JSON: nesting is bounded before parsing, a rejected body is never serialised (issue 24)", () => {
+describe("hostile JSON: nesting is bounded before parsing, a rejected body is never serialised", () => {
   let t: TestApp;
   beforeAll(async () => {
     t = await createTestApp();
@@ -385,7 +386,7 @@ describe("hostile JSON: nesting is bounded before parsing, a rejected body is ne
   });
 });
 
-describe("pages are not API calls (issue 24)", () => {
+describe("pages are not API calls", () => {
   test("400 page loads from one address all get the app; the 301st API call is 429 JSON; a refused page path is a page that says to wait", async () => {
     const { base, close } = await listening();
     try {
@@ -461,7 +462,7 @@ describe("pages are not API calls (issue 24)", () => {
   });
 });
 
-describe("oversized headers (issue 24)", () => {
+describe("oversized headers", () => {
   test("headers over 16 KiB are 431 {error} with a request id; the runtime is started with a cap above ours", async () => {
     const t = await createTestApp();
     try {

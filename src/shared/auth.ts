@@ -1,4 +1,4 @@
-// Authentication as a named plugin with macros (conventions.md): routes say
+// Authentication as a named plugin with macros (docs/architecture.md "Auth"): routes say
 // `{ auth: true }`, `{ optionalAuth: true }` or `{ admin: true }` and get `user`.
 // JWT (Authorization: Bearer) and API keys (X-API-Key, or a Bearer value starting `lo_`)
 // are accepted everywhere. Nothing per-request goes into `store`.

@@ -1,4 +1,4 @@
-// AES-256-GCM encryption of server credentials (issue 6).
+// AES-256-GCM encryption of server credentials (docs/deploy.md "Credentials").
 //
 // Stored form: "<format>.<key_id>.<nonce b64url>.<ciphertext+tag b64url>", e.g.
 // "v1.3fa9c0d21b7e55aa.q1w2....xyz...". The key id (first 8 bytes of SHA-256 of the key, hex)

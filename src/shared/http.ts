@@ -231,7 +231,7 @@ export function httpPlugin(deps: Deps) {
       if (jsonNestsDeeperThan(bytes, MAX_JSON_DEPTH)) throw new AppError(400, TOO_DEEP);
       if (importPath) {
         // An uploaded server.json: UTF-8 (a BOM dropped) or UTF-16 with its BOM, as Windows
-        // tools save it (issue 26).
+        // tools save it.
         const decoded = decodeTextFile(bytes);
         if (!decoded) throw new AppError(400, "the file is neither UTF-8 nor UTF-16 with a byte order mark; save it as UTF-8");
         return decoded.text;

@@ -1,4 +1,4 @@
-// JSON as people write it: the tolerant reader of imported server configs (issue 26).
+// JSON as people write it: the tolerant reader of imported server configs (docs/lists.md).
 //
 // Accepts strict JSON plus what hand-edited server.json files carry: `//` and `/* */` comments
 // and trailing commas before `]` or `}`; it counts what it skipped so the caller can say so.

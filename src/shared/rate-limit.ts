@@ -87,7 +87,8 @@ export class RateLimiter {
 }
 
 /**
- * Paths exempt from the global limit (decisions.md: unread-count and the metrics paths).
+ * Paths exempt from the global limit (unread-count and the metrics paths; docs/operations.md
+ * "Security and limits").
  * Features may add patterns here at module load.
  */
 export const rateLimitExemptions: RegExp[] = [
@@ -113,7 +114,7 @@ export const isPagePath = (path: string) => !/^\/(api|swagger|metrics)(\/|$)/.te
  * A page load (GET or HEAD of a page path, /assets/ included) is not an API call: the answer is
  * bytes kept in memory, cached by the browser, and one visit is several of them. Behind a proxy
  * that is not trusted every visitor shares one address, and counting page loads broke the site
- * for everyone on a busy evening (issue 24), so they are never counted.
+ * for everyone on a busy evening, so they are never counted.
  */
 export const isPageLoad = (method: string, path: string) => (method === "GET" || method === "HEAD") && isPagePath(path);
 

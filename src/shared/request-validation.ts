@@ -1,8 +1,8 @@
 // Request schemas (body, query, path parameters, headers) refuse with a 400 {error} of our own,
 // never through Elysia's ValidationError: its constructor serialises the whole rejected value
-// into its message (JSON.stringify with two-space indentation), so a 1 MiB body of small values
-// 63 levels deep became a 66 MB string and 0.6 s of a blocked process, and 20,000 levels of
-// nesting took seconds (issue 24). Its `all` getter validates the value a second time as well.
+// into its message (JSON.stringify with two-space indentation), so a large deeply nested body
+// blocked the process (figures in docs/operations.md "Security and limits"). Its `all` getter
+// validates the value a second time as well.
 //
 // Each route's request schemas get, before the first request (Elysia builds a route's validators
 // lazily and calls `schema["~standard"].validate` then), a Standard Schema `validate` that runs
@@ -24,7 +24,7 @@ const REQUEST_PARTS = ["body", "query", "params", "headers"] as const;
 const isStandard = (v: unknown): v is Standard => !!v && typeof v === "object" && "~standard" in (v as object);
 
 /**
- * The one wording of a validation failure (decisions.md): `field: message` for the first
+ * The one wording of a validation failure (docs/architecture.md "Errors"): `field: message` for the first
  * failing field, the bare message where the field adds nothing (`invalid workshop ID`, or a
  * failure of the whole value).
  */

@@ -1,5 +1,5 @@
-// Reusable zod pieces for request schemas. Messages follow decisions.md ("name: must be 1 to
-// 100 characters"); the field name is prefixed by the error renderer.
+// Reusable zod pieces for request schemas. Messages read as "name: must be 1 to 100
+// characters" once the error renderer prefixes the field name (docs/architecture.md "Errors").
 import { z } from "zod";
 import { ERROR_CODES, type ErrorCode } from "./errors";
 

@@ -167,7 +167,7 @@ describe("safeFetch", () => {
   });
 });
 
-describe("configured sources: links and redirects only on their origin (issue 24)", () => {
+describe("configured sources: links and redirects only on their origin", () => {
   test("sameOriginLink resolves relative links and compares scheme, host and port", () => {
     const origin = "http://127.0.0.1:8000";
     expect(sameOriginLink("/servers?page[key]=2", "http://127.0.0.1:8000/servers", origin, "links.next")).toBe("http://127.0.0.1:8000/servers?page[key]=2");

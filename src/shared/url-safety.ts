@@ -1,12 +1,12 @@
 // Outbound URL safety (SSRF guard) for webhooks, panel URLs, SFTP hosts and OAuth endpoints.
 //
-// Rule (decisions.md): only http(s); a host that is, or resolves to, a loopback, private,
-// shared (CGNAT), link-local, unspecified, multicast or reserved address is refused with
-// 400 {error: "url not allowed"} unless LOADOUT_ALLOW_PRIVATE_URLS=true. IPv6 forms that embed
-// an IPv4 address (IPv4-mapped ::ffff:a.b.c.d, IPv4-compatible ::a.b.c.d, NAT64 64:ff9b::/96,
-// 6to4 2002::/16) are judged by the embedded address. The check runs at creation and again
-// right before every connection (`safeFetch`, `assertHostAllowed`), after DNS resolution, and
-// redirects are never followed.
+// Rule (docs/events.md "URL safety"): only http(s); a host that is, or resolves to, a loopback,
+// private, shared (CGNAT), link-local, unspecified, multicast or reserved address is refused with
+// 400 {error: "url not allowed"} unless LOADOUT_ALLOW_PRIVATE_URLS=true. IPv6 forms that embed an
+// IPv4 address (IPv4-mapped ::ffff:a.b.c.d, IPv4-compatible ::a.b.c.d, NAT64 64:ff9b::/96, 6to4
+// 2002::/16) are judged by the embedded address. The check runs at creation and again right before
+// every connection (`safeFetch`, `assertHostAllowed`), after DNS resolution, and redirects are
+// never followed.
 //
 // Known limit: the name is resolved here and again by the HTTP client when it connects, so a
 // hostile DNS server with a zero TTL could answer differently the second time (DNS rebinding).

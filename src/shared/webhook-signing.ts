@@ -1,4 +1,4 @@
-// Standard Webhooks signing (external-formats.md §6, https://www.standardwebhooks.com/).
+// Standard Webhooks signing (https://www.standardwebhooks.com/; docs/events.md "Payloads").
 //
 // Headers: `webhook-id` (message id, the same on every retry of one message),
 // `webhook-timestamp` (unix seconds), `webhook-signature: v1,<base64 HMAC-SHA256>` where the

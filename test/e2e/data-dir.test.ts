@@ -1,7 +1,7 @@
-// One instance per data dir, files private by default (issue 12), with the compiled binary:
-// a second `serve` exits with one line and touches nothing; migrate and rotate-key refuse while
-// a server runs, backup copies online; after kill -9 the lock is free at once; every file the
-// service writes is 0600 in a 0700 directory.
+// One instance per data dir, files private by default (docs/operations.md "Files"), with the
+// compiled binary: a second `serve` exits with one line and touches nothing; migrate and rotate-key
+// refuse while a server runs, backup copies online; after kill -9 the lock is free at once; every
+// file the service writes is 0600 in a 0700 directory.
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { readdirSync, rmSync, statSync } from "node:fs";
 import { join } from "node:path";

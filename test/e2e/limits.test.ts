@@ -1,7 +1,8 @@
-// The HTTP edge of the compiled binary under abuse (issues 12 and 24): Bun's own body cap never
-// answers first (every 413 is our JSON with a request id), 300 anonymous 4.75 MiB chunked POSTs
-// do not grow the process (they are refused before their bodies are read), and headers over
-// 16 KiB get our 431 {error} (the binary raises the runtime's header cap to 64 KiB).
+// The HTTP edge of the compiled binary under abuse (docs/operations.md "Security and limits"):
+// Bun's own body cap never answers first (every 413 is our JSON with a request id), 300 anonymous
+// 4.75 MiB chunked POSTs do not grow the process (they are refused before their bodies are read),
+// and headers over 16 KiB get our 431 {error} (the binary raises the runtime's header cap to 64
+// KiB).
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { readFileSync, rmSync } from "node:fs";
 import { join } from "node:path";
@@ -24,7 +25,7 @@ afterAll(() => {
   rmSync(dir, { recursive: true, force: true });
 });
 
-describe("header limits at the socket (issue 24)", () => {
+describe("header limits at the socket", () => {
   test("a 20,000-character bearer token gets our 431 {error}; past the runtime's 64 KiB cap Bun answers an empty 431", async () => {
     const ours = await fetch(`${base}/api/v1/auth/me`, { headers: { authorization: `Bearer ${"x".repeat(20_000)}` } });
     expect(ours.status).toBe(431);

@@ -1,5 +1,5 @@
 // A local A2S responder on 127.0.0.1 (UDP, random port): answers A2S_INFO as a Reforger server
-// does (external-formats.md §3), directly or after the S2C_CHALLENGE step, or never (a server
+// does (docs/live.md "A2S client"), directly or after the S2C_CHALLENGE step, or never (a server
 // that is down or firewalled). For the client's hardening it can also misbehave the ways a real
 // network does: a stray packet before the real reply (from another port, with another header, or
 // garbage), the reply only from another port, repeated challenges, and split replies in the Source

@@ -1,7 +1,7 @@
-// A local fake of the BattleMetrics servers API (external-formats.md §3) on 127.0.0.1.
-// Serves exactly the documented page shape (`data[]` of `{type: "server", id, attributes}`,
-// `links.next` as a full URL), pages with `page[key]`, can demand a Bearer token, and can be
-// told to answer the next requests with 429/5xx (with or without Retry-After), to point its
+// A local fake of the BattleMetrics servers API (docs/live.md "Source: BattleMetrics") on
+// 127.0.0.1. Serves exactly the documented page shape (`data[]` of `{type: "server", id,
+// attributes}`, `links.next` as a full URL), pages with `page[key]`, can demand a Bearer token, and
+// can be told to answer the next requests with 429/5xx (with or without Retry-After), to point its
 // `links.next` at another origin, or to redirect the next request elsewhere.
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
@@ -30,7 +30,7 @@ export interface FakeBattleMetrics {
   /**
    * While on, every request answers what the real API has answered since mid-2026 to callers
    * without a paid subscription: 403 `{"errors":[{"status":"403","title":"Forbidden","detail":
-   * "Access denied. A subscription is required to use the API."}]}` (external-formats.md §3).
+   * "Access denied. A subscription is required to use the API."}]}` (docs/live.md).
    */
   requireSubscription(on: boolean): void;
   /** `links.next` points at this origin (another fake, a hostile host) instead of the fake's own; null restores it. */

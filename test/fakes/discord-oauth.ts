@@ -1,4 +1,4 @@
-// A local fake of the chat platform's OAuth 2.0 endpoints (external-formats.md §5):
+// A local fake of the chat platform's (Discord's) OAuth 2.0 endpoints:
 // POST /oauth2/token (form-encoded authorization_code) and GET /v10/users/@me.
 export interface FakeDiscordUser {
   id: string;

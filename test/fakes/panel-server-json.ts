@@ -1,4 +1,4 @@
-// A realistic game server config (external-formats.md §1) used by the panel and SFTP deploy tests.
+// A realistic game server config (server.json) used by the panel and SFTP deploy tests.
 export const SAMPLE_SERVER_JSON = `{
   "bindAddress": "0.0.0.0",
   "bindPort": 2001,

@@ -1,4 +1,4 @@
-// A local fake of the panel client API (Pterodactyl / Pelican, external-formats.md §4).
+// A local fake of the panel client API (Pterodactyl / Pelican; docs/deploy.md).
 // It checks the Authorization and Accept headers and the raw text/plain body of files/write,
 // and can be told to answer 401, 404, 429, 500, redirect elsewhere, or never answer (hang). Power
 // signals (POST /power {"signal"}) restart the fake server: `resources` then reports it `starting`

@@ -1,5 +1,5 @@
 // An INDEPENDENT Standard Webhooks verifier, written from the specification text
-// (https://www.standardwebhooks.com/ and external-formats.md §6) rather than from our signer:
+// (https://www.standardwebhooks.com/) rather than from our signer:
 // it uses WebCrypto (crypto.subtle) and its own base64 handling, so a bug in
 // src/shared/webhook-signing.ts cannot hide itself in the tests.
 //

@@ -1,12 +1,12 @@
-// A local fake of the workshop site (external-formats.md §2), on 127.0.0.1 and a random port.
-// It serves exactly the documented shapes: HTML pages with __NEXT_DATA__ (buildId) and the
-// Next.js data routes for listing, detail and scenarios. Tests steer it to misbehave: rotate the
-// buildId (also mid-crawl), answer 429/5xx with Retry-After, serve a malformed page.
+// A local fake of the workshop site (docs/catalog.md "The fake workshop"), on 127.0.0.1 and a
+// random port. It serves exactly the documented shapes: HTML pages with __NEXT_DATA__ (buildId) and
+// the Next.js data routes for listing, detail and scenarios. Tests steer it to misbehave: rotate
+// the buildId (also mid-crawl), answer 429/5xx with Retry-After, serve a malformed page.
 import type { FakeMod, FakeVersion } from "../fixtures/workshop/dataset";
 
 /**
  * Rows a listing page serves: 16, as two independent clients of the real site report
- * (external-formats.md §2). The client must not depend on it.
+ * (docs/catalog.md "The real site, and the evidence for each shape"). The client must not depend on it.
  */
 export const PAGE_SIZE = 16;
 /** Versions the detail page lists, newest first: one saved real output shows exactly 10. */

@@ -1,6 +1,6 @@
 // `promtool check metrics` (Debian's prometheus package) is the judge of every metrics body.
 // The spec fixes five gauge names that promtool's linter dislikes (a gauge named *_total or
-// *_count); those lint lines, and only those, are accepted (stack-notes.md "Metrics").
+// *_count); those lint lines, and only those, are accepted (docs/live.md "Metrics").
 const ACCEPTED_LINT_NAMES = [
   "loadout_server_mods_count",
   "loadout_community_servers_total",

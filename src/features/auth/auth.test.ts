@@ -317,7 +317,7 @@ describe("chat OAuth 2.0", () => {
     expect(cb2.body.user.user_id).toBe(cb.body.user.user_id);
   });
 
-  test("a redirect off the configured API is not followed: the client secret and access token stay put (issue 24)", async () => {
+  test("a redirect off the configured API is not followed: the client secret and access token stay put", async () => {
     const other = startFakeDiscord({ clientId: "cid", clientSecret: "csecret" });
     try {
       const player = { id: "80351110224678999", username: "eve", global_name: "Eve", avatar: null, email: null, verified: false };

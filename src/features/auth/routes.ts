@@ -1,5 +1,5 @@
 // Authentication and account: register, login, me, magic link, e-mail verification, chat
-// (Discord) OAuth 2.0. decisions.md "Accounts and authentication" fills in what the spec leaves open.
+// (Discord) OAuth 2.0.
 import { Elysia } from "elysia";
 import { z } from "zod";
 import { and, eq, isNull } from "drizzle-orm";

@@ -1,4 +1,4 @@
-// Backups and restore (issue 24 item 6). The CLI runs as a real process (`bun src/main.ts`)
+// Backups and restore (docs/operations.md). The CLI runs as a real process (`bun src/main.ts`)
 // against the data dir of a real app; what is restored is then served by a real app on the
 // restored data dir: lists, server credentials (a connection test against the fake panel) and
 // webhook secrets (a test delivery verified by an independent Standard Webhooks verifier).

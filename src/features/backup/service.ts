@@ -1,4 +1,5 @@
-// Backups and restore of the data directory (issue 24).
+// Backups and restore of the data directory (docs/operations.md "Backup, off-site copy and
+// restore").
 //
 // A backup is the database copied with VACUUM INTO on its own connection (one consistent read
 // transaction: every row committed before it began, nothing after; writers go on meanwhile in

@@ -1,4 +1,5 @@
-// Request and response schemas of the catalog endpoints (interface-spec.md "Mod catalog").
+// Request and response schemas of the catalog endpoints (GET /mods and its neighbours;
+// docs/catalog.md "Endpoints").
 import { z } from "zod";
 import { serverEntryBase } from "../live/model";
 import { workshopId } from "../../shared/schemas";

@@ -1,7 +1,7 @@
-// The catalog's sort orders in memory (issue 15). GET /mods with a sort other than relevance
-// pages from arrays instead of walking an index with OFFSET: a deep page (page 2,000 of
-// name_asc) or a one-word search sorted by name (thousands of matches, each probed against the
-// name index) cost SQLite time proportional to the offset or the matches; here they cost a
+// The catalog's sort orders in memory (docs/catalog.md "Speed at scale"). GET /mods with a sort
+// other than relevance pages from arrays instead of walking an index with OFFSET: a deep page (page
+// 2,000 of name_asc) or a one-word search sorted by name (thousands of matches, each probed against
+// the name index) cost SQLite time proportional to the offset or the matches; here they cost a
 // typed-array sort of the matching rowids' ranks and one read of the page's rows.
 //
 // For each sort it holds the catalog entries' rowids in the order SQLite's own ORDER BY gives

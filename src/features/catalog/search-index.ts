@@ -1,6 +1,6 @@
-// The catalog's full-text search in memory (issue 15). A search of two common words cost FTS5
-// ~0.55 ms of CPU (two long prefix doclists merged, then bm25() reading every match's size from
-// the docsize table), which at 32 concurrent clients is a p99 of ~40 ms. This module answers
+// The catalog's full-text search in memory. A search of two common words is costly in FTS5
+// (two long prefix doclists merged, then bm25() reading every match's size from the docsize
+// table; figures in docs/performance.md and docs/catalog.md "Speed at scale"). This module answers
 // the same question from arrays: it holds FTS5's own index of mods_fts (every term, every row
 // it occurs in, with the row's bm25 frequency already weighted by column) and ranks with the
 // same formula as SQLite's bm25() (ext/fts5/fts5_aux.c, fts5Bm25Function/fts5Bm25GetData),
@@ -16,8 +16,9 @@
 //
 // Staleness: triggers move catalog_state.fts_gen on every write that changes what mods_fts
 // holds (src/db/custom/95_catalog_search_gen.sql); an index of another generation is never
-// used. Building reads ~1 million instances at full scale (~0.4 s), so a stale index is rebuilt
-// on a read at most once every REBUILD_MS; in between (a crawl writing) SQL answers.
+// used. Building reads every instance of the index (docs/catalog.md gives the cost), so a stale
+// index is rebuilt on a read at most once every REBUILD_MS; in between (a crawl writing) SQL
+// answers.
 import { Database, type Statement } from "bun:sqlite";
 import { generational } from "../../shared/generational";
 

@@ -91,7 +91,7 @@ export const modTags = sqliteTable(
   (t) => [primaryKey({ columns: [t.workshop_id, t.tag] }), index("mod_tags_tag_idx").on(t.tag, t.workshop_id)],
 );
 
-// ---- Added by the catalog feature (issue 3) ----
+// ---- Added by the catalog feature ----
 // Growth snapshots (WITHOUT ROWID) and the FTS5 index live in src/db/custom/30_catalog.sql.
 
 /** The official screenshot gallery of a mod, in the workshop's order. */

@@ -168,7 +168,7 @@ export const formFieldOut = z.object({
 // ---- suggestions ----------------------------------------------------------------------------
 
 const answerValue = z.union([z.string(), z.boolean()], { error: "answers must be strings or booleans" });
-/** Object form `{<field_id>: value}` or array form `[{field_id, value}]` (decisions.md). */
+/** Object form `{<field_id>: value}` or array form `[{field_id, value}]` (docs/collaboration.md). */
 export const formAnswersIn = z.union(
   [
     z.record(z.string(), answerValue),

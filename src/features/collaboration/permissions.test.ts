@@ -1,7 +1,7 @@
-// The permission matrix of issue 5: every role × every list endpoint we can reach, on a
-// private list, against the real app. Each cell runs on a fresh list carrying every grant
-// (co-owner, collaborators with each flag, two groups: one inherited, one overridden), so
-// destructive calls (DELETE list, DELETE group) cannot disturb other cells.
+// The permission matrix (docs/collaboration.md "Who may do what"): every role × every list endpoint
+// we can reach, on a private list, against the real app. Each cell runs on a fresh list carrying
+// every grant (co-owner, collaborators with each flag, two groups: one inherited, one overridden),
+// so destructive calls (DELETE list, DELETE group) cannot disturb other cells.
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { createTestApp, type TestApp, type TestUser } from "../../../test/helpers";
 
@@ -154,7 +154,7 @@ const roles: Role[] = [
   { name: "admin", user: () => u.admin!, rights: none },
 ];
 
-/** The status the spec and decisions.md give this role on this endpoint (private list). */
+/** The status docs/collaboration.md "Who may do what" gives this role on this endpoint (private list). */
 function expected(role: Role, e: Endpoint): number {
   const authed = !!role.user;
   const r = role.rights;
@@ -245,7 +245,7 @@ describe("public list", () => {
   });
 });
 
-describe("snapshot rights (issue 24)", () => {
+describe("snapshot rights", () => {
   /** `[label, status]` so a failing expectation names the call. */
   async function call(label: string, method: string, path: string, user?: TestUser, body?: unknown) {
     const r = await t.req(method, path, { user, body });

@@ -28,7 +28,7 @@ describe("listToServerJsonMods", () => {
     expect(listToServerJsonMods([])).toEqual([]);
   });
 
-  test("a stated required is written (issue 26), an unstated one is not", () => {
+  test("a stated required is written, an unstated one is not", () => {
     expect(
       listToServerJsonMods([
         { workshop_id: "5965550F24A0C152", name: "a", pinned_version: null, required: 0 },

@@ -17,7 +17,7 @@ export interface ListModForDeploy {
 /**
  * List mods → `game.mods`, in list order. A pinned mod carries its version; an unpinned one is
  * written without `version` (the game then loads the latest), as the `fixed` export does. A
- * stated `required` is written (issue 26); an unstated one is settled against the server's own
+ * stated `required` is written; an unstated one is settled against the server's own
  * config by applyModsToConfig.
  */
 export function listToServerJsonMods(items: readonly ListModForDeploy[]): ServerJsonMod[] {
@@ -171,7 +171,7 @@ export function applyModsToConfig(text: string, mods: readonly ServerJsonMod[], 
     throw new DeployError(`${fileName}: "game" must be an object`);
   }
   // A mod whose `required` the list does not state follows the list's modsRequiredByDefault;
-  // where the server's own default differs, it is written out so it keeps its meaning (issue 26).
+  // where the server's own default differs, it is written out so it keeps its meaning.
   const serverDefault = (game as Record<string, unknown>).modsRequiredByDefault;
   const differs = listRequiredDefault !== (typeof serverDefault === "boolean" ? serverDefault : true);
   (game as Record<string, unknown>).mods = mods.map((m) => (differs && m.required === undefined ? { ...m, required: listRequiredDefault } : { ...m }));

@@ -120,7 +120,7 @@ describe("panel deployer (fake panel)", () => {
     expect(await failure(deployMods(target(), mods))).toBe("server.json is not valid JSON at line 3");
   });
 
-  test("a redirect is never followed: the API key never reaches the other host (issue 24)", async () => {
+  test("a redirect is never followed: the API key never reaches the other host", async () => {
     const other = startFakePanel({ apiKey: panel.apiKey, serverUuid: panel.serverUuid, files: { "/server.json": SAMPLE_SERVER_JSON } });
     try {
       for (const status of [301, 302, 307, 308]) {

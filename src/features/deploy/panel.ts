@@ -1,4 +1,4 @@
-// Panel deploy target: Pterodactyl / Pelican client API (external-formats.md §4).
+// Panel deploy target: Pterodactyl / Pelican client API (docs/deploy.md "Deployments").
 import { DeployError, RateLimitedError } from "./errors";
 import { parseRetryAfter } from "../../shared/retry";
 import type { ConfigFileIO, ConfigTarget, PowerState } from "./target";
@@ -144,7 +144,7 @@ export class PanelTarget implements ConfigTarget {
     }
   }
 
-  /** POST /power {"signal":"restart"} → 204 (external-formats.md §4). */
+  /** POST /power {"signal":"restart"} → 204 (the panel's client API). */
   async restart(): Promise<{ exit_status: null; output: null }> {
     await this.call("POST", "/power", "power", JSON.stringify({ signal: "restart" }), "application/json");
     return { exit_status: null, output: null };

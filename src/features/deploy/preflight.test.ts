@@ -1,7 +1,7 @@
-// Pre-flight for the target server (issue 28), through the real app: a catalog scraped from the
-// fake workshop (scenarios by gameId, versions with gameVersion), configs on the fake panel and
-// a real sshd, an A2S responder reporting the server's version, and data.pak files written by
-// the test pak writer and read through LOADOUT_ADDONS_DIR.
+// Pre-flight for the target server (docs/deploy.md), through the real app: a catalog scraped from
+// the fake workshop (scenarios by gameId, versions with gameVersion), configs on the fake panel and
+// a real sshd, an A2S responder reporting the server's version, and data.pak files written by the
+// test pak writer and read through LOADOUT_ADDONS_DIR.
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";

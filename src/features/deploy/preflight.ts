@@ -1,4 +1,4 @@
-// Pre-flight for the pair list + server (issue 28, docs/deploy.md "Pre-flight for the target
+// Pre-flight for the pair list + server (docs/deploy.md "Pre-flight for the target
 // server"): the findings that stop a broken restart before anything is written. Reads the
 // catalog (scenarios by gameId, versions with gameVersion, sizes), the items read from the mods'
 // data.pak (mod_items), what the last connection test or deploy read from the server's config,

@@ -166,7 +166,7 @@ async function stepWrite(ctx: LoopContext, d: DeploymentRow): Promise<void> {
   if (d.phase === null) enter(ctx, "writing");
   if (!d.list_id) throw new DeployError("the list of this deployment no longer exists");
   const mods = listToServerJsonMods(repo.listModsForDeploy(ctx.deps.db, d.list_id));
-  // Pre-flight (issue 28): the server findings against the config as read now, before the write;
+  // Pre-flight: the server findings against the config as read now, before the write;
   // a forced deploy and a resumed one (it may read its own write) go past it.
   const guard = d.forced || row(ctx).previous_config !== null ? null : await prepareDeployGuard(ctx.deps, ctx.server, d.list_id);
   const target = await ctx.target();

@@ -1,4 +1,4 @@
-// The deploy loop (issue 27): restart, verify, roll back, through the real app against real
+// The deploy loop (docs/deploy.md): restart, verify, roll back, through the real app against real
 // peers: the fake panel's power and resources endpoints, the real OpenSSH sshd running a real
 // restart script, and a real UDP A2S responder that is silent or answers on demand.
 import { afterAll, beforeAll, describe, expect, setDefaultTimeout, test } from "bun:test";

@@ -67,7 +67,7 @@ export async function deployMods(
     beforeWrite?: (current: string, next: string) => void;
     /** Called after the write was verified, on the same connection (a restart). */
     afterWrite?: (io: ConfigFileIO) => Promise<void>;
-    /** The list's modsRequiredByDefault (issue 26): unstated mods keep that meaning in the server's file. */
+    /** The list's modsRequiredByDefault: unstated mods keep that meaning in the server's file. */
     listRequiredDefault?: boolean;
   } = {},
 ): Promise<DeployOutcome> {

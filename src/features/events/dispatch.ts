@@ -67,7 +67,7 @@ function fanOut(deps: Deps, st: repo.DispatchStatements, tx: Tx, row: repo.Outbo
   if (!st.markDispatched(row.id, now)) return null;
   const envelope = buildEnvelope(st, row);
   const outcome: DispatchOutcome = { notified: 0, webhooks: 0 };
-  if (!row.list_id) return outcome; // every kind of decisions.md names a list; nothing to route by
+  if (!row.list_id) return outcome; // every event kind names a list; without one nothing to route by
 
   // Notifications: owners and co-owners (and, for a decided deploy request, the requester)
   // that exist, minus those who silenced this kind.

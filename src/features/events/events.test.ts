@@ -122,7 +122,7 @@ describe("URL safety", () => {
     expect(rx.requests.map((r) => r.path)).toEqual(["/hook"]);
   });
 
-  test("a redirect to another host is never followed, for chat and custom webhooks, tested or delivered (issue 24)", async () => {
+  test("a redirect to another host is never followed, for chat and custom webhooks, tested or delivered", async () => {
     const other = await startReceiver();
     try {
       const list = seedList(owner.id);
@@ -627,7 +627,7 @@ describe("with the background worker running", () => {
   });
 });
 
-describe("a burst of events (issue 24)", () => {
+describe("a burst of events", () => {
   test("the dispatcher fans out in bounded batches and the server answers requests between them", async () => {
     const app = await createTestApp();
     try {

@@ -23,7 +23,7 @@ export function eventsJobs(deps: Deps): Record<string, JobHandler> {
     [DISPATCH_JOB]: {
       concurrency: 1,
       maxAttempts: 5,
-      // Bounded batches with the event loop running between them (issue 24): see dispatchPending.
+      // Bounded batches with the event loop running between them: see dispatchPending.
       run: () => dispatchPending(deps),
     },
     [DELIVERY_JOB]: deliveryHandler(deps),

@@ -1,4 +1,4 @@
-// The event kinds of decisions.md ("Events, webhooks, notifications"). Webhook `events` filters
+// The event kinds (docs/events.md "Event kinds and who hears of them"). Webhook `events` filters
 // and notification preferences are keyed by these names.
 import { EVENT_KINDS, type EventKind } from "./outbox";
 

@@ -14,7 +14,8 @@ export const EVENT_KINDS = [
   "deploy_request_decided",
   "deployment_succeeded",
   "deployment_failed",
-  // The restart loop (docs/deploy.md): named as issue 27 asks, with a dot.
+  // The restart loop (docs/deploy.md): these three are named with a dot (docs/events.md "Event
+  // kinds").
   "deploy.restarting",
   "deploy.verified",
   "deploy.rolled_back",

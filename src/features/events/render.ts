@@ -1,5 +1,5 @@
 // Formatting of events: human text (notifications, chat embeds), the custom webhook body and
-// Discord's execute-webhook JSON within Discord's limits (external-formats.md §5). Pure.
+// Discord's execute-webhook JSON within Discord's limits (docs/events.md "Payloads"). Pure.
 import type { EventEnvelope } from "./kinds";
 
 // ---------------------------------------------------------------------------------------------
@@ -128,7 +128,7 @@ export function modChangeSummary(d: Record<string, unknown>): string {
 }
 
 // ---------------------------------------------------------------------------------------------
-// Custom webhook body (decisions.md): {id, type, created_at, list: {id, name} | null, data}
+// Custom webhook body (docs/events.md): {id, type, created_at, list: {id, name} | null, data}
 
 export function customWebhookBody(e: EventEnvelope): string {
   return JSON.stringify({

@@ -214,11 +214,11 @@ export function unreadCount(sqlite: Database, userId: string): number {
 }
 
 // ---------------------------------------------------------------------------------------------
-// Dispatcher hot path (issue 24): every write to a list fans out one event, so at a busy moment
-// the dispatcher runs hundreds of times a second. drizzle builds each query's SQL anew on every
-// call (~0.1 ms a query, ~1.2 ms an event); these are the same queries, prepared once per
-// connection. They run on the raw handle, inside the caller's drizzle transaction (bun:sqlite
-// transactions are per connection).
+// Dispatcher hot path: every write to a list fans out one event, so at a busy moment the
+// dispatcher runs hundreds of times a second. drizzle builds each query's SQL anew on every
+// call (costs in docs/performance.md "Writes under load"); these are the same queries, prepared
+// once per connection. They run on the raw handle, inside the caller's drizzle transaction
+// (bun:sqlite transactions are per connection).
 
 export interface DispatchStatements {
   /** One probe of the pending index (every worker tick). */

@@ -23,7 +23,7 @@ export const eventOutbox = sqliteTable(
 );
 
 // ---------------------------------------------------------------------------------------------
-// Webhooks, their delivery log, the notification inbox and preferences (issue 8).
+// Webhooks, their delivery log, the notification inbox and preferences (docs/events.md).
 
 export const webhooks = sqliteTable(
   "webhooks",
@@ -98,7 +98,7 @@ export const notifications = sqliteTable(
   ],
 );
 
-/** Only explicit choices are stored; a missing row means enabled (decisions.md). */
+/** Only explicit choices are stored; a missing row means enabled. */
 export const notificationPreferences = sqliteTable(
   "notification_preferences",
   {

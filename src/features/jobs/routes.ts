@@ -43,7 +43,7 @@ export const toJobView = (j: Job): z.infer<typeof jobView> => ({
 
 const idParams = z.object({ id: z.string() });
 
-/** Admin job endpoints of decisions.md "Jobs". Feature-specific triggers live with their features. */
+/** Admin job endpoints (docs/architecture.md "Jobs"). Feature-specific triggers live with their features. */
 export const jobsRoutes = (deps: Deps) =>
   new Elysia({ prefix: "/api/v1/jobs", tags: ["jobs"] })
     .use(authPlugin(deps))

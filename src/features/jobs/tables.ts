@@ -1,7 +1,7 @@
 import { sqliteTable, text, integer, index, uniqueIndex } from "drizzle-orm/sqlite-core";
 import { sql } from "drizzle-orm";
 
-/** The one durable job table (decisions.md "Jobs"). */
+/** The one durable job table (docs/architecture.md "Jobs"). */
 export const jobs = sqliteTable(
   "jobs",
   {

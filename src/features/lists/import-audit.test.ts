@@ -45,7 +45,7 @@ const shapes: Record<string, string> = {
 
 describe("import preview", () => {
   for (const [shape, body] of Object.entries(shapes)) {
-    test(`shape ${shape}: full diff with all six keys and issue 26's four`, async () => {
+    test(`shape ${shape}: full diff with all six keys and the four of a kept file`, async () => {
       const l = await makeList(t, owner);
       await addMods(t, owner, l.id, [A, C]);
       const r = await t.req("POST", `/api/v1/lists/${l.id}/import-preview?check_order=true`, { user: owner, ...raw(body) });
@@ -59,7 +59,7 @@ describe("import preview", () => {
         not_in_catalog: [{ mod_id: UNKNOWN, name: "Mystery", version: null }],
         required_changed: [],
         stale_pins: [],
-        // A full config's other settings are kept with the list (issue 26): the preview says so.
+        // A full config's other settings are kept with the list: the preview says so.
         notes: shape === "full" ? [expect.stringMatching(/^the file's other settings/)] : [],
         config_changes: [],
       });
@@ -348,7 +348,7 @@ describe("import checks what PUT …/version checks", () => {
       const body = JSON.stringify({ game: { mods: [{ modId: C, name: "Charlie" }, { modId: A, name: "Alpha", version: bogus }] } });
       const put = await t.req("PUT", `/api/v1/lists/${l.id}/mods/${C}/version`, { user: owner, body: { version: bogus } });
       expect(put.status).toBe(400);
-      // The preview names it (with every other such pin, issue 26) instead of stopping at it; the
+      // The preview names it (with every other such pin) instead of stopping at it; the
       // apply refuses the file until it has a resolution.
       const preview = await t.req("POST", `/api/v1/lists/${l.id}/import-preview`, { user: owner, ...raw(body) });
       expect(preview.status).toBe(200);

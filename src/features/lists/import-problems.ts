@@ -1,4 +1,4 @@
-// Problems of an imported file named all at once (issue 26 item 3): every pin the catalog does
+// Problems of an imported file named all at once: every pin the catalog does
 // not have, and the per-mod choice of what to do with it (`resolve=<id>:unpinned,<id>:skip`).
 import type { Database } from "bun:sqlite";
 import { AppError } from "../../shared/errors";

@@ -52,7 +52,7 @@ export const addModBody = z.object({
 export const versionBody = z.object({
   version: z.string({ error: "must be a string or null" }).trim().min(1, { message: "must be a non-empty string or null" }).max(200).nullable(),
 });
-/** Per-mod `required` (issue 26): true or false states it, null returns to the list's modsRequiredByDefault. */
+/** Per-mod `required`: true or false states it, null returns to the list's modsRequiredByDefault. */
 export const requiredBody = z.object({
   required: z.boolean({ error: "must be true, false or null" }).nullable(),
 });
@@ -62,7 +62,7 @@ export const importQuery = z.object({
   check_order: queryBool.optional(),
   share: z.string().optional(),
   /**
-   * What to do with pins the catalog does not have (issue 26): comma-separated
+   * What to do with pins the catalog does not have: comma-separated
    * `<workshop id>:unpinned` (import the mod without a pin) or `<workshop id>:skip` (leave the
    * entry out; a mod already in the list stays as it is).
    */
@@ -198,7 +198,7 @@ export const importDiff = z.object({
 });
 export const importApplyResponse = z.object({ ok: z.boolean(), added: z.number(), removed: z.number(), version_changed: z.number() });
 
-/** A list's remembered server config (issue 26), secrets never included. */
+/** A list's remembered server config, secrets never included. */
 export const serverConfigOut = z.object({
   source: z.enum(["imported", "defaults"]),
   /** Every key of the file but game.mods, in the file's order; null at each secret's place. Null when the list has none. */
@@ -247,6 +247,6 @@ export const checkResponse = z.object({
   total_size_bytes: z.number(),
   total_download_size_bytes: z.number(),
   findings: z.array(findingView),
-  /** With ?server_id=: the server the findings were checked against (issue 28). */
+  /** With ?server_id=: the server the findings were checked against (pre-flight). */
   server: serverCheckView.optional(),
 });

@@ -1,4 +1,4 @@
-// Per-mod `required` of a list item (issue 26 item 1): set by hand (audited as
+// Per-mod `required` of a list item: set by hand (audited as
 // `update_required`, revertable) or by an import. What an unstated value means is the list's
 // modsRequiredByDefault (server-config-store.ts).
 import type { Deps } from "../../deps";

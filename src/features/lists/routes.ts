@@ -352,7 +352,7 @@ export const listsRoutes = (deps: Deps) => {
         },
       },
     )
-    // ---- remembered server config (issue 26) ------------------------------------------------
+    // ---- remembered server config ------------------------------------------------------------
     .get(
       "/:id/server-config",
       ({ params, query, user }) => {

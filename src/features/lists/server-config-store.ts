@@ -1,6 +1,6 @@
-// A list's remembered server config (issue 26): stored, sealed, shown without its secrets,
-// edited from the settings page, and assembled again for export/game. The queries of the
-// list_server_configs table live here, next to the rules that use them.
+// A list's remembered server config (docs/lists.md "What a file says is kept"): stored, sealed,
+// shown without its secrets, edited from the settings page, and assembled again for export/game.
+// The queries of the list_server_configs table live here, next to the rules that use them.
 import type { Database } from "bun:sqlite";
 import type { Deps } from "../../deps";
 import { AppError } from "../../shared/errors";

@@ -1,6 +1,6 @@
-// The rest of a full server config a list remembers (issue 26): every key but `game.mods`, in
-// the file's order, with password-like values sealed like server credentials. Pure functions
-// plus the sealing; the repository and routes use them. external-formats.md §1 lists the keys.
+// The rest of a full server config a list remembers (docs/lists.md "What a file says is kept"):
+// every key but `game.mods`, in the file's order, with password-like values sealed like server
+// credentials. Pure functions plus the sealing; the repository and routes use them.
 import { decryptSecret, encryptSecret, sealedKeyId, reencryptSecret, keyId, CredentialCryptoError } from "../../shared/crypto";
 
 /** A JSON value as parsed (objects keep their key order). */

@@ -1,5 +1,5 @@
-// Issue 26 items 1-4 against the corpus of test/fixtures/server-configs: what a file says is
-// imported, remembered, shown and written back; problems are named all at once.
+// What a file says is kept (docs/lists.md), against the corpus of test/fixtures/server-configs:
+// what a file says is imported, remembered, shown and written back; problems are named all at once.
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";

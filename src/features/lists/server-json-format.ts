@@ -1,5 +1,6 @@
 // server.json in and out: parsing the four import shapes of the spec and writing the export
-// shapes of external-formats.md §1. Pure functions: no database, no HTTP.
+// shapes (`{game: {mods}}` and the complete dedicated-server config; docs/lists.md). Pure
+// functions: no database, no HTTP.
 import { ignoredNote, JsonSyntaxError, parseTolerantJson } from "../../shared/jsonc";
 
 /** A malformed import body; the service turns it into 400 {error: message}. */
@@ -215,7 +216,7 @@ export interface ServerJsonMod {
   modId: string;
   name: string;
   version?: string;
-  /** Written only when it says something (issue 26): stated on the item, or unlike the target's default. */
+  /** Written only when it says something: stated on the item, or unlike the target's default. */
   required?: boolean;
 }
 
@@ -261,7 +262,7 @@ export function exportFragment(items: readonly ExportItem[], type: ExportType, l
 export const DEFAULT_SCENARIO_ID = "{ECC61978EDCC2B5A}Missions/23_Campaign.conf";
 
 /**
- * A complete dedicated-server config with the documented defaults (external-formats.md §1).
+ * A complete dedicated-server config with the game's documented defaults.
  * The game rejects unknown keys, so only documented keys are written.
  */
 export function exportGameConfig(listName: string, items: readonly ExportItem[], type: ExportType) {

@@ -87,7 +87,7 @@ export const listItems = sqliteTable(
     position: integer("position").notNull(),
     pinned_version: text("pinned_version"),
     /**
-     * The mod's `required` flag in server.json (issue 26): 1 or 0 when stated (in an imported
+     * The mod's `required` flag in server.json: 1 or 0 when stated (in an imported
      * file or set by hand), null when not stated: then it follows the list's
      * modsRequiredByDefault (its remembered config's, else the game's default, true).
      */
@@ -103,7 +103,7 @@ export const listItems = sqliteTable(
 );
 
 /**
- * The rest of a full server config a list was imported from (issue 26): every key but
+ * The rest of a full server config a list was imported from (docs/lists.md): every key but
  * `game.mods`, in the file's order, with password-like values taken out (`settings_json`, the
  * secret's place kept with null) and sealed with the credential key (`secrets`: AES-256-GCM of
  * `[[path, value], ...]`, additional data `list-config:<list id>`; null when there are none).

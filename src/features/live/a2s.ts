@@ -1,5 +1,5 @@
 // A2S_INFO over UDP (Valve's server query protocol, which Reforger servers answer on their a2s
-// port, 17777 by default; external-formats.md §3). Small enough to own: one request, up to three
+// port, 17777 by default). Small enough to own: one request, up to three
 // challenge rounds, split replies reassembled, one parse. npm's gamedig speaks it too, but brings
 // got, telnet-client and XML parsers for this one exchange. Sources: docs/live.md ("A2S client").
 //

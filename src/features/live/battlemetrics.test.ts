@@ -87,7 +87,7 @@ describe("BattleMetrics client", () => {
     expect(fake.requests[0].authorization).toBe("Bearer secret-token");
   });
 
-  describe("links and redirects stay on the configured source (issue 24)", () => {
+  describe("links and redirects stay on the configured source", () => {
     let other: FakeBattleMetrics | null = null;
     afterEach(() => {
       other?.stop();

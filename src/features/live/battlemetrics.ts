@@ -1,7 +1,7 @@
-// BattleMetrics client (external-formats.md §3): pages through every online Arma Reforger
-// server by `links.next` (only on the configured source's origin: the token goes nowhere
-// else, and neither does a redirect), spaces requests to stay under the rate limit, retries 429/5xx and
-// network failures with exponential backoff (honouring Retry-After), validates with zod and
+// BattleMetrics client (docs/live.md "Source: BattleMetrics"): pages through every online Arma
+// Reforger server by `links.next` (only on the configured source's origin: the token goes nowhere
+// else, and neither does a redirect), spaces requests to stay under the rate limit, retries 429/5xx
+// and network failures with exponential backoff (honouring Retry-After), validates with zod and
 // normalises each server into the shape the scan job stores.
 import { z } from "zod";
 import { parseRetryAfter, sleep } from "../../shared/retry";
@@ -136,7 +136,7 @@ export function normaliseServer(s: BmServer): LiveServer {
     port: a.port,
     player_count: a.players,
     player_count_limit: a.maxPlayers,
-    // BattleMetrics carries no join queue (external-formats.md §3).
+    // BattleMetrics carries no join queue.
     queue_players_count: 0,
     wait_time_estimation: 0,
     scenario_name: reforger?.scenarioName ?? "",

@@ -1,6 +1,7 @@
 // Per-entity metrics of live servers and communities in the text format 0.0.4
-// (external-formats.md §7): HELP and TYPE once per metric, label values escaped, trailing newline.
-// Five spec names end in _total/_count although they are gauges (stack-notes.md "Metrics").
+// (Prometheus exposition format): HELP and TYPE once per metric, label values escaped, trailing
+// newline. Five names the API fixes end in _total/_count although they are gauges (docs/live.md
+// "Metrics").
 import type { Deps } from "../../deps";
 import { AppError } from "../../shared/errors";
 import { stmt } from "./repository";

@@ -286,9 +286,9 @@ export const liveRepo = {
    * the aggregate (one lookup per distinct mod, not per row).
    */
   refreshModUsage(sqlite: Database, now: number) {
-    // Counted here rather than by GROUP BY: SQLite sorted ~200,000 (server, mod) pairs through a
-    // temporary B-tree (~180 ms at full scale); read in the last-seen index's order and summed in
-    // a Map they cost about half (bench/scan.ts, "mod usage refresh").
+    // Counted here rather than by GROUP BY: SQLite sorted every (server, mod) pair through a
+    // temporary B-tree; read in the last-seen index's order and summed in a Map they cost about
+    // half (bench/scan.ts, "mod usage refresh"; figures in docs/performance.md).
     const pairs = stmt(
       sqlite,
       `SELECT g.player_count, gm.workshop_id FROM game_servers g INDEXED BY game_servers_seen_idx

@@ -102,7 +102,7 @@ describe("live scan", () => {
     expect(one(`SELECT count(*) AS n FROM live_global_stats_raw`).n).toBe(0);
   });
 
-  test("a links.next off the configured source ends the scan with a clear error; the token never leaves it (issue 24)", async () => {
+  test("a links.next off the configured source ends the scan with a clear error; the token never leaves it", async () => {
     const owned = startFakeBattleMetrics({ servers: loadBmFixture("scan-1"), maxPageSize: 2, token: "bm-secret" });
     const elsewhere = startFakeBattleMetrics({ servers: loadBmFixture("scan-1") });
     const app = await createTestApp({ env: { LOADOUT_BATTLEMETRICS_URL: owned.url, LOADOUT_BATTLEMETRICS_TOKEN: "bm-secret" } });

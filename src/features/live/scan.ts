@@ -254,7 +254,7 @@ export interface RunScanOptions {
   progress?: (p: Record<string, unknown>) => void;
 }
 
-/** The public API answers 403 to callers without a paid subscription (external-formats.md §3). */
+/** The public API answers 403 to callers without a paid subscription (docs/live.md "The sources as they really are"). */
 export const PUBLIC_BATTLEMETRICS_URL = "https://api.battlemetrics.com";
 
 /**

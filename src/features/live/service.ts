@@ -82,7 +82,7 @@ export function listServersSql(deps: Pick<Deps, "sqlite" | "clock">, q: ListQuer
   const modIds = [...new Set(q.mod_ids ?? [])];
   if (modIds.length > 0) {
     // Counted per live server (primary-key probes into its mods) rather than grouping every
-    // server that ever ran a popular mod: 10 ms -> 5.5 ms for two popular mods at full scale.
+    // server that ever ran a popular mod (docs/performance.md, finding 5).
     where.push(
       `(SELECT count(*) FROM game_server_mods gm WHERE gm.server_id = g.id
           AND gm.workshop_id IN (SELECT value FROM json_each($mods))) = $modn`,

@@ -1,4 +1,4 @@
-// The live sources as they really are (issue 13): BattleMetrics refusing without a paid
+// The live sources as they really are (docs/live.md): BattleMetrics refusing without a paid
 // subscription, registered servers polled over A2S (a local UDP responder), the sources'
 // outcome in /health, and the first run of a new install.
 import { afterEach, describe, expect, test } from "bun:test";

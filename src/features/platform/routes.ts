@@ -32,8 +32,9 @@ const workshopStatusSchema = sourceStatusSchema.extend({
 export function createProcessRegistry(deps: Deps): Registry {
   const registry = new Registry();
   collectDefaultMetrics({ register: registry, prefix: "loadout_" });
-  // promtool rejects the three *_total gauges; the V8 heap-space gauges cost 14-50 ms a scrape
-  // under Bun (JavaScriptCore has no V8 heap spaces; the figures are emulated and read oddly).
+  // promtool rejects the three *_total gauges; the V8 heap-space gauges are costly to collect
+  // under Bun (JavaScriptCore has no V8 heap spaces; the figures are emulated and read oddly;
+  // docs/performance.md, finding 2).
   for (const name of [
     "nodejs_active_handles_total",
     "nodejs_active_requests_total",
@@ -58,8 +59,9 @@ export function createProcessRegistry(deps: Deps): Registry {
       }
     },
   });
-  // The in-memory answers of issue 15 (docs/performance.md): how often the catalog's answer
-  // caches answer, and what the live snapshot and the catalog orders hold and cost to build.
+  // The in-memory answers (docs/catalog.md "Speed at scale", docs/live.md "The live list from
+  // memory"): how often the catalog's answer caches answer, and what the live snapshot and the
+  // catalog orders hold and cost to build.
   new Counter({
     name: "loadout_catalog_cache_lookups_total",
     help: "Lookups in the catalog's answer caches (list pages, totals, ranked search matches, autocomplete) by result",

@@ -1,6 +1,7 @@
-// Items from data.pak files (issue 16): a real OpenSSH sshd serves a game server's folder with
-// its addons; a deploy queues the items scan, which reads each pak over SFTP random-access reads;
-// the admin trigger and a local addons folder do the same; each (mod, version) is read once.
+// Items from data.pak files (docs/catalog.md "Items"): a real OpenSSH sshd serves a game server's
+// folder with its addons; a deploy queues the items scan, which reads each pak over SFTP
+// random-access reads; the admin trigger and a local addons folder do the same; each (mod, version)
+// is read once.
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { chownSync, mkdirSync, mkdtempSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";

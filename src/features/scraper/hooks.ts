@@ -8,7 +8,7 @@ import { recordModUpdated } from "../events/mod-updated";
  * Called only for a mod that was already in the catalog with a version (not for a first scrape),
  * inside the transaction that stores the new version. Must not do network I/O or await.
  *
- * Issue 8 (events) fills this in: record `mod_updated` for every list that contains the mod.
+ * The events feature records `mod_updated` for every list that contains the mod.
  */
 export function onModVersionChanged(tx: Tx, workshopId: string, oldVersion: string, newVersion: string): void {
   recordModUpdated(tx, workshopId, oldVersion, newVersion);

@@ -365,7 +365,7 @@ describe("scraper: trigger endpoints", () => {
   });
 });
 
-describe("scraper: the workshop as it really is (issue 13)", () => {
+describe("scraper: the workshop as it really is", () => {
   afterEach(async () => {
     await t?.close();
     fake?.stop();
@@ -440,7 +440,7 @@ describe("scraper: the workshop as it really is (issue 13)", () => {
     expect(new Set(fake.userAgents)).toEqual(new Set(["Mozilla/5.0 (compatible; Loadout)"]));
   });
 
-  test("a redirect off the configured workshop origin fails the crawl at once, naming the setting (issue 24)", async () => {
+  test("a redirect off the configured workshop origin fails the crawl at once, naming the setting", async () => {
     await setup();
     const elsewhere = startFakeWorkshop({ mods: smallCatalog() });
     try {

@@ -209,7 +209,7 @@ describe("workshop client", () => {
     }
   });
 
-  test("redirects are followed on the configured origin only; one elsewhere is refused before anything is sent there (issue 24)", async () => {
+  test("redirects are followed on the configured origin only; one elsewhere is refused before anything is sent there", async () => {
     fake = startFakeWorkshop({ mods: smallCatalog(), buildId: "abc123" });
     const elsewhere = startFakeWorkshop({ mods: smallCatalog(), buildId: "other" });
     try {

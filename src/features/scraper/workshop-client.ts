@@ -1,4 +1,4 @@
-// Client for the workshop's Next.js data routes (external-formats.md §2).
+// Client for the workshop's Next.js data routes (docs/catalog.md "The workshop client").
 //
 // - buildId discovery from a page's __NEXT_DATA__; a 404 on a data route refreshes it once
 //   (the site was redeployed) and retries; a 404 with an unchanged buildId is "not found".

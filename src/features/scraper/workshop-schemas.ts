@@ -1,4 +1,5 @@
-// zod schemas of the workshop's Next.js data routes (external-formats.md §2).
+// zod schemas of the workshop's Next.js data routes (/_next/data/<buildId>/...; docs/catalog.md
+// "The real site, and the evidence for each shape").
 // Every payload the scraper reads is parsed through these; a failure names the path that
 // changed so a job error says exactly which part of the site's shape moved.
 import { z } from "zod";

@@ -207,7 +207,7 @@ export const serverJsonModView = z.object({
   modId: z.string(),
   name: z.string(),
   version: z.string().optional(),
-  /** server.json's per-mod `required`, when the deploy wrote it (issue 26). */
+  /** server.json's per-mod `required`, when the deploy wrote it. */
   required: z.boolean().optional(),
 });
 
@@ -280,7 +280,7 @@ export const deployResultView = z.union([
 export const credentialsStoredView = z.object({ ok: z.literal(true), has_credentials: z.literal(true) });
 export const approvalView = z.object({ ok: z.literal(true), require_deploy_approval: z.boolean() });
 
-// ---- pre-flight for the target server (issue 28; src/features/deploy/preflight.ts)
+// ---- pre-flight for the target server (src/features/deploy/preflight.ts)
 
 export const preflightFixView = z.discriminatedUnion("action", [
   z.object({ action: z.literal("add_mod"), label: z.string(), workshop_id: z.string() }),

@@ -299,7 +299,7 @@ describe("deployments", () => {
     expect(ev).toMatchObject({ list_id: listId, actor_id: owner.id, data: { server_id: server.id, item_count: 2 } });
   });
 
-  test("a deploy writes per-mod required (issue 26): stated flags, and the list's default where the server's differs", async () => {
+  test("a deploy writes per-mod required: stated flags, and the list's default where the server's differs", async () => {
     // The server requires mods by default (SAMPLE_SERVER_JSON); the list was imported from a config whose mods are optional by default.
     panel.files.set("/server.json", SAMPLE_SERVER_JSON);
     expect(JSON.parse(SAMPLE_SERVER_JSON).game.modsRequiredByDefault ?? true).toBe(true);
@@ -376,7 +376,7 @@ describe("deployments", () => {
     const [d] = await deployments(owner, server.id);
     expect(d).toMatchObject({ id: res.body.deployment_id, kind: "test", status: "success" });
     // What was read: the mods the config names now.
-    // (per-mod required included since issue 26: nothing the file says is dropped)
+    // (per-mod required included: nothing the file says is dropped)
     const named = (JSON.parse(SAMPLE_SERVER_JSON).game.mods as { modId: string; name: string; version?: string; required?: boolean }[]).map((m) => ({
       modId: m.modId,
       name: m.name ?? "",

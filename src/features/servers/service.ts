@@ -323,7 +323,7 @@ export function rotateCredentialKey(
       }
       // Webhook signing secrets are sealed with the same key: rotated in the same transaction.
       const hooks = reencryptWebhookSecrets(tx, current, next);
-      // So are the secrets of lists' remembered server configs (issue 26).
+      // So are the secrets of lists' remembered server configs.
       const lists = resealListConfigSecrets(deps.sqlite, current, next);
       if (unreadable.length > 0 && rotated === 0 && alreadyNew === 0) {
         throw new CredentialCryptoError(

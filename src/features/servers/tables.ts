@@ -30,7 +30,7 @@ export const servers = sqliteTable(
     /** SFTP: the command run over SSH to restart the game server, exactly as stored. */
     restart_command: text("restart_command"),
     /**
-     * What the last connection test or deploy read from the config file (issue 28, pre-flight):
+     * What the last connection test or deploy read from the config file (for the pre-flight):
      * its game.scenarioId, its game.mods (JSON, after a deploy the mods written) and when.
      */
     config_scenario_id: text("config_scenario_id"),
@@ -83,7 +83,7 @@ export const deployments = sqliteTable(
     snapshot_json: text("snapshot_json"),
     error_message: text("error_message"),
     job_id: text("job_id"),
-    /** Deployed with {"force": true} past the pre-flight's server errors (issue 28). */
+    /** Deployed with {"force": true} past the pre-flight's server errors. */
     forced: integer("forced", { mode: "boolean" }).notNull().default(false),
     // ---- the restart loop (docs/deploy.md "Restart, verify, roll back"); every step is
     // recorded here before it is taken, so a process killed mid-step resumes without repeating it.

@@ -10,7 +10,7 @@ import { AppError } from "../../shared/errors";
 import { isPagePath } from "../../shared/rate-limit";
 import { webAssets, type LoadedAsset } from "./assets";
 
-/** Workshop images come from its CDN (external-formats.md §2); nothing else is fetched from outside. */
+/** Workshop images come from its CDN (docs/web.md "Security"); nothing else is fetched from outside. */
 export const WORKSHOP_IMAGE_HOSTS = ["https://ar-gcp-cdn.bistudio.com"];
 
 export const PAGE_CSP = [

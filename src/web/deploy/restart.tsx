@@ -1,4 +1,4 @@
-// The deploy loop on the server page (issue 27): a deploy that restarts its server shows its
+// The deploy loop on the server page (docs/deploy.md): a deploy that restarts its server shows its
 // phases as they happen (writing, waiting for an empty server, restarting, verifying, rolling
 // back), how long the current one has waited, "Restart now instead" while it waits for players
 // to leave, and a rollback with its error. Plus the restart settings fields.

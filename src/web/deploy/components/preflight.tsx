@@ -1,7 +1,7 @@
-// Pre-flight for the target server (issue 28): the list's check against one of my servers (its
-// scenario, its game version, files two mods both ship, what players download), errors first,
-// each with its fix; the fixes that are one API call (add a mod, pin a version) are buttons.
-// Used by the server page's deploy box and the list's Pre-flight check tab.
+// Pre-flight for the target server (docs/deploy.md): the list's check against one of my servers
+// (its scenario, its game version, files two mods both ship, what players download), errors first,
+// each with its fix; the fixes that are one API call (add a mod, pin a version) are buttons. Used
+// by the server page's deploy box and the list's Pre-flight check tab.
 import { useMutation, useQuery } from "@tanstack/react-query";
 import { ErrorMessage, Notice, Skeleton } from "../../ui/components";
 import { addMod, pinVersion, type CheckFinding, type CheckReport } from "../../lists/lists.services";

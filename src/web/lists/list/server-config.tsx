@@ -1,4 +1,4 @@
-// The list's remembered server config (issue 26), on the settings tab: the settings of the file
+// The list's remembered server config (docs/web.md), on the settings tab: the settings of the file
 // the list was imported from (scenario, players, rcon, operating, ...) as JSON to edit, and its
 // passwords write-only (shown as set or not set, never in clear).
 import { useEffect, useState } from "react";
