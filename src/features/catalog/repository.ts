@@ -92,12 +92,6 @@ class CatalogStatements {
   readonly latestMissionVersion: Statement<{ version: string }, [string]>;
   readonly depGraph: Statement<any, [string]>;
   readonly counts: Statement<{ deps: number; dependents: number }, [string, string]>;
-  readonly usage: Statement<{ servers: number; players: number }, [string, number]>;
-  readonly usageAt: Statement<{ value: number }, []>;
-  readonly onlineUsage: Statement<{ server_count: number }, [string]>;
-  readonly serversOnlineFirst: Statement<any, [string, number]>;
-  readonly usageSince: Statement<{ servers: number; players: number }, [string, number, number]>;
-  readonly servers: Statement<any, [string, number]>;
   readonly growthBuckets: Statement<{ bucket: number }, [number, number]>;
   readonly growthRows: Statement<any, [{ id: string; from: number; to: number }]>;
   readonly growthOldest: Statement<{ b: number | null }, [string]>;
@@ -163,38 +157,6 @@ class CatalogStatements {
     this.counts = q(`
       SELECT (SELECT count(*) FROM mod_dependencies WHERE workshop_id = ?1) AS deps,
              (SELECT count(*) FROM mod_dependencies WHERE depends_on_id = ?2) AS dependents`);
-    // Live usage: servers seen in the last hour (live feature's tables).
-    this.usage = q(`
-      SELECT count(*) AS servers, coalesce(sum(gs.player_count), 0) AS players
-      FROM game_server_mods gsm JOIN game_servers gs ON gs.id = gsm.server_id
-      WHERE gsm.workshop_id = ?1 AND gs.last_seen_at >= ?2`);
-    // The same numbers from the per-scan precomputed usage (live_mod_usage, as of ?3 = its
-    // refresh time) minus the servers that have left the one-hour window since: only scans
-    // move last_seen_at and they refresh the usage in the same transaction, so this is exact,
-    // and it costs a few probes instead of walking every server that ever ran the mod.
-    this.usageAt = q(`SELECT value FROM live_state WHERE key = 'mod_usage_at'`);
-    this.usageSince = q(`
-      SELECT coalesce(u.server_count, 0) - d.c AS servers, coalesce(u.player_count, 0) - d.p AS players
-      FROM (SELECT count(*) AS c, coalesce(sum(gs.player_count), 0) AS p
-            FROM game_servers gs CROSS JOIN game_server_mods gsm ON gsm.server_id = gs.id AND gsm.workshop_id = ?1
-            WHERE gs.last_seen_at >= ?3 - 3600000 AND gs.last_seen_at < ?2) d
-      LEFT JOIN live_mod_usage u ON u.workshop_id = ?1`);
-    const SERVER_COLS = `gs.id, gs.name, gs.host_address, gs.player_count, gs.player_count_limit, gs.queue_players_count,
-             gs.scenario_name, gs.game_version, gs.password_protected, gs.official, gs.last_seen_at`;
-    // Two join orders for the same rows: from the mod's rows (cheap for most mods), or from the
-    // live servers, probing each one's mods (bounded by the ~5,000 live servers; wins for mods
-    // that thousands of servers, live and gone, have run). getServersUsing picks by usage.
-    this.servers = q(`
-      SELECT ${SERVER_COLS}
-      FROM game_server_mods gsm JOIN game_servers gs ON gs.id = gsm.server_id
-      WHERE gsm.workshop_id = ?1 AND gs.last_seen_at >= ?2
-      ORDER BY gs.player_count DESC, gs.name COLLATE NOCASE, gs.id`);
-    this.serversOnlineFirst = q(`
-      SELECT ${SERVER_COLS}
-      FROM game_servers gs CROSS JOIN game_server_mods gsm ON gsm.server_id = gs.id AND gsm.workshop_id = ?1
-      WHERE gs.last_seen_at >= ?2
-      ORDER BY gs.player_count DESC, gs.name COLLATE NOCASE, gs.id`);
-    this.onlineUsage = q(`SELECT server_count FROM live_mod_usage WHERE workshop_id = ?`);
     this.growthBuckets = q("SELECT bucket FROM mod_growth_buckets WHERE bucket >= ?1 AND bucket <= ?2 ORDER BY bucket");
     this.growthRows = sqlite.prepare(`
       SELECT bucket, used_by_servers, players_using, dependencies, dependents FROM mod_growth
@@ -349,7 +311,8 @@ export function listMods(sqlite: Database, p: ListModsParams): { rows: ModSummar
   return cacheFor(listCache, sqlite).get(catalogStatements(sqlite).changes(), key, () => listModsUncached(sqlite, p));
 }
 
-function listModsUncached(sqlite: Database, p: ListModsParams, plan: "auto" | "sql" = "auto"): { rows: ModSummaryRow[]; total: number } {
+/** GET /mods without the cache; plan "sql" skips the orders in memory (the tests' SQL truth path). */
+export function listModsUncached(sqlite: Database, p: ListModsParams, plan: "auto" | "sql" = "auto"): { rows: ModSummaryRow[]; total: number } {
   let q: string | null = null;
   let words: SearchWord[] | null = null;
   if (p.search !== undefined && p.search.trim() !== "") {
@@ -383,11 +346,6 @@ function listModsUncached(sqlite: Database, p: ListModsParams, plan: "auto" | "s
   if (total === 0) return { rows: [], total };
   const rows = st.page.all({ ...params, limit: p.limit, offset: (p.page - 1) * p.limit } as any) as ModSummaryRow[];
   return { rows, total };
-}
-
-/** The SQL path of GET /mods, whatever the orders in memory (tests compare the two). */
-export function listModsSql(sqlite: Database, p: ListModsParams): { rows: ModSummaryRow[]; total: number } {
-  return listModsUncached(sqlite, p, "sql");
 }
 
 const column = (rows: unknown[][]): Int32Array => {
@@ -556,42 +514,6 @@ export function getDependencyClosure(sqlite: Database, id: string): GraphNodeRow
 
 export function getDependencyCounts(sqlite: Database, id: string): { deps: number; dependents: number } {
   return catalogStatements(sqlite).counts.get(id, id)!;
-}
-
-/** Live usage and dependency counts from SQLite alone (the service answers usage from the live snapshot). */
-export function getLiveStats(sqlite: Database, id: string, since: number) {
-  const s = catalogStatements(sqlite);
-  const c = getDependencyCounts(sqlite, id);
-  const at = s.usageAt.get()?.value;
-  // Before any scan has refreshed the usage (or for a window older than it), count directly.
-  const u = at !== undefined && since >= at - 3_600_000 ? s.usageSince.get(id, since, at)! : s.usage.get(id, since)!;
-  return {
-    used_by_servers_count: u.servers,
-    players_using_count: u.players,
-    dependencies_count: c.deps,
-    dependents_count: c.dependents,
-  };
-}
-
-/** Live servers above which starting from the live servers is cheaper (measured at full scale). */
-const ONLINE_FIRST_ABOVE = 500;
-
-export function getServersUsing(sqlite: Database, id: string, since: number, plan: "auto" | "mod-first" | "online-first" = "auto") {
-  const s = catalogStatements(sqlite);
-  const onlineFirst = plan === "online-first" || (plan === "auto" && (s.onlineUsage.get(id)?.server_count ?? 0) > ONLINE_FIRST_ABOVE);
-  return (onlineFirst ? s.serversOnlineFirst : s.servers).all(id, since) as {
-    id: string;
-    name: string;
-    host_address: string;
-    player_count: number;
-    player_count_limit: number;
-    queue_players_count: number;
-    scenario_name: string;
-    game_version: string;
-    password_protected: number;
-    official: number;
-    last_seen_at: number;
-  }[];
 }
 
 export function getGrowthBuckets(sqlite: Database, from: number, to: number): number[] {

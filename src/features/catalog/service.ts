@@ -273,7 +273,7 @@ export function getItemDiff(deps: Deps, id: string, from: string, to: string): z
 /**
  * Live usage (servers seen in the last hour that run the mod, their players) as the live
  * feature answers it (live/mod-usage.ts), and the dependency counts from SQLite.
- * `repo.getLiveStats` answers the same from SQLite alone (tests compare the two).
+ * `liveStatsSql` (test/truth/catalog-sql.ts) answers the same from SQLite alone (tests compare the two).
  */
 function liveStatsOf(deps: Pick<Deps, "sqlite" | "clock">, id: string): z.infer<typeof M.liveStats> {
   const u = modUsage(deps, id);
