@@ -2,7 +2,8 @@
 // GET /mods without the orders in memory, and a mod's live usage from SQLite alone (the service
 // answers usage from the live snapshot). No production code imports this file.
 import type { Database } from "bun:sqlite";
-import { getDependencyCounts, listModsUncached, type ListModsParams, type ModSummaryRow } from "../../src/features/catalog/repository";
+import { getDependencyCounts, type ModSummaryRow } from "../../src/features/catalog/repository";
+import { listModsUncached, type ListModsParams } from "../../src/features/catalog/list";
 
 /** The SQL path of GET /mods, whatever the orders in memory. */
 export function listModsSql(sqlite: Database, p: ListModsParams): { rows: ModSummaryRow[]; total: number } {

@@ -7,7 +7,8 @@ import { createTestApp, type TestApp } from "../../../test/helpers";
 import { mulberry32 } from "../../../test/fixtures/prng";
 import { insertCatalogRows } from "../../../test/fixtures/catalog-rows";
 import { listModsSql } from "../../../test/truth/catalog-sql";
-import { catalogStatements, listMods, searchWords, ftsQueryOf, type ModSort } from "./repository";
+import { catalogStatements, searchWords, ftsQueryOf, type ModSort } from "./repository";
+import { listMods } from "./list";
 import { buildSearchIndex, foldWord, matchRows, peekSearchIndex, rankRows, REBUILD_MS, searchIndex } from "./search-index";
 
 let t: TestApp;
