@@ -3,39 +3,16 @@
 // Hot paths use prepared bun:sqlite statements (cached per database handle); the FTS5 index
 // and the sort indexes are in src/db/custom/30_catalog.sql.
 import type { Database, Statement } from "bun:sqlite";
+import type { mods } from "./tables";
 import { MOD_ORDER, VISIBLE, type OrderedSort } from "./orders";
 import { BM25_ARGS, type SearchWord } from "./search-index";
 
 export type ModSort = OrderedSort | "relevance";
 
-export interface ModSummaryRow {
-  workshop_id: string;
-  name: string;
-  version: string;
-  size_bytes: number;
-  image_url: string | null;
-  tags_json: string;
-}
+export type ModSummaryRow = Pick<typeof mods.$inferSelect, "workshop_id" | "name" | "version" | "size_bytes" | "image_url" | "tags_json">;
 
-export interface ModRow extends ModSummaryRow {
-  summary: string;
-  description: string;
-  author_id: string | null;
-  author_name: string;
-  type: string;
-  license: string | null;
-  game_version: string | null;
-  rating: number | null;
-  rating_count: number;
-  subscriber_count: number;
-  downloads_total: number;
-  state: string;
-  obsolete: number;
-  external_links_json: string;
-  created_at: number | null;
-  updated_at: number | null;
-  detail_scraped_at: number | null;
-}
+/** A row of mods as raw SQL reads it (`obsolete` as 0/1). */
+export type ModRow = Omit<typeof mods.$inferSelect, "obsolete"> & { obsolete: number };
 
 // Mods that were never scraped (placeholders other features may create) are not catalog
 // entries: VISIBLE (orders.ts) is the condition. ORDER BY of each sort: MOD_ORDER (orders.ts),
