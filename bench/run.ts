@@ -15,6 +15,7 @@
 //    user's API keys, so the per-IP / per-credential rate limits (300 / 1,200 a minute) stay in
 //    the measured path without turning the run into a 429 benchmark.
 // 5. Prints a table, writes bench/results/<date>.json and the results section of docs/performance.md.
+// Over 500 lines on purpose: one script (build, seed, start, every scenario, the report), run as a whole.
 import autocannon from "autocannon";
 import { spawn, type Subprocess } from "bun";
 import { Database } from "bun:sqlite";

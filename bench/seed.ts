@@ -9,6 +9,7 @@
 // live feature's "online" means "seen in the last hour". A sidecar <out>.meta.json records that
 // "now", the counts, the seed time and the ids the benchmark needs (lists of 130 and 1,000 mods,
 // a busy server, a mod with a deep dependency chain, the bench user's API key).
+// Over 500 lines on purpose: one script that writes every table the benchmark reads, in one pass.
 import { serverSearchText } from "../src/features/live/search";
 import { mkdirSync, rmSync, existsSync, statSync, writeFileSync } from "node:fs";
 import { dirname, resolve } from "node:path";

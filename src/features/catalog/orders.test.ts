@@ -5,7 +5,9 @@ import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { createTestApp, type TestApp } from "../../../test/helpers";
 import { mulberry32 } from "../../../test/fixtures/prng";
 import { insertCatalogRows } from "../../../test/fixtures/catalog-rows";
-import { listMods, listModsSql, type ModSort } from "./repository";
+import { type ModSort } from "./repository";
+import { listMods } from "./list";
+import { listModsSql } from "../../../test/truth/catalog-sql";
 import { catalogOrders, peekCatalogOrders, REBUILD_MS } from "./orders";
 
 let t: TestApp;

@@ -1,40 +1,18 @@
-// Read side of the catalog: every query of the /mods endpoints and the mod metrics path.
+// Read side of the catalog: the prepared statements of the /mods endpoints and the per-mod reads
+// (detail, versions, items, dependencies, growth); list, search and autocomplete are in list.ts.
 // Hot paths use prepared bun:sqlite statements (cached per database handle); the FTS5 index
 // and the sort indexes are in src/db/custom/30_catalog.sql.
 import type { Database, Statement } from "bun:sqlite";
-import { catalogOrders, MOD_ORDER, pageOf, VISIBLE, type OrderedSort } from "./orders";
-import { BM25_ARGS, matchRows, rankRows, searchIndex, type SearchWord } from "./search-index";
+import type { mods } from "./tables";
+import { MOD_ORDER, VISIBLE, type OrderedSort } from "./orders";
+import { BM25_ARGS, type SearchWord } from "./search-index";
 
 export type ModSort = OrderedSort | "relevance";
 
-export interface ModSummaryRow {
-  workshop_id: string;
-  name: string;
-  version: string;
-  size_bytes: number;
-  image_url: string | null;
-  tags_json: string;
-}
+export type ModSummaryRow = Pick<typeof mods.$inferSelect, "workshop_id" | "name" | "version" | "size_bytes" | "image_url" | "tags_json">;
 
-export interface ModRow extends ModSummaryRow {
-  summary: string;
-  description: string;
-  author_id: string | null;
-  author_name: string;
-  type: string;
-  license: string | null;
-  game_version: string | null;
-  rating: number | null;
-  rating_count: number;
-  subscriber_count: number;
-  downloads_total: number;
-  state: string;
-  obsolete: number;
-  external_links_json: string;
-  created_at: number | null;
-  updated_at: number | null;
-  detail_scraped_at: number | null;
-}
+/** A row of mods as raw SQL reads it (`obsolete` as 0/1). */
+export type ModRow = Omit<typeof mods.$inferSelect, "obsolete"> & { obsolete: number };
 
 // Mods that were never scraped (placeholders other features may create) are not catalog
 // entries: VISIBLE (orders.ts) is the condition. ORDER BY of each sort: MOD_ORDER (orders.ts),
@@ -74,7 +52,7 @@ interface ListStatements {
   count: Statement<{ n: number }>;
 }
 
-type AcRow = { workshop_id: string; name: string; image_url: string | null };
+export type AcRow = { workshop_id: string; name: string; image_url: string | null };
 
 class CatalogStatements {
   private lists = new Map<string, ListStatements>();
@@ -92,12 +70,6 @@ class CatalogStatements {
   readonly latestMissionVersion: Statement<{ version: string }, [string]>;
   readonly depGraph: Statement<any, [string]>;
   readonly counts: Statement<{ deps: number; dependents: number }, [string, string]>;
-  readonly usage: Statement<{ servers: number; players: number }, [string, number]>;
-  readonly usageAt: Statement<{ value: number }, []>;
-  readonly onlineUsage: Statement<{ server_count: number }, [string]>;
-  readonly serversOnlineFirst: Statement<any, [string, number]>;
-  readonly usageSince: Statement<{ servers: number; players: number }, [string, number, number]>;
-  readonly servers: Statement<any, [string, number]>;
   readonly growthBuckets: Statement<{ bucket: number }, [number, number]>;
   readonly growthRows: Statement<any, [{ id: string; from: number; to: number }]>;
   readonly growthOldest: Statement<{ b: number | null }, [string]>;
@@ -163,38 +135,6 @@ class CatalogStatements {
     this.counts = q(`
       SELECT (SELECT count(*) FROM mod_dependencies WHERE workshop_id = ?1) AS deps,
              (SELECT count(*) FROM mod_dependencies WHERE depends_on_id = ?2) AS dependents`);
-    // Live usage: servers seen in the last hour (live feature's tables).
-    this.usage = q(`
-      SELECT count(*) AS servers, coalesce(sum(gs.player_count), 0) AS players
-      FROM game_server_mods gsm JOIN game_servers gs ON gs.id = gsm.server_id
-      WHERE gsm.workshop_id = ?1 AND gs.last_seen_at >= ?2`);
-    // The same numbers from the per-scan precomputed usage (live_mod_usage, as of ?3 = its
-    // refresh time) minus the servers that have left the one-hour window since: only scans
-    // move last_seen_at and they refresh the usage in the same transaction, so this is exact,
-    // and it costs a few probes instead of walking every server that ever ran the mod.
-    this.usageAt = q(`SELECT value FROM live_state WHERE key = 'mod_usage_at'`);
-    this.usageSince = q(`
-      SELECT coalesce(u.server_count, 0) - d.c AS servers, coalesce(u.player_count, 0) - d.p AS players
-      FROM (SELECT count(*) AS c, coalesce(sum(gs.player_count), 0) AS p
-            FROM game_servers gs CROSS JOIN game_server_mods gsm ON gsm.server_id = gs.id AND gsm.workshop_id = ?1
-            WHERE gs.last_seen_at >= ?3 - 3600000 AND gs.last_seen_at < ?2) d
-      LEFT JOIN live_mod_usage u ON u.workshop_id = ?1`);
-    const SERVER_COLS = `gs.id, gs.name, gs.host_address, gs.player_count, gs.player_count_limit, gs.queue_players_count,
-             gs.scenario_name, gs.game_version, gs.password_protected, gs.official, gs.last_seen_at`;
-    // Two join orders for the same rows: from the mod's rows (cheap for most mods), or from the
-    // live servers, probing each one's mods (bounded by the ~5,000 live servers; wins for mods
-    // that thousands of servers, live and gone, have run). getServersUsing picks by usage.
-    this.servers = q(`
-      SELECT ${SERVER_COLS}
-      FROM game_server_mods gsm JOIN game_servers gs ON gs.id = gsm.server_id
-      WHERE gsm.workshop_id = ?1 AND gs.last_seen_at >= ?2
-      ORDER BY gs.player_count DESC, gs.name COLLATE NOCASE, gs.id`);
-    this.serversOnlineFirst = q(`
-      SELECT ${SERVER_COLS}
-      FROM game_servers gs CROSS JOIN game_server_mods gsm ON gsm.server_id = gs.id AND gsm.workshop_id = ?1
-      WHERE gs.last_seen_at >= ?2
-      ORDER BY gs.player_count DESC, gs.name COLLATE NOCASE, gs.id`);
-    this.onlineUsage = q(`SELECT server_count FROM live_mod_usage WHERE workshop_id = ?`);
     this.growthBuckets = q("SELECT bucket FROM mod_growth_buckets WHERE bucket >= ?1 AND bucket <= ?2 ORDER BY bucket");
     this.growthRows = sqlite.prepare(`
       SELECT bucket, used_by_servers, players_using, dependencies, dependents FROM mod_growth
@@ -278,209 +218,6 @@ export function catalogStatements(sqlite: Database): CatalogStatements {
   return s;
 }
 
-export interface ListModsParams {
-  search?: string;
-  tag?: string;
-  sort: ModSort;
-  page: number;
-  limit: number;
-}
-
-/**
- * A small LRU of recent answers, valid while nothing was written through the connection
- * (total_changes() unchanged): popular searches and first pages cost one lookup.
- */
-class AnswerCache<T> {
-  private map = new Map<string, T>();
-  private at = -1;
-  /** Lookups answered from the cache, and computed (loadout_catalog_cache_lookups_total). */
-  hits = 0;
-  misses = 0;
-  constructor(private readonly max = 500) {}
-  get(changes: number, key: string, compute: () => T): T {
-    if (changes !== this.at) {
-      this.map.clear();
-      this.at = changes;
-    }
-    const hit = this.map.get(key);
-    if (hit !== undefined) {
-      this.hits++;
-      this.map.delete(key);
-      this.map.set(key, hit);
-      return hit;
-    }
-    this.misses++;
-    const v = compute();
-    this.map.set(key, v);
-    if (this.map.size > this.max) this.map.delete(this.map.keys().next().value!);
-    return v;
-  }
-}
-const listCache = new WeakMap<Database, AnswerCache<{ rows: ModSummaryRow[]; total: number }>>();
-const countCache = new WeakMap<Database, AnswerCache<number>>();
-const rankCache = new WeakMap<Database, AnswerCache<Int32Array>>();
-const acCache = new WeakMap<Database, AnswerCache<{ workshop_id: string; name: string; image_url: string | null }[]>>();
-function cacheFor<T>(map: WeakMap<Database, AnswerCache<T>>, sqlite: Database): AnswerCache<T> {
-  let c = map.get(sqlite);
-  if (!c) {
-    c = new AnswerCache<T>();
-    map.set(sqlite, c);
-  }
-  return c;
-}
-
-/** Hits and misses of each answer cache of this database so far (the bench reports the hit rate). */
-export function answerCacheCounts(sqlite: Database): { cache: "list" | "count" | "ranked" | "autocomplete"; hits: number; misses: number }[] {
-  return (
-    [
-      ["list", listCache],
-      ["count", countCache],
-      ["ranked", rankCache],
-      ["autocomplete", acCache],
-    ] as const
-  ).map(([cache, map]) => {
-    const c = map.get(sqlite as Database) as AnswerCache<unknown> | undefined;
-    return { cache, hits: c?.hits ?? 0, misses: c?.misses ?? 0 };
-  });
-}
-
-export function listMods(sqlite: Database, p: ListModsParams): { rows: ModSummaryRow[]; total: number } {
-  const key = JSON.stringify([p.search ?? null, p.tag ?? null, p.sort, p.page, p.limit]);
-  return cacheFor(listCache, sqlite).get(catalogStatements(sqlite).changes(), key, () => listModsUncached(sqlite, p));
-}
-
-function listModsUncached(sqlite: Database, p: ListModsParams, plan: "auto" | "sql" = "auto"): { rows: ModSummaryRow[]; total: number } {
-  let q: string | null = null;
-  let words: SearchWord[] | null = null;
-  if (p.search !== undefined && p.search.trim() !== "") {
-    words = searchWords(p.search);
-    if (words === null) return { rows: [], total: 0 };
-    q = ftsQueryOf(words);
-  }
-  // Every sort but relevance (a search's bm25 rank) pages from the in-memory orders when they are
-  // of the current generation (relevance without a search lists by name, as the SQL path does).
-  const ordered: OrderedSort | null = p.sort !== "relevance" ? p.sort : q === null ? "name_asc" : null;
-  const orders = ordered && plan === "auto" ? catalogOrders(sqlite) : null;
-  if (ordered && orders) return listFromOrders(sqlite, orders, ordered, q, words, p);
-  if (words !== null && p.sort === "relevance" && plan === "auto") {
-    // Relevance: ranked in memory (search-index.ts) when the index is current; otherwise the
-    // query's matches ranked once by FTS5 and kept while nothing changes (the next page of the
-    // same search costs no FTS work). A tag filters through the orders' membership.
-    const tagged = p.tag ? catalogOrders(sqlite) : null;
-    if (!p.tag || tagged) return listRanked(sqlite, q!, words, p, tagged);
-  }
-  const st = catalogStatements(sqlite).list(q !== null, !!p.tag, p.sort);
-  const params: Record<string, unknown> = {};
-  if (q !== null) params.q = q;
-  if (p.tag) params.tag = p.tag;
-  const cs = catalogStatements(sqlite);
-  // The total does not depend on sort or page: computed once per filter while nothing changes.
-  const total = cacheFor(countCache, sqlite).get(cs.changes(), JSON.stringify([q, p.tag ?? null]), () => {
-    // Without placeholder rows, a tag's total is a covering-index count of mod_tags.
-    if (q === null && p.tag && !cs.hasPlaceholders.get()) return cs.tagCount.get(p.tag)!.n;
-    return (st.count.get(params as any) as { n: number }).n;
-  });
-  if (total === 0) return { rows: [], total };
-  const rows = st.page.all({ ...params, limit: p.limit, offset: (p.page - 1) * p.limit } as any) as ModSummaryRow[];
-  return { rows, total };
-}
-
-/** The SQL path of GET /mods, whatever the orders in memory (tests compare the two). */
-export function listModsSql(sqlite: Database, p: ListModsParams): { rows: ModSummaryRow[]; total: number } {
-  return listModsUncached(sqlite, p, "sql");
-}
-
-const column = (rows: unknown[][]): Int32Array => {
-  const a = new Int32Array(rows.length);
-  for (let i = 0; i < rows.length; i++) a[i] = rows[i]![0] as number;
-  return a;
-};
-
-function listFromOrders(
-  sqlite: Database,
-  orders: NonNullable<ReturnType<typeof catalogOrders>>,
-  sort: OrderedSort,
-  q: string | null,
-  words: SearchWord[] | null,
-  p: ListModsParams,
-): { rows: ModSummaryRow[]; total: number } {
-  let candidates: Int32Array | null = null;
-  if (words !== null) {
-    const ix = searchIndex(sqlite);
-    candidates = (ix && matchRows(ix, words)) ?? column(catalogStatements(sqlite).ftsRowids.values({ q: q! }) as unknown[][]);
-  }
-  const { rowids, total } = pageOf(orders, sort, candidates, p.tag, (p.page - 1) * p.limit, p.limit);
-  return { rows: summaries(sqlite, rowids), total };
-}
-
-/** A search's matches, best first (rank, then rowid, as the SQL path orders them). */
-function rankedMatches(sqlite: Database, q: string): Int32Array {
-  const cs = catalogStatements(sqlite);
-  return cacheFor(rankCache, sqlite).get(cs.changes(), q, () => {
-    const rows = cs.ftsRanked.values({ q }) as [number, number][];
-    rows.sort((a, b) => a[1] - b[1] || a[0] - b[0]);
-    const out = new Int32Array(rows.length);
-    for (let i = 0; i < rows.length; i++) out[i] = rows[i]![0];
-    return out;
-  });
-}
-
-function listRanked(
-  sqlite: Database,
-  q: string,
-  words: SearchWord[],
-  p: ListModsParams,
-  orders: ReturnType<typeof catalogOrders>,
-): { rows: ModSummaryRow[]; total: number } {
-  const member = p.tag ? orders!.tags.get(p.tag)?.member : undefined;
-  if (p.tag && !member) return { rows: [], total: 0 };
-  const offset = (p.page - 1) * p.limit;
-  const ix = searchIndex(sqlite);
-  const top = ix && rankRows(ix, words, offset + p.limit, member ? (rid) => member[rid] === 1 : undefined);
-  if (top) return { rows: summaries(sqlite, Array.from(top.rowids.subarray(offset))), total: top.total };
-  let ranked = rankedMatches(sqlite, q);
-  if (member) ranked = ranked.filter((rid) => member[rid] === 1);
-  return { rows: summaries(sqlite, Array.from(ranked.subarray(offset, offset + p.limit))), total: ranked.length };
-}
-
-/** The summary rows of these rowids, in this order. */
-function summaries(sqlite: Database, rowids: number[]): ModSummaryRow[] {
-  if (rowids.length === 0) return [];
-  const byRowid = new Map<number, ModSummaryRow>();
-  for (const r of catalogStatements(sqlite).summariesOf.all(JSON.stringify(rowids))) {
-    const { rid, ...row } = r;
-    byRowid.set(rid, row);
-  }
-  const rows: ModSummaryRow[] = [];
-  for (const rid of rowids) {
-    const r = byRowid.get(rid);
-    if (r) rows.push(r);
-  }
-  return rows;
-}
-
-/**
- * Up to 10 mods for a name prefix: names starting with the text first (alphabetically), then
- * names with a later word starting with it (by relevance).
- */
-export function autocomplete(sqlite: Database, text: string): AcRow[] {
-  const t = text.trim().normalize("NFKC");
-  if (!t) return [];
-  const st = catalogStatements(sqlite);
-  return cacheFor(acCache, sqlite).get(st.changes(), t.toLowerCase(), () => {
-    const out = st.acStarts.all({ lo: t, hi: t + "\u{10FFFF}" });
-    if (out.length >= 10) return out;
-    const words = ftsQuery(t);
-    if (!words || !/[\p{L}\p{N}]{2}/u.test(t)) return out;
-    const seen = new Set(out.map((r) => r.workshop_id));
-    for (const r of st.autocomplete.all({ q: `name : (${words})` })) {
-      if (out.length >= 10) break;
-      if (!seen.has(r.workshop_id)) out.push(r);
-    }
-    return out;
-  });
-}
-
 export function getMod(sqlite: Database, id: string): ModRow | null {
   return catalogStatements(sqlite).mod.get(id) ?? null;
 }
@@ -556,42 +293,6 @@ export function getDependencyClosure(sqlite: Database, id: string): GraphNodeRow
 
 export function getDependencyCounts(sqlite: Database, id: string): { deps: number; dependents: number } {
   return catalogStatements(sqlite).counts.get(id, id)!;
-}
-
-/** Live usage and dependency counts from SQLite alone (the service answers usage from the live snapshot). */
-export function getLiveStats(sqlite: Database, id: string, since: number) {
-  const s = catalogStatements(sqlite);
-  const c = getDependencyCounts(sqlite, id);
-  const at = s.usageAt.get()?.value;
-  // Before any scan has refreshed the usage (or for a window older than it), count directly.
-  const u = at !== undefined && since >= at - 3_600_000 ? s.usageSince.get(id, since, at)! : s.usage.get(id, since)!;
-  return {
-    used_by_servers_count: u.servers,
-    players_using_count: u.players,
-    dependencies_count: c.deps,
-    dependents_count: c.dependents,
-  };
-}
-
-/** Live servers above which starting from the live servers is cheaper (measured at full scale). */
-const ONLINE_FIRST_ABOVE = 500;
-
-export function getServersUsing(sqlite: Database, id: string, since: number, plan: "auto" | "mod-first" | "online-first" = "auto") {
-  const s = catalogStatements(sqlite);
-  const onlineFirst = plan === "online-first" || (plan === "auto" && (s.onlineUsage.get(id)?.server_count ?? 0) > ONLINE_FIRST_ABOVE);
-  return (onlineFirst ? s.serversOnlineFirst : s.servers).all(id, since) as {
-    id: string;
-    name: string;
-    host_address: string;
-    player_count: number;
-    player_count_limit: number;
-    queue_players_count: number;
-    scenario_name: string;
-    game_version: string;
-    password_protected: number;
-    official: number;
-    last_seen_at: number;
-  }[];
 }
 
 export function getGrowthBuckets(sqlite: Database, from: number, to: number): number[] {

@@ -6,7 +6,9 @@ import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { createTestApp, type TestApp } from "../../../test/helpers";
 import { mulberry32 } from "../../../test/fixtures/prng";
 import { insertCatalogRows } from "../../../test/fixtures/catalog-rows";
-import { catalogStatements, listMods, listModsSql, searchWords, ftsQueryOf, type ModSort } from "./repository";
+import { listModsSql } from "../../../test/truth/catalog-sql";
+import { catalogStatements, searchWords, ftsQueryOf, type ModSort } from "./repository";
+import { listMods } from "./list";
 import { buildSearchIndex, foldWord, matchRows, peekSearchIndex, rankRows, REBUILD_MS, searchIndex } from "./search-index";
 
 let t: TestApp;

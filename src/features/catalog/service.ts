@@ -5,6 +5,7 @@ import { toIsoOrNull, toIso } from "../../shared/time";
 import { diffItems, type ExtractedItem, type ItemType } from "../scraper/items";
 import { BUCKET_MS, bucketOf, bucketTime } from "../scraper/growth";
 import * as repo from "./repository";
+import * as list from "./list";
 import { modServersJsonText, modUsage } from "../live/mod-usage";
 import type { z } from "zod";
 import type * as M from "./model";
@@ -35,13 +36,13 @@ export function listMods(deps: Deps, q: z.infer<typeof M.listModsQuery>): z.infe
   const search = q.search?.trim() ? q.search : undefined;
   const sort: repo.ModSort = q.sort ?? (search ? "relevance" : "updated_desc");
   const tag = q.tag?.trim() ? q.tag.trim().toUpperCase() : undefined;
-  const { rows, total } = repo.listMods(deps.sqlite, { search, tag, sort, page: q.page, limit: q.limit });
+  const { rows, total } = list.listMods(deps.sqlite, { search, tag, sort, page: q.page, limit: q.limit });
   return { mods: rows.map(summaryOf), total, pages: Math.ceil(total / q.limit) };
 }
 
 export function autocomplete(deps: Deps, q: string) {
   if (!q.trim()) return [];
-  return repo.autocomplete(deps.sqlite, q);
+  return list.autocomplete(deps.sqlite, q);
 }
 
 function requireMod(deps: Deps, id: string): repo.ModRow {
@@ -273,7 +274,7 @@ export function getItemDiff(deps: Deps, id: string, from: string, to: string): z
 /**
  * Live usage (servers seen in the last hour that run the mod, their players) as the live
  * feature answers it (live/mod-usage.ts), and the dependency counts from SQLite.
- * `repo.getLiveStats` answers the same from SQLite alone (tests compare the two).
+ * `liveStatsSql` (test/truth/catalog-sql.ts) answers the same from SQLite alone (tests compare the two).
  */
 function liveStatsOf(deps: Pick<Deps, "sqlite" | "clock">, id: string): z.infer<typeof M.liveStats> {
   const u = modUsage(deps, id);

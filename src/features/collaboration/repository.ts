@@ -1,5 +1,6 @@
 // The collaboration feature's queries (bun:sqlite; `query()` caches each statement).
 import type { Database } from "bun:sqlite";
+import type { formFields as formFieldsTable } from "./tables";
 
 export interface UserRow {
   id: string;
@@ -44,16 +45,8 @@ export interface ListGroupRow {
   member_count: number;
   added_at: number;
 }
-export interface FieldRow {
-  id: string;
-  list_id: string;
-  label: string;
-  type: "text" | "checkbox" | "select";
-  required: number;
-  options_json: string;
-  position: number;
-  created_at: number;
-}
+/** A row of form_fields as raw SQL reads it (`required` as 0/1). */
+export type FieldRow = Omit<typeof formFieldsTable.$inferSelect, "required"> & { required: number };
 export interface SuggestionRow {
   id: string;
   list_id: string;

@@ -1,6 +1,8 @@
 // The rules of collaboration: who is added how, what groups give, what a suggestion must carry
 // and what accepting it does. Knows nothing of HTTP; throws AppError. Permission checks on a
 // list are done by the routes with src/features/lists/access.ts; group roles are checked here.
+// Over 500 lines on purpose: the five sections (collaborators, groups, blocks, form fields,
+// suggestions) share the lookups and one transaction helper; each is short.
 import type { Deps } from "../../deps";
 import type { Tx } from "../../db/client";
 import { AppError } from "../../shared/errors";

@@ -10,27 +10,14 @@
 // Read access: public lists for everyone; private lists for anyone with a role above, or with
 // the list's share token (read only). Admins get no special rights on other people's lists.
 import type { Database } from "bun:sqlite";
+import type { lists } from "./tables";
 import { AppError } from "../../shared/errors";
 
 export interface AccessUser {
   id: string;
 }
 
-export interface ListRow {
-  id: string;
-  owner_id: string;
-  name: string;
-  description: string;
-  is_public: boolean;
-  share_token: string;
-  suggestion_token: string;
-  require_deploy_approval: boolean;
-  community_id: string | null;
-  folder_id: string | null;
-  max_mod_age_days: number | null;
-  created_at: number;
-  updated_at: number;
-}
+export type ListRow = typeof lists.$inferSelect;
 
 export interface ListAccess {
   list: ListRow;

@@ -3,7 +3,7 @@
 // for the dependency closure): no query per mod. They run inside drizzle transactions because
 // drizzle's bun-sqlite transaction is a BEGIN on the same connection.
 import type { Database, Statement } from "bun:sqlite";
-import type { listSnapshots } from "./tables";
+import type { listAudit, listSnapshots } from "./tables";
 
 export interface ItemRow {
   workshop_id: string;
@@ -44,19 +44,8 @@ export interface DepEdge {
   name: string;
 }
 
-export interface AuditRow {
-  id: string;
-  action: string;
-  workshop_id: string | null;
-  mod_name: string | null;
-  old_value: string | null;
-  new_value: string | null;
-  user_id: string | null;
-  display_name: string | null;
-  reverted: number;
-  created_at: number;
-  list_id: string;
-}
+/** A row of list_audit as raw SQL reads it (`reverted` as 0/1), with the author's display name. */
+export type AuditRow = Omit<typeof listAudit.$inferSelect, "reverted"> & { reverted: number; display_name: string | null };
 
 /**
  * A row of list_snapshots as raw SQL reads it: the table's columns (drizzle's $inferSelect),

@@ -2,6 +2,7 @@
 // shown without its secrets, edited from the settings page, and assembled again for export/game.
 // The queries of the list_server_configs table live here, next to the rules that use them.
 import type { Database } from "bun:sqlite";
+import type { listServerConfigs } from "./tables";
 import type { Deps } from "../../deps";
 import { AppError } from "../../shared/errors";
 import { CredentialCryptoError } from "../../shared/crypto";
@@ -26,14 +27,8 @@ import { exportGameConfig, exportMods, type ExportItem, type ExportType } from "
 /** The game's default of `modsRequiredByDefault` (a mod without `required` is required). */
 export const GAME_MODS_REQUIRED_BY_DEFAULT = true;
 
-interface Row {
-  list_id: string;
-  settings_json: string;
-  secrets: string | null;
-  has_mods_key: number;
-  updated_by: string | null;
-  updated_at: number;
-}
+/** A row of list_server_configs as raw SQL reads it (`has_mods_key` as 0/1). */
+type Row = Omit<typeof listServerConfigs.$inferSelect, "has_mods_key"> & { has_mods_key: number };
 
 const row = (sqlite: Database, listId: string) =>
   sqlite.query("SELECT list_id, settings_json, secrets, has_mods_key, updated_by, updated_at FROM list_server_configs WHERE list_id = ?").get(listId) as Row | null;

@@ -6,7 +6,7 @@ import { createTestApp, type TestApp } from "../../../test/helpers";
 import { loadBmFixture, startFakeBattleMetrics, type FakeBattleMetrics } from "../../../test/fakes/battlemetrics";
 import { BattleMetricsClient } from "./battlemetrics";
 import { runScan } from "./scan";
-import { getLiveStats, getServersUsing } from "../catalog/repository";
+import { liveStatsSql as getLiveStats, serversUsingSql as getServersUsing } from "../../../test/truth/catalog-sql";
 
 let t: TestApp;
 let fake: FakeBattleMetrics;

@@ -3,6 +3,7 @@
 // through json_each, never one query per server or per mod. Stat series tables are
 // WITHOUT ROWID tables from src/db/custom/40_live_stats.sql (not drizzle-expressible).
 import type { Database, Statement } from "bun:sqlite";
+import type { gameServers } from "./tables";
 
 export const HOUR = 3_600_000;
 export const THREE_HOURS = 3 * HOUR;
@@ -48,31 +49,17 @@ export const SERVER_COLUMNS = `g.id, g.sid, g.name, g.host_address, g.ip, g.port
   g.password_protected, g.official, g.tags, g.mods_count, g.mods_size_bytes, g.online, g.avg_players_7d,
   g.community_id, g.first_seen_at, g.last_seen_at`;
 
-export interface ServerRow {
-  id: string;
-  sid: number;
-  name: string;
-  host_address: string;
-  ip: string;
-  port: number;
-  country: string | null;
-  player_count: number;
-  player_count_limit: number;
-  queue_players_count: number;
-  wait_time_estimation: number;
-  scenario_name: string;
-  game_version: string;
-  password_protected: number;
-  official: number;
-  tags: string;
-  mods_count: number;
-  mods_size_bytes: number;
-  online: number;
-  avg_players_7d: number;
-  community_id: string | null;
-  first_seen_at: number;
-  last_seen_at: number;
-}
+/** The SERVER_COLUMNS of game_servers as raw SQL reads them (the booleans as 0/1). */
+export type ServerRow = Omit<
+  Pick<
+    typeof gameServers.$inferSelect,
+    | "id" | "sid" | "name" | "host_address" | "ip" | "port" | "country" | "player_count" | "player_count_limit"
+    | "queue_players_count" | "wait_time_estimation" | "scenario_name" | "game_version" | "password_protected"
+    | "official" | "tags" | "mods_count" | "mods_size_bytes" | "online" | "avg_players_7d" | "community_id"
+    | "first_seen_at" | "last_seen_at"
+  >,
+  "password_protected" | "official" | "online"
+> & { password_protected: number; official: number; online: number };
 
 /** Multi-row INSERT in chunks of 100 rows (statements cached per chunk size). */
 function insertRows(sqlite: Database, head: string, cols: number, rows: unknown[][]) {

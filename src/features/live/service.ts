@@ -1,6 +1,5 @@
 // The read side of live game servers and global statistics, community assignment and
 // copy-from-server. Knows nothing of HTTP; throws AppError.
-import { parseServerSearch } from "./search";
 import type { Database } from "bun:sqlite";
 import type { Deps } from "../../deps";
 import { AppError } from "../../shared/errors";
@@ -10,16 +9,13 @@ import { applyImport } from "../lists/import";
 import { listFull, MAX_MODS } from "../lists/rules";
 import { createList } from "../lists/service";
 import type { ListQuery, ServerEntry, ServerMod } from "./model";
-import { ONLINE_WINDOW, ORDER, toEntry } from "./entry";
+import { ONLINE_WINDOW, toEntry } from "./entry";
 import { cachedDetailJson, invalidateLiveSnapshot, liveSnapshot, onlineRow, querySnapshot, querySnapshotJson, type LiveSnapshot, type TopMod } from "./snapshot";
 
 export { ONLINE_WINDOW, toEntry };
 import { DAY, HOUR, RAW_WINDOW, SERVER_COLUMNS, THREE_HOURS, liveRepo, stmt, type ServerRow } from "./repository";
 
 const notFound = () => new AppError(404, "game server not found");
-
-/** Escapes LIKE wildcards (ESCAPE '\'). */
-const likeEscape = (s: string) => s.replace(/[\\%_]/g, (c) => `\\${c}`);
 
 /**
  * Live servers (in the latest scan and seen within the last hour), filtered and sorted.
@@ -34,67 +30,6 @@ export function listServers(deps: Pick<Deps, "sqlite" | "clock">, q: ListQuery):
 /** The same page as JSON text, from entries serialised once per snapshot (what the route sends). */
 export function listServersJson(deps: Pick<Deps, "sqlite" | "clock">, q: ListQuery): string {
   return querySnapshotJson(liveSnapshot(deps.sqlite, deps.clock.now()), q, deps.clock.now() - ONLINE_WINDOW);
-}
-
-/** The same answer straight from SQLite: the truth the snapshot is checked against (tests, bench). */
-export function listServersSql(deps: Pick<Deps, "sqlite" | "clock">, q: ListQuery): ServerEntry[] {
-  const where = ["g.online = 1", "g.last_seen_at >= $since"];
-  const params: Record<string, string | number> = { since: deps.clock.now() - ONLINE_WINDOW, limit: q.limit, offset: q.offset };
-  const search = parseServerSearch(q.search);
-  search.words.forEach((w, i) => {
-    where.push(`instr(g.search_text, $w${i}) > 0`);
-    params[`w${i}`] = w;
-  });
-  search.address.forEach((a, i) => {
-    where.push(`instr(lower(g.host_address), $a${i}) > 0`);
-    params[`a${i}`] = a;
-  });
-  // A server whose name (the search text before its \u0001) holds the whole query comes first.
-  let rank = "";
-  if (search.phrase) {
-    rank = "(instr(substr(g.search_text, 1, instr(g.search_text, char(1))), $phrase) > 0) DESC, ";
-    params.phrase = search.phrase;
-  }
-  if (q.official !== undefined) {
-    where.push("g.official = $official");
-    params.official = q.official ? 1 : 0;
-  }
-  if (q.password_protected !== undefined) {
-    where.push("g.password_protected = $pw");
-    params.pw = q.password_protected ? 1 : 0;
-  }
-  if (q.min_players !== undefined) {
-    where.push("g.player_count >= $minp");
-    params.minp = q.min_players;
-  }
-  if (q.max_mod_size !== undefined) {
-    where.push("g.mods_size_bytes <= $maxsize");
-    params.maxsize = q.max_mod_size;
-  }
-  if (q.community_id !== undefined) {
-    where.push("g.community_id = $community");
-    params.community = q.community_id;
-  }
-  (q.tags ?? []).slice(0, 20).forEach((t, i) => {
-    where.push(`g.tags LIKE $t${i} ESCAPE '\\'`);
-    params[`t${i}`] = `%,${likeEscape(t)},%`;
-  });
-  const modIds = [...new Set(q.mod_ids ?? [])];
-  if (modIds.length > 0) {
-    // Counted per live server (primary-key probes into its mods) rather than grouping every
-    // server that ever ran a popular mod (docs/performance.md, finding 5).
-    where.push(
-      `(SELECT count(*) FROM game_server_mods gm WHERE gm.server_id = g.id
-          AND gm.workshop_id IN (SELECT value FROM json_each($mods))) = $modn`,
-    );
-    params.mods = JSON.stringify(modIds);
-    params.modn = modIds.length;
-  }
-  // INDEXED BY: the live set (~5,000 of ~95,000 rows) comes from the last-seen index; an index
-  // that only serves the ORDER BY (popularity) would walk every known server.
-  const sql = `SELECT ${SERVER_COLUMNS} FROM game_servers g INDEXED BY game_servers_seen_idx WHERE ${where.join(" AND ")}
-    ORDER BY ${rank}${ORDER[q.sort_by]} LIMIT $limit OFFSET $offset`;
-  return (stmt(deps.sqlite, sql).all(params) as ServerRow[]).map(toEntry);
 }
 
 export function serverRow(sqlite: Database, id: string): ServerRow {
@@ -131,12 +66,8 @@ export function serverDetail(deps: Pick<Deps, "sqlite" | "clock">, id: string) {
   return detailOf(deps.sqlite, r, now);
 }
 
-/** The same answer straight from SQLite: the truth the snapshot's text is checked against (tests). */
-export function serverDetailSql(deps: Pick<Deps, "sqlite" | "clock">, id: string) {
-  return detailOf(deps.sqlite, serverRow(deps.sqlite, id), deps.clock.now());
-}
-
-function detailOf(sqlite: Database, r: ServerRow, now: number) {
+/** A server's detail answer from its row (from the snapshot or SQLite) and SQLite. */
+export function detailOf(sqlite: Database, r: ServerRow, now: number) {
   const id = r.id;
   const mods = (stmt(sqlite, MOD_SELECT).all({ id }) as any[]).map(toMod);
   // Items of the version the server runs when it was scanned, else of the catalog's latest.
@@ -390,23 +321,6 @@ export function topServers(deps: Pick<Deps, "sqlite" | "clock">): TopServer[] {
 /** GET /stats/top-mods: live_mod_usage's top 10, held by the live snapshot. */
 export function topMods(deps: Pick<Deps, "sqlite" | "clock">): TopMod[] {
   return liveSnapshot(deps.sqlite, deps.clock.now()).topMods as TopMod[];
-}
-
-/** The two top lists straight from SQLite (what the snapshot is checked against). */
-export function topServersSql(deps: Pick<Deps, "sqlite" | "clock">) {
-  const rows = stmt(
-    deps.sqlite,
-    `SELECT id, name, avg_players_7d FROM game_servers
-     WHERE avg_players_7d > 0 AND last_seen_at >= ? ORDER BY avg_players_7d DESC, id LIMIT 10`,
-  ).all(deps.clock.now() - 7 * DAY) as { id: string; name: string; avg_players_7d: number }[];
-  return rows.map((r) => ({ id: r.id, name: r.name, avg_players: Math.round(r.avg_players_7d * 100) / 100 }));
-}
-
-export function topModsSql(deps: Pick<Deps, "sqlite">) {
-  return stmt(
-    deps.sqlite,
-    `SELECT workshop_id, name, server_count FROM live_mod_usage ORDER BY server_count DESC, workshop_id LIMIT 10`,
-  ).all() as { workshop_id: string; name: string; server_count: number }[];
 }
 
 // ---------------------------------------------------------------------------------------------

@@ -11,7 +11,8 @@ import { loadBmFixture, startFakeBattleMetrics, type FakeBattleMetrics } from ".
 import { BattleMetricsClient } from "./battlemetrics";
 import { runScan } from "./scan";
 import { SERVER_SORTS, listQuery, type ListQuery } from "./model";
-import { listServers, listServersSql, serverDetail, serverDetailJson, serverDetailSql, topMods, topModsSql, topServers, topServersSql } from "./service";
+import { listServers, serverDetail, serverDetailJson, topMods, topServers } from "./service";
+import { listServersSql, serverDetailSql, topModsSql, topServersSql } from "../../../test/truth/live-sql";
 import { liveRepo } from "./repository";
 import { buildSnapshot, liveSnapshot as snap } from "./snapshot";
 const liveSnapshot = (deps: { sqlite: any; clock: { now(): number } }) => snap(deps.sqlite, deps.clock.now());

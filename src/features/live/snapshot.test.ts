@@ -6,10 +6,11 @@ import { startFakeBattleMetrics, type BmResource, type FakeBattleMetrics } from 
 import { mulberry32 } from "../../../test/fixtures/prng";
 import { BattleMetricsClient } from "./battlemetrics";
 import { runScan } from "./scan";
-import { listServers, listServersJson, listServersSql } from "./service";
+import { listServers, listServersJson } from "./service";
+import { listServersSql } from "../../../test/truth/live-sql";
 import { snapshotBuilds } from "./snapshot";
 import { getLiveStats, getServersUsingJson } from "../catalog/service";
-import { getLiveStats as getLiveStatsSql, getServersUsing as serversUsingSqlPlan } from "../catalog/repository";
+import { liveStatsSql as getLiveStatsSql, serversUsingSql as serversUsingSqlPlan } from "../../../test/truth/catalog-sql";
 import { serverBase } from "./entry";
 import { listQuery, SERVER_SORTS } from "./model";
 import { LIVE_WINDOW_MS } from "../scraper/growth";

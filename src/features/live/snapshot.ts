@@ -3,7 +3,7 @@
 // swapped in with one assignment: a reader has the old snapshot or the new one, never half a scan.
 // GET /game-servers answers every filter, sort and page from it, and /game-servers/:id (an online
 // server's row) and /stats/top-* read it too; SQLite stays the truth (the snapshot is rebuilt from
-// it, and `listServersSql` / `topServersSql` / `topModsSql` in service.ts answer the same, for tests).
+// it, and `listServersSql` / `topServersSql` / `topModsSql` in test/truth/live-sql.ts answer the same, for tests).
 //
 // Staleness cannot be forgotten by a writer: every write to game_servers or game_server_mods (any
 // code path, any process, a deleted community's ON DELETE SET NULL, a test's raw SQL) moves

@@ -1,5 +1,7 @@
 // Registered game servers: CRUD scoped to the caller, write-only credentials, deployments,
 // connection tests and the deploy approval flow. Knows nothing of HTTP.
+// Over 500 lines on purpose: CRUD, credentials, deployments and the approval flow all start from
+// the same caller-scoped server row and its sealed secrets; split by section, they would share it.
 import type { z } from "zod";
 import { reencryptWebhookSecrets } from "../events/service";
 import { resealListConfigSecrets } from "../lists/server-config-store";

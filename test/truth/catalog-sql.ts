@@ -1,0 +1,85 @@
+// The SQL truth paths of the catalog's answers, for the property tests (and anyone comparing):
+// GET /mods without the orders in memory, and a mod's live usage from SQLite alone (the service
+// answers usage from the live snapshot). No production code imports this file.
+import type { Database } from "bun:sqlite";
+import { getDependencyCounts, type ModSummaryRow } from "../../src/features/catalog/repository";
+import { listModsUncached, type ListModsParams } from "../../src/features/catalog/list";
+
+/** The SQL path of GET /mods, whatever the orders in memory. */
+export function listModsSql(sqlite: Database, p: ListModsParams): { rows: ModSummaryRow[]; total: number } {
+  return listModsUncached(sqlite, p, "sql");
+}
+
+export interface ServerUsingRow {
+  id: string;
+  name: string;
+  host_address: string;
+  player_count: number;
+  player_count_limit: number;
+  queue_players_count: number;
+  scenario_name: string;
+  game_version: string;
+  password_protected: number;
+  official: number;
+  last_seen_at: number;
+}
+
+function usageStatements(sqlite: Database) {
+    // Live usage: servers seen in the last hour (live feature's tables).
+    const usage = sqlite.query<{ servers: number; players: number }, [string, number]>(`
+      SELECT count(*) AS servers, coalesce(sum(gs.player_count), 0) AS players
+      FROM game_server_mods gsm JOIN game_servers gs ON gs.id = gsm.server_id
+      WHERE gsm.workshop_id = ?1 AND gs.last_seen_at >= ?2`);
+    // The same numbers from the per-scan precomputed usage (live_mod_usage, as of ?3 = its
+    // refresh time) minus the servers that have left the one-hour window since: only scans
+    // move last_seen_at and they refresh the usage in the same transaction, so this is exact,
+    // and it costs a few probes instead of walking every server that ever ran the mod.
+    const usageAt = sqlite.query<{ value: number }, []>(`SELECT value FROM live_state WHERE key = 'mod_usage_at'`);
+    const usageSince = sqlite.query<{ servers: number; players: number }, [string, number, number]>(`
+      SELECT coalesce(u.server_count, 0) - d.c AS servers, coalesce(u.player_count, 0) - d.p AS players
+      FROM (SELECT count(*) AS c, coalesce(sum(gs.player_count), 0) AS p
+            FROM game_servers gs CROSS JOIN game_server_mods gsm ON gsm.server_id = gs.id AND gsm.workshop_id = ?1
+            WHERE gs.last_seen_at >= ?3 - 3600000 AND gs.last_seen_at < ?2) d
+      LEFT JOIN live_mod_usage u ON u.workshop_id = ?1`);
+    const SERVER_COLS = `gs.id, gs.name, gs.host_address, gs.player_count, gs.player_count_limit, gs.queue_players_count,
+             gs.scenario_name, gs.game_version, gs.password_protected, gs.official, gs.last_seen_at`;
+    // Two join orders for the same rows: from the mod's rows (cheap for most mods), or from the
+    // live servers, probing each one's mods (bounded by the ~5,000 live servers; wins for mods
+    // that thousands of servers, live and gone, have run). serversUsingSql picks by usage.
+    const servers = sqlite.query<ServerUsingRow, [string, number]>(`
+      SELECT ${SERVER_COLS}
+      FROM game_server_mods gsm JOIN game_servers gs ON gs.id = gsm.server_id
+      WHERE gsm.workshop_id = ?1 AND gs.last_seen_at >= ?2
+      ORDER BY gs.player_count DESC, gs.name COLLATE NOCASE, gs.id`);
+    const serversOnlineFirst = sqlite.query<ServerUsingRow, [string, number]>(`
+      SELECT ${SERVER_COLS}
+      FROM game_servers gs CROSS JOIN game_server_mods gsm ON gsm.server_id = gs.id AND gsm.workshop_id = ?1
+      WHERE gs.last_seen_at >= ?2
+      ORDER BY gs.player_count DESC, gs.name COLLATE NOCASE, gs.id`);
+    const onlineUsage = sqlite.query<{ server_count: number }, [string]>(`SELECT server_count FROM live_mod_usage WHERE workshop_id = ?`);
+  return { usage, usageAt, usageSince, servers, serversOnlineFirst, onlineUsage };
+}
+
+/** Live usage and dependency counts from SQLite alone (the service answers usage from the live snapshot). */
+export function liveStatsSql(sqlite: Database, id: string, since: number) {
+  const s = usageStatements(sqlite);
+  const c = getDependencyCounts(sqlite, id);
+  const at = s.usageAt.get()?.value;
+  // Before any scan has refreshed the usage (or for a window older than it), count directly.
+  const u = at !== undefined && since >= at - 3_600_000 ? s.usageSince.get(id, since, at)! : s.usage.get(id, since)!;
+  return {
+    used_by_servers_count: u.servers,
+    players_using_count: u.players,
+    dependencies_count: c.deps,
+    dependents_count: c.dependents,
+  };
+}
+
+/** Live servers above which starting from the live servers is cheaper (measured at full scale). */
+const ONLINE_FIRST_ABOVE = 500;
+
+export function serversUsingSql(sqlite: Database, id: string, since: number, plan: "auto" | "mod-first" | "online-first" = "auto") {
+  const s = usageStatements(sqlite);
+  const onlineFirst = plan === "online-first" || (plan === "auto" && (s.onlineUsage.get(id)?.server_count ?? 0) > ONLINE_FIRST_ABOVE);
+  return (onlineFirst ? s.serversOnlineFirst : s.servers).all(id, since);
+}
