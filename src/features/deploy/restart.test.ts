@@ -1,6 +1,7 @@
 // The deploy loop (docs/deploy.md): restart, verify, roll back, through the real app against real
 // peers: the fake panel's power and resources endpoints, the real OpenSSH sshd running a real
 // restart script, and a real UDP A2S responder that is silent or answers on demand.
+// Long on purpose: every phase of the loop against the same started peers, kept in one file.
 import { afterAll, beforeAll, describe, expect, setDefaultTimeout, test } from "bun:test";
 import { mkdtempSync, readFileSync, statSync } from "node:fs";
 import { tmpdir } from "node:os";

@@ -1,5 +1,7 @@
 // Webhooks and notifications end to end: the real app on a real SQLite file, a real local
 // webhook receiver, the real job queue (drained by hand with a test clock).
+// Long on purpose: one shared receiver and app serve every webhook and notification case; split by
+// topic it would start the same peers in several files.
 import { afterAll, afterEach, beforeAll, describe, expect, test } from "bun:test";
 import { eq } from "drizzle-orm";
 import { createTestApp, TestClock, type TestApp, type TestUser } from "../../../test/helpers";

@@ -1,5 +1,6 @@
 // Registered game servers, credentials, deployments (panel fake + real sshd), deploy approval,
 // auto_deploy debounce, crash recovery and key rotation, through the real app.
+// Long on purpose: the cases share one real sshd and one fake panel started once for the file.
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { SAMPLE_SERVER_JSON } from "../../../test/fakes/panel-server-json";
 import { startFakePanel, type FakePanel } from "../../../test/fakes/panel";
