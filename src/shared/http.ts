@@ -6,10 +6,9 @@ import type { Server } from "bun";
 import type { Deps } from "../deps";
 import { AppError } from "./errors";
 import { decodeTextFile } from "./jsonc";
-import { issueMessage } from "./request-validation";
+import { issueMessage, requestRefusal } from "./request-validation";
 import { RateLimiter, isPageLoad, isRateLimitExempt, refusesWithPage } from "./rate-limit";
 import { isForbiddenAddress } from "./url-safety";
-import { INVALID_WORKSHOP_ID } from "./schemas";
 import { READ_METHODS, callerOf } from "./auth";
 
 /** The content type of the Prometheus text format (/metrics and the per-mod, per-server, per-community metrics). */
@@ -290,21 +289,26 @@ export function httpPlugin(deps: Deps) {
       const cors = set.headers["access-control-allow-origin"];
       if (typeof cors === "string") headers["access-control-allow-origin"] = cors;
       // Elysia wraps what a parser throws in a ParseError; ours throws AppError (413, invalid JSON).
-      const appError = error instanceof AppError ? error : (error as any)?.cause instanceof AppError ? ((error as any).cause as AppError) : null;
+      // A request schema Elysia checked itself (not through request-validation.ts) gets the same 400.
+      const requestInvalid = code === "VALIDATION" && (error as any).type !== "response";
+      const appError =
+        error instanceof AppError
+          ? error
+          : (error as any)?.cause instanceof AppError
+            ? ((error as any).cause as AppError)
+            : requestInvalid
+              ? requestRefusal((error as any).all?.[0])
+              : null;
       if (appError) {
         // Every 401 means the same to a client (sign in again), so all carry its code.
         const code = appError.code ?? (appError.status === 401 ? "unauthorized" : undefined);
         return json(appError.status, { ...appError.body, error: appError.message, ...(code ? { code } : {}) }, { ...headers, ...appError.headers });
       }
       switch (code) {
-        case "VALIDATION": {
-          if ((error as any).type === "response") {
-            deps.log.error("response failed its schema", { request_id: rid, path: new URL(request.url).pathname, error: validationMessage(error) });
-            return json(500, { error: "internal error" }, headers);
-          }
-          const message = validationMessage(error);
-          return json(400, message === INVALID_WORKSHOP_ID ? { error: message, code: "invalid_workshop_id" } : { error: message }, headers);
-        }
+        case "VALIDATION":
+          // Only a response schema gets here (a request's is the 400 above): our bug, a plain 500.
+          deps.log.error("response failed its schema", { request_id: rid, path: new URL(request.url).pathname, error: validationMessage(error) });
+          return json(500, { error: "internal error" }, headers);
         case "PARSE":
           return json(400, { error: "invalid JSON" }, headers);
         case "NOT_FOUND":

@@ -38,11 +38,16 @@ export function issueMessage(issue: { path?: string; message?: string } | undefi
 const pathOf = (issue: Issue) =>
   (issue.path ?? []).map((p) => (typeof p === "object" && p !== null && "key" in p ? String(p.key) : String(p))).join(".");
 
+/** The 400 for a request that failed its schema, with the code a client may react to. */
+export function requestRefusal(issue: { path?: string; message?: string } | undefined): AppError {
+  const message = issueMessage(issue);
+  return new AppError(400, message, message === INVALID_WORKSHOP_ID ? { code: "invalid_workshop_id" } : {});
+}
+
 function refuse(result: Result): Result {
   const first = result.issues?.[0];
   if (!first) return result;
-  const message = issueMessage({ path: pathOf(first), message: first.message });
-  throw new AppError(400, message, message === INVALID_WORKSHOP_ID ? { code: "invalid_workshop_id" } : {});
+  throw requestRefusal({ path: pathOf(first), message: first.message });
 }
 
 /** Replaces the schema's Standard Schema entry (once per schema object, however many routes share it). */
