@@ -4,21 +4,20 @@ import { Link } from "@tanstack/react-router";
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { dateTime, num } from "../app/format";
 import { useSession } from "../app/session";
-import { getHealth, startFullCrawl } from "../app/platform.services";
+import { healthQuery, startFullCrawl } from "../app/platform.services";
 import { Empty, ErrorMessage, Notice } from "../ui/components";
 
 export function EmptyCatalog() {
   const { me } = useSession();
   const qc = useQueryClient();
   const health = useQuery({
-    queryKey: ["health"],
-    queryFn: ({ signal }) => getHealth(signal),
+    ...healthQuery(),
     // Follow a crawl while it runs; look again now and then otherwise.
     refetchInterval: (q) => (q.state.data?.sources?.workshop.crawl ? 3000 : 20_000),
   });
   const retry = useMutation({
     mutationFn: startFullCrawl,
-    onSuccess: () => qc.invalidateQueries({ queryKey: ["health"] }),
+    onSuccess: () => qc.invalidateQueries({ queryKey: healthQuery().queryKey }),
   });
   const workshop = health.data?.sources?.workshop;
   const crawl = workshop?.crawl ?? null;

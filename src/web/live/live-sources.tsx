@@ -2,11 +2,11 @@
 // refusing without a paid subscription, or registered servers not answering over A2S.
 import { useQuery } from "@tanstack/react-query";
 import { dateTime } from "../app/format";
-import { getHealth } from "../app/platform.services";
+import { healthQuery } from "../app/platform.services";
 import { Empty, Notice } from "../ui/components";
 
 export function NoLiveServers({ filtered }: { filtered: boolean }) {
-  const health = useQuery({ queryKey: ["health"], queryFn: ({ signal }) => getHealth(signal), enabled: !filtered, refetchInterval: 30_000 });
+  const health = useQuery({ ...healthQuery(), enabled: !filtered, refetchInterval: 30_000 });
   if (filtered) return <Empty title="No server matches">Loosen a filter, or clear them.</Empty>;
   const s = health.data?.sources;
   return (
