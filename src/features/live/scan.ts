@@ -236,7 +236,8 @@ export function finishScan(deps: Pick<Deps, "sqlite">, state: ScanState): number
   return vanished;
 }
 
-function queueScrapes(deps: Pick<Deps, "jobs" | "log">, ids: string[]) {
+/** Queues a detail scrape of each mod the catalog does not know (after the scan committed). */
+export function queueScrapes(deps: Pick<Deps, "jobs" | "log">, ids: string[]) {
   for (const id of ids) {
     try {
       queueDetailScrape(deps, id);
