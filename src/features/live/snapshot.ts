@@ -20,7 +20,7 @@ import { nameHolds, parseServerSearch } from "./search";
 import type { Database } from "bun:sqlite";
 import type { ListQuery, ServerEntry } from "./model";
 import { SERVER_SORTS } from "./model";
-import { SERVER_COLUMNS, stmt, type ServerRow } from "./repository";
+import { HOUR, liveRepo, SERVER_COLUMNS, stmt, type ServerRow } from "./repository";
 import { ONLINE_WINDOW, ORDER, serverBase, toEntry, type ServerBaseRow } from "./entry";
 
 type Row = ServerRow & { search_text: string };
@@ -122,6 +122,147 @@ export function rebuildLiveSnapshot(sqlite: Database, now: number): LiveSnapshot
 
 export const snapshotBuilds = () => builds;
 
+/** Swaps in a snapshot built inside a writer's transaction (snapshotWithUsage), once it has committed. */
+export function publishLiveSnapshot(sqlite: Database, s: LiveSnapshot): void {
+  snapshots.set(sqlite, s);
+}
+
+const readTopMods = (sqlite: Database) =>
+  (
+    stmt(sqlite, `SELECT workshop_id, name, server_count FROM live_mod_usage ORDER BY server_count DESC, workshop_id LIMIT 10`).all() as TopMod[]
+  ).map((m) => Object.freeze(m));
+
+/**
+ * For a scan, inside its transaction after its writes (this connection reads them): builds the
+ * snapshot of the scan and refreshes live_mod_usage from it — servers seen in the hour before
+ * `usageAt` running each mod, and their players, the same count `liveRepo.refreshModUsage` makes
+ * from SQLite — so the ~400,000 (server, mod) pairs are read once for both, not twice. Its
+ * generation and top mods are read after that last write, so it is exactly the state the commit
+ * makes; publish it (publishLiveSnapshot) once the transaction has committed.
+ */
+export function snapshotWithUsage(sqlite: Database, usageAt: number, builtAt: number): LiveSnapshot {
+  if (!sqlite.inTransaction) throw new Error("snapshotWithUsage outside the writer's transaction");
+  // Built as of the scan's time: it holds every server seen since usageAt - ONLINE_WINDOW (a
+  // reader later asks for a later window, a part of it).
+  const s = buildSnapshot(sqlite, usageAt);
+  const since = usageAt - HOUR;
+  const usage: [string, number, number][] = [];
+  for (const mod of s.usage.byMod.keys()) {
+    const u = modUsageOf(s, mod, since);
+    if (u.servers > 0) usage.push([mod, u.servers, u.players]);
+  }
+  liveRepo.writeModUsage(sqlite, usageAt, usage);
+  return Object.freeze({ ...s, gen: readGen(sqlite), topMods: Object.freeze(readTopMods(sqlite)), builtAt, details: { map: new Map(), bytes: 0 } });
+}
+
+/**
+ * Kept per connection between builds: every workshop id's number (stable: `ids[n]`), and each
+ * server's mod list as last read (its JSON text and the numbers parsed from it), so a build
+ * parses only the lists whose text changed: parsing and numbering ~400,000 ids was ~40 % of a
+ * build, and between two scans ~95 % of the lists are the same text.
+ */
+interface ModListCache {
+  number: Map<string, number>;
+  ids: string[];
+  bySid: Map<number, { json: string; nums: Int32Array }>;
+}
+const modListCaches = new WeakMap<Database, ModListCache>();
+
+/**
+ * For every workshop id, the servers running it: positions in the usage order (`usedAt`, every
+ * server seen within the window) and row indexes of the online ones (`rowAt`), each ascending.
+ * Each server's mods are read as one JSON array (its primary-key range) and numbered (cached by
+ * text, above); the (server, mod) pairs are counted, then placed into two flat Int32Arrays (a
+ * view per mod) walking the servers in usage order and in row order, so each mod's positions
+ * come out ascending without a sort.
+ */
+function modIndex(sqlite: Database, recent: string, cut: number, nUsed: number, usedAt: Int32Array, nRows: number, rowAt: Int32Array) {
+  const perServer = stmt(
+    sqlite,
+    `SELECT g.sid, (SELECT json_group_array(gm.workshop_id) FROM game_server_mods gm WHERE gm.server_id = g.id) ${recent}`,
+  ).values({ cut }) as [number, string][];
+  let cache = modListCaches.get(sqlite);
+  // Numbers are never reused while the cache lives; a cache that numbered far more ids than are
+  // in use starts again.
+  if (!cache || cache.ids.length > 200_000) modListCaches.set(sqlite, (cache = { number: new Map(), ids: [], bySid: new Map() }));
+  const { number, ids } = cache;
+  const next = new Map<number, { json: string; nums: Int32Array }>();
+  // Per usage position: its mods' numbers.
+  const lists: Int32Array[] = new Array(nUsed);
+  let pairs = 0;
+  for (const [sid, json] of perServer) {
+    let e = cache.bySid.get(sid);
+    if (!e || e.json !== json) {
+      const list = JSON.parse(json) as string[];
+      const nums = new Int32Array(list.length);
+      for (let k = 0; k < list.length; k++) {
+        const id = list[k]!;
+        let n = number.get(id);
+        if (n === undefined) {
+          number.set(id, (n = ids.length));
+          ids.push(id);
+        }
+        nums[k] = n;
+      }
+      e = { json, nums };
+    }
+    next.set(sid, e);
+    lists[usedAt[sid]! - 1] = e.nums;
+    pairs += e.nums.length;
+  }
+  cache.bySid = next;
+  // Per usage position: where its mod numbers start in `mods` (one more at the end).
+  const start = new Int32Array(nUsed + 1);
+  const mods = new Int32Array(pairs);
+  for (let p = 0, at = 0; p < nUsed; p++) {
+    start[p] = at;
+    const nums = lists[p];
+    if (nums) {
+      mods.set(nums, at);
+      at += nums.length;
+    }
+  }
+  start[nUsed] = pairs;
+  // Usage order → row index (+1; 0: offline), and row index → usage position.
+  const rowOf = new Int32Array(nUsed);
+  const posOfRow = new Int32Array(nRows);
+  for (let sid = 0; sid < usedAt.length; sid++) {
+    const p = usedAt[sid]!;
+    if (p === 0) continue;
+    rowOf[p - 1] = rowAt[sid]!;
+    if (rowAt[sid]! > 0) posOfRow[rowAt[sid]! - 1] = p - 1;
+  }
+  const usedCount = new Int32Array(ids.length + 1);
+  const onlineCount = new Int32Array(ids.length + 1);
+  for (let p = 0; p < nUsed; p++) {
+    const online = rowOf[p]! > 0;
+    for (let k = start[p]!; k < start[p + 1]!; k++) {
+      usedCount[mods[k]! + 1]!++;
+      if (online) onlineCount[mods[k]! + 1]!++;
+    }
+  }
+  for (let m = 1; m <= ids.length; m++) {
+    usedCount[m]! += usedCount[m - 1]!;
+    onlineCount[m]! += onlineCount[m - 1]!;
+  }
+  const usedFlat = new Int32Array(usedCount[ids.length]!);
+  const onlineFlat = new Int32Array(onlineCount[ids.length]!);
+  const fill = usedCount.slice(0, ids.length);
+  for (let p = 0; p < nUsed; p++) for (let k = start[p]!; k < start[p + 1]!; k++) usedFlat[fill[mods[k]!]!++] = p;
+  fill.set(onlineCount.subarray(0, ids.length));
+  for (let i = 0; i < nRows; i++) {
+    const p = posOfRow[i]!;
+    for (let k = start[p]!; k < start[p + 1]!; k++) onlineFlat[fill[mods[k]!]!++] = i;
+  }
+  const byMod = new Map<string, Int32Array>();
+  const usedByMod = new Map<string, Int32Array>();
+  for (let m = 0; m < ids.length; m++) {
+    if (usedCount[m + 1]! > usedCount[m]!) usedByMod.set(ids[m]!, usedFlat.subarray(usedCount[m]!, usedCount[m + 1]!));
+    if (onlineCount[m + 1]! > onlineCount[m]!) byMod.set(ids[m]!, onlineFlat.subarray(onlineCount[m]!, onlineCount[m + 1]!));
+  }
+  return { byMod, usedByMod, modInts: usedFlat.length + onlineFlat.length };
+}
+
 export function buildSnapshot(sqlite: Database, now: number): LiveSnapshot {
   const t0 = performance.now();
   builds++;
@@ -169,28 +310,7 @@ export function buildSnapshot(sqlite: Database, now: number): LiveSnapshot {
       return JSON.stringify(serverBase(r));
     });
     for (const [sid, i] of bySid) if (sid <= maxSid) rowAt[sid] = i + 1;
-    // The servers seen within the window first (the last-seen index), each one's mods from the
-    // primary key (one row per server and mod); the online ones also make the live list's index.
-    const lists = new Map<string, { used: number[]; online: number[] }>();
-    const pairs = stmt(sqlite, `SELECT g.sid, gm.workshop_id ${recent.replace("WHERE", "CROSS JOIN game_server_mods gm ON gm.server_id = g.id WHERE")}`).values({
-      cut,
-    }) as [number, string][];
-    for (let k = 0; k < pairs.length; k++) {
-      const [sid, mod] = pairs[k]!;
-      let l = lists.get(mod);
-      if (!l) lists.set(mod, (l = { used: [], online: [] }));
-      l.used.push(usedAt[sid]! - 1);
-      const i = rowAt[sid]!;
-      if (i > 0) l.online.push(i - 1);
-    }
-    const byMod = new Map<string, Int32Array>();
-    const usedByMod = new Map<string, Int32Array>();
-    let modInts = 0;
-    for (const [mod, l] of lists) {
-      usedByMod.set(mod, Int32Array.from(l.used).sort());
-      if (l.online.length) byMod.set(mod, Int32Array.from(l.online).sort());
-      modInts += l.used.length + l.online.length;
-    }
+    const { byMod, usedByMod, modInts } = modIndex(sqlite, recent, cut, used.length, usedAt, rows.length, rowAt);
     const entries = rows.map((r) => {
       const e = toEntry(r);
       Object.freeze(e.tags);
@@ -205,9 +325,7 @@ export function buildSnapshot(sqlite: Database, now: number): LiveSnapshot {
     });
     textStart[rows.length] = at;
     const text = rows.map((r) => r.search_text).join("\u0000") + "\u0000";
-    const topMods = (
-      stmt(sqlite, `SELECT workshop_id, name, server_count FROM live_mod_usage ORDER BY server_count DESC, workshop_id LIMIT 10`).all() as TopMod[]
-    ).map((m) => Object.freeze(m));
+    const topMods = readTopMods(sqlite);
     const tags = rows.map((r) => asciiLower(r.tags));
     // Rough: a row and its entry ~ 1.2 KB of strings and objects; 2 bytes a character of JSON and
     // text; 4 bytes an order slot or mod index entry; ~100 B a map key.
