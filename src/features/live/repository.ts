@@ -224,11 +224,9 @@ export const liveRepo = {
     ).run(JSON.stringify(registeredServerIds)).changes;
   },
 
-  insertRawPoint(sqlite: Database, sid: number, time: number, players: number, queue: number, wait: number) {
-    stmt(
-      sqlite,
-      `INSERT OR REPLACE INTO game_server_stats_raw (sid, time, players, queue, wait) VALUES (?, ?, ?, ?, ?)`,
-    ).run(sid, time, players, queue, wait);
+  /** Raw stat points: [sid, time, players, queue, wait] (a page's in a few statements). */
+  insertRawPoints(sqlite: Database, rows: [number, number, number, number, number][]) {
+    insertRows(sqlite, `INSERT OR REPLACE INTO game_server_stats_raw (sid, time, players, queue, wait)`, 5, rows);
   },
 
   currentMods(sqlite: Database, serverIds: string[]): CurrentMod[] {

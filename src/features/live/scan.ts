@@ -120,6 +120,7 @@ export function processPage(deps: Pick<Deps, "sqlite">, servers: LiveServer[], s
       };
 
       const changed: { id: string; sid: number; server: LiveServer; hash: string; isNew: boolean }[] = [];
+      const points: [number, number, number, number, number][] = [];
       fresh.forEach((s, i) => {
         const e = existing.get(s.host_address);
         const row = {
@@ -191,11 +192,12 @@ export function processPage(deps: Pick<Deps, "sqlite">, servers: LiveServer[], s
           else changed.push({ id, sid, server: s, hash, isNew: true });
         }
         state.bySource[s.modsUnknown ? "a2s" : "battlemetrics"]++;
-        liveRepo.insertRawPoint(sqlite, sid, time, s.player_count, s.queue_players_count, s.wait_time_estimation);
+        points.push([sid, time, s.player_count, s.queue_players_count, s.wait_time_estimation]);
         state.servers++;
         state.totalPlayers += s.player_count;
         state.totalQueue += s.queue_players_count;
       });
+      liveRepo.insertRawPoints(sqlite, points);
 
       // Mod diffs for servers whose list changed (or that are new).
       const { modRows, changeRows } = state;
