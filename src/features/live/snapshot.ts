@@ -211,6 +211,9 @@ function modIndex(sqlite: Database, recent: string, cut: number, nUsed: number, 
     pairs += e.nums.length;
   }
   cache.bySid = next;
+  // What the cache holds beside the snapshot (ASCII text is 1 byte a character; 4 a number).
+  let cacheBytes = ids.length * 60;
+  for (const e of next.values()) cacheBytes += e.json.length + e.nums.length * 4 + 80;
   // Per usage position: where its mod numbers start in `mods` (one more at the end).
   const start = new Int32Array(nUsed + 1);
   const mods = new Int32Array(pairs);
@@ -260,7 +263,7 @@ function modIndex(sqlite: Database, recent: string, cut: number, nUsed: number, 
     if (usedCount[m + 1]! > usedCount[m]!) usedByMod.set(ids[m]!, usedFlat.subarray(usedCount[m]!, usedCount[m + 1]!));
     if (onlineCount[m + 1]! > onlineCount[m]!) byMod.set(ids[m]!, onlineFlat.subarray(onlineCount[m]!, onlineCount[m + 1]!));
   }
-  return { byMod, usedByMod, modInts: usedFlat.length + onlineFlat.length };
+  return { byMod, usedByMod, modInts: usedFlat.length + onlineFlat.length, cacheBytes };
 }
 
 export function buildSnapshot(sqlite: Database, now: number): LiveSnapshot {
@@ -310,7 +313,7 @@ export function buildSnapshot(sqlite: Database, now: number): LiveSnapshot {
       return JSON.stringify(serverBase(r));
     });
     for (const [sid, i] of bySid) if (sid <= maxSid) rowAt[sid] = i + 1;
-    const { byMod, usedByMod, modInts } = modIndex(sqlite, recent, cut, used.length, usedAt, rows.length, rowAt);
+    const { byMod, usedByMod, modInts, cacheBytes } = modIndex(sqlite, recent, cut, used.length, usedAt, rows.length, rowAt);
     const entries = rows.map((r) => {
       const e = toEntry(r);
       Object.freeze(e.tags);
@@ -328,9 +331,10 @@ export function buildSnapshot(sqlite: Database, now: number): LiveSnapshot {
     const topMods = readTopMods(sqlite);
     const tags = rows.map((r) => asciiLower(r.tags));
     // Rough: a row and its entry ~ 1.2 KB of strings and objects; 2 bytes a character of JSON and
-    // text; 4 bytes an order slot or mod index entry; ~100 B a map key.
+    // text; 4 bytes an order slot or mod index entry; ~100 B a map key; and the mod-list cache
+    // kept for the next build (modIndex).
     const chars = json.reduce((n, j) => n + j.length, 0) + usedJson.reduce((n, j) => n + j.length, 0) + text.length;
-    const bytes = rows.length * 1200 + used.length * 20 + chars * 2 + SERVER_SORTS.length * rows.length * 4 + modInts * 4 + (byMod.size + usedByMod.size) * 100;
+    const bytes = rows.length * 1200 + used.length * 20 + chars * 2 + SERVER_SORTS.length * rows.length * 4 + modInts * 4 + (byMod.size + usedByMod.size) * 100 + cacheBytes;
     return Object.freeze({
       gen,
       cut,
