@@ -1,7 +1,7 @@
 // The benchmark: the compiled service and a bare baseline on the same seeded database.
 //
 //   bun bench/run.ts [--scale full|small] [--duration S] [--connections 1,32] [--only REGEX]
-//                    [--no-build] [--out bench/results/<date>.json] [--no-docs]
+//                    [--load wrk|autocannon] [--no-build] [--out bench/results/<date>.json] [--no-docs]
 //
 // 1. Builds dist/loadout (`bun run build`) unless it exists and is newer than every source file.
 // 2. Copies bench/data/<scale>.db (from `bun run seed:bench --scale <scale>`) into a temp data
@@ -9,7 +9,8 @@
 //    feature calls "online" what reported within the last hour).
 // 3. Cold start: spawns the binary three times, time from spawn to the first 200 of /api/v1/health.
 // 4. Starts the service (LOADOUT_SCHEDULES=off, LOADOUT_TRUST_PROXY=true) and bench/baseline.ts,
-//    checks each endpoint once on both (status; same body?), then drives each with autocannon at
+//    checks each endpoint once on both (status; same body?), then drives each with wrk (bench/wrk.ts;
+//    autocannon when wrk is not installed, or for the smoke test's fixed request counts) at
 //    every connection count for a fixed time, service first, then baseline. Anonymous requests
 //    rotate X-Forwarded-For over many addresses and authenticated ones rotate over the bench
 //    user's API keys, so the per-IP / per-credential rate limits (300 / 1,200 a minute) stay in
@@ -25,6 +26,7 @@ import { join, resolve } from "node:path";
 import { seed, schemaFingerprint, benchApiKey, type SeedMeta } from "./seed";
 import { driveWrites, writePlan, type LoadFigures, type WriteLoad } from "./writes";
 import { mulberry32 } from "../test/fixtures/prng";
+import { driveWrk, wrkAvailable } from "./wrk";
 
 const ROOT = resolve(import.meta.dir, "..");
 const BUN = process.execPath;
@@ -344,10 +346,13 @@ const cacheTotals = (m: Map<string, number>) => {
 let ipCounter = 1;
 let keyCounter = 0;
 
-async function drive(base: string, ep: Endpoint, connections: number, seconds: number, apiKeys: number, amount?: number): Promise<Load> {
+type LoadGenerator = "wrk" | "autocannon";
+
+async function drive(base: string, ep: Endpoint, connections: number, seconds: number, apiKeys: number, amount: number | undefined, load: LoadGenerator): Promise<Load> {
+  const rnd = mulberry32(42); // the same sequence of queries for the service and the baseline
+  if (load === "wrk") return driveWrk(base, { method: ep.method ?? "GET", path: ep.path, vary: ep.vary, body: ep.body, auth: ep.auth }, connections, seconds, apiKeys, rnd);
   const headers: Record<string, string> = {};
   if (ep.body) headers["content-type"] = "application/json";
-  const rnd = mulberry32(42); // the same sequence of queries for the service and the baseline
   const r = await autocannon({
     url: base + ep.path,
     method: ep.method ?? "GET",
@@ -443,6 +448,12 @@ interface Row {
   within_budget?: boolean | null;
 }
 
+function wrkVersion(): string | null {
+  if (!wrkAvailable()) return null;
+  const r = Bun.spawnSync(["wrk", "-v"]);
+  return /wrk (\S+)/.exec(r.stdout.toString() + r.stderr.toString())?.[1] ?? "?";
+}
+
 function machine() {
   const cpu = cpus();
   let bunVersion = Bun.version;
@@ -467,6 +478,7 @@ function machine() {
     zod: pkg("zod"),
     drizzle_orm: pkg("drizzle-orm"),
     autocannon: pkg("autocannon"),
+    wrk: wrkVersion(),
   };
 }
 
@@ -474,12 +486,14 @@ const fmt = (n: number | undefined | null, d = 1) => (n === undefined || n === n
 
 function markdown(res: any): string {
   const conns: number[] = res.method.connections;
+  const byWrk = String(res.method.load_generator).startsWith("wrk");
+  const lat = (n: number | undefined | null) => (byWrk ? (n == null ? "—" : n.toFixed(1)) : fmt(n, 0));
   const L: string[] = [];
   L.push(`Run ${res.date} · scale **${res.scale}** · ${res.method.duration_s} s per measurement · connections ${conns.join(" and ")}`);
   L.push("");
   L.push(`Machine: ${res.machine.nproc} cores (${res.machine.cpu_model}), ${res.machine.memory_gib} GiB, Linux ${res.machine.kernel}. ` +
     `Load average before/after: ${res.machine.loadavg_before.map((x: number) => x.toFixed(2)).join(" ")} / ${res.machine.loadavg_after.map((x: number) => x.toFixed(2)).join(" ")}. ` +
-    `Bun ${res.machine.bun}, SQLite ${res.machine.sqlite}, Elysia ${res.machine.elysia}, zod ${res.machine.zod}, drizzle-orm ${res.machine.drizzle_orm}, autocannon ${res.machine.autocannon}.`);
+    `Bun ${res.machine.bun}, SQLite ${res.machine.sqlite}, Elysia ${res.machine.elysia}, zod ${res.machine.zod}, drizzle-orm ${res.machine.drizzle_orm}, load by ${byWrk ? `wrk ${res.machine.wrk ?? "?"}` : `autocannon ${res.machine.autocannon}`}.`);
   L.push("");
   L.push(`Database: ${(res.database.bytes / 2 ** 20).toFixed(0)} MiB (seeded in ${res.database.seed_seconds} s). ` +
     `Cold start of dist/loadout to the first 200: ${res.cold_start_ms.map((x: number) => x.toFixed(0)).join(", ")} ms (median ${res.cold_start_median_ms.toFixed(0)} ms). ` +
@@ -509,7 +523,7 @@ function markdown(res: any): string {
       const b = r.baseline[i];
       const ratio = r.ratio_rps[i];
       const bad = s && (s.non2xx > 0 || s.errors > 0) ? ` (${s.non2xx} non-2xx, ${s.errors} errors)` : "";
-      cells.push(s ? `${fmt(s.p50, 0)} / ${fmt(s.p99, 0)}${bad}` : "—", s ? fmt(s.rps, 0) : "—", b ? fmt(b.rps, 0) : "—",
+      cells.push(s ? `${lat(s.p50)} / ${lat(s.p99)}${bad}` : "—", s ? fmt(s.rps, 0) : "—", b ? fmt(b.rps, 0) : "—",
         ratio == null ? "—" : `${ratio.toFixed(2)}${ratio < 0.5 ? " **<0.5**" : ""}`);
     });
     const rates = r.service.map((x) => x.cache_hit_rate).filter((x): x is number => typeof x === "number");
@@ -518,7 +532,8 @@ function markdown(res: any): string {
     L.push(`| ${cells.join(" | ")} |`);
   }
   L.push("");
-  L.push("Latencies are autocannon's (1 ms histogram resolution: `<1` means under a millisecond). " +
+  L.push((byWrk ? "Latencies are wrk's (microsecond resolution, shown to 0.1 ms; wrk runs 2 threads on the same 2 cores). "
+    : "Latencies are autocannon's (1 ms histogram resolution: `<1` means under a millisecond). ") +
     "ratio = service req/s ÷ baseline req/s at the same connection count.");
   for (const w of (res.writes ?? []) as WriteRow[]) {
     L.push("");
@@ -567,9 +582,12 @@ export interface BenchOptions {
   quiet?: boolean;
   /** Fixed number of requests per measurement instead of a duration (smoke test). */
   amount?: number;
+  /** Default: wrk when installed (and no `amount`), else autocannon. */
+  load?: LoadGenerator;
 }
 
 export async function runBench(opts: BenchOptions) {
+  const load: LoadGenerator = opts.amount ? "autocannon" : opts.load ?? (wrkAvailable() ? "wrk" : "autocannon");
   const dbSrc = opts.db ?? join(ROOT, `bench/data/${opts.scale}.db`);
   if (!existsSync(dbSrc) || !existsSync(`${dbSrc}.meta.json`)) throw new Error(`no seeded database: run \`bun run seed:bench --scale ${opts.scale}\` first`);
   let meta = JSON.parse(readFileSync(`${dbSrc}.meta.json`, "utf8")) as SeedMeta;
@@ -658,18 +676,19 @@ export async function runBench(opts: BenchOptions) {
       row.same_body = pb.status === 200 ? sameBody(ps.body, pb.body, ep) : false;
       for (const c of opts.connections) {
         const before = ep.cacheRate ? cacheTotals(await scrape(S, !opts.amount)) : null;
-        const s = await drive(S, ep, c, opts.duration, meta.ids.api_keys ?? 1, opts.amount);
+        const s = await drive(S, ep, c, opts.duration, meta.ids.api_keys ?? 1, opts.amount, load);
         if (before) {
           const after = cacheTotals(await scrape(S, !opts.amount));
           const n = after.hits + after.misses - before.hits - before.misses;
           s.cache_hit_rate = opts.amount ? null : n > 0 ? Math.round(((after.hits - before.hits) / n) * 1000) / 1000 : null;
         }
-        const b = await drive(B, ep, c, opts.duration, meta.ids.api_keys ?? 1, opts.amount);
+        const b = await drive(B, ep, c, opts.duration, meta.ids.api_keys ?? 1, opts.amount, load);
         row.service.push(s);
         row.baseline.push(b);
         row.ratio_rps.push(b.rps > 0 ? Math.round((s.rps / b.rps) * 100) / 100 : null);
-        log(`${ep.name.padEnd(32)} c=${String(c).padEnd(3)} service p50 ${fmt(s.p50, 0).padStart(3)} p99 ${fmt(s.p99, 0).padStart(4)} ms ${String(s.rps).padStart(8)} req/s` +
-          ` | baseline p50 ${fmt(b.p50, 0).padStart(3)} p99 ${fmt(b.p99, 0).padStart(4)} ms ${String(b.rps).padStart(8)} req/s | ratio ${row.ratio_rps.at(-1)}` +
+        const lat = (n: number) => (load === "wrk" ? n.toFixed(1) : fmt(n, 0));
+        log(`${ep.name.padEnd(32)} c=${String(c).padEnd(3)} service p50 ${lat(s.p50).padStart(4)} p99 ${lat(s.p99).padStart(5)} ms ${String(s.rps).padStart(8)} req/s` +
+          ` | baseline p50 ${lat(b.p50).padStart(4)} p99 ${lat(b.p99).padStart(5)} ms ${String(b.rps).padStart(8)} req/s | ratio ${row.ratio_rps.at(-1)}` +
           (s.non2xx || s.errors ? ` | service non-2xx ${s.non2xx} errors ${s.errors}` : "") +
           (s.cache_hit_rate != null ? ` | cache hits ${(s.cache_hit_rate * 100).toFixed(1)}%` : ""));
       }
@@ -733,7 +752,7 @@ export async function runBench(opts: BenchOptions) {
     method: {
       duration_s: opts.duration,
       connections: opts.connections,
-      load_generator: "autocannon (programmatic, same machine, same run)",
+      load_generator: load === "wrk" ? "wrk (2 threads, Lua script, same machine, same run)" : "autocannon (programmatic, same machine, same run)",
       service: `dist/loadout${bin.built ? " (built for this run)" : ""}, LOADOUT_SCHEDULES=off, LOADOUT_TRUST_PROXY=true, log level ${process.env.LOADOUT_LOG_LEVEL ?? "info"} to a file`,
       baseline: "bench/baseline.ts: Bun.serve + bun:sqlite, same repository SQL and service object builders",
     },
@@ -764,6 +783,6 @@ if (import.meta.main) {
   const duration = Number(arg("duration", scale === "full" ? "5" : "1"));
   const connections = arg("connections", "1,32")!.split(",").map(Number);
   const only = arg("only");
-  await runBench({ scale, duration, connections, only: only ? new RegExp(only, "i") : undefined, out: arg("out"), docs: !flag("no-docs") });
+  await runBench({ scale, duration, connections, only: only ? new RegExp(only, "i") : undefined, out: arg("out"), docs: !flag("no-docs"), load: arg("load") as LoadGenerator | undefined });
   process.exit(0);
 }
