@@ -185,12 +185,15 @@ export function httpPlugin(deps: Deps, server: () => Server<any> | null | undefi
   let watchForProxy = !deps.config.LOADOUT_TRUST_PROXY;
 
   return new Elysia({ name: "http" })
+    // Every answer's security headers, as the app's default headers: Elysia copies those into each
+    // request's `set.headers` when it creates the context (it does already for CORS's), instead of
+    // a second copy in the hook below.
+    .headers(SECURITY_HEADERS)
     .onRequest(async ({ request, set }) => {
       const id = request.headers.get("x-request-id")?.slice(0, 100) || crypto.randomUUID();
       const path = pathOf(request.url);
       meta.set(request, { id, start: performance.now(), path });
       set.headers["x-request-id"] = id;
-      Object.assign(set.headers, SECURITY_HEADERS);
 
       if (headerBytes(request.headers) > HEADER_LIMIT) {
         return early(request, json(431, { error: "request headers too large" }, { ...SECURITY_HEADERS, "x-request-id": id }));
