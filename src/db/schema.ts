@@ -1,7 +1,7 @@
 // Every feature's tables, in one schema object for drizzle and drizzle-kit.
 // Add one export line per feature tables file.
 export * from "../features/users/tables";
-export * from "../features/jobs/tables";
+export * from "../jobs/tables";
 export * from "../features/catalog/tables";
 export * from "../features/lists/tables";
 export * from "../features/collaboration/tables";

@@ -6,7 +6,7 @@
 import type { SFTPWrapper, Stats } from "ssh2";
 import { posix } from "node:path";
 import type { Deps } from "../../deps";
-import type { JobHandler, Job } from "../jobs/queue";
+import type { JobHandler, Job } from "../../jobs/queue";
 import { ADDON_DIR, cb, localAddons, scanAddons, versionFromServerData, type AddonEntry, type AddonSource, type ItemsScanResult } from "../scraper/addons";
 import { JOB_ITEMS_SCAN } from "../scraper/queue";
 import { getServer, type ServerRow } from "../servers/repository";

@@ -7,7 +7,7 @@
 // restart-loop.ts, each recorded before it is taken; a deployment left `running` by a crash
 // continues from its stored phase when its job is requeued.
 import type { Deps } from "../../deps";
-import { SnoozeJob, type JobHandler } from "../jobs/queue";
+import { SnoozeJob, type JobHandler } from "../../jobs/queue";
 import { recordEvent } from "../events/outbox";
 import { resolveListAccess } from "../lists/access";
 import { assertHostAllowed, checkUrl } from "../../shared/url-safety";

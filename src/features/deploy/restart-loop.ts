@@ -10,7 +10,7 @@
 // back yet) are not held in the worker: the job is snoozed (SnoozeJob) and runs again after
 // LOADOUT_DEPLOY_POLL_MS, continuing from the stored phase.
 import type { Deps } from "../../deps";
-import { SnoozeJob } from "../jobs/queue";
+import { SnoozeJob } from "../../jobs/queue";
 import { recordEvent, type EventKind } from "../events/outbox";
 import { queueItemsScan } from "../scraper/queue";
 import { queryInfo } from "../live/a2s";

@@ -11,7 +11,7 @@ import { startFakePanel, type FakePanel } from "../../../test/fakes/panel";
 import { CONTROL, startA2sResponder, type A2sResponder } from "../../../test/fakes/a2s";
 import { createTestApp, TestClock, type TestApp, type TestUser } from "../../../test/helpers";
 import { startSshd, type SshdPeer } from "../../../test/peers/sshd";
-import { LEASE_MS } from "../jobs/queue";
+import { LEASE_MS } from "../../jobs/queue";
 import { AUTO_DEPLOY_CHANGE_JOB, AUTO_DEPLOY_JOB, DEPLOY_JOB } from "./jobs";
 import { discordPayload, describeEvent } from "../events/render";
 import { triggerDispatch } from "../events/jobs";

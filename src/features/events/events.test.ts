@@ -11,7 +11,7 @@ import { newId } from "../../shared/ids";
 import { lists, listItems } from "../lists/tables";
 import { listOwners } from "../collaboration/tables";
 import { mods } from "../catalog/tables";
-import { jobs } from "../jobs/tables";
+import { jobs } from "../../jobs/tables";
 import { recordEvent, type EventKind } from "./outbox";
 import { eventOutbox, webhooks } from "./tables";
 import { triggerDispatch } from "./jobs";

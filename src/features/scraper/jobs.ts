@@ -14,7 +14,7 @@
 //   catalog.growth      the 3-hourly growth snapshot and its 180-day retention
 import { join } from "node:path";
 import type { Deps } from "../../deps";
-import { PermanentJobError, type Job, type JobContext, type JobHandler } from "../jobs/queue";
+import { PermanentJobError, type Job, type JobContext, type JobHandler } from "../../jobs/queue";
 import type { ScheduleSpec } from "../feature-module";
 import { JOB_SCRAPE_DETAIL } from "./queue";
 import { VERSION } from "../../version";
