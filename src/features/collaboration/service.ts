@@ -8,7 +8,7 @@ import type { Tx } from "../../db/client";
 import { AppError } from "../../shared/errors";
 import { newId } from "../../shared/ids";
 import { toIso, toIsoOrNull } from "../../shared/time";
-import { recordEvent } from "../events/outbox";
+import { recordEvent } from "../../outbox/outbox";
 import type { ListAccess } from "../lists/access";
 import { addModsToList } from "../lists/mods";
 import type { FormFieldInput } from "./model";

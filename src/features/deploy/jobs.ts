@@ -8,7 +8,7 @@
 // continues from its stored phase when its job is requeued.
 import type { Deps } from "../../deps";
 import { SnoozeJob, type JobHandler } from "../../jobs/queue";
-import { recordEvent } from "../events/outbox";
+import { recordEvent } from "../../outbox/outbox";
 import { resolveListAccess } from "../lists/access";
 import { assertHostAllowed, checkUrl } from "../../shared/url-safety";
 import { decryptSecret } from "../../shared/crypto";

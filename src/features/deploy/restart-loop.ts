@@ -11,7 +11,7 @@
 // LOADOUT_DEPLOY_POLL_MS, continuing from the stored phase.
 import type { Deps } from "../../deps";
 import { SnoozeJob } from "../../jobs/queue";
-import { recordEvent, type EventKind } from "../events/outbox";
+import { recordEvent, type EventKind } from "../../outbox/outbox";
 import { queueItemsScan } from "../scraper/queue";
 import { queryInfo } from "../live/a2s";
 import * as repo from "../servers/repository";

@@ -5,7 +5,7 @@ import { eq } from "drizzle-orm";
 import type { Tx } from "../../db/client";
 import { listItems } from "../lists/tables";
 import { mods } from "../catalog/tables";
-import { recordEvent } from "./outbox";
+import { recordEvent } from "../../outbox/outbox";
 
 /** Records one `mod_updated` event per list holding the mod; returns how many were recorded. */
 export function recordModUpdated(tx: Tx, workshopId: string, oldVersion: string, newVersion: string, at?: number): number {

@@ -11,7 +11,7 @@ import { CredentialCryptoError, decryptSecret, encryptSecret, keyId, parseKey, r
 import { newId } from "../../shared/ids";
 import { toIso, toIsoOrNull } from "../../shared/time";
 import { assertHostAllowed, checkUrl } from "../../shared/url-safety";
-import { recordEvent } from "../events/outbox";
+import { recordEvent } from "../../outbox/outbox";
 import { requireListOwner, requireListRight, resolveListAccess, type AccessUser, type ListAccess } from "../lists/access";
 import { queueDeployment } from "../deploy/jobs";
 import { blockedMessage, blockingFindings, preflightForServer, type ServerReport } from "../deploy/preflight";
