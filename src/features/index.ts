@@ -8,14 +8,14 @@ import { usersRoutes } from "./users/routes";
 import { listsRoutes } from "./lists/routes";
 import { collaborationRoutes } from "./collaboration/routes";
 import { serversFeature } from "./servers";
-import { eventsRoutes } from "./events/routes";
-import { eventsJobs } from "./events/jobs";
+import { eventsFeature, recordModUpdated } from "./events";
 import { tagsRoutes } from "./tags/routes";
 import { foldersRoutes } from "./folders/routes";
 import { communitiesRoutes } from "./communities/routes";
 import { templatesRoutes } from "./templates/routes";
 import { liveFeature } from "./live";
 import { catalogFeature } from "./catalog";
+import { scraperFeature } from "./scraper";
 import { webRoutes } from "./web/routes";
 import { backupFeature } from "./backup";
 
@@ -31,9 +31,11 @@ export const features: FeatureModule[] = [
   { name: "folders", routes: foldersRoutes },
   { name: "communities", routes: communitiesRoutes },
   { name: "templates", routes: templatesRoutes },
-  { name: "events", routes: eventsRoutes, jobs: eventsJobs },
+  eventsFeature,
   liveFeature,
   catalogFeature,
+  // The scraper writes the catalog; a new version of a mod becomes `mod_updated` on every list holding it.
+  scraperFeature({ onModVersionChanged: (tx, id, from, to) => void recordModUpdated(tx, id, from, to) }),
   backupFeature,
   // Last: its page wildcard answers only what no API, docs or metrics route does.
   { name: "web", routes: webRoutes },

@@ -3,7 +3,7 @@
 // Over 500 lines on purpose: CRUD, credentials, deployments and the approval flow all start from
 // the same caller-scoped server row and its sealed secrets; split by section, they would share it.
 import type { z } from "zod";
-import { reencryptWebhookSecrets } from "../events/service";
+import { reencryptWebhookSecrets } from "../events";
 import { resealListConfigSecrets } from "../lists/server-config-store";
 import type { Deps } from "../../deps";
 import { AppError } from "../../shared/errors";
