@@ -18,7 +18,7 @@ import { freePort } from "../../../test/e2e/build";
 import { loadMigrations, openDatabase } from "../../db/client";
 import { loadConfig } from "../../config";
 import { keyId, parseKey } from "../../shared/crypto";
-import { DEPLOY_JOB } from "../deploy/jobs";
+import { DEPLOY_JOB } from "../servers/deploy/jobs";
 import { BACKUP_JOB, backupFeature } from "./index";
 
 const MAIN = join(import.meta.dir, "../../main.ts");

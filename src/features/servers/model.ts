@@ -280,7 +280,7 @@ export const deployResultView = z.union([
 export const credentialsStoredView = z.object({ ok: z.literal(true), has_credentials: z.literal(true) });
 export const approvalView = z.object({ ok: z.literal(true), require_deploy_approval: z.boolean() });
 
-// ---- pre-flight for the target server (src/features/deploy/preflight.ts)
+// ---- pre-flight for the target server (src/features/servers/deploy/preflight.ts)
 
 export const preflightFixView = z.discriminatedUnion("action", [
   z.object({ action: z.literal("add_mod"), label: z.string(), workshop_id: z.string() }),

@@ -13,8 +13,8 @@ import { toIso, toIsoOrNull } from "../../shared/time";
 import { assertHostAllowed, checkUrl } from "../../shared/url-safety";
 import { recordEvent } from "../../outbox/outbox";
 import { requireListOwner, requireListRight, resolveListAccess, type AccessUser, type ListAccess } from "../lists/access";
-import { queueDeployment } from "../deploy/jobs";
-import { blockedMessage, blockingFindings, preflightForServer, type ServerReport } from "../deploy/preflight";
+import { queueDeployment } from "./deploy/jobs";
+import { blockedMessage, blockingFindings, preflightForServer, type ServerReport } from "./deploy/preflight";
 import {
   panelCredentials,
   sftpCredentials,

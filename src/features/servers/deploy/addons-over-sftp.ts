@@ -5,11 +5,11 @@
 // items.scan job, which scans the local folder and these servers.
 import type { SFTPWrapper, Stats } from "ssh2";
 import { posix } from "node:path";
-import type { Deps } from "../../deps";
-import type { JobHandler, Job } from "../../jobs/queue";
-import { ADDON_DIR, cb, localAddons, scanAddons, versionFromServerData, type AddonEntry, type AddonSource, type ItemsScanResult } from "../scraper/addons";
-import { JOB_ITEMS_SCAN } from "../scraper/queue";
-import { getServer, type ServerRow } from "../servers/repository";
+import type { Deps } from "../../../deps";
+import type { JobHandler, Job } from "../../../jobs/queue";
+import { ADDON_DIR, cb, localAddons, scanAddons, versionFromServerData, type AddonEntry, type AddonSource, type ItemsScanResult } from "../../scraper/addons";
+import { JOB_ITEMS_SCAN } from "../../scraper/queue";
+import { getServer, type ServerRow } from "../repository";
 import { buildTarget } from "./jobs";
 import { SftpTarget } from "./sftp";
 
