@@ -8,7 +8,7 @@ import type { Deps } from "../../deps";
 import { assertHostAllowed } from "../../shared/url-safety";
 import { parseQueryAddress } from "../servers/model";
 import { readCredentialsForServer } from "../servers/service";
-import { A2S_DEFAULT_PORT, queryInfo, type A2sInfo } from "./a2s";
+import { A2S_DEFAULT_PORT, queryInfo, type A2sInfo } from "../../shared/a2s";
 import type { LiveServer } from "./battlemetrics";
 
 export interface A2sTarget {

@@ -5,7 +5,7 @@
 // and the server's game version (A2S, else the live source).
 import type { Database } from "bun:sqlite";
 import type { Deps } from "../../../deps";
-import { queryInfo } from "../../live/a2s";
+import { queryInfo } from "../../../shared/a2s";
 import { dependencyClosure, dependencyEdges, listItems } from "../../lists/repository";
 import { parseQueryAddress } from "../model";
 import * as serversRepo from "../repository";
