@@ -6,8 +6,7 @@
 // queries run side by side, so one silent server blocks nothing else.
 import type { Deps } from "../../deps";
 import { assertHostAllowed } from "../../shared/url-safety";
-import { parseQueryAddress } from "../servers/model";
-import { readCredentialsForServer } from "../servers/service";
+import { parseQueryAddress, readCredentialsForServer } from "../servers";
 import { A2S_DEFAULT_PORT, queryInfo, type A2sInfo } from "../../shared/a2s";
 import type { LiveServer } from "./battlemetrics";
 

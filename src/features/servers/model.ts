@@ -318,5 +318,18 @@ export const serverCheckView = z.object({
   }),
 });
 
+/** GET /lists/:id/check (list-check-routes.ts). */
+export const checkQuery = z.object({ share: z.string().max(100).optional(), server_id: z.string().max(100).optional() });
+
+export const checkResponse = z.object({
+  ok: z.boolean(),
+  mod_count: z.number(),
+  total_size_bytes: z.number(),
+  total_download_size_bytes: z.number(),
+  findings: z.array(findingView),
+  /** With ?server_id=: the server the findings were checked against (pre-flight). */
+  server: serverCheckView.optional(),
+});
+
 /** 409 of a deploy its pre-flight refused. */
 export const deployBlockedView = z.object({ error: z.string(), findings: z.array(findingView) });
