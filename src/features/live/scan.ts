@@ -7,7 +7,7 @@
 import { serverSearchText } from "./search";
 import type { Deps } from "../../deps";
 import { newId } from "../../shared/ids";
-import { queueDetailScrape } from "../scraper/queue";
+import { queueDetailScrape } from "../scraper";
 import { BattleMetricsClient, BattleMetricsError, type LiveServer } from "./battlemetrics";
 import { pollRegisteredServers } from "./a2s-source";
 import { PermanentJobError } from "../../jobs/queue";

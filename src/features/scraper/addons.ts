@@ -84,10 +84,6 @@ export function localAddons(dir: string): AddonSource {
   };
 }
 
-/** Promise of a node-style callback operation (ssh2's SFTP calls). */
-export const cb = <T>(op: (done: (err: Error | null | undefined, v?: T) => void) => void) =>
-  new Promise<T>((resolve, reject) => op((err, v) => (err ? reject(err) : resolve(v as T))));
-
 export interface ItemsScanResult {
   source: string;
   addons: number;

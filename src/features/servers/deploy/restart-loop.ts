@@ -12,7 +12,7 @@
 import type { Deps } from "../../../deps";
 import { SnoozeJob } from "../../../jobs/queue";
 import { recordEvent, type EventKind } from "../../../outbox/outbox";
-import { queueItemsScan } from "../../scraper/queue";
+import { queueItemsScan } from "../../scraper";
 import { queryInfo } from "../../../shared/a2s";
 import * as repo from "../repository";
 import type { DeploymentRow, ServerRow } from "../repository";
@@ -20,8 +20,8 @@ import { parseQueryAddress } from "../model";
 import { DeployError, RateLimitedError, deployErrorMessage } from "./errors";
 import { configSeen, prepareDeployGuard, recordConfigSeen } from "./preflight";
 import { listToServerJsonMods, parseConfig } from "./config-file";
-import { listRequiredDefault } from "../../lists/server-config-store";
-import type { ServerJsonMod } from "../../lists/server-json-format";
+import { listRequiredDefault } from "../../lists";
+import type { ServerJsonMod } from "../../lists";
 import { deployMods, fileNameOf, modsOfConfig, writeVerified, type ConfigFileIO, type ConfigTarget } from "./target";
 
 type Phase = NonNullable<DeploymentRow["phase"]>;
