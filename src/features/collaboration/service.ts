@@ -9,8 +9,8 @@ import { AppError } from "../../shared/errors";
 import { newId } from "../../shared/ids";
 import { toIso, toIsoOrNull } from "../../shared/time";
 import { recordEvent } from "../../outbox/outbox";
-import type { ListAccess } from "../lists/access";
-import { addModsToList } from "../lists/mods";
+import type { ListAccess } from "../lists";
+import { addModsToList } from "../lists";
 import type { FormFieldInput } from "./model";
 import * as repo from "./repository";
 

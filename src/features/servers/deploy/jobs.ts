@@ -9,14 +9,14 @@
 import type { Deps } from "../../../deps";
 import { SnoozeJob, type JobHandler } from "../../../jobs/queue";
 import { recordEvent } from "../../../outbox/outbox";
-import { resolveListAccess } from "../../lists/access";
+import { resolveListAccess } from "../../lists";
 import { assertHostAllowed, checkUrl } from "../../../shared/url-safety";
 import { decryptSecret } from "../../../shared/crypto";
 import { newId } from "../../../shared/ids";
 import * as repo from "../repository";
 import type { ServerRow } from "../repository";
 import { DeployError, deployErrorMessage } from "./errors";
-import { queueItemsScan } from "../../scraper/queue";
+import { queueItemsScan } from "../../scraper";
 import { PanelTarget, type PanelCredentials } from "./panel";
 import { listToServerJsonMods } from "./config-file";
 import { finishDeploy, queryAddressOf, runDeployLoop, type LoopContext } from "./restart-loop";

@@ -6,12 +6,12 @@
 import type { Database } from "bun:sqlite";
 import type { Deps } from "../../../deps";
 import { queryInfo } from "../../../shared/a2s";
-import { dependencyClosure, dependencyEdges, listItems } from "../../lists/repository";
+import { dependencyClosure, dependencyEdges, listItems } from "../../lists";
 import { parseQueryAddress } from "../model";
 import * as serversRepo from "../repository";
 import type { ServerRow } from "../repository";
 import { DeployError } from "./errors";
-import type { ServerJsonMod } from "../../lists/server-json-format";
+import type { ServerJsonMod } from "../../lists";
 import { parseConfig } from "./config-file";
 import { modsOfConfig } from "./target";
 
