@@ -2,8 +2,7 @@
 import type { Deps } from "../../deps";
 import { AppError } from "../../shared/errors";
 import { toIsoOrNull, toIso } from "../../shared/time";
-import { diffItems, type ExtractedItem, type ItemType } from "../scraper";
-import { BUCKET_MS, bucketOf, bucketTime } from "../scraper";
+import { diffItems, type ExtractedItem, type ItemType, BUCKET_MS, bucketOf, bucketTime } from "../scraper";
 import * as repo from "./repository";
 import * as list from "./list";
 import type { z } from "zod";

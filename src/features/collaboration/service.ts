@@ -9,8 +9,7 @@ import { AppError } from "../../shared/errors";
 import { newId } from "../../shared/ids";
 import { toIso, toIsoOrNull } from "../../shared/time";
 import { recordEvent } from "../../outbox/outbox";
-import type { ListAccess } from "../lists";
-import { addModsToList } from "../lists";
+import { type ListAccess, addModsToList } from "../lists";
 import type { FormFieldInput } from "./model";
 import * as repo from "./repository";
 

@@ -4,7 +4,7 @@
 // the same caller-scoped server row and its sealed secrets; split by section, they would share it.
 import type { z } from "zod";
 import { reencryptWebhookSecrets } from "../events";
-import { resealListConfigSecrets } from "../lists";
+import { resealListConfigSecrets, requireListOwner, requireListRight, resolveListAccess, type AccessUser, type ListAccess } from "../lists";
 import type { Deps } from "../../deps";
 import { AppError } from "../../shared/errors";
 import { CredentialCryptoError, decryptSecret, encryptSecret, keyId, parseKey, reencryptSecret } from "../../shared/crypto";
@@ -12,7 +12,6 @@ import { newId } from "../../shared/ids";
 import { toIso, toIsoOrNull } from "../../shared/time";
 import { assertHostAllowed, checkUrl } from "../../shared/url-safety";
 import { recordEvent } from "../../outbox/outbox";
-import { requireListOwner, requireListRight, resolveListAccess, type AccessUser, type ListAccess } from "../lists";
 import { queueDeployment } from "./deploy/jobs";
 import { blockedMessage, blockingFindings, preflightForServer, type ServerReport } from "./deploy/preflight";
 import {

@@ -5,11 +5,7 @@ import type { Deps } from "../../deps";
 import { AppError } from "../../shared/errors";
 import { newId } from "../../shared/ids";
 import { toIso } from "../../shared/time";
-import { listModsForExport } from "../lists";
-import { applyImport, type ApplyImportResult } from "../lists";
-import { inTransaction } from "../lists";
-import { listItemKeys } from "../lists";
-import type { ImportEntry } from "../lists";
+import { listModsForExport, applyImport, type ApplyImportResult, inTransaction, listItemKeys, type ImportEntry } from "../lists";
 
 type TemplateRow = { id: string; name: string; description: string; owner_id: string; source_list_id: string | null; created_at: number; updated_at: number };
 type TemplateModRow = { template_id: string; workshop_id: string; name: string; version: string | null };

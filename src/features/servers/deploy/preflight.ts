@@ -6,12 +6,11 @@
 import type { Database } from "bun:sqlite";
 import type { Deps } from "../../../deps";
 import { queryInfo } from "../../../shared/a2s";
-import { dependencyClosure, dependencyEdges, listItems } from "../../lists";
+import { dependencyClosure, dependencyEdges, listItems, type ServerJsonMod } from "../../lists";
 import { parseQueryAddress } from "../model";
 import * as serversRepo from "../repository";
 import type { ServerRow } from "../repository";
 import { DeployError } from "./errors";
-import type { ServerJsonMod } from "../../lists";
 import { parseConfig } from "./config-file";
 import { modsOfConfig } from "./target";
 

@@ -20,8 +20,7 @@ import { parseQueryAddress } from "../model";
 import { DeployError, RateLimitedError, deployErrorMessage } from "./errors";
 import { configSeen, prepareDeployGuard, recordConfigSeen } from "./preflight";
 import { listToServerJsonMods, parseConfig } from "./config-file";
-import { listRequiredDefault } from "../../lists";
-import type { ServerJsonMod } from "../../lists";
+import { listRequiredDefault, type ServerJsonMod } from "../../lists";
 import { deployMods, fileNameOf, modsOfConfig, writeVerified, type ConfigFileIO, type ConfigTarget } from "./target";
 
 type Phase = NonNullable<DeploymentRow["phase"]>;
