@@ -610,7 +610,7 @@ describe("crash in the middle", () => {
     const child = Bun.spawn([process.execPath, "test/scripts/run-worker.ts", dir, String(POLL_MS)], {
       stdout: "ignore",
       stderr: "pipe",
-      cwd: join(import.meta.dir, "../../.."),
+      cwd: join(import.meta.dir, "../../../.."),
       env: { ...process.env, LOADOUT_ALLOW_PRIVATE_URLS: "true", LOADOUT_DEPLOY_POLL_MS: String(POLL_MS) },
     });
     const row = () => app.deps.sqlite.query("SELECT status, phase, verify_note FROM deployments WHERE id = ?").get(id) as any;
