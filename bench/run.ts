@@ -311,13 +311,22 @@ async function freePort(): Promise<number> {
   return p;
 }
 
-function rssOf(pid: number): number {
+function rssOf(pid: number, field = "VmRSS"): number {
   try {
-    const m = readFileSync(`/proc/${pid}/status`, "utf8").match(/VmRSS:\s+(\d+) kB/);
+    const m = readFileSync(`/proc/${pid}/status`, "utf8").match(new RegExp(`${field}:\\s+(\\d+) kB`));
     return m ? Number(m[1]) * 1024 : 0;
   } catch {
     return 0;
   }
+}
+
+/**
+ * RSS split as the kernel counts it: anonymous memory (the JavaScript heap, SQLite's page cache,
+ * the allocator's free pages) and file-backed pages (the binary, and the database pages SQLite
+ * reads through its memory map: page cache the kernel may drop, shared with every reader).
+ */
+function rssParts(pid: number) {
+  return { rss: rssOf(pid), anon: rssOf(pid, "RssAnon"), file: rssOf(pid, "RssFile") };
 }
 
 async function stop(p: Subprocess) {
@@ -510,6 +519,8 @@ export function hotGoal(e: { name: string; area: string }): { rps: number; p99: 
 
 const fmt = (n: number | undefined | null, d = 1) => (n === undefined || n === null ? "—" : n === 0 ? "<1" : n.toFixed(d).replace(/\.0$/, ""));
 
+const mib = (b: number) => (b / 2 ** 20).toFixed(0);
+
 function markdown(res: any): string {
   const conns: number[] = res.method.connections;
   const byWrk = String(res.method.load_generator).startsWith("wrk");
@@ -523,7 +534,8 @@ function markdown(res: any): string {
   L.push("");
   L.push(`Database: ${(res.database.bytes / 2 ** 20).toFixed(0)} MiB (seeded in ${res.database.seed_seconds} s). ` +
     `Cold start of dist/loadout to the first 200: ${res.cold_start_ms.map((x: number) => x.toFixed(0)).join(", ")} ms (median ${res.cold_start_median_ms.toFixed(0)} ms). ` +
-    `Service RSS: ${(res.rss.idle_bytes / 2 ** 20).toFixed(0)} MiB idle after start, ${(res.rss.max_bytes / 2 ** 20).toFixed(0)} MiB max under load, ${((res.rss.after_bytes ?? 0) / 2 ** 20).toFixed(0)} MiB after the run; baseline ${(res.rss.baseline_max_bytes / 2 ** 20).toFixed(0)} MiB max.`);
+    `Service RSS: ${(res.rss.idle_bytes / 2 ** 20).toFixed(0)} MiB idle after start, ${(res.rss.max_bytes / 2 ** 20).toFixed(0)} MiB max under load, ${((res.rss.after_bytes ?? 0) / 2 ** 20).toFixed(0)} MiB after the run; baseline ${(res.rss.baseline_max_bytes / 2 ** 20).toFixed(0)} MiB max.` +
+    (res.rss.after && res.rss.after_15s ? ` After the run, anonymous / file-backed (the binary and SQLite's memory-mapped database pages): ${mib(res.rss.after.anon)} / ${mib(res.rss.after.file)} MiB at 2 s, ${mib(res.rss.after_15s.anon)} / ${mib(res.rss.after_15s.file)} MiB at 15 s (RSS ${mib(res.rss.after_15s.rss)} MiB).` : ""));
   const mem = res.in_memory ?? {};
   if (mem.live_snapshot_servers != null) {
     L.push("");
@@ -701,6 +713,7 @@ export async function runBench(opts: BenchOptions) {
   const rows: Row[] = [];
   const writes: WriteRow[] = [];
   let maxRss = 0, baseMaxRss = 0, idleRss = 0, afterRss = 0;
+  let afterParts: ReturnType<typeof rssParts> | null = null, settledParts: ReturnType<typeof rssParts> | null = null;
   let memory: Record<string, number | null> = {};
   try {
     await waitFor200(`${S}/api/v1/health`, 30_000);
@@ -781,6 +794,10 @@ export async function runBench(opts: BenchOptions) {
     // responses are gone: sampled after a pause.
     await Bun.sleep(2_000);
     afterRss = rssOf(svc.pid);
+    afterParts = rssParts(svc.pid);
+    // And once the allocator has had time to give back what the last responses used.
+    if (!opts.amount) await Bun.sleep(13_000);
+    settledParts = rssParts(svc.pid);
     const m = await scrape(S, !opts.amount);
     memory = {
       live_snapshot_servers: m.get("loadout_live_snapshot_servers") ?? null,
@@ -815,7 +832,7 @@ export async function runBench(opts: BenchOptions) {
     database: { bytes: statSync(dbPath).size, seed_seconds: meta.seconds, seeded_at: meta.seeded_at, counts: meta.counts },
     cold_start_ms: cold.map((x) => Math.round(x * 10) / 10),
     cold_start_median_ms: Math.round(sorted[1]! * 10) / 10,
-    rss: { idle_bytes: idleRss, max_bytes: maxRss, after_bytes: afterRss, baseline_max_bytes: baseMaxRss },
+    rss: { idle_bytes: idleRss, max_bytes: maxRss, after_bytes: afterRss, baseline_max_bytes: baseMaxRss, after: afterParts, after_15s: settledParts },
     /** What the in-memory answers hold (the service's own gauges after the run). */
     in_memory: memory,
     endpoints: rows,
