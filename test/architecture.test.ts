@@ -6,6 +6,9 @@
 //       files together for a reader and the compiler just the same),
 //   (c) the features, as a graph (an arrow X → Y when a non-test file of X imports anything of Y),
 //       are not a DAG: two features that import each other, or a longer loop.
+// and when the platform (src/ outside features/ and web/, but the entry points) imports a feature
+// other than db/schema.ts gathering the tables.ts, or the registry takes a feature other than
+// from its index.ts.
 import { describe, expect, test } from "bun:test";
 import { existsSync, readdirSync, readFileSync, statSync } from "node:fs";
 import { dirname, join, relative, resolve, sep } from "node:path";
@@ -166,6 +169,25 @@ describe("architecture (docs/architecture.md)", () => {
     expect(pairs).toEqual([]);
     const loops = cycles([...edges].flatMap(([a, bs]) => [...bs].map((b) => [a, b] as [string, string])));
     expect(loops).toEqual([]);
+  });
+
+  test("the platform knows no feature: only db/schema.ts gathers the tables, only the entry points start features", () => {
+    const ENTRY = new Set(["src/app.ts", "src/runtime.ts", "src/server.ts", "src/main.ts"]);
+    const reaches = imports
+      .filter((i) => !isTest(i.from) && !ENTRY.has(i.from))
+      .filter((i) => !i.from.startsWith("src/features/") && !i.from.startsWith("src/web/"))
+      .filter((i) => i.to.startsWith("src/features/"))
+      .filter((i) => !(i.from === "src/db/schema.ts" && isPublicFace(i.to) && i.to.endsWith("/tables.ts")))
+      .map((i) => `${i.from}:${i.line} → ${i.to}`);
+    expect(reaches).toEqual([]);
+  });
+
+  test("the registry (src/features/index.ts) takes every feature from its index.ts", () => {
+    const reaches = imports
+      .filter((i) => i.from === "src/features/index.ts" && featureOf(i.to) !== null && !i.to.endsWith("/index.ts"))
+      .map((i) => `${i.from}:${i.line} → ${i.to}`);
+    expect(reaches).toEqual([]);
+    expect(imports.filter((i) => i.from === "src/features/index.ts").length).toBeGreaterThan(10);
   });
 
   test("the rules catch what they are meant to (a reach, a loop)", () => {
