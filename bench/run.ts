@@ -1,7 +1,7 @@
 // The benchmark: the compiled service and a bare baseline on the same seeded database.
 //
 //   bun bench/run.ts [--scale full|small] [--duration S] [--connections 1,32] [--only REGEX]
-//                    [--load wrk|autocannon] [--before bench/results/<earlier>.json] [--no-build] [--out bench/results/<date>.json] [--no-docs]
+//                    [--load wrk|autocannon] [--before bench/results/<earlier>.json] [--bin PATH] [--no-build] [--out bench/results/<date>.json] [--no-docs]
 //
 // 1. Builds dist/loadout (`bun run build`) unless it exists and is newer than every source file.
 // 2. Copies bench/data/<scale>.db (from `bun run seed:bench --scale <scale>`) into a temp data
@@ -261,6 +261,9 @@ async function ensureBinary(out?: string): Promise<{ path: string; built: boolea
     if ((await p.exited) !== 0) throw new Error("build failed");
     return { path: out, built: true, seconds: Math.round(performance.now() - t) / 1000 };
   }
+  // A binary built elsewhere (an older tree's, for a before/after pair on the same machine state).
+  const given = arg("bin");
+  if (given) return { path: resolve(given), built: false, seconds: 0 };
   const bin = join(ROOT, "dist/loadout");
   const stale = !existsSync(bin) || Math.max(newestMtime(join(ROOT, "src")), newestMtime(join(ROOT, "drizzle"))) > statSync(bin).mtimeMs;
   if (flag("no-build") && existsSync(bin)) return { path: bin, built: false, seconds: 0 };
@@ -825,7 +828,7 @@ export async function runBench(opts: BenchOptions) {
       duration_s: opts.duration,
       connections: opts.connections,
       load_generator: load === "wrk" ? "wrk (2 threads, Lua script, same machine, same run)" : "autocannon (programmatic, same machine, same run)",
-      service: `dist/loadout${bin.built ? " (built for this run)" : ""}, LOADOUT_SCHEDULES=off, LOADOUT_TRUST_PROXY=true, log level ${process.env.LOADOUT_LOG_LEVEL ?? "info"} to a file`,
+      service: `${bin.path.replace(ROOT + "/", "")}${bin.built ? " (built for this run)" : ""}, LOADOUT_SCHEDULES=off, LOADOUT_TRUST_PROXY=true, log level ${process.env.LOADOUT_LOG_LEVEL ?? "info"} to a file`,
       baseline: "bench/baseline.ts: Bun.serve + bun:sqlite, same repository SQL and service object builders",
     },
     machine: { ...machine(), loadavg_before: loadBefore, loadavg_after: loadAfter },
