@@ -8,7 +8,7 @@
 //
 // Without --db it copies bench/data/full.db to a temp dir first (1.5 GB, ~2 s); with --db it
 // opens that file as it is (give it a copy: the app runs its migration check and may write).
-import { copyFileSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { closeSync, copyFileSync, mkdtempSync, openSync, readFileSync, rmSync, writeSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join, resolve } from "node:path";
 import { loadConfig } from "../src/config";
@@ -50,10 +50,10 @@ const config = loadConfig({
   LOADOUT_LOG_LEVEL: process.env.LOADOUT_LOG_LEVEL ?? "info",
   LOADOUT_JWT_SECRET: "bench-jwt-secret-bench-jwt-secret-0123456789",
 });
-// The log lines go to a file, as the bench's service writes them.
+// The log lines go to a file, as the bench's service writes them (its stdout is a file).
 const realWrite = process.stdout.write.bind(process.stdout);
-const sink = Bun.file(join(dir, "fixed-cost.log")).writer();
-process.stdout.write = ((chunk: any) => (sink.write(chunk), true)) as any;
+const logFd = openSync(join(dir, "fixed-cost.log"), "w");
+process.stdout.write = ((chunk: any) => (writeSync(logFd, chunk), true)) as any;
 const say = (s: string) => realWrite(s + "\n");
 
 const deps = createDeps(config);
@@ -110,7 +110,7 @@ for (const r of rows) {
   say(`${r.name.padEnd(26)} ${String(body.length).padStart(7)} B  median ${us[us.length >> 1]!.toFixed(2)} µs CPU  (rounds: ${us.map((x) => x.toFixed(2)).join(", ")})`);
 }
 await new Promise((r) => setImmediate(r)); // the last batch's log lines
-await sink.flush();
+closeSync(logFd);
 deps.sqlite.close();
 if (owned) rmSync(dir, { recursive: true, force: true });
 process.exit(0);
