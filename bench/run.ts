@@ -1,7 +1,7 @@
 // The benchmark: the compiled service and a bare baseline on the same seeded database.
 //
 //   bun bench/run.ts [--scale full|small] [--duration S] [--connections 1,32] [--only REGEX]
-//                    [--no-build] [--out bench/results/<date>.json] [--no-docs]
+//                    [--load wrk|autocannon] [--before bench/results/<earlier>.json] [--bin PATH] [--no-build] [--out bench/results/<date>.json] [--no-docs]
 //
 // 1. Builds dist/loadout (`bun run build`) unless it exists and is newer than every source file.
 // 2. Copies bench/data/<scale>.db (from `bun run seed:bench --scale <scale>`) into a temp data
@@ -9,7 +9,8 @@
 //    feature calls "online" what reported within the last hour).
 // 3. Cold start: spawns the binary three times, time from spawn to the first 200 of /api/v1/health.
 // 4. Starts the service (LOADOUT_SCHEDULES=off, LOADOUT_TRUST_PROXY=true) and bench/baseline.ts,
-//    checks each endpoint once on both (status; same body?), then drives each with autocannon at
+//    checks each endpoint once on both (status; same body?), then drives each with wrk (bench/wrk.ts;
+//    autocannon when wrk is not installed, or for the smoke test's fixed request counts) at
 //    every connection count for a fixed time, service first, then baseline. Anonymous requests
 //    rotate X-Forwarded-For over many addresses and authenticated ones rotate over the bench
 //    user's API keys, so the per-IP / per-credential rate limits (300 / 1,200 a minute) stay in
@@ -25,6 +26,7 @@ import { join, resolve } from "node:path";
 import { seed, schemaFingerprint, benchApiKey, type SeedMeta } from "./seed";
 import { driveWrites, writePlan, type LoadFigures, type WriteLoad } from "./writes";
 import { mulberry32 } from "../test/fixtures/prng";
+import { driveWrk, wrkAvailable } from "./wrk";
 
 const ROOT = resolve(import.meta.dir, "..");
 const BUN = process.execPath;
@@ -76,6 +78,11 @@ export interface Vocabulary {
   /** The 20 mods most servers run. */
   popularMods: string[];
   catalogPages: number;
+  /** A sample of catalog mods, and of those with dependencies (ids, sorted; the same every run). */
+  modIds: string[];
+  modsWithDeps: string[];
+  /** The online servers' ids. */
+  onlineServers: string[];
 }
 
 export function vocabulary(dbPath: string): Vocabulary {
@@ -91,6 +98,9 @@ export function vocabulary(dbPath: string): Vocabulary {
     serverWords: words(db.query("SELECT search_text AS t FROM game_servers WHERE online = 1").all() as { t: string }[]),
     popularMods: (db.query("SELECT workshop_id FROM live_mod_usage ORDER BY server_count DESC, workshop_id LIMIT 20").all() as { workshop_id: string }[]).map((r) => r.workshop_id),
     catalogPages: Math.ceil((db.query("SELECT count(*) AS n FROM mods WHERE state != 'unknown'").get() as { n: number }).n / 20),
+    modIds: (db.query("SELECT workshop_id FROM mods WHERE state != 'unknown' ORDER BY workshop_id").all() as { workshop_id: string }[]).map((r) => r.workshop_id),
+    modsWithDeps: (db.query("SELECT DISTINCT d.workshop_id FROM mod_dependencies d JOIN mods m ON m.workshop_id = d.workshop_id WHERE m.state != 'unknown' ORDER BY d.workshop_id").all() as { workshop_id: string }[]).map((r) => r.workshop_id),
+    onlineServers: (db.query("SELECT id FROM game_servers WHERE online = 1 ORDER BY id").all() as { id: string }[]).map((r) => r.id),
   };
   db.close();
   return v;
@@ -126,6 +136,14 @@ export function variedEndpoints(v: Vocabulary): Endpoint[] {
         const w = pick(r, v.modWords);
         return `/api/v1/mods/autocomplete?q=${enc(w.slice(0, Math.min(w.length, 2 + Math.floor(r() * 3))))}`;
       },
+    },
+    { name: "varied: mod detail (any mod)", area: "catalog", vary: (r) => `/api/v1/mods/${pick(r, v.modIds)}` },
+    { name: "varied: mod deps (any mod with some)", area: "catalog", vary: (r) => `/api/v1/mods/${pick(r, v.modsWithDeps)}/deps` },
+    { name: "varied: mod stats (any mod)", area: "catalog", vary: (r) => `/api/v1/mods/${pick(r, v.modIds)}/stats` },
+    { name: "varied: game-server detail (any online)", area: "live", vary: (r) => `/api/v1/game-servers/${pick(r, v.onlineServers)}` },
+    {
+      name: "varied: server stats (any online, 1–365 days)", area: "live",
+      vary: (r) => `/api/v1/game-servers/${pick(r, v.onlineServers)}/stats?days=${pick(r, [1, 7, 14, 30, 90, 365])}`,
     },
     {
       name: "varied: game-servers filters", area: "live", budget: 15, budgetSource: "#15",
@@ -243,6 +261,9 @@ async function ensureBinary(out?: string): Promise<{ path: string; built: boolea
     if ((await p.exited) !== 0) throw new Error("build failed");
     return { path: out, built: true, seconds: Math.round(performance.now() - t) / 1000 };
   }
+  // A binary built elsewhere (an older tree's, for a before/after pair on the same machine state).
+  const given = arg("bin");
+  if (given) return { path: resolve(given), built: false, seconds: 0 };
   const bin = join(ROOT, "dist/loadout");
   const stale = !existsSync(bin) || Math.max(newestMtime(join(ROOT, "src")), newestMtime(join(ROOT, "drizzle"))) > statSync(bin).mtimeMs;
   if (flag("no-build") && existsSync(bin)) return { path: bin, built: false, seconds: 0 };
@@ -293,13 +314,22 @@ async function freePort(): Promise<number> {
   return p;
 }
 
-function rssOf(pid: number): number {
+function rssOf(pid: number, field = "VmRSS"): number {
   try {
-    const m = readFileSync(`/proc/${pid}/status`, "utf8").match(/VmRSS:\s+(\d+) kB/);
+    const m = readFileSync(`/proc/${pid}/status`, "utf8").match(new RegExp(`${field}:\\s+(\\d+) kB`));
     return m ? Number(m[1]) * 1024 : 0;
   } catch {
     return 0;
   }
+}
+
+/**
+ * RSS split as the kernel counts it: anonymous memory (the JavaScript heap, SQLite's page cache,
+ * the allocator's free pages) and file-backed pages (the binary, and the database pages SQLite
+ * reads through its memory map: page cache the kernel may drop, shared with every reader).
+ */
+function rssParts(pid: number) {
+  return { rss: rssOf(pid), anon: rssOf(pid, "RssAnon"), file: rssOf(pid, "RssFile") };
 }
 
 async function stop(p: Subprocess) {
@@ -344,10 +374,13 @@ const cacheTotals = (m: Map<string, number>) => {
 let ipCounter = 1;
 let keyCounter = 0;
 
-async function drive(base: string, ep: Endpoint, connections: number, seconds: number, apiKeys: number, amount?: number): Promise<Load> {
+type LoadGenerator = "wrk" | "autocannon";
+
+async function drive(base: string, ep: Endpoint, connections: number, seconds: number, apiKeys: number, amount: number | undefined, load: LoadGenerator): Promise<Load> {
+  const rnd = mulberry32(42); // the same sequence of queries for the service and the baseline
+  if (load === "wrk") return driveWrk(base, { method: ep.method ?? "GET", path: ep.path, vary: ep.vary, body: ep.body, auth: ep.auth }, connections, seconds, apiKeys, rnd);
   const headers: Record<string, string> = {};
   if (ep.body) headers["content-type"] = "application/json";
-  const rnd = mulberry32(42); // the same sequence of queries for the service and the baseline
   const r = await autocannon({
     url: base + ep.path,
     method: ep.method ?? "GET",
@@ -443,6 +476,12 @@ interface Row {
   within_budget?: boolean | null;
 }
 
+function wrkVersion(): string | null {
+  if (!wrkAvailable()) return null;
+  const r = Bun.spawnSync(["wrk", "-v"]);
+  return /wrk (\S+)/.exec(r.stdout.toString() + r.stderr.toString())?.[1] ?? "?";
+}
+
 function machine() {
   const cpu = cpus();
   let bunVersion = Bun.version;
@@ -467,23 +506,39 @@ function machine() {
     zod: pkg("zod"),
     drizzle_orm: pkg("drizzle-orm"),
     autocannon: pkg("autocannon"),
+    wrk: wrkVersion(),
   };
+}
+
+/**
+ * Issue 29's hot reads (what a community's page, a launcher or a bot asks: catalog, live, metrics
+ * rows) and their goal at 32 clients. Not hot: the list rows (an editor's page) and the servers of
+ * the most used mod, a 1.1 MB answer (5,000 a second would be 5.5 GB/s).
+ */
+export function hotGoal(e: { name: string; area: string }): { rps: number; p99: number } | null {
+  if (!["catalog", "live", "metrics"].includes(e.area) || e.name.startsWith("mod servers")) return null;
+  return { rps: 5_000, p99: e.name.includes("autocomplete") ? 5 : 10 };
 }
 
 const fmt = (n: number | undefined | null, d = 1) => (n === undefined || n === null ? "—" : n === 0 ? "<1" : n.toFixed(d).replace(/\.0$/, ""));
 
+const mib = (b: number) => (b / 2 ** 20).toFixed(0);
+
 function markdown(res: any): string {
   const conns: number[] = res.method.connections;
+  const byWrk = String(res.method.load_generator).startsWith("wrk");
+  const lat = (n: number | undefined | null) => (byWrk ? (n == null ? "—" : n.toFixed(1)) : fmt(n, 0));
   const L: string[] = [];
   L.push(`Run ${res.date} · scale **${res.scale}** · ${res.method.duration_s} s per measurement · connections ${conns.join(" and ")}`);
   L.push("");
   L.push(`Machine: ${res.machine.nproc} cores (${res.machine.cpu_model}), ${res.machine.memory_gib} GiB, Linux ${res.machine.kernel}. ` +
     `Load average before/after: ${res.machine.loadavg_before.map((x: number) => x.toFixed(2)).join(" ")} / ${res.machine.loadavg_after.map((x: number) => x.toFixed(2)).join(" ")}. ` +
-    `Bun ${res.machine.bun}, SQLite ${res.machine.sqlite}, Elysia ${res.machine.elysia}, zod ${res.machine.zod}, drizzle-orm ${res.machine.drizzle_orm}, autocannon ${res.machine.autocannon}.`);
+    `Bun ${res.machine.bun}, SQLite ${res.machine.sqlite}, Elysia ${res.machine.elysia}, zod ${res.machine.zod}, drizzle-orm ${res.machine.drizzle_orm}, load by ${byWrk ? `wrk ${res.machine.wrk ?? "?"}` : `autocannon ${res.machine.autocannon}`}.`);
   L.push("");
   L.push(`Database: ${(res.database.bytes / 2 ** 20).toFixed(0)} MiB (seeded in ${res.database.seed_seconds} s). ` +
     `Cold start of dist/loadout to the first 200: ${res.cold_start_ms.map((x: number) => x.toFixed(0)).join(", ")} ms (median ${res.cold_start_median_ms.toFixed(0)} ms). ` +
-    `Service RSS: ${(res.rss.idle_bytes / 2 ** 20).toFixed(0)} MiB idle after start, ${(res.rss.max_bytes / 2 ** 20).toFixed(0)} MiB max under load, ${((res.rss.after_bytes ?? 0) / 2 ** 20).toFixed(0)} MiB after the run; baseline ${(res.rss.baseline_max_bytes / 2 ** 20).toFixed(0)} MiB max.`);
+    `Service RSS: ${(res.rss.idle_bytes / 2 ** 20).toFixed(0)} MiB idle after start, ${(res.rss.max_bytes / 2 ** 20).toFixed(0)} MiB max under load, ${((res.rss.after_bytes ?? 0) / 2 ** 20).toFixed(0)} MiB after the run; baseline ${(res.rss.baseline_max_bytes / 2 ** 20).toFixed(0)} MiB max.` +
+    (res.rss.after && res.rss.after_15s ? ` After the run, anonymous / file-backed (the binary and SQLite's memory-mapped database pages): ${mib(res.rss.after.anon)} / ${mib(res.rss.after.file)} MiB at 2 s, ${mib(res.rss.after_15s.anon)} / ${mib(res.rss.after_15s.file)} MiB at 15 s (RSS ${mib(res.rss.after_15s.rss)} MiB).` : ""));
   const mem = res.in_memory ?? {};
   if (mem.live_snapshot_servers != null) {
     L.push("");
@@ -509,7 +564,7 @@ function markdown(res: any): string {
       const b = r.baseline[i];
       const ratio = r.ratio_rps[i];
       const bad = s && (s.non2xx > 0 || s.errors > 0) ? ` (${s.non2xx} non-2xx, ${s.errors} errors)` : "";
-      cells.push(s ? `${fmt(s.p50, 0)} / ${fmt(s.p99, 0)}${bad}` : "—", s ? fmt(s.rps, 0) : "—", b ? fmt(b.rps, 0) : "—",
+      cells.push(s ? `${lat(s.p50)} / ${lat(s.p99)}${bad}` : "—", s ? fmt(s.rps, 0) : "—", b ? fmt(b.rps, 0) : "—",
         ratio == null ? "—" : `${ratio.toFixed(2)}${ratio < 0.5 ? " **<0.5**" : ""}`);
     });
     const rates = r.service.map((x) => x.cache_hit_rate).filter((x): x is number => typeof x === "number");
@@ -518,7 +573,29 @@ function markdown(res: any): string {
     L.push(`| ${cells.join(" | ")} |`);
   }
   L.push("");
-  L.push("Latencies are autocannon's (1 ms histogram resolution: `<1` means under a millisecond). " +
+  const at32 = conns.indexOf(32);
+  if (at32 >= 0) {
+    const before = new Map<string, Load>();
+    const bi = res.before ? (res.before.connections as number[]).indexOf(32) : -1;
+    if (res.before && bi >= 0) for (const r of res.before.endpoints as Row[]) if (r.available && r.service[bi]) before.set(r.name, r.service[bi]!);
+    const cell = (x: Load | undefined) => (x ? `${fmt(x.rps, 0)} · ${byWrk ? x.p99.toFixed(1) : fmt(x.p99, 0)}` : "—");
+    L.push("");
+    L.push(`Hot reads at 32 clients against issue 29's goal (≥ 5,000 req/s and p99 ≤ 10 ms; autocomplete ≤ 5 ms)` +
+      (res.before ? `, before = \`${res.before.file}\` (${res.before.date}, ${res.before.load_generator})` : "") + ":");
+    L.push("");
+    L.push(`| hot read |${res.before ? " before req/s · p99 ms |" : ""} req/s · p99 ms | baseline req/s · p99 ms | goal |`);
+    L.push(`|---|${res.before ? "---|" : ""}---|---|---|`);
+    for (const r of res.endpoints as Row[]) {
+      const g = hotGoal(r);
+      if (!g || !r.available) continue;
+      const s = r.service[at32], b = r.baseline[at32];
+      const met = s ? s.rps >= g.rps && s.p99 <= g.p99 && s.non2xx === 0 : false;
+      L.push(`| ${r.name} |${res.before ? ` ${cell(before.get(r.name))} |` : ""} ${cell(s)} | ${cell(b)} | ${met ? "met" : "**not met**"} |`);
+    }
+  }
+  L.push("");
+  L.push((byWrk ? "Latencies are wrk's (microsecond resolution, shown to 0.1 ms; wrk runs 2 threads on the same 2 cores). "
+    : "Latencies are autocannon's (1 ms histogram resolution: `<1` means under a millisecond). ") +
     "ratio = service req/s ÷ baseline req/s at the same connection count.");
   for (const w of (res.writes ?? []) as WriteRow[]) {
     L.push("");
@@ -567,9 +644,20 @@ export interface BenchOptions {
   quiet?: boolean;
   /** Fixed number of requests per measurement instead of a duration (smoke test). */
   amount?: number;
+  /** Default: wrk when installed (and no `amount`), else autocannon. */
+  load?: LoadGenerator;
+  /** A previous results file: the hot-reads table shows its figures beside this run's. */
+  before?: string;
+}
+
+function beforeOf(file: string) {
+  const r = JSON.parse(readFileSync(file, "utf8"));
+  return { file: file.replace(ROOT + "/", ""), date: r.date, load_generator: r.method.load_generator, connections: r.method.connections,
+    endpoints: (r.endpoints as Row[]).map((e) => ({ name: e.name, available: e.available, service: e.service })) };
 }
 
 export async function runBench(opts: BenchOptions) {
+  const load: LoadGenerator = opts.amount ? "autocannon" : opts.load ?? (wrkAvailable() ? "wrk" : "autocannon");
   const dbSrc = opts.db ?? join(ROOT, `bench/data/${opts.scale}.db`);
   if (!existsSync(dbSrc) || !existsSync(`${dbSrc}.meta.json`)) throw new Error(`no seeded database: run \`bun run seed:bench --scale ${opts.scale}\` first`);
   let meta = JSON.parse(readFileSync(`${dbSrc}.meta.json`, "utf8")) as SeedMeta;
@@ -628,6 +716,7 @@ export async function runBench(opts: BenchOptions) {
   const rows: Row[] = [];
   const writes: WriteRow[] = [];
   let maxRss = 0, baseMaxRss = 0, idleRss = 0, afterRss = 0;
+  let afterParts: ReturnType<typeof rssParts> | null = null, settledParts: ReturnType<typeof rssParts> | null = null;
   let memory: Record<string, number | null> = {};
   try {
     await waitFor200(`${S}/api/v1/health`, 30_000);
@@ -658,18 +747,19 @@ export async function runBench(opts: BenchOptions) {
       row.same_body = pb.status === 200 ? sameBody(ps.body, pb.body, ep) : false;
       for (const c of opts.connections) {
         const before = ep.cacheRate ? cacheTotals(await scrape(S, !opts.amount)) : null;
-        const s = await drive(S, ep, c, opts.duration, meta.ids.api_keys ?? 1, opts.amount);
+        const s = await drive(S, ep, c, opts.duration, meta.ids.api_keys ?? 1, opts.amount, load);
         if (before) {
           const after = cacheTotals(await scrape(S, !opts.amount));
           const n = after.hits + after.misses - before.hits - before.misses;
           s.cache_hit_rate = opts.amount ? null : n > 0 ? Math.round(((after.hits - before.hits) / n) * 1000) / 1000 : null;
         }
-        const b = await drive(B, ep, c, opts.duration, meta.ids.api_keys ?? 1, opts.amount);
+        const b = await drive(B, ep, c, opts.duration, meta.ids.api_keys ?? 1, opts.amount, load);
         row.service.push(s);
         row.baseline.push(b);
         row.ratio_rps.push(b.rps > 0 ? Math.round((s.rps / b.rps) * 100) / 100 : null);
-        log(`${ep.name.padEnd(32)} c=${String(c).padEnd(3)} service p50 ${fmt(s.p50, 0).padStart(3)} p99 ${fmt(s.p99, 0).padStart(4)} ms ${String(s.rps).padStart(8)} req/s` +
-          ` | baseline p50 ${fmt(b.p50, 0).padStart(3)} p99 ${fmt(b.p99, 0).padStart(4)} ms ${String(b.rps).padStart(8)} req/s | ratio ${row.ratio_rps.at(-1)}` +
+        const lat = (n: number) => (load === "wrk" ? n.toFixed(1) : fmt(n, 0));
+        log(`${ep.name.padEnd(32)} c=${String(c).padEnd(3)} service p50 ${lat(s.p50).padStart(4)} p99 ${lat(s.p99).padStart(5)} ms ${String(s.rps).padStart(8)} req/s` +
+          ` | baseline p50 ${lat(b.p50).padStart(4)} p99 ${lat(b.p99).padStart(5)} ms ${String(b.rps).padStart(8)} req/s | ratio ${row.ratio_rps.at(-1)}` +
           (s.non2xx || s.errors ? ` | service non-2xx ${s.non2xx} errors ${s.errors}` : "") +
           (s.cache_hit_rate != null ? ` | cache hits ${(s.cache_hit_rate * 100).toFixed(1)}%` : ""));
       }
@@ -707,6 +797,10 @@ export async function runBench(opts: BenchOptions) {
     // responses are gone: sampled after a pause.
     await Bun.sleep(2_000);
     afterRss = rssOf(svc.pid);
+    afterParts = rssParts(svc.pid);
+    // And once the allocator has had time to give back what the last responses used.
+    if (!opts.amount) await Bun.sleep(13_000);
+    settledParts = rssParts(svc.pid);
     const m = await scrape(S, !opts.amount);
     memory = {
       live_snapshot_servers: m.get("loadout_live_snapshot_servers") ?? null,
@@ -733,19 +827,20 @@ export async function runBench(opts: BenchOptions) {
     method: {
       duration_s: opts.duration,
       connections: opts.connections,
-      load_generator: "autocannon (programmatic, same machine, same run)",
-      service: `dist/loadout${bin.built ? " (built for this run)" : ""}, LOADOUT_SCHEDULES=off, LOADOUT_TRUST_PROXY=true, log level ${process.env.LOADOUT_LOG_LEVEL ?? "info"} to a file`,
+      load_generator: load === "wrk" ? "wrk (2 threads, Lua script, same machine, same run)" : "autocannon (programmatic, same machine, same run)",
+      service: `${bin.path.replace(ROOT + "/", "")}${bin.built ? " (built for this run)" : ""}, LOADOUT_SCHEDULES=off, LOADOUT_TRUST_PROXY=true, log level ${process.env.LOADOUT_LOG_LEVEL ?? "info"} to a file`,
       baseline: "bench/baseline.ts: Bun.serve + bun:sqlite, same repository SQL and service object builders",
     },
     machine: { ...machine(), loadavg_before: loadBefore, loadavg_after: loadAfter },
     database: { bytes: statSync(dbPath).size, seed_seconds: meta.seconds, seeded_at: meta.seeded_at, counts: meta.counts },
     cold_start_ms: cold.map((x) => Math.round(x * 10) / 10),
     cold_start_median_ms: Math.round(sorted[1]! * 10) / 10,
-    rss: { idle_bytes: idleRss, max_bytes: maxRss, after_bytes: afterRss, baseline_max_bytes: baseMaxRss },
+    rss: { idle_bytes: idleRss, max_bytes: maxRss, after_bytes: afterRss, baseline_max_bytes: baseMaxRss, after: afterParts, after_15s: settledParts },
     /** What the in-memory answers hold (the service's own gauges after the run). */
     in_memory: memory,
     endpoints: rows,
     writes,
+    before: opts.before ? beforeOf(opts.before) : undefined,
   };
   rmSync(dataDir, { recursive: true, force: true });
 
@@ -764,6 +859,6 @@ if (import.meta.main) {
   const duration = Number(arg("duration", scale === "full" ? "5" : "1"));
   const connections = arg("connections", "1,32")!.split(",").map(Number);
   const only = arg("only");
-  await runBench({ scale, duration, connections, only: only ? new RegExp(only, "i") : undefined, out: arg("out"), docs: !flag("no-docs") });
+  await runBench({ scale, duration, connections, only: only ? new RegExp(only, "i") : undefined, out: arg("out"), docs: !flag("no-docs"), load: arg("load") as LoadGenerator | undefined, before: arg("before") });
   process.exit(0);
 }
