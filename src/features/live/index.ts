@@ -7,3 +7,4 @@ export const liveFeature: FeatureModule = { name: "live", routes: liveRoutes, jo
 
 // What other features may read of the live feature's in-memory state (the platform's /metrics).
 export { peekLiveSnapshot } from "./snapshot";
+export { seriesCacheStats } from "./series-cache";
