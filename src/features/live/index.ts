@@ -6,5 +6,5 @@ import { liveJobs, liveSchedules } from "./jobs";
 export const liveFeature: FeatureModule = { name: "live", routes: liveRoutes, jobs: liveJobs, schedules: liveSchedules };
 
 // What other features may read of the live feature's in-memory state (the platform's /metrics).
-export { peekLiveSnapshot } from "./snapshot";
+export { peekLiveSnapshot, searchIndexBytes as liveSearchIndexBytes } from "./snapshot";
 export { seriesCacheStats } from "./series-cache";

@@ -10,7 +10,7 @@ import { listFull, MAX_MODS } from "../lists/rules";
 import { createList } from "../lists/service";
 import type { ListQuery, ServerEntry, ServerMod } from "./model";
 import { ONLINE_WINDOW, toEntry } from "./entry";
-import { cachedDetailJson, invalidateLiveSnapshot, liveSnapshot, onlineRow, querySnapshot, querySnapshotJson, type LiveSnapshot, type TopMod } from "./snapshot";
+import { cachedDetailJson, invalidateLiveSnapshot, liveSnapshot, onlineRow, querySnapshot, querySnapshotBytes, querySnapshotJson, type LiveSnapshot, type TopMod } from "./snapshot";
 
 export { ONLINE_WINDOW, toEntry };
 import { cachedSeriesJson } from "./series-cache";
@@ -28,7 +28,12 @@ export function listServers(deps: Pick<Deps, "sqlite" | "clock">, q: ListQuery):
   return querySnapshot(liveSnapshot(deps.sqlite, deps.clock.now()), q, deps.clock.now() - ONLINE_WINDOW);
 }
 
-/** The same page as JSON text, from entries serialised once per snapshot (what the route sends). */
+/** The same page as UTF-8 JSON copied from entries encoded once per snapshot (what the route sends). */
+export function listServersBytes(deps: Pick<Deps, "sqlite" | "clock">, q: ListQuery): Uint8Array {
+  return querySnapshotBytes(liveSnapshot(deps.sqlite, deps.clock.now()), q, deps.clock.now() - ONLINE_WINDOW);
+}
+
+/** The same page as JSON text, from entries serialised once per snapshot. */
 export function listServersJson(deps: Pick<Deps, "sqlite" | "clock">, q: ListQuery): string {
   return querySnapshotJson(liveSnapshot(deps.sqlite, deps.clock.now()), q, deps.clock.now() - ONLINE_WINDOW);
 }
