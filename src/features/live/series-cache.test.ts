@@ -5,6 +5,7 @@ import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { Database } from "bun:sqlite";
 import { join } from "node:path";
 import { createTestApp, TestClock, type TestApp } from "../../../test/helpers";
+import { createApp } from "../../app";
 import { loadBmFixture, startFakeBattleMetrics, type FakeBattleMetrics } from "../../../test/fakes/battlemetrics";
 import { mulberry32 } from "../../../test/fixtures/prng";
 import { BattleMetricsClient } from "./battlemetrics";
@@ -179,6 +180,32 @@ describe("the series answers kept in memory", () => {
       clock.set(now);
     }
   }, 30_000);
+
+  test("production (no response validation) sends the same bodies, as JSON or metrics text, as the test app", async () => {
+    clock.set(T0 + 30 * 60_000);
+    await scan();
+    const prod = createApp({ ...t.deps, config: { ...t.deps.config, LOADOUT_RESPONSE_VALIDATION: "off" } });
+    const slug = (t.deps.sqlite.query("SELECT slug FROM communities WHERE id = ?").get(communityId) as { slug: string }).slug;
+    const s = servers[0]!.id;
+    const paths = [
+      "/api/v1/game-servers",
+      "/api/v1/game-servers?search=conflict&sort_by=name_asc&limit=3",
+      `/api/v1/game-servers/${s}`,
+      `/api/v1/game-servers/${s}/stats?days=1`,
+      `/api/v1/game-servers/${s}/stats?days=365`,
+      "/api/v1/stats/global-players?days=14",
+      `/api/v1/stats/community-players/${communityId}`,
+      `/servers/${s}/metrics`,
+      `/community/${slug}/metrics`,
+      "/api/v1/game-servers/00000000-0000-7000-8000-000000000000/stats",
+    ];
+    for (const path of paths) {
+      const want = await t.req("GET", path);
+      const res = await prod.handle(new Request(`http://localhost${path}`));
+      const got = { path, status: res.status, type: res.headers.get("content-type"), text: await res.text() };
+      expect(got).toEqual({ path, status: want.status, type: want.headers.get("content-type"), text: want.text });
+    }
+  });
 
   test("an unknown server or community is 404 and nothing is kept for it", async () => {
     const n = seriesCacheStats(t.deps.sqlite).answers;
