@@ -114,6 +114,7 @@ describe("the live list's search indexes", () => {
       const text = JSON.stringify(want);
       expect(listServersJson(t.deps, q)).toBe(text);
       expect(decoder.decode(listServersBytes(t.deps, q))).toBe(text);
+      expect(decoder.decode(listServersBytes(t.deps, q))).toBe(text); // the page kept for the snapshot
       if (want.length) nonEmpty++;
       // How many rows the asked mods and words leave (before the other filters): few go through
       // the sorted-candidates path, many through the walk of the order.
@@ -128,6 +129,20 @@ describe("the live list's search indexes", () => {
     expect(many).toBeGreaterThan(80);
     expect(searchIndexBytes(liveSnapshot(t.deps.sqlite, clock.now()))).toBeGreaterThan(0);
   }, 60_000);
+
+  test("kept pages are not served once time moves a held server out of the hour", () => {
+    const q = listQuery.parse({ limit: "200", sort_by: "recent" });
+    const decoder = new TextDecoder();
+    const start = clock.now();
+    expect(decoder.decode(listServersBytes(t.deps, q))).toBe(JSON.stringify(listServersSql(t.deps, q)));
+    for (const shift of [30 * 60_000, 59 * 60_000, 60 * 60_000, 60 * 60_000 + 1, 61 * 60_000]) {
+      clock.set(start + shift);
+      const want = JSON.stringify(listServersSql(t.deps, q));
+      expect({ shift, got: decoder.decode(listServersBytes(t.deps, q)) }).toEqual({ shift, got: want });
+    }
+    expect(decoder.decode(listServersBytes(t.deps, q))).toBe("[]");
+    clock.set(start);
+  });
 
   test("a scan's new snapshot is searched with its own indexes", async () => {
     const q = listQuery.parse({ search: "zulu", limit: "200", sort_by: "name_asc" });

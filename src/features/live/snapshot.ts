@@ -253,6 +253,42 @@ export function querySnapshotJson(s: LiveSnapshot, q: ListQuery, since: number):
  * first request): no string is joined or encoded per request. What the route sends.
  */
 export function querySnapshotBytes(s: LiveSnapshot, q: ListQuery, since: number): Uint8Array {
+  // While no held row has left the online window (the usual case between two scans: a scan sees
+  // every server it keeps online), the page depends on the query alone: kept per snapshot.
+  const pages = pagesOf(s);
+  const cacheable = since <= columnsOf(s).minSeen;
+  const key = cacheable ? JSON.stringify(q) : "";
+  if (cacheable) {
+    const hit = pages.map.get(key);
+    if (hit) {
+      pages.map.delete(key);
+      pages.map.set(key, hit);
+      return hit;
+    }
+  }
+  const out = pageBytes(s, q, since);
+  if (cacheable && out.length <= PAGE_CACHE_BYTES) {
+    pages.map.set(key, out);
+    pages.bytes += out.length + key.length * 2 + 64;
+    for (const [k, v] of pages.map) {
+      if (pages.bytes <= PAGE_CACHE_BYTES || k === key) break;
+      pages.map.delete(k);
+      pages.bytes -= v.length + k.length * 2 + 64;
+    }
+  }
+  return out;
+}
+
+/** At most this many bytes of pages are kept a snapshot. */
+export const PAGE_CACHE_BYTES = 8 * 2 ** 20;
+const pageCaches = new WeakMap<LiveSnapshot, { map: Map<string, Uint8Array>; bytes: number }>();
+function pagesOf(s: LiveSnapshot) {
+  let p = pageCaches.get(s);
+  if (!p) pageCaches.set(s, (p = { map: new Map(), bytes: 0 }));
+  return p;
+}
+
+function pageBytes(s: LiveSnapshot, q: ListQuery, since: number): Uint8Array {
   const page = pageIndexes(s, q, since);
   const rows = entryBytes(s);
   let size = 2 + Math.max(0, page.length - 1);
@@ -504,6 +540,8 @@ function rankOf(s: LiveSnapshot, sort: ListQuery["sort_by"]): Int32Array {
 
 interface Columns {
   seen: Float64Array;
+  /** The earliest last sighting held (Infinity when none). */
+  minSeen: number;
   players: Float64Array;
   size: Float64Array;
   /** !!official and !!password_protected as 0/1. */
@@ -517,10 +555,12 @@ function columnsOf(s: LiveSnapshot): Columns {
   let c = columns.get(s);
   if (c) return c;
   const n = s.rows.length;
-  c = { seen: new Float64Array(n), players: new Float64Array(n), size: new Float64Array(n), official: new Uint8Array(n), password: new Uint8Array(n) };
+  c = { seen: new Float64Array(n), minSeen: Infinity, players: new Float64Array(n), size: new Float64Array(n), official: new Uint8Array(n), password: new Uint8Array(n) };
   for (let i = 0; i < n; i++) {
     const r = s.rows[i]!;
     c.seen[i] = r.last_seen_at;
+    // A value that is not a number (a hand-written row) compares as the filter would: never cache.
+    c.minSeen = Math.min(c.minSeen, typeof r.last_seen_at === "number" ? r.last_seen_at : -Infinity);
     c.players[i] = r.player_count;
     c.size[i] = r.mods_size_bytes;
     c.official[i] = r.official ? 1 : 0;
@@ -553,7 +593,8 @@ export function searchIndexBytes(s: LiveSnapshot): number {
   const ix = wordIndexes.get(s);
   const r = ranks.get(s);
   return (ix ? ix.bytes + ix.recentBytes : 0) + (r ? Object.keys(r).length * s.rows.length * 4 : 0) + (hostsLower.has(s) ? s.rows.length * 60 : 0) + (columns.has(s) ? s.rows.length * 26 : 0) +
-    (entryJsonBytes.get(s)?.reduce((n, b) => n + b.length + 64, 0) ?? 0);
+    (entryJsonBytes.get(s)?.reduce((n, b) => n + b.length + 64, 0) ?? 0) +
+    (pageCaches.get(s)?.bytes ?? 0);
 }
 
 /** An online server's row (online = 1 and seen since `since`), or null: then SQLite answers. */
