@@ -13,6 +13,7 @@
 // At most SERIES_CACHE_BYTES of answers (least recently used out first);
 // loadout_live_series_cache_bytes / _answers report what it holds.
 import type { Database } from "bun:sqlite";
+import { BytesLru } from "./bytes-lru";
 import { stmt } from "./repository";
 
 /** At most this many bytes of series answers (their UTF-8 JSON) are kept per database. */
@@ -25,8 +26,7 @@ interface Answer {
 }
 
 class SeriesCache {
-  readonly map = new Map<string, Answer>();
-  bytes = 0;
+  readonly answers = new BytesLru<Answer>(SERIES_CACHE_BYTES, (_, a) => a.body.byteLength);
   hits = 0;
   misses = 0;
   private changes = -1;
@@ -35,40 +35,19 @@ class SeriesCache {
   /** Drops every answer when the database moved since the answers were read. */
   sync(changes: number, version: number) {
     if (changes === this.changes && version === this.version) return;
-    this.map.clear();
-    this.bytes = 0;
+    this.answers.clear();
     this.changes = changes;
     this.version = version;
   }
 
   get(key: string, now: number): Uint8Array | undefined {
-    const a = this.map.get(key);
+    const a = this.answers.get(key);
     if (!a) return undefined;
     if (now < a.from || now > a.until) {
-      this.drop(key, a);
+      this.answers.delete(key, a);
       return undefined;
     }
-    // Most recently used last (a Map iterates in insertion order).
-    this.map.delete(key);
-    this.map.set(key, a);
     return a.body;
-  }
-
-  set(key: string, a: Answer) {
-    const old = this.map.get(key);
-    if (old) this.drop(key, old);
-    if (a.body.byteLength > SERIES_CACHE_BYTES) return;
-    this.map.set(key, a);
-    this.bytes += a.body.byteLength;
-    for (const [k, v] of this.map) {
-      if (this.bytes <= SERIES_CACHE_BYTES) break;
-      this.drop(k, v);
-    }
-  }
-
-  private drop(key: string, a: Answer) {
-    this.map.delete(key);
-    this.bytes -= a.body.byteLength;
   }
 }
 
@@ -107,12 +86,12 @@ export function cachedSeriesJson(sqlite: Database, key: string, now: number, rea
   c.misses++;
   const a = read();
   const body = encoder.encode(JSON.stringify(a.points));
-  if (a.from <= now && now <= a.until) c.set(key, { from: a.from, until: a.until, body });
+  if (a.from <= now && now <= a.until) c.answers.set(key, { from: a.from, until: a.until, body });
   return body;
 }
 
 /** What the series cache holds (for the metrics): answers and bytes, and lookups by result. */
 export function seriesCacheStats(sqlite: Database): { answers: number; bytes: number; hits: number; misses: number } {
   const c = caches.get(sqlite);
-  return c ? { answers: c.map.size, bytes: c.bytes, hits: c.hits, misses: c.misses } : { answers: 0, bytes: 0, hits: 0, misses: 0 };
+  return c ? { answers: c.answers.map.size, bytes: c.answers.bytes, hits: c.hits, misses: c.misses } : { answers: 0, bytes: 0, hits: 0, misses: 0 };
 }

@@ -16,6 +16,7 @@
 // NOCASE collation are the same), the lower-cased tags string, and for every workshop id the
 // servers that run it. A request walks the order of its sort and stops after offset + limit
 // matches; a mod filter first intersects the servers of the asked mods.
+import { BytesLru } from "./bytes-lru";
 import { NAME_END, parseServerSearch } from "./search";
 import type { Database } from "bun:sqlite";
 import type { ListQuery, ServerEntry } from "./model";
@@ -258,33 +259,20 @@ export function querySnapshotBytes(s: LiveSnapshot, q: ListQuery, since: number)
   const pages = pagesOf(s);
   const cacheable = since <= columnsOf(s).minSeen;
   const key = cacheable ? JSON.stringify(q) : "";
-  if (cacheable) {
-    const hit = pages.map.get(key);
-    if (hit) {
-      pages.map.delete(key);
-      pages.map.set(key, hit);
-      return hit;
-    }
-  }
+  const hit = cacheable ? pages.get(key) : undefined;
+  if (hit) return hit;
   const out = pageBytes(s, q, since);
-  if (cacheable && out.length <= PAGE_CACHE_BYTES) {
-    pages.map.set(key, out);
-    pages.bytes += out.length + key.length * 2 + 64;
-    for (const [k, v] of pages.map) {
-      if (pages.bytes <= PAGE_CACHE_BYTES || k === key) break;
-      pages.map.delete(k);
-      pages.bytes -= v.length + k.length * 2 + 64;
-    }
-  }
+  if (cacheable) pages.set(key, out);
   return out;
 }
 
 /** At most this many bytes of pages are kept a snapshot. */
 export const PAGE_CACHE_BYTES = 8 * 2 ** 20;
-const pageCaches = new WeakMap<LiveSnapshot, { map: Map<string, Uint8Array>; bytes: number }>();
+const pageCaches = new WeakMap<LiveSnapshot, BytesLru<Uint8Array>>();
+const arraySize = (k: string, v: { byteLength: number }) => v.byteLength + k.length * 2 + 64;
 function pagesOf(s: LiveSnapshot) {
   let p = pageCaches.get(s);
-  if (!p) pageCaches.set(s, (p = { map: new Map(), bytes: 0 }));
+  if (!p) pageCaches.set(s, (p = new BytesLru<Uint8Array>(PAGE_CACHE_BYTES, arraySize)));
   return p;
 }
 
@@ -411,8 +399,7 @@ interface WordIndex {
   rows: Int32Array[];
   bytes: number;
   /** Rows of recent filters (mods and search words → rows), least recently used first out. */
-  recent: Map<string, Int32Array>;
-  recentBytes: number;
+  recent: BytesLru<Int32Array>;
 }
 
 const wordIndexes = new WeakMap<LiveSnapshot, WordIndex>();
@@ -439,7 +426,7 @@ function wordIndex(s: LiveSnapshot): WordIndex {
     bytes += a.byteLength + w.length * 2 + 64;
     return a;
   });
-  ix = { words, rows, bytes, recent: new Map(), recentBytes: 0 };
+  ix = { words, rows, bytes, recent: new BytesLru<Int32Array>(SEARCH_WORD_CACHE_BYTES, arraySize) };
   wordIndexes.set(s, ix);
   return ix;
 }
@@ -452,21 +439,11 @@ function candidatesOf(s: LiveSnapshot, mods: string[], words: string[]): Int32Ar
   const ix = wordIndex(s);
   const key = [...mods].sort().join(",") + "\u0000" + words.join("");
   const kept = ix.recent.get(key);
-  if (kept) {
-    ix.recent.delete(key);
-    ix.recent.set(key, kept);
-    return kept;
-  }
+  if (kept) return kept;
   const sets = mods.map((m) => s.byMod.get(m)!);
   for (const w of words) sets.push(rowsWithWord(s, ix, w));
   const out = intersect(sets, s.rows.length);
   ix.recent.set(key, out);
-  ix.recentBytes += out.byteLength + key.length * 2 + 64;
-  for (const [k, v] of ix.recent) {
-    if (ix.recentBytes <= SEARCH_WORD_CACHE_BYTES || k === key) break;
-    ix.recent.delete(k);
-    ix.recentBytes -= v.byteLength + k.length * 2 + 64;
-  }
   return out;
 }
 
@@ -592,7 +569,7 @@ function lowerHosts(s: LiveSnapshot): string[] {
 export function searchIndexBytes(s: LiveSnapshot): number {
   const ix = wordIndexes.get(s);
   const r = ranks.get(s);
-  return (ix ? ix.bytes + ix.recentBytes : 0) + (r ? Object.keys(r).length * s.rows.length * 4 : 0) + (hostsLower.has(s) ? s.rows.length * 60 : 0) + (columns.has(s) ? s.rows.length * 26 : 0) +
+  return (ix ? ix.bytes + ix.recent.bytes : 0) + (r ? Object.keys(r).length * s.rows.length * 4 : 0) + (hostsLower.has(s) ? s.rows.length * 60 : 0) + (columns.has(s) ? s.rows.length * 26 : 0) +
     (entryJsonBytes.get(s)?.reduce((n, b) => n + b.length + 64, 0) ?? 0) +
     (pageCaches.get(s)?.bytes ?? 0);
 }
