@@ -15,4 +15,5 @@ export const liveFeature: FeatureModule = {
 };
 
 // What other features may read of the live feature's in-memory state (the platform's /metrics).
-export { peekLiveSnapshot } from "./snapshot";
+export { peekLiveSnapshot, searchIndexBytes as liveSearchIndexBytes } from "./snapshot";
+export { seriesCacheStats } from "./series-cache";

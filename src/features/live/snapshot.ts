@@ -16,7 +16,8 @@
 // NOCASE collation are the same), the lower-cased tags string, and for every workshop id the
 // servers that run it. A request walks the order of its sort and stops after offset + limit
 // matches; a mod filter first intersects the servers of the asked mods.
-import { nameHolds, parseServerSearch } from "./search";
+import { BytesLru } from "./bytes-lru";
+import { NAME_END, parseServerSearch } from "./search";
 import type { Database } from "bun:sqlite";
 import type { ListQuery, ServerEntry } from "./model";
 import { SERVER_SORTS } from "./model";
@@ -357,31 +358,6 @@ export function buildSnapshot(sqlite: Database, now: number): LiveSnapshot {
   })();
 }
 
-/** Rows whose search text holds every word (a mask), found by indexOf over the whole text. */
-function searchMask(s: LiveSnapshot, words: string[]): Uint8Array {
-  const n = s.rows.length;
-  let mask: Uint8Array | null = null;
-  for (const w of words) {
-    const hit = new Uint8Array(n);
-    if (w.includes("\u0000")) {
-      // A word with NUL could match across two rows' texts: test each row on its own.
-      for (let i = 0; i < n; i++) if (s.rows[i]!.search_text.includes(w)) hit[i] = 1;
-    } else {
-      let pos = s.text.indexOf(w);
-      let row = 0;
-      while (pos !== -1) {
-        // The row holding pos (starts are ascending; hits only move forward).
-        while (s.textStart[row + 1]! <= pos) row++;
-        hit[row] = 1;
-        pos = s.text.indexOf(w, s.textStart[row + 1]!);
-      }
-    }
-    if (mask) for (let i = 0; i < n; i++) mask[i]! &= hit[i]!;
-    else mask = hit;
-  }
-  return mask!;
-}
-
 /** GET /game-servers from the snapshot: the same rows, order and page as the SQL path. */
 export function querySnapshot(s: LiveSnapshot, q: ListQuery, since: number): ServerEntry[] {
   return pageIndexes(s, q, since).map((i) => s.entries[i]!);
@@ -395,68 +371,329 @@ export function querySnapshotJson(s: LiveSnapshot, q: ListQuery, since: number):
   return out + "]";
 }
 
+/**
+ * The same page as UTF-8 JSON, copied from each entry's bytes (encoded once per snapshot, on the
+ * first request): no string is joined or encoded per request. What the route sends.
+ */
+export function querySnapshotBytes(s: LiveSnapshot, q: ListQuery, since: number): Uint8Array {
+  // While no held row has left the online window (the usual case between two scans: a scan sees
+  // every server it keeps online), the page depends on the query alone: kept per snapshot.
+  const pages = pagesOf(s);
+  const cacheable = since <= columnsOf(s).minSeen;
+  const key = cacheable ? JSON.stringify(q) : "";
+  const hit = cacheable ? pages.get(key) : undefined;
+  if (hit) return hit;
+  const out = pageBytes(s, q, since);
+  if (cacheable) pages.set(key, out);
+  return out;
+}
+
+/** At most this many bytes of pages are kept a snapshot. */
+export const PAGE_CACHE_BYTES = 8 * 2 ** 20;
+const pageCaches = new WeakMap<LiveSnapshot, BytesLru<Uint8Array>>();
+const arraySize = (k: string, v: { byteLength: number }) => v.byteLength + k.length * 2 + 64;
+function pagesOf(s: LiveSnapshot) {
+  let p = pageCaches.get(s);
+  if (!p) pageCaches.set(s, (p = new BytesLru<Uint8Array>(PAGE_CACHE_BYTES, arraySize)));
+  return p;
+}
+
+function pageBytes(s: LiveSnapshot, q: ListQuery, since: number): Uint8Array {
+  const page = pageIndexes(s, q, since);
+  const rows = entryBytes(s);
+  let size = 2 + Math.max(0, page.length - 1);
+  for (let k = 0; k < page.length; k++) size += rows[page[k]!]!.length;
+  const out = new Uint8Array(size);
+  out[0] = 0x5b; // [
+  let at = 1;
+  for (let k = 0; k < page.length; k++) {
+    if (k) out[at++] = 0x2c; // ,
+    const b = rows[page[k]!]!;
+    out.set(b, at);
+    at += b.length;
+  }
+  out[at] = 0x5d; // ]
+  return out;
+}
+
 function pageIndexes(s: LiveSnapshot, q: ListQuery, since: number): number[] {
   const search = parseServerSearch(q.search);
   const tags = (q.tags ?? []).slice(0, 20).map((t) => `,${t},`);
   const mods = [...new Set(q.mod_ids ?? [])];
-  // Rows that pass the mod and search filters: counts[i] === need.
-  let counts: Uint8Array | null = null;
-  let need = 0;
-  if (mods.length > 0) {
-    const sets = mods.map((m) => s.byMod.get(m));
-    if (sets.some((x) => !x)) return [];
-    sets.sort((a, b) => a!.length - b!.length);
-    counts = new Uint8Array(s.rows.length);
-    const first = sets[0]!;
-    for (let j = 0; j < first.length; j++) counts[first[j]!] = 1;
-    for (let k = 1; k < sets.length; k++) {
-      const set = sets[k]!;
-      for (let j = 0; j < set.length; j++) if (counts[set[j]!] === k) counts[set[j]!] = k + 1;
-    }
-    need = sets.length;
-  }
-  if (search.words.length) {
-    const mask = searchMask(s, search.words);
-    if (counts) for (let i = 0; i < mask.length; i++) counts[i] = counts[i] === need && mask[i] ? 1 : 0;
-    else counts = mask;
-    need = 1;
-  }
+  // The rows that can match, from the per-snapshot indexes (servers of each asked mod, rows
+  // holding each search word): their intersection, or null when neither filter is asked.
+  if (mods.some((m) => !s.byMod.has(m))) return [];
+  const candidates = mods.length || search.words.length ? candidatesOf(s, mods, search.words) : null;
+  const hosts = search.address.length ? lowerHosts(s) : null;
+  const c = columnsOf(s);
+  const official = q.official === undefined ? -1 : q.official ? 1 : 0;
+  const password = q.password_protected === undefined ? -1 : q.password_protected ? 1 : 0;
+  const minPlayers = q.min_players ?? -Infinity;
+  const maxSize = q.max_mod_size ?? Infinity;
   const accepts = (i: number): boolean => {
-    if (counts && counts[i] !== need) return false;
-    const r = s.rows[i]!;
-    if (r.last_seen_at < since) return false;
-    if (q.official !== undefined && !!r.official !== q.official) return false;
-    if (q.password_protected !== undefined && !!r.password_protected !== q.password_protected) return false;
-    if (q.min_players !== undefined && r.player_count < q.min_players) return false;
-    if (q.max_mod_size !== undefined && r.mods_size_bytes > q.max_mod_size) return false;
-    if (q.community_id !== undefined && r.community_id !== q.community_id) return false;
-    if (tags.length && !tags.every((t) => s.tags[i]!.includes(t))) return false;
-    if (search.address.length && !search.address.every((a) => r.host_address.toLowerCase().includes(a))) return false;
+    if (c.seen[i]! < since || c.players[i]! < minPlayers || c.size[i]! > maxSize) return false;
+    if ((official !== -1 && c.official[i] !== official) || (password !== -1 && c.password[i] !== password)) return false;
+    if (q.community_id !== undefined && s.rows[i]!.community_id !== q.community_id) return false;
+    for (let k = 0; k < tags.length; k++) if (!s.tags[i]!.includes(tags[k]!)) return false;
+    if (hosts) for (let k = 0; k < search.address.length; k++) if (!hosts[i]!.includes(search.address[k]!)) return false;
     return true;
   };
-  const out: number[] = [];
-  let skip = q.offset;
-  const order = s.order[q.sort_by];
-  /** Takes the rows `pick` accepts in sort order; true once the page is full. */
-  const walk = (pick: (i: number) => boolean): boolean => {
-    for (let k = 0; k < order.length; k++) {
-      const i = order[k]!;
-      if (!accepts(i) || !pick(i)) continue;
-      if (skip > 0) {
-        skip--;
-        continue;
-      }
-      out.push(i);
-      if (out.length === q.limit) return true;
-    }
-    return false;
-  };
   const phrase = search.phrase;
-  if (phrase) {
-    // Servers whose name holds the whole query first, then the rest, each in the asked order.
-    if (!walk((i) => nameHolds(s.rows[i]!.search_text, phrase))) walk((i) => !nameHolds(s.rows[i]!.search_text, phrase));
-  } else walk(() => true);
+  const order = s.order[q.sort_by];
+  if (candidates && candidates.length * 8 <= s.rows.length) {
+    // Few candidates: filter them and sort their positions in the asked order (a native sort of
+    // an Int32Array) instead of walking all ~5,000 servers in that order.
+    const rank = rankOf(s, q.sort_by);
+    const names = phrase ? nameTexts(s) : null;
+    const first: number[] = [];
+    const rest: number[] = [];
+    for (let k = 0; k < candidates.length; k++) {
+      const i = candidates[k]!;
+      if (!accepts(i)) continue;
+      (names && !names[i]!.includes(phrase!) ? rest : first).push(rank[i]!);
+    }
+    const out: number[] = [];
+    for (const part of [first, rest]) {
+      if (out.length === q.limit) break;
+      const sorted = Int32Array.from(part).sort();
+      const skipped = first === part ? 0 : first.length;
+      for (let k = Math.max(0, q.offset - skipped); k < sorted.length && out.length < q.limit; k++) out.push(order[sorted[k]!]!);
+    }
+    return out;
+  }
+  let mask: Uint8Array | null = null;
+  if (candidates) {
+    mask = new Uint8Array(s.rows.length);
+    for (let k = 0; k < candidates.length; k++) mask[candidates[k]!] = 1;
+  }
+  // One walk in the asked order: with a search, the servers whose name holds the whole query
+  // make the first part of the answer and the rest follow, each in that order; the walk stops once
+  // the first part alone fills the page.
+  const want = q.offset + q.limit;
+  const names = phrase ? nameTexts(s) : null;
+  const first: number[] = [];
+  const rest: number[] = [];
+  for (let k = 0; k < order.length && first.length < want; k++) {
+    const i = order[k]!;
+    if ((mask && !mask[i]) || !accepts(i)) continue;
+    if (!names || names[i]!.includes(phrase!)) first.push(i);
+    else if (rest.length < want) rest.push(i);
+  }
+  return (rest.length ? first.concat(rest) : first).slice(q.offset, want);
+}
+
+const nameParts = new WeakMap<LiveSnapshot, string[]>();
+
+/**
+ * Each row's search text up to its NAME_END (the name's words): a phrase (" w1 w2", no NAME_END in
+ * it) is in this part exactly when nameHolds finds it in the whole text.
+ */
+function nameTexts(s: LiveSnapshot): string[] {
+  let n = nameParts.get(s);
+  if (!n)
+    nameParts.set(
+      s,
+      (n = s.rows.map((r) => {
+        const e = r.search_text.indexOf(NAME_END);
+        return e === -1 ? "" : r.search_text.slice(0, e);
+      })),
+    );
+  return n;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Per-snapshot indexes of the search (issue 29), built on a snapshot's first request that needs
+// them and dropped with it (WeakMaps keyed by the snapshot; buildSnapshot does not change):
+// - the words of every row's search text, sorted, each with the rows holding it: a search word
+//   (" w", found in a text exactly when w starts one of its space-separated words) is a binary
+//   search and the union of the few words it starts, instead of an indexOf pass over the text of
+//   all servers; the rows of recent words are kept (SEARCH_WORD_CACHE_BYTES);
+// - the position of every row in each sort order (to sort a few candidates instead of walking
+//   every server in order), and the lower-cased host addresses.
+
+/** At most this many bytes of candidate rows (per asked mods and search words) are kept a snapshot. */
+export const SEARCH_WORD_CACHE_BYTES = 2 * 2 ** 20;
+
+interface WordIndex {
+  /** Distinct words of the search texts, sorted (UTF-16 code units, as `startsWith` compares). */
+  words: string[];
+  /** For each word, the rows holding it (ascending). */
+  rows: Int32Array[];
+  bytes: number;
+  /** Rows of recent filters (mods and search words → rows), least recently used first out. */
+  recent: BytesLru<Int32Array>;
+}
+
+const wordIndexes = new WeakMap<LiveSnapshot, WordIndex>();
+
+function wordIndex(s: LiveSnapshot): WordIndex {
+  let ix = wordIndexes.get(s);
+  if (ix) return ix;
+  const lists = new Map<string, number[]>();
+  for (let i = 0; i < s.rows.length; i++) {
+    // A word follows a space: what comes before the first space is not one (" w" cannot end there).
+    const parts = s.rows[i]!.search_text.split(" ");
+    for (let k = 1; k < parts.length; k++) {
+      const w = parts[k]!;
+      if (w === "") continue;
+      const l = lists.get(w);
+      if (!l) lists.set(w, [i]);
+      else if (l[l.length - 1] !== i) l.push(i);
+    }
+  }
+  const words = [...lists.keys()].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
+  let bytes = 0;
+  const rows = words.map((w) => {
+    const a = Int32Array.from(lists.get(w)!);
+    bytes += a.byteLength + w.length * 2 + 64;
+    return a;
+  });
+  ix = { words, rows, bytes, recent: new BytesLru<Int32Array>(SEARCH_WORD_CACHE_BYTES, arraySize) };
+  wordIndexes.set(s, ix);
+  return ix;
+}
+
+/**
+ * The rows running every mod (all known to the snapshot) whose search text holds every word:
+ * kept per snapshot by the asked mods and words (SEARCH_WORD_CACHE_BYTES, least recently used out).
+ */
+function candidatesOf(s: LiveSnapshot, mods: string[], words: string[]): Int32Array {
+  const ix = wordIndex(s);
+  const key = [...mods].sort().join(",") + "\u0000" + words.join("");
+  const kept = ix.recent.get(key);
+  if (kept) return kept;
+  const sets = mods.map((m) => s.byMod.get(m)!);
+  for (const w of words) sets.push(rowsWithWord(s, ix, w));
+  const out = intersect(sets, s.rows.length);
+  ix.recent.set(key, out);
   return out;
+}
+
+/** Rows whose search text holds `needle` (" w"): rows of every indexed word that starts with w. */
+function rowsWithWord(s: LiveSnapshot, ix: WordIndex, needle: string): Int32Array {
+  const w = needle.slice(1);
+  if (w === "" || w.includes(" ") || needle[0] !== " ") return rowsByIndexOf(s, needle); // never from parseServerSearch
+  let lo = 0;
+  let hi = ix.words.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >> 1;
+    if (ix.words[mid]! < w) lo = mid + 1;
+    else hi = mid;
+  }
+  let end = lo;
+  while (end < ix.words.length && ix.words[end]!.startsWith(w)) end++;
+  let out: Int32Array;
+  if (end - lo === 1) out = ix.rows[lo]!;
+  else {
+    const hit = new Uint8Array(s.rows.length);
+    let n = 0;
+    for (let k = lo; k < end; k++) {
+      const r = ix.rows[k]!;
+      for (let j = 0; j < r.length; j++) if (!hit[r[j]!]) (hit[r[j]!] = 1), n++;
+    }
+    out = new Int32Array(n);
+    for (let i = 0, j = 0; i < hit.length; i++) if (hit[i]) out[j++] = i;
+  }
+  return out;
+}
+
+/** The rows whose search text holds `needle`, by indexOf over every row (a needle the index cannot answer). */
+function rowsByIndexOf(s: LiveSnapshot, needle: string): Int32Array {
+  const out: number[] = [];
+  for (let i = 0; i < s.rows.length; i++) if (s.rows[i]!.search_text.includes(needle)) out.push(i);
+  return Int32Array.from(out);
+}
+
+/** Rows in every one of the ascending sets, ascending. */
+function intersect(sets: Int32Array[], n: number): Int32Array {
+  if (sets.length === 1) return sets[0]!;
+  const sorted = [...sets].sort((a, b) => a.length - b.length);
+  const counts = new Uint8Array(n);
+  for (let k = 0; k < sorted.length - 1; k++) {
+    const set = sorted[k]!;
+    for (let j = 0; j < set.length; j++) if (counts[set[j]!] === k) counts[set[j]!] = k + 1;
+  }
+  // The largest set last: keep its rows found in all the others.
+  const last = sorted[sorted.length - 1]!;
+  const need = sorted.length - 1;
+  const out: number[] = [];
+  for (let j = 0; j < last.length; j++) if (counts[last[j]!] === need) out.push(last[j]!);
+  return Int32Array.from(out);
+}
+
+const ranks = new WeakMap<LiveSnapshot, Partial<Record<ListQuery["sort_by"], Int32Array>>>();
+
+/** Each row's position in the order of `sort`. */
+function rankOf(s: LiveSnapshot, sort: ListQuery["sort_by"]): Int32Array {
+  let r = ranks.get(s);
+  if (!r) ranks.set(s, (r = {}));
+  let a = r[sort];
+  if (!a) {
+    const order = s.order[sort];
+    a = new Int32Array(order.length);
+    for (let k = 0; k < order.length; k++) a[order[k]!] = k;
+    r[sort] = a;
+  }
+  return a;
+}
+
+interface Columns {
+  seen: Float64Array;
+  /** The earliest last sighting held (Infinity when none). */
+  minSeen: number;
+  players: Float64Array;
+  size: Float64Array;
+  /** !!official and !!password_protected as 0/1. */
+  official: Uint8Array;
+  password: Uint8Array;
+}
+const columns = new WeakMap<LiveSnapshot, Columns>();
+
+/** The filtered fields of every row as typed arrays (cheaper to test than the row objects). */
+function columnsOf(s: LiveSnapshot): Columns {
+  let c = columns.get(s);
+  if (c) return c;
+  const n = s.rows.length;
+  c = { seen: new Float64Array(n), minSeen: Infinity, players: new Float64Array(n), size: new Float64Array(n), official: new Uint8Array(n), password: new Uint8Array(n) };
+  for (let i = 0; i < n; i++) {
+    const r = s.rows[i]!;
+    c.seen[i] = r.last_seen_at;
+    // A value that is not a number (a hand-written row) compares as the filter would: never cache.
+    c.minSeen = Math.min(c.minSeen, typeof r.last_seen_at === "number" ? r.last_seen_at : -Infinity);
+    c.players[i] = r.player_count;
+    c.size[i] = r.mods_size_bytes;
+    c.official[i] = r.official ? 1 : 0;
+    c.password[i] = r.password_protected ? 1 : 0;
+  }
+  columns.set(s, c);
+  return c;
+}
+
+const entryJsonBytes = new WeakMap<LiveSnapshot, Uint8Array[]>();
+const utf8 = new TextEncoder();
+
+/** Each entry's JSON as UTF-8 (what querySnapshotBytes copies). */
+function entryBytes(s: LiveSnapshot): Uint8Array[] {
+  let b = entryJsonBytes.get(s);
+  if (!b) entryJsonBytes.set(s, (b = s.json.map((j) => utf8.encode(j))));
+  return b;
+}
+
+const hostsLower = new WeakMap<LiveSnapshot, string[]>();
+
+function lowerHosts(s: LiveSnapshot): string[] {
+  let h = hostsLower.get(s);
+  if (!h) hostsLower.set(s, (h = s.rows.map((r) => r.host_address.toLowerCase())));
+  return h;
+}
+
+/** What the search indexes of a snapshot hold (for the metrics): bytes, 0 before the first search. */
+export function searchIndexBytes(s: LiveSnapshot): number {
+  const ix = wordIndexes.get(s);
+  const r = ranks.get(s);
+  return (ix ? ix.bytes + ix.recent.bytes : 0) + (r ? Object.keys(r).length * s.rows.length * 4 : 0) + (hostsLower.has(s) ? s.rows.length * 60 : 0) + (columns.has(s) ? s.rows.length * 26 : 0) +
+    (entryJsonBytes.get(s)?.reduce((n, b) => n + b.length + 64, 0) ?? 0) +
+    (pageCaches.get(s)?.bytes ?? 0);
 }
 
 /** An online server's row (online = 1 and seen since `since`), or null: then SQLite answers. */
