@@ -58,7 +58,8 @@ const routes: [string, RegExp, Handler][] = [
     json(catalog.listMods(deps, { search: q.get("search") ?? undefined, tag: q.get("tag") ?? undefined, sort: (q.get("sort") as any) ?? undefined, page: int(q.get("page"), 1), limit: int(q.get("limit"), 20) } as any))],
   ["GET", /^\/api\/v1\/mods\/autocomplete$/, (_, q) => json(catalog.autocomplete(deps, q.get("q") ?? ""))],
   ["GET", /^\/api\/v1\/mods\/([0-9A-Fa-f]{16})$/, (m) => json(catalog.getModDetail(deps, m[1]!.toUpperCase()))],
-  ["GET", /^\/api\/v1\/mods\/([0-9A-Fa-f]{16})\/deps$/, (m) => json(catalog.getDependencyGraph(deps, m[1]!.toUpperCase()))],
+  ["GET", /^\/api\/v1\/mods\/([0-9A-Fa-f]{16})\/deps$/, (m) =>
+    new Response(catalog.getDependencyGraphJson(deps, m[1]!.toUpperCase()), { headers: { "content-type": "application/json;charset=utf-8" } })],
   ["GET", /^\/api\/v1\/mods\/([0-9A-Fa-f]{16})\/stats$/, (m) => json(catalog.getLiveStats(deps, m[1]!.toUpperCase()))],
   // The same in-memory work as the service: joined from the live snapshot's JSON strings.
   ["GET", /^\/api\/v1\/mods\/([0-9A-Fa-f]{16})\/servers$/, (m) =>

@@ -16,5 +16,6 @@ export const catalogFeature: FeatureModule = {
 
 // What other features may read of the catalog's in-memory state (the platform's /metrics).
 export { answerCacheCounts } from "./list";
+export { answerStoreCounts } from "./answers";
 export { peekCatalogOrders } from "./orders";
 export { peekSearchIndex } from "./search-index";

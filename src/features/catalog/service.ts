@@ -7,6 +7,7 @@ import { BUCKET_MS, bucketOf, bucketTime } from "../scraper/growth";
 import * as repo from "./repository";
 import * as list from "./list";
 import { modServersJsonText, modUsage } from "../live/mod-usage";
+import { GenerationalAnswers, textBytes } from "./answers";
 import type { z } from "zod";
 import type * as M from "./model";
 
@@ -221,6 +222,13 @@ export function getDependencyGraph(deps: Deps, id: string): z.infer<typeof M.dep
     has_cycle: cycleEdges.length > 0,
     cycle_edges: cycleEdges,
   };
+}
+
+/** GET /mods/:id/deps as JSON text, read and serialised once per detail generation (answers.ts). */
+export const depsAnswers = new GenerationalAnswers<string>("deps", "detail_gen", 4 * 2 ** 20, textBytes);
+
+export function getDependencyGraphJson(deps: Deps, id: string): string {
+  return depsAnswers.get(deps.sqlite, id, () => JSON.stringify(getDependencyGraph(deps, id)));
 }
 
 export function getVersions(deps: Deps, id: string): z.infer<typeof M.versionEntry>[] {

@@ -1,0 +1,87 @@
+// The per-mod answers kept in memory (answers.ts): a write, by a scrape or by raw SQL, is seen by
+// the next read. Each test reads an answer first (so it is held), writes, and reads again.
+import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { createTestApp, type TestApp } from "../../../test/helpers";
+import { FakeWorkshop, startFakeWorkshop } from "../../../test/fakes/workshop";
+import { SMALL, smallCatalog } from "../../../test/fixtures/workshop/dataset";
+import { queueDetailScrape } from "../scraper/queue";
+
+let fake: FakeWorkshop;
+let t: TestApp;
+
+beforeAll(async () => {
+  fake = startFakeWorkshop({ mods: smallCatalog() });
+  t = await createTestApp({ env: { LOADOUT_WORKSHOP_URL: fake.url, LOADOUT_WORKSHOP_RPS: "1000" } });
+  const admin = await t.createUser({ role: "admin" });
+  const r = await t.req("POST", "/api/v1/jobs/scraper", { user: admin, body: { mode: "full" } });
+  expect(r.status).toBe(202);
+  await t.deps.jobs.drain();
+  expect(t.deps.jobs.get(r.body.job_id)?.status).toBe("succeeded");
+});
+
+afterAll(async () => {
+  await t.close();
+  fake.stop();
+});
+
+const get = async (path: string) => {
+  const r = await t.req("GET", path);
+  expect(r.status).toBe(200);
+  return r.body;
+};
+const sql = (q: string, ...args: (string | number)[]) => t.deps.sqlite.query(q).run(...args);
+
+/** Scrapes one mod's detail page again (what a crawl does for a changed mod). */
+async function rescrape(id: string) {
+  queueDetailScrape(t.deps, id);
+  await t.deps.jobs.drain();
+}
+
+describe("GET /mods/:id/deps from memory", () => {
+  const graph = async (id: string) => (await get(`/api/v1/mods/${id}/deps`)).dependencies.map((n: any) => [n.workshop_id, n.depth, n.size_bytes]);
+
+  test("a detail scrape that changes a dependency's size and edges is seen", async () => {
+    expect(await graph(SMALL.chainA)).toEqual([
+      [SMALL.chainB, 1, 200_000],
+      [SMALL.core, 1, 1_500_000],
+      [SMALL.chainC, 2, 310_000],
+    ]);
+    fake.publishVersion(SMALL.chainC, { version: "0.3.0", createdAt: "2026-01-01T00:00:00.000Z", totalFileSize: 330_000, dependencies: [{ id: SMALL.core, version: "1.2.0" }, { id: SMALL.cycleX, version: "1.0.0" }] });
+    await rescrape(SMALL.chainC);
+    expect(await graph(SMALL.chainA)).toEqual([
+      [SMALL.chainB, 1, 200_000],
+      [SMALL.core, 1, 1_500_000],
+      [SMALL.chainC, 2, 330_000],
+      [SMALL.cycleX, 3, 50_000],
+      [SMALL.cycleY, 4, 60_000],
+    ]);
+  });
+
+  test("raw SQL on mod_dependencies and on mods is seen", async () => {
+    const before = await get(`/api/v1/mods/${SMALL.chainA}/deps`);
+    expect(before.total_size_bytes).toBeGreaterThan(0);
+    sql("DELETE FROM mod_dependencies WHERE workshop_id = ?", SMALL.chainB);
+    expect(await graph(SMALL.chainA)).toEqual([
+      [SMALL.chainB, 1, 200_000],
+      [SMALL.core, 1, 1_500_000],
+    ]);
+    sql("UPDATE mods SET size_bytes = 7 WHERE workshop_id = ?", SMALL.core);
+    expect(await graph(SMALL.chainA)).toEqual([
+      [SMALL.chainB, 1, 200_000],
+      [SMALL.core, 1, 7],
+    ]);
+    sql("UPDATE mods SET state = 'unknown' WHERE workshop_id = ?", SMALL.chainA);
+    expect((await t.req("GET", `/api/v1/mods/${SMALL.chainA}/deps`)).status).toBe(404);
+  });
+});
+
+describe("/metrics reports the per-mod answers", () => {
+  test("lookups by result and bytes held, per cache", async () => {
+    await get(`/api/v1/mods/${SMALL.core}/deps`);
+    await get(`/api/v1/mods/${SMALL.core}/deps`);
+    const body = await (await t.app.handle(new Request("http://localhost/metrics"))).text();
+    expect(body).toMatch(/^loadout_catalog_cache_lookups_total\{cache="deps",result="hit"\} [1-9]\d*$/m);
+    expect(body).toMatch(/^loadout_catalog_cache_lookups_total\{cache="deps",result="miss"\} [1-9]\d*$/m);
+    expect(body).toMatch(/^loadout_catalog_answers_bytes\{cache="deps"\} [1-9]\d*$/m);
+  });
+});
