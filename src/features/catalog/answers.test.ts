@@ -8,16 +8,23 @@ import { queueDetailScrape } from "../scraper/queue";
 
 let fake: FakeWorkshop;
 let t: TestApp;
+let admin: Awaited<ReturnType<TestApp["createUser"]>>;
 
 beforeAll(async () => {
   fake = startFakeWorkshop({ mods: smallCatalog() });
   t = await createTestApp({ env: { LOADOUT_WORKSHOP_URL: fake.url, LOADOUT_WORKSHOP_RPS: "1000" } });
-  const admin = await t.createUser({ role: "admin" });
-  const r = await t.req("POST", "/api/v1/jobs/scraper", { user: admin, body: { mode: "full" } });
+  admin = await t.createUser({ role: "admin" });
+  await crawl("full");
+});
+
+/** A walk of the listing (refreshes counters, queues detail scrapes of changed mods), to the end. */
+async function crawl(mode: "full" | "incremental") {
+  const r = await t.req("POST", "/api/v1/jobs/scraper", { user: admin, body: { mode } });
   expect(r.status).toBe(202);
   await t.deps.jobs.drain();
   expect(t.deps.jobs.get(r.body.job_id)?.status).toBe("succeeded");
-});
+}
+const gen = (key: string) => (t.deps.sqlite.query("SELECT value FROM catalog_state WHERE key = ?").get(key) as { value: number }).value;
 
 afterAll(async () => {
   await t.close();
@@ -36,6 +43,29 @@ async function rescrape(id: string) {
   queueDetailScrape(t.deps, id);
   await t.deps.jobs.drain();
 }
+
+describe("GET /mods/:id from memory", () => {
+  test("a crawl's new counters are seen; a crawl that changes nothing moves no generation", async () => {
+    const before = await get(`/api/v1/mods/${SMALL.weapons}`);
+    const g = gen("detail_gen");
+    await crawl("incremental"); // the same counters again: listed_at alone changes
+    expect(gen("detail_gen")).toBe(g);
+    expect(await get(`/api/v1/mods/${SMALL.weapons}`)).toEqual(before);
+    fake.upsert({ ...fake.mods.get(SMALL.weapons)!, subscriberCount: before.subscriber_count + 5, averageRating: 0.5 });
+    await crawl("incremental");
+    expect(await get(`/api/v1/mods/${SMALL.weapons}`)).toEqual({ ...before, subscriber_count: before.subscriber_count + 5, rating: 0.5 });
+  });
+
+  test("raw SQL on a dependency's row and on the mod's own row is seen", async () => {
+    const before = await get(`/api/v1/mods/${SMALL.chainA}`);
+    expect(before.dependencies.map((d: any) => d.name)).toEqual(["Chain B", "Core Framework"]);
+    sql("UPDATE mods SET name = 'Core Renamed' WHERE workshop_id = ?", SMALL.core);
+    expect((await get(`/api/v1/mods/${SMALL.chainA}`)).dependencies.map((d: any) => d.name)).toEqual(["Chain B", "Core Renamed"]);
+    sql("UPDATE mods SET description = 'new words' WHERE workshop_id = ?", SMALL.chainA);
+    expect((await get(`/api/v1/mods/${SMALL.chainA}`)).description).toBe("new words");
+    sql("UPDATE mods SET name = 'Core Framework' WHERE workshop_id = ?", SMALL.core);
+  });
+});
 
 describe("GET /mods/:id/deps from memory", () => {
   const graph = async (id: string) => (await get(`/api/v1/mods/${id}/deps`)).dependencies.map((n: any) => [n.workshop_id, n.depth, n.size_bytes]);

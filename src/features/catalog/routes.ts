@@ -29,10 +29,13 @@ export const catalogApiRoutes = (deps: Deps) => {
       response: { 200: z.array(M.autocompleteEntry), 400: errorBody },
       detail: { summary: "Up to 10 mods whose name matches the prefix" },
     })
-    .get("/:workshopID", ({ params }) => svc.getModDetail(deps, params.workshopID), {
+    .get("/:workshopID", ({ params }) => {
+      const text = svc.getModDetailJson(deps, params.workshopID);
+      return strict ? JSON.parse(text) : jsonResponse(text);
+    }, {
       params: M.workshopIdParams,
       response: { 200: M.modDetail, ...errors },
-      detail: { summary: "Mod detail" },
+      detail: { summary: "Mod detail", description: "Answered from memory: read and serialised once per change of the catalog's mods or dependencies." },
     })
     .get("/:workshopID/metadata", ({ params }) => svc.getMetadata(deps, params.workshopID), {
       params: M.workshopIdParams,

@@ -96,6 +96,13 @@ export function getModDetail(deps: Deps, id: string): z.infer<typeof M.modDetail
   };
 }
 
+/** GET /mods/:id as JSON text, read and serialised once per detail generation (answers.ts). */
+export const detailAnswers = new GenerationalAnswers<string>("detail", "detail_gen", 8 * 2 ** 20, textBytes);
+
+export function getModDetailJson(deps: Deps, id: string): string {
+  return detailAnswers.get(deps.sqlite, id, () => JSON.stringify(getModDetail(deps, id)));
+}
+
 export function getMetadata(deps: Deps, id: string): z.infer<typeof M.modMetadata> {
   const m = requireMod(deps, id);
   return {
