@@ -105,6 +105,51 @@ describe("GET /mods/:id/deps from memory", () => {
   });
 });
 
+describe("dependency counts of /mods/:id/stats and /mod/:id/metrics from memory", () => {
+  const stats = (id: string) => get(`/api/v1/mods/${id}/stats`);
+  const metrics = async (id: string) => (await t.app.handle(new Request(`http://localhost/mod/${id}/metrics`))).text();
+
+  test("a new dependency edge is seen by both; a mod turned placeholder is 404", async () => {
+    const before = await stats(SMALL.core);
+    expect(await metrics(SMALL.core)).toContain(`loadout_mod_dependents{workshop_id="${SMALL.core}"} ${before.dependents_count}\n`);
+    sql("INSERT INTO mod_dependencies (workshop_id, depends_on_id, depends_on_name, version, size_bytes) VALUES (?, ?, 'Core Framework', '1.2.0', 1)", SMALL.weapons, SMALL.core);
+    expect(await stats(SMALL.core)).toEqual({ ...before, dependents_count: before.dependents_count + 1 });
+    expect(await metrics(SMALL.core)).toContain(`loadout_mod_dependents{workshop_id="${SMALL.core}"} ${before.dependents_count + 1}\n`);
+    expect((await stats(SMALL.weapons)).dependencies_count).toBe(1);
+    sql("UPDATE mods SET author_name = 'Someone Else' WHERE workshop_id = ?", SMALL.core);
+    expect(await metrics(SMALL.core)).toContain(`author="Someone Else"`);
+    sql("UPDATE mods SET state = 'unknown' WHERE workshop_id = ?", SMALL.weapons);
+    expect((await t.req("GET", `/api/v1/mods/${SMALL.weapons}/stats`)).status).toBe(404);
+    expect((await t.req("GET", `/mod/${SMALL.weapons}/metrics`)).status).toBe(404);
+    sql("UPDATE mods SET state = 'active' WHERE workshop_id = ?", SMALL.weapons);
+  });
+
+  test("live usage: a server leaving the hour and a new server are seen", async () => {
+    const now = t.clock.now();
+    const server = (name: string, players: number, seen: number) => {
+      const id = crypto.randomUUID();
+      const sid = Math.floor(Math.random() * 1e9);
+      sql(
+        `INSERT INTO game_servers (id, sid, host_address, name, ip, port, player_count, player_count_limit, scenario_name, game_version, first_seen_at, last_seen_at, online)
+         VALUES (?, ?, ?, ?, '192.0.2.1', ?, ?, 64, 'Conflict', '1.2.1.169', ?, ?, 1)`,
+        id, sid, `192.0.2.1:${sid % 60000}`, name, sid % 60000, players, seen, seen,
+      );
+      sql("INSERT INTO game_server_mods (server_id, workshop_id, position) VALUES (?, ?, 0)", id, SMALL.chainB);
+    };
+    server("Early", 7, now - 50 * 60_000);
+    server("Late", 5, now - 5 * 60_000);
+    expect(await stats(SMALL.chainB)).toMatchObject({ used_by_servers_count: 2, players_using_count: 12 });
+    expect(await stats(SMALL.chainB)).toMatchObject({ used_by_servers_count: 2, players_using_count: 12 });
+    t.clock.advance(11 * 60_000); // "Early" was seen 61 minutes ago
+    expect(await stats(SMALL.chainB)).toMatchObject({ used_by_servers_count: 1, players_using_count: 5 });
+    expect(await metrics(SMALL.chainB)).toContain(`loadout_mod_players_using{workshop_id="${SMALL.chainB}"} 5\n`);
+    server("New", 30, t.clock.now());
+    expect(await stats(SMALL.chainB)).toMatchObject({ used_by_servers_count: 2, players_using_count: 35 });
+    t.clock.set(now); // a clock set back: "Early" counts again (as SQL counts: last seen ≥ now − 1 h)
+    expect(await stats(SMALL.chainB)).toMatchObject({ used_by_servers_count: 3, players_using_count: 42 });
+  });
+});
+
 describe("/metrics reports the per-mod answers", () => {
   test("lookups by result and bytes held, per cache", async () => {
     await get(`/api/v1/mods/${SMALL.core}/deps`);

@@ -291,15 +291,23 @@ export function getItemDiff(deps: Deps, id: string, from: string, to: string): z
  * feature answers it (live/mod-usage.ts), and the dependency counts from SQLite.
  * `liveStatsSql` (test/truth/catalog-sql.ts) answers the same from SQLite alone (tests compare the two).
  */
-function liveStatsOf(deps: Pick<Deps, "sqlite" | "clock">, id: string): z.infer<typeof M.liveStats> {
+function liveStatsOf(deps: Pick<Deps, "sqlite" | "clock">, id: string, c: { deps: number; dependents: number }): z.infer<typeof M.liveStats> {
   const u = modUsage(deps, id);
-  const c = repo.getDependencyCounts(deps.sqlite, id);
   return { used_by_servers_count: u.servers, players_using_count: u.players, dependencies_count: c.deps, dependents_count: c.dependents };
 }
 
+/** A catalog mod's dependency counts (404 when it is none), read once per detail generation (answers.ts). */
+export const countsAnswers = new GenerationalAnswers<{ deps: number; dependents: number }>("counts", "detail_gen", 2 ** 20, () => 96);
+
+function dependencyCounts(deps: Deps, id: string): { deps: number; dependents: number } {
+  return countsAnswers.get(deps.sqlite, id, () => {
+    requireExists(deps, id);
+    return repo.getDependencyCounts(deps.sqlite, id);
+  });
+}
+
 export function getLiveStats(deps: Deps, id: string): z.infer<typeof M.liveStats> {
-  requireExists(deps, id);
-  return liveStatsOf(deps, id);
+  return liveStatsOf(deps, id, dependencyCounts(deps, id));
 }
 
 export function getGrowth(deps: Deps, id: string, days: number): z.infer<typeof M.growthPoint>[] {
@@ -346,7 +354,7 @@ const escapeLabel = (v: string) => v.replace(/\\/g, "\\\\").replace(/\n/g, "\\n"
 
 export function modMetricsText(deps: Deps, id: string): string {
   const m = requireMod(deps, id);
-  const s = liveStatsOf(deps, id);
+  const s = liveStatsOf(deps, id, dependencyCounts(deps, id));
   const wid = `workshop_id="${escapeLabel(m.workshop_id)}"`;
   const gauge = (name: string, help: string, value: number, labels = wid) =>
     `# HELP ${name} ${help}\n# TYPE ${name} gauge\n${name}{${labels}} ${value}\n`;
