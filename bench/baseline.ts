@@ -65,7 +65,8 @@ const routes: [string, RegExp, Handler][] = [
   // The same in-memory work as the service: joined from the live snapshot's JSON strings.
   ["GET", /^\/api\/v1\/mods\/([0-9A-Fa-f]{16})\/servers$/, (m) =>
     new Response(catalog.getServersUsingJson(deps, m[1]!.toUpperCase()), { headers: { "content-type": "application/json;charset=utf-8" } })],
-  ["GET", /^\/api\/v1\/mods\/([0-9A-Fa-f]{16})\/stats\/growth$/, (m, q) => json(catalog.getGrowth(deps, m[1]!.toUpperCase(), int(q.get("days"), 30)))],
+  ["GET", /^\/api\/v1\/mods\/([0-9A-Fa-f]{16})\/stats\/growth$/, (m, q) =>
+    new Response(catalog.getGrowthJson(deps, m[1]!.toUpperCase(), int(q.get("days"), 30)), { headers: { "content-type": "application/json;charset=utf-8" } })],
   ["GET", /^\/api\/v1\/stats\/community-players\/([0-9a-f-]{36})$/, (m, q) => json(live.communityPlayers(deps, m[1]!, int(q.get("days"), 7)))],
   ["GET", /^\/api\/v1\/lists\/([0-9a-f-]{36})$/, (m, q) => {
     const a = resolveListAccess(deps, m[1]!, null, q.get("share"));

@@ -5,6 +5,7 @@ import { createTestApp, type TestApp } from "../../../test/helpers";
 import { FakeWorkshop, startFakeWorkshop } from "../../../test/fakes/workshop";
 import { SMALL, smallCatalog } from "../../../test/fixtures/workshop/dataset";
 import { queueDetailScrape } from "../scraper/queue";
+import { BUCKET_MS, bucketOf, rollupGrowth } from "../scraper/growth";
 
 let fake: FakeWorkshop;
 let t: TestApp;
@@ -105,8 +106,9 @@ describe("GET /mods/:id/deps from memory", () => {
   });
 });
 
+const stats = (id: string) => get(`/api/v1/mods/${id}/stats`);
+
 describe("dependency counts of /mods/:id/stats and /mod/:id/metrics from memory", () => {
-  const stats = (id: string) => get(`/api/v1/mods/${id}/stats`);
   const metrics = async (id: string) => (await t.app.handle(new Request(`http://localhost/mod/${id}/metrics`))).text();
 
   test("a new dependency edge is seen by both; a mod turned placeholder is 404", async () => {
@@ -147,6 +149,40 @@ describe("dependency counts of /mods/:id/stats and /mod/:id/metrics from memory"
     expect(await stats(SMALL.chainB)).toMatchObject({ used_by_servers_count: 2, players_using_count: 35 });
     t.clock.set(now); // a clock set back: "Early" counts again (as SQL counts: last seen ≥ now − 1 h)
     expect(await stats(SMALL.chainB)).toMatchObject({ used_by_servers_count: 3, players_using_count: 42 });
+  });
+});
+
+describe("GET /mods/:id/stats/growth from memory", () => {
+  const growth = async (id: string, days = 1) =>
+    (await get(`/api/v1/mods/${id}/stats/growth?days=${days}`)).map((p: any) => [p.time, p.used_by_servers_count, p.players_using_count, p.dependents_count]);
+  const at = (b: number) => new Date(b * BUCKET_MS).toISOString();
+
+  test("a roll-up, raw SQL on the snapshots and the window moving on to the next bucket are seen", async () => {
+    t.deps.sqlite.exec("DELETE FROM game_server_mods; DELETE FROM game_servers; DELETE FROM mod_growth; DELETE FROM mod_growth_latest; DELETE FROM mod_growth_buckets;");
+    t.clock.set((bucketOf(t.clock.now()) + 1) * BUCKET_MS + 60_000);
+    const b0 = bucketOf(t.clock.now());
+    rollupGrowth(t.deps.sqlite, t.clock.now());
+    const dependents = (await stats(SMALL.core)).dependents_count;
+    expect(await growth(SMALL.core)).toEqual([[at(b0), 0, 0, dependents]]);
+    // The next bucket's roll-up, with the mod now in use.
+    t.clock.advance(BUCKET_MS);
+    const sid = 900_001;
+    sql(
+      `INSERT INTO game_servers (id, sid, host_address, name, ip, port, player_count, player_count_limit, scenario_name, game_version, first_seen_at, last_seen_at, online)
+       VALUES ('growth-server', ?, '192.0.2.9:2001', 'Growth', '192.0.2.9', 2001, 9, 64, 'Conflict', '1.2.1.169', ?, ?, 1)`,
+      sid, t.clock.now(), t.clock.now(),
+    );
+    sql("INSERT INTO game_server_mods (server_id, workshop_id, position) VALUES ('growth-server', ?, 0)", SMALL.core);
+    rollupGrowth(t.deps.sqlite, t.clock.now());
+    expect(await growth(SMALL.core)).toEqual([[at(b0), 0, 0, dependents], [at(b0 + 1), 1, 9, dependents]]);
+    sql("UPDATE mod_growth SET players_using = 11 WHERE workshop_id = ? AND bucket = ?", SMALL.core, b0 + 1);
+    expect(await growth(SMALL.core)).toEqual([[at(b0), 0, 0, dependents], [at(b0 + 1), 1, 11, dependents]]);
+    // No roll-up, time moves on: the window (the last day) leaves the first bucket out, then both.
+    t.clock.advance(21 * 3_600_000);
+    expect(await growth(SMALL.core)).toEqual([[at(b0 + 1), 1, 11, dependents]]);
+    t.clock.advance(BUCKET_MS);
+    expect(await growth(SMALL.core)).toEqual([]);
+    expect(await growth(SMALL.core, 2)).toEqual([[at(b0), 0, 0, dependents], [at(b0 + 1), 1, 11, dependents]]);
   });
 });
 

@@ -4,7 +4,7 @@ import { z } from "zod";
 import type { Deps } from "../../deps";
 import { METRICS_CONTENT_TYPE } from "../../shared/http";
 import { errorBody } from "../../shared/schemas";
-import { jsonResponse } from "../../shared/response-validation";
+import { jsonResponse, jsonText } from "../../shared/response-validation";
 import * as M from "./model";
 import * as svc from "./service";
 
@@ -29,9 +29,9 @@ export const catalogApiRoutes = (deps: Deps) => {
       response: { 200: z.array(M.autocompleteEntry), 400: errorBody },
       detail: { summary: "Up to 10 mods whose name matches the prefix" },
     })
-    .get("/:workshopID", ({ params }) => {
+    .get("/:workshopID", ({ params, set }) => {
       const text = svc.getModDetailJson(deps, params.workshopID);
-      return strict ? JSON.parse(text) : jsonResponse(text);
+      return strict ? JSON.parse(text) : jsonText(set, text);
     }, {
       params: M.workshopIdParams,
       response: { 200: M.modDetail, ...errors },
@@ -56,9 +56,9 @@ export const catalogApiRoutes = (deps: Deps) => {
     })
     // JSON read and serialised once per catalog write (answers.ts); in the test app parsed back
     // into the object, so the response schema checks the cached text strictly.
-    .get("/:workshopID/deps", ({ params }) => {
+    .get("/:workshopID/deps", ({ params, set }) => {
       const text = svc.getDependencyGraphJson(deps, params.workshopID);
-      return strict ? JSON.parse(text) : jsonResponse(text);
+      return strict ? JSON.parse(text) : jsonText(set, text);
     }, {
       params: M.workshopIdParams,
       response: { 200: M.depsResponse, ...errors },
@@ -93,11 +93,17 @@ export const catalogApiRoutes = (deps: Deps) => {
       response: { 200: M.liveStats, ...errors },
       detail: { summary: "Live usage (servers seen in the last hour) and dependency counts" },
     })
-    .get("/:workshopID/stats/growth", ({ params, query }) => svc.getGrowth(deps, params.workshopID, query.days), {
+    .get("/:workshopID/stats/growth", ({ params, query, set }) => {
+      const text = svc.getGrowthJson(deps, params.workshopID, query.days);
+      return strict ? JSON.parse(text) : jsonText(set, text);
+    }, {
       params: M.workshopIdParams,
       query: M.growthQuery,
       response: { 200: z.array(M.growthPoint), ...errors },
-      detail: { summary: "Growth snapshots, one per 3 hours, days 1..180 (default 30)" },
+      detail: {
+        summary: "Growth snapshots, one per 3 hours, days 1..180 (default 30)",
+        description: "Answered from memory: read and serialised once per growth snapshot written (and per 3-hour bucket).",
+      },
     })
     .get("/:workshopID/stats/growth/range", ({ params }) => svc.getGrowthRange(deps, params.workshopID), {
       params: M.workshopIdParams,

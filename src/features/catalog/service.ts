@@ -335,6 +335,15 @@ export function getGrowth(deps: Deps, id: string, days: number): z.infer<typeof 
   return out;
 }
 
+/** GET /mods/:id/stats/growth as JSON text, read and serialised once per growth generation and 3-hour bucket (answers.ts). */
+export const growthAnswers = new GenerationalAnswers<string>("growth", "growth_gen", 8 * 2 ** 20, textBytes);
+
+export function getGrowthJson(deps: Deps, id: string, days: number): string {
+  // The answer depends on the current bucket (the window's end) besides the stored rows.
+  const key = `${id}|${days}|${bucketOf(deps.clock.now())}`;
+  return growthAnswers.get(deps.sqlite, key, () => JSON.stringify(getGrowth(deps, id, days)));
+}
+
 export function getGrowthRange(deps: Deps, id: string): { oldest: string | null } {
   requireExists(deps, id);
   const b = repo.getGrowthOldest(deps.sqlite, id);
