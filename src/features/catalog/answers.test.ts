@@ -186,6 +186,29 @@ describe("GET /mods/:id/stats/growth from memory", () => {
   });
 });
 
+describe("GET /mods pages joined from summaries kept in memory", () => {
+  const page = async (q: string) => (await get(`/api/v1/mods?${q}`)).mods as { workshop_id: string; name: string; version: string; image_url: string | null; tags: string[] }[];
+
+  test("raw SQL on a listed mod's version, image and tags is seen on every page showing it", async () => {
+    const first = await page("sort=name_asc&limit=50");
+    const m = first.find((x) => x.workshop_id === SMALL.vehicles)!;
+    expect(m).toBeDefined();
+    await page("search=vehicles");
+    sql("UPDATE mods SET version = '9.9.9', image_url = 'https://example.invalid/x.png', tags_json = '[\"VEHICLES\",\"NEW\"]' WHERE workshop_id = ?", SMALL.vehicles);
+    const want = { ...m, version: "9.9.9", image_url: "https://example.invalid/x.png", tags: ["VEHICLES", "NEW"] };
+    expect((await page("sort=name_asc&limit=50")).find((x) => x.workshop_id === SMALL.vehicles)).toEqual(want);
+    expect((await page("search=vehicles")).find((x) => x.workshop_id === SMALL.vehicles)).toEqual(want);
+  });
+
+  test("a detail scrape of a new version is seen in the list", async () => {
+    await page("sort=updated_desc");
+    fake.publishVersion(SMALL.missions, { version: "7.0.0", createdAt: "2026-02-01T00:00:00.000Z" });
+    await rescrape(SMALL.missions);
+    const after = await page("sort=updated_desc");
+    expect(after[0]).toMatchObject({ workshop_id: SMALL.missions, version: "7.0.0" });
+  });
+});
+
 describe("/metrics reports the per-mod answers", () => {
   test("lookups by result and bytes held, per cache", async () => {
     await get(`/api/v1/mods/${SMALL.core}/deps`);

@@ -12,9 +12,9 @@ import type { Database, Statement } from "bun:sqlite";
 
 type GenKey = "detail_gen" | "growth_gen";
 
-interface State<V> {
+interface State<V, K> {
   gen: number;
-  map: Map<string, { v: V; bytes: number }>;
+  map: Map<K, { v: V; bytes: number }>;
   bytes: number;
   /** Lookups answered from memory, and read anew (the metrics count them). */
   hits: number;
@@ -23,10 +23,10 @@ interface State<V> {
 }
 
 /** Every store (the metrics report their sizes and hit counts). */
-const stores: GenerationalAnswers<unknown>[] = [];
+const stores: GenerationalAnswers<unknown, unknown>[] = [];
 
-export class GenerationalAnswers<V> {
-  private readonly states = new WeakMap<Database, State<V>>();
+export class GenerationalAnswers<V, K = string> {
+  private readonly states = new WeakMap<Database, State<V, K>>();
 
   constructor(
     readonly name: string,
@@ -34,36 +34,28 @@ export class GenerationalAnswers<V> {
     private readonly maxBytes: number,
     private readonly sizeOf: (v: V) => number,
   ) {
-    stores.push(this as GenerationalAnswers<unknown>);
+    stores.push(this as GenerationalAnswers<unknown, unknown>);
   }
 
-  private state(sqlite: Database): State<V> {
+  /** This database's answers, emptied first when the generation moved since the last lookup. */
+  private current(sqlite: Database): State<V, K> {
     let s = this.states.get(sqlite);
     if (!s) {
       s = { gen: -1, map: new Map(), bytes: 0, hits: 0, misses: 0, genStmt: sqlite.prepare(`SELECT value FROM catalog_state WHERE key = '${this.genKey}'`) as Statement<{ value: number }, []> };
       this.states.set(sqlite, s);
     }
-    return s;
-  }
-
-  /** The answer for `key` at the current generation: from memory, or `compute()` (a throw caches nothing). */
-  get(sqlite: Database, key: string, compute: () => V): V {
-    const s = this.state(sqlite);
     const gen = s.genStmt.get()?.value ?? 0;
     if (gen !== s.gen) {
       s.map.clear();
       s.bytes = 0;
       s.gen = gen;
     }
-    const hit = s.map.get(key);
-    if (hit !== undefined) {
-      s.hits++;
-      return hit.v;
-    }
-    s.misses++;
-    const v = compute();
+    return s;
+  }
+
+  private put(s: State<V, K>, key: K, v: V): void {
     const bytes = this.sizeOf(v);
-    if (bytes > this.maxBytes) return v;
+    if (bytes > this.maxBytes) return;
     s.map.set(key, { v, bytes });
     s.bytes += bytes;
     // Oldest first out (a Map iterates in insertion order), never the one just added.
@@ -72,7 +64,45 @@ export class GenerationalAnswers<V> {
       s.map.delete(k);
       s.bytes -= e.bytes;
     }
+  }
+
+  /** The answer for `key` at the current generation: from memory, or `compute()` (a throw caches nothing). */
+  get(sqlite: Database, key: K, compute: () => V): V {
+    const s = this.current(sqlite);
+    const hit = s.map.get(key);
+    if (hit !== undefined) {
+      s.hits++;
+      return hit.v;
+    }
+    s.misses++;
+    const v = compute();
+    this.put(s, key, v);
     return v;
+  }
+
+  /**
+   * The values of several keys at the current generation, in their order; those not held are
+   * computed together (`computeMissing` gives what exists of them; a key it leaves out is left
+   * out of the answer). Parts of an answer, not answers: not counted as hits or misses.
+   */
+  many(sqlite: Database, keys: readonly K[], computeMissing: (missing: K[]) => Map<K, V>): V[] {
+    const s = this.current(sqlite);
+    const out = new Array<V | undefined>(keys.length);
+    let missing: K[] | null = null;
+    for (let i = 0; i < keys.length; i++) {
+      const hit = s.map.get(keys[i]!);
+      if (hit !== undefined) out[i] = hit.v;
+      else (missing ??= []).push(keys[i]!);
+    }
+    if (missing === null) return out as V[];
+    const got = computeMissing(missing);
+    for (const [k, v] of got) this.put(s, k, v);
+    const res: V[] = [];
+    for (let i = 0; i < keys.length; i++) {
+      const v = out[i] ?? got.get(keys[i]!);
+      if (v !== undefined) res.push(v);
+    }
+    return res;
   }
 
   /** Lookups, answers and bytes held for this database (approximate: 2 a character of text). */

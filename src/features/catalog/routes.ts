@@ -13,7 +13,11 @@ const errors = { 400: errorBody, 404: errorBody };
 export const catalogApiRoutes = (deps: Deps) => {
   const strict = deps.config.LOADOUT_RESPONSE_VALIDATION === "strict";
   return new Elysia({ prefix: "/api/v1/mods", tags: ["catalog"] })
-    .get("/", ({ query }) => svc.listMods(deps, query), {
+    // Joined from summaries serialised once per catalog write; the test app parses it back.
+    .get("/", ({ query, set }) => {
+      const text = svc.listModsJson(deps, query);
+      return strict ? JSON.parse(text) : jsonText(set, text);
+    }, {
       query: M.listModsQuery,
       response: { 200: M.modListResponse, 400: errorBody },
       detail: {

@@ -15,30 +15,24 @@ export const MOD_NOT_FOUND = "mod not found";
 
 const notFound = () => new AppError(404, MOD_NOT_FOUND, { code: "mod_not_found" });
 
-const parseTags = (json: string): string[] => {
-  try {
-    const v = JSON.parse(json);
-    return Array.isArray(v) ? v.map(String) : [];
-  } catch {
-    return [];
-  }
-};
+const { summaryOf } = list;
 
-const summaryOf = (r: repo.ModSummaryRow): M.ModSummary => ({
-  workshop_id: r.workshop_id,
-  name: r.name,
-  version: r.version,
-  size_bytes: r.size_bytes,
-  image_url: r.image_url,
-  tags: parseTags(r.tags_json),
-});
-
-export function listMods(deps: Deps, q: z.infer<typeof M.listModsQuery>): z.infer<typeof M.modListResponse> {
+/** The list's parameters from the query: default sort, a blank search or tag is none, tags upper case. */
+function listParams(q: z.infer<typeof M.listModsQuery>): list.ListModsParams {
   const search = q.search?.trim() ? q.search : undefined;
   const sort: repo.ModSort = q.sort ?? (search ? "relevance" : "updated_desc");
   const tag = q.tag?.trim() ? q.tag.trim().toUpperCase() : undefined;
-  const { rows, total } = list.listMods(deps.sqlite, { search, tag, sort, page: q.page, limit: q.limit });
+  return { search, tag, sort, page: q.page, limit: q.limit };
+}
+
+export function listMods(deps: Deps, q: z.infer<typeof M.listModsQuery>): z.infer<typeof M.modListResponse> {
+  const { rows, total } = list.listMods(deps.sqlite, listParams(q));
   return { mods: rows.map(summaryOf), total, pages: Math.ceil(total / q.limit) };
+}
+
+/** The same answer as JSON text (what the route sends): from summaries serialised once per catalog generation. */
+export function listModsJson(deps: Deps, q: z.infer<typeof M.listModsQuery>): string {
+  return list.listModsJson(deps.sqlite, listParams(q));
 }
 
 export function autocomplete(deps: Deps, q: string) {
