@@ -14,6 +14,7 @@ import { loadConfig } from "../src/config";
 import { sha256Hex } from "../src/shared/ids";
 import * as catalog from "../src/features/catalog/service";
 import * as live from "../src/features/live/service";
+import * as modUsage from "../src/features/live/mod-usage";
 import { serverMetrics, communityMetrics } from "../src/features/live/metrics";
 import * as lists from "../src/features/lists/service";
 import * as importer from "../src/features/lists/import";
@@ -61,10 +62,10 @@ const routes: [string, RegExp, Handler][] = [
     new Response(catalog.getModDetailJson(deps, m[1]!.toUpperCase()), { headers: { "content-type": "application/json;charset=utf-8" } })],
   ["GET", /^\/api\/v1\/mods\/([0-9A-Fa-f]{16})\/deps$/, (m) =>
     new Response(catalog.getDependencyGraphJson(deps, m[1]!.toUpperCase()), { headers: { "content-type": "application/json;charset=utf-8" } })],
-  ["GET", /^\/api\/v1\/mods\/([0-9A-Fa-f]{16})\/stats$/, (m) => json(catalog.getLiveStats(deps, m[1]!.toUpperCase()))],
+  ["GET", /^\/api\/v1\/mods\/([0-9A-Fa-f]{16})\/stats$/, (m) => json(modUsage.getLiveStats(deps, m[1]!.toUpperCase()))],
   // The same in-memory work as the service: joined from the live snapshot's JSON strings.
   ["GET", /^\/api\/v1\/mods\/([0-9A-Fa-f]{16})\/servers$/, (m) =>
-    new Response(catalog.getServersUsingJson(deps, m[1]!.toUpperCase()), { headers: { "content-type": "application/json;charset=utf-8" } })],
+    new Response(modUsage.getServersUsingJson(deps, m[1]!.toUpperCase()), { headers: { "content-type": "application/json;charset=utf-8" } })],
   ["GET", /^\/api\/v1\/mods\/([0-9A-Fa-f]{16})\/stats\/growth$/, (m, q) =>
     new Response(catalog.getGrowthJson(deps, m[1]!.toUpperCase(), int(q.get("days"), 30)), { headers: { "content-type": "application/json;charset=utf-8" } })],
   ["GET", /^\/api\/v1\/stats\/community-players\/([0-9a-f-]{36})$/, (m, q) => json(live.communityPlayers(deps, m[1]!, int(q.get("days"), 7)))],
@@ -137,7 +138,7 @@ const routes: [string, RegExp, Handler][] = [
     return json({ count: unreadCount(sqlite, uid) });
   }],
   ["GET", /^\/metrics$/, async () => text(await registry.metrics())],
-  ["GET", /^\/mod\/([0-9A-Fa-f]{16})\/metrics$/, (m) => text(catalog.modMetricsText(deps, m[1]!.toUpperCase()))],
+  ["GET", /^\/mod\/([0-9A-Fa-f]{16})\/metrics$/, (m) => text(modUsage.modMetricsText(deps, m[1]!.toUpperCase()))],
   ["GET", /^\/servers\/([0-9a-f-]{36})\/metrics$/, (m) => text(serverMetrics(deps, m[1]!))],
   ["GET", /^\/community\/([^/]+)\/metrics$/, (m) => text(communityMetrics(deps, decodeURIComponent(m[1]!)))],
   ["GET", /^\/api\/v1\/health$/, () => json({ status: "ok" })],

@@ -1,12 +1,11 @@
 // The catalog's rules: what each /mods endpoint answers. Knows nothing of HTTP; throws AppError.
+import type { Database } from "bun:sqlite";
 import type { Deps } from "../../deps";
 import { AppError } from "../../shared/errors";
 import { toIsoOrNull, toIso } from "../../shared/time";
-import { diffItems, type ExtractedItem, type ItemType } from "../scraper/items";
-import { BUCKET_MS, bucketOf, bucketTime } from "../scraper/growth";
+import { diffItems, type ExtractedItem, type ItemType, BUCKET_MS, bucketOf, bucketTime } from "../scraper";
 import * as repo from "./repository";
 import * as list from "./list";
-import { modServersJsonText, modUsage } from "../live/mod-usage";
 import { GenerationalAnswers, textBytes } from "./answers";
 import type { z } from "zod";
 import type * as M from "./model";
@@ -40,13 +39,13 @@ export function autocomplete(deps: Deps, q: string) {
   return list.autocomplete(deps.sqlite, q);
 }
 
-function requireMod(deps: Deps, id: string): repo.ModRow {
+export function requireMod(deps: Pick<Deps, "sqlite">, id: string): repo.ModRow {
   const m = repo.getMod(deps.sqlite, id);
   if (!m) throw notFound();
   return m;
 }
 
-function requireExists(deps: Deps, id: string): void {
+export function requireModExists(deps: Pick<Deps, "sqlite">, id: string): void {
   if (!repo.modExists(deps.sqlite, id)) throw notFound();
 }
 
@@ -124,7 +123,7 @@ const toItem = (r: { item_type: string; name: string; path: string; guid: string
 });
 
 export function getItems(deps: Deps, id: string, q: z.infer<typeof M.itemsQuery>): z.infer<typeof M.itemsResponse> {
-  requireExists(deps, id);
+  requireModExists(deps, id);
   let version: string | null;
   if (q.version) {
     requireVersion(deps, id, q.version);
@@ -233,7 +232,7 @@ export function getDependencyGraphJson(deps: Deps, id: string): string {
 }
 
 export function getVersions(deps: Deps, id: string): z.infer<typeof M.versionEntry>[] {
-  requireExists(deps, id);
+  requireModExists(deps, id);
   return repo.getVersions(deps.sqlite, id).map((v: any) => ({
     version: v.version,
     game_version: v.game_version,
@@ -248,12 +247,12 @@ export function getVersions(deps: Deps, id: string): z.infer<typeof M.versionEnt
 }
 
 export function getScreenshots(deps: Deps, id: string) {
-  requireExists(deps, id);
+  requireModExists(deps, id);
   return repo.getScreenshots(deps.sqlite, id);
 }
 
 export function getItemVersions(deps: Deps, id: string): z.infer<typeof M.itemVersionEntry>[] {
-  requireExists(deps, id);
+  requireModExists(deps, id);
   return repo.getItemVersions(deps.sqlite, id).map((v) => ({
     version: v.version,
     item_count: v.item_count,
@@ -266,7 +265,7 @@ export function getItemVersions(deps: Deps, id: string): z.infer<typeof M.itemVe
 }
 
 export function getItemDiff(deps: Deps, id: string, from: string, to: string): z.infer<typeof M.diffResponse> {
-  requireExists(deps, id);
+  requireModExists(deps, id);
   const scanned = new Set(repo.getItemVersions(deps.sqlite, id).map((v) => v.version));
   for (const v of [from, to]) {
     if (!scanned.has(v) && !repo.versionExists(deps.sqlite, id, v)) throw new AppError(404, "version not found");
@@ -281,31 +280,18 @@ export function getItemDiff(deps: Deps, id: string, from: string, to: string): z
 }
 
 /**
- * Live usage (servers seen in the last hour that run the mod, their players) as the live
- * feature answers it (live/mod-usage.ts), and the dependency counts from SQLite.
- * `liveStatsSql` (test/truth/catalog-sql.ts) answers the same from SQLite alone (tests compare the two).
+ * A catalog mod's dependency counts (direct dependencies, catalog mods depending on it), read once
+ * per detail generation (answers.ts); the live feature's /mods/:id/stats and /mod/:id/metrics
+ * show them beside its usage numbers.
  */
-function liveStatsOf(deps: Pick<Deps, "sqlite" | "clock">, id: string, c: { deps: number; dependents: number }): z.infer<typeof M.liveStats> {
-  const u = modUsage(deps, id);
-  return { used_by_servers_count: u.servers, players_using_count: u.players, dependencies_count: c.deps, dependents_count: c.dependents };
-}
-
-/** A catalog mod's dependency counts (404 when it is none), read once per detail generation (answers.ts). */
 export const countsAnswers = new GenerationalAnswers<{ deps: number; dependents: number }>("counts", "detail_gen", 2 ** 20, () => 96);
 
-function dependencyCounts(deps: Deps, id: string): { deps: number; dependents: number } {
-  return countsAnswers.get(deps.sqlite, id, () => {
-    requireExists(deps, id);
-    return repo.getDependencyCounts(deps.sqlite, id);
-  });
-}
-
-export function getLiveStats(deps: Deps, id: string): z.infer<typeof M.liveStats> {
-  return liveStatsOf(deps, id, dependencyCounts(deps, id));
+export function getDependencyCounts(sqlite: Database, id: string): { deps: number; dependents: number } {
+  return countsAnswers.get(sqlite, id, () => repo.getDependencyCounts(sqlite, id));
 }
 
 export function getGrowth(deps: Deps, id: string, days: number): z.infer<typeof M.growthPoint>[] {
-  requireExists(deps, id);
+  requireModExists(deps, id);
   const now = deps.clock.now();
   const to = bucketOf(now);
   const from = bucketOf(now - days * 86_400_000) + 1;
@@ -339,34 +325,7 @@ export function getGrowthJson(deps: Deps, id: string, days: number): string {
 }
 
 export function getGrowthRange(deps: Deps, id: string): { oldest: string | null } {
-  requireExists(deps, id);
+  requireModExists(deps, id);
   const b = repo.getGrowthOldest(deps.sqlite, id);
   return { oldest: b === null ? null : toIso(b * BUCKET_MS) };
-}
-
-/** GET /mods/:id/servers as JSON text, joined from the live snapshot's entries (serialised once per scan). */
-export function getServersUsingJson(deps: Deps, id: string): string {
-  requireExists(deps, id);
-  return modServersJsonText(deps, id);
-}
-
-
-// ---- /mod/:workshopID/metrics (text exposition format 0.0.4) ----
-
-const escapeLabel = (v: string) => v.replace(/\\/g, "\\\\").replace(/\n/g, "\\n").replace(/"/g, '\\"');
-
-export function modMetricsText(deps: Deps, id: string): string {
-  const m = requireMod(deps, id);
-  const s = liveStatsOf(deps, id, dependencyCounts(deps, id));
-  const wid = `workshop_id="${escapeLabel(m.workshop_id)}"`;
-  const gauge = (name: string, help: string, value: number, labels = wid) =>
-    `# HELP ${name} ${help}\n# TYPE ${name} gauge\n${name}{${labels}} ${value}\n`;
-  return (
-    gauge("loadout_mod_info", "Mod information (constant 1).", 1, `${wid},name="${escapeLabel(m.name)}",author="${escapeLabel(m.author_name)}"`) +
-    gauge("loadout_mod_size_bytes", "Download size of the mod's latest version in bytes.", m.size_bytes) +
-    gauge("loadout_mod_dependencies", "Number of direct dependencies of the mod.", s.dependencies_count) +
-    gauge("loadout_mod_dependents", "Number of catalog mods that depend on the mod directly.", s.dependents_count) +
-    gauge("loadout_mod_used_by_servers", "Live servers seen in the last hour that run the mod.", s.used_by_servers_count) +
-    gauge("loadout_mod_players_using", "Players on live servers seen in the last hour that run the mod.", s.players_using_count)
-  );
 }

@@ -1,7 +1,7 @@
 // HTTP surface of live game servers, global statistics, their metrics paths, copy-from-server
 // and the two admin job triggers. Paths, guards and schemas only; the rules live in service.ts.
 import { Elysia } from "elysia";
-import { JOB_GROWTH } from "../scraper/jobs";
+import { JOB_GROWTH } from "../scraper";
 import { z } from "zod";
 import type { Deps } from "../../deps";
 import { authPlugin } from "../../shared/auth";

@@ -7,10 +7,10 @@
 import { serverSearchText } from "./search";
 import type { Deps } from "../../deps";
 import { newId } from "../../shared/ids";
-import { queueDetailScrape } from "../scraper/queue";
+import { queueDetailScrape } from "../scraper";
 import { BattleMetricsClient, BattleMetricsError, type LiveServer } from "./battlemetrics";
 import { pollRegisteredServers } from "./a2s-source";
-import { PermanentJobError } from "../jobs/queue";
+import { PermanentJobError } from "../../jobs/queue";
 import { recordSourceError, recordSourceOk } from "../../shared/source-status";
 import { invalidateLiveSnapshot, rebuildLiveSnapshot } from "./snapshot";
 import { liveRepo, type CatalogMod, type ChangeRow, type CurrentMod, type ExistingServer, type ModRow } from "./repository";
