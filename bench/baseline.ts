@@ -57,15 +57,18 @@ const csv = (v: string | null) => (v ? v.split(",").map((s) => s.trim()).filter(
 type Handler = (m: RegExpMatchArray, q: URLSearchParams, req: Request) => Response | Promise<Response>;
 const routes: [string, RegExp, Handler][] = [
   ["GET", /^\/api\/v1\/mods$/, (_, q) =>
-    json(catalog.listMods(deps, { search: q.get("search") ?? undefined, tag: q.get("tag") ?? undefined, sort: (q.get("sort") as any) ?? undefined, page: int(q.get("page"), 1), limit: int(q.get("limit"), 20) } as any))],
+    new Response(catalog.listModsJson(deps, { search: q.get("search") ?? undefined, tag: q.get("tag") ?? undefined, sort: (q.get("sort") as any) ?? undefined, page: int(q.get("page"), 1), limit: int(q.get("limit"), 20) } as any), { headers: { "content-type": "application/json;charset=utf-8" } })],
   ["GET", /^\/api\/v1\/mods\/autocomplete$/, (_, q) => json(catalog.autocomplete(deps, q.get("q") ?? ""))],
-  ["GET", /^\/api\/v1\/mods\/([0-9A-Fa-f]{16})$/, (m) => json(catalog.getModDetail(deps, m[1]!.toUpperCase()))],
-  ["GET", /^\/api\/v1\/mods\/([0-9A-Fa-f]{16})\/deps$/, (m) => json(catalog.getDependencyGraph(deps, m[1]!.toUpperCase()))],
+  ["GET", /^\/api\/v1\/mods\/([0-9A-Fa-f]{16})$/, (m) =>
+    new Response(catalog.getModDetailJson(deps, m[1]!.toUpperCase()), { headers: { "content-type": "application/json;charset=utf-8" } })],
+  ["GET", /^\/api\/v1\/mods\/([0-9A-Fa-f]{16})\/deps$/, (m) =>
+    new Response(catalog.getDependencyGraphJson(deps, m[1]!.toUpperCase()), { headers: { "content-type": "application/json;charset=utf-8" } })],
   ["GET", /^\/api\/v1\/mods\/([0-9A-Fa-f]{16})\/stats$/, (m) => json(modUsage.getLiveStats(deps, m[1]!.toUpperCase()))],
   // The same in-memory work as the service: joined from the live snapshot's JSON strings.
   ["GET", /^\/api\/v1\/mods\/([0-9A-Fa-f]{16})\/servers$/, (m) =>
     new Response(modUsage.getServersUsingJson(deps, m[1]!.toUpperCase()), { headers: { "content-type": "application/json;charset=utf-8" } })],
-  ["GET", /^\/api\/v1\/mods\/([0-9A-Fa-f]{16})\/stats\/growth$/, (m, q) => json(catalog.getGrowth(deps, m[1]!.toUpperCase(), int(q.get("days"), 30)))],
+  ["GET", /^\/api\/v1\/mods\/([0-9A-Fa-f]{16})\/stats\/growth$/, (m, q) =>
+    new Response(catalog.getGrowthJson(deps, m[1]!.toUpperCase(), int(q.get("days"), 30)), { headers: { "content-type": "application/json;charset=utf-8" } })],
   ["GET", /^\/api\/v1\/stats\/community-players\/([0-9a-f-]{36})$/, (m, q) => jsonBytes(live.communityPlayersJson(deps, m[1]!, int(q.get("days"), 7)))],
   ["GET", /^\/api\/v1\/lists\/([0-9a-f-]{36})$/, (m, q) => {
     const a = resolveListAccess(deps, m[1]!, null, q.get("share"));

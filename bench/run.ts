@@ -547,7 +547,8 @@ function markdown(res: any): string {
       `catalog search index of ${mem.catalog_search_terms ?? "—"} terms, ~${((mem.catalog_search_bytes ?? 0) / 2 ** 20).toFixed(1)} MiB, built in ${mem.catalog_search_build_ms ?? "—"} ms; ` +
       `server details serialised from the snapshot: ${mem.live_detail_cache_servers ?? "—"}, ${((mem.live_detail_cache_bytes ?? 0) / 2 ** 20).toFixed(2)} MiB; ` +
       `stat series answers kept: ${mem.live_series_cache_answers ?? "—"}, ${((mem.live_series_cache_bytes ?? 0) / 2 ** 20).toFixed(2)} MiB; ` +
-      `live list search indexes and encoded entries: ${((mem.live_search_index_bytes ?? 0) / 2 ** 20).toFixed(2)} MiB.`);
+      `live list search indexes and encoded entries: ${((mem.live_search_index_bytes ?? 0) / 2 ** 20).toFixed(2)} MiB; ` +
+      `per-mod answers (detail, deps, counts, growth): ${((mem.catalog_answers_bytes ?? 0) / 2 ** 20).toFixed(2)} MiB.`);
   }
   L.push("");
   const head = ["endpoint", "budget p99"];
@@ -818,6 +819,8 @@ export async function runBench(opts: BenchOptions) {
       live_series_cache_answers: m.get("loadout_live_series_cache_answers") ?? null,
       live_series_cache_bytes: m.get("loadout_live_series_cache_bytes") ?? null,
       live_search_index_bytes: m.get("loadout_live_search_index_bytes") ?? null,
+      // Per-mod answers (detail, deps, dependency counts, growth), summed over the caches.
+      catalog_answers_bytes: [...m].filter(([k]) => k.startsWith("loadout_catalog_answers_bytes")).reduce((n, [, v]) => n + v, 0),
     };
   } finally {
     await stop(svc);

@@ -6,11 +6,11 @@ export const catalogFeature: FeatureModule = { name: "catalog", routes: catalogR
 
 // One mod: 404 `mod_not_found` unless the catalog knows it, its row, its dependency counts
 // (the live feature's usage answers, live/mod-usage.ts).
-export { requireMod, requireModExists } from "./service";
-export { getDependencyCounts } from "./repository";
+export { requireMod, requireModExists, getDependencyCounts } from "./service";
 export { liveStats, workshopIdParams } from "./model";
 
 // What other features may read of the catalog's in-memory state (the platform's /metrics).
 export { answerCacheCounts } from "./list";
+export { answerStoreCounts } from "./answers";
 export { peekCatalogOrders } from "./orders";
 export { peekSearchIndex } from "./search-index";

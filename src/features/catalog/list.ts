@@ -6,6 +6,8 @@ import type { Database } from "bun:sqlite";
 import { catalogOrders, pageOf, type OrderedSort } from "./orders";
 import { matchRows, rankRows, searchIndex, type SearchWord } from "./search-index";
 import { catalogStatements, ftsQuery, ftsQueryOf, searchWords, type AcRow, type ModSort, type ModSummaryRow } from "./repository";
+import { GenerationalAnswers, textBytes } from "./answers";
+import type { ModSummary } from "./model";
 
 export interface ListModsParams {
   search?: string;
@@ -45,7 +47,17 @@ class AnswerCache<T> {
     return v;
   }
 }
-const listCache = new WeakMap<Database, AnswerCache<{ rows: ModSummaryRow[]; total: number }>>();
+/**
+ * One page of GET /mods: its rows (the SQL path reads them whole) or its rowids (the in-memory
+ * orders and search index pick them), the total, and once asked for, the answer's JSON text.
+ */
+interface Page {
+  rows: ModSummaryRow[] | null;
+  rowids: number[] | null;
+  total: number;
+  json?: string;
+}
+const listCache = new WeakMap<Database, AnswerCache<Page>>();
 const countCache = new WeakMap<Database, AnswerCache<number>>();
 const rankCache = new WeakMap<Database, AnswerCache<Int32Array>>();
 const acCache = new WeakMap<Database, AnswerCache<{ workshop_id: string; name: string; image_url: string | null }[]>>();
@@ -73,18 +85,43 @@ export function answerCacheCounts(sqlite: Database): { cache: "list" | "count" |
   });
 }
 
-export function listMods(sqlite: Database, p: ListModsParams): { rows: ModSummaryRow[]; total: number } {
+function cachedPage(sqlite: Database, p: ListModsParams): Page {
   const key = JSON.stringify([p.search ?? null, p.tag ?? null, p.sort, p.page, p.limit]);
-  return cacheFor(listCache, sqlite).get(catalogStatements(sqlite).changes(), key, () => listModsUncached(sqlite, p));
+  return cacheFor(listCache, sqlite).get(catalogStatements(sqlite).changes(), key, () => listPage(sqlite, p));
+}
+
+export function listMods(sqlite: Database, p: ListModsParams): { rows: ModSummaryRow[]; total: number } {
+  const page = cachedPage(sqlite, p);
+  page.rows ??= summaries(sqlite, page.rowids!);
+  return { rows: page.rows, total: page.total };
+}
+
+/**
+ * GET /mods as JSON text (what the route sends): the same page as listMods, its mods joined from
+ * summaries serialised once per catalog generation (summaryTexts), so a page costs no row reads
+ * and no serialisation of rows already seen.
+ */
+export function listModsJson(sqlite: Database, p: ListModsParams): string {
+  const page = cachedPage(sqlite, p);
+  if (page.json === undefined) {
+    const mods = page.rows ? page.rows.map(summaryJson) : summaryTexts(sqlite, page.rowids!);
+    page.json = `{"mods":[${mods.join(",")}],"total":${page.total},"pages":${Math.ceil(page.total / p.limit)}}`;
+  }
+  return page.json;
 }
 
 /** GET /mods without the cache; plan "sql" skips the orders in memory (the tests' SQL truth path). */
 export function listModsUncached(sqlite: Database, p: ListModsParams, plan: "auto" | "sql" = "auto"): { rows: ModSummaryRow[]; total: number } {
+  const page = listPage(sqlite, p, plan);
+  return { rows: page.rows ?? summaries(sqlite, page.rowids!), total: page.total };
+}
+
+function listPage(sqlite: Database, p: ListModsParams, plan: "auto" | "sql" = "auto"): Page {
   let q: string | null = null;
   let words: SearchWord[] | null = null;
   if (p.search !== undefined && p.search.trim() !== "") {
     words = searchWords(p.search);
-    if (words === null) return { rows: [], total: 0 };
+    if (words === null) return { rows: [], rowids: null, total: 0 };
     q = ftsQueryOf(words);
   }
   // Every sort but relevance (a search's bm25 rank) pages from the in-memory orders when they are
@@ -110,9 +147,9 @@ export function listModsUncached(sqlite: Database, p: ListModsParams, plan: "aut
     if (q === null && p.tag && !cs.hasPlaceholders.get()) return cs.tagCount.get(p.tag)!.n;
     return (st.count.get(params as any) as { n: number }).n;
   });
-  if (total === 0) return { rows: [], total };
+  if (total === 0) return { rows: [], rowids: null, total };
   const rows = st.page.all({ ...params, limit: p.limit, offset: (p.page - 1) * p.limit } as any) as ModSummaryRow[];
-  return { rows, total };
+  return { rows, rowids: null, total };
 }
 
 const column = (rows: unknown[][]): Int32Array => {
@@ -128,14 +165,14 @@ function listFromOrders(
   q: string | null,
   words: SearchWord[] | null,
   p: ListModsParams,
-): { rows: ModSummaryRow[]; total: number } {
+): Page {
   let candidates: Int32Array | null = null;
   if (words !== null) {
     const ix = searchIndex(sqlite);
     candidates = (ix && matchRows(ix, words)) ?? column(catalogStatements(sqlite).ftsRowids.values({ q: q! }) as unknown[][]);
   }
   const { rowids, total } = pageOf(orders, sort, candidates, p.tag, (p.page - 1) * p.limit, p.limit);
-  return { rows: summaries(sqlite, rowids), total };
+  return { rows: null, rowids, total };
 }
 
 /** A search's matches, best first (rank, then rowid, as the SQL path orders them). */
@@ -156,16 +193,54 @@ function listRanked(
   words: SearchWord[],
   p: ListModsParams,
   orders: ReturnType<typeof catalogOrders>,
-): { rows: ModSummaryRow[]; total: number } {
+): Page {
   const member = p.tag ? orders!.tags.get(p.tag)?.member : undefined;
-  if (p.tag && !member) return { rows: [], total: 0 };
+  if (p.tag && !member) return { rows: [], rowids: null, total: 0 };
   const offset = (p.page - 1) * p.limit;
   const ix = searchIndex(sqlite);
   const top = ix && rankRows(ix, words, offset + p.limit, member ? (rid) => member[rid] === 1 : undefined);
-  if (top) return { rows: summaries(sqlite, Array.from(top.rowids.subarray(offset))), total: top.total };
+  if (top) return { rows: null, rowids: Array.from(top.rowids.subarray(offset)), total: top.total };
   let ranked = rankedMatches(sqlite, q);
   if (member) ranked = ranked.filter((rid) => member[rid] === 1);
-  return { rows: summaries(sqlite, Array.from(ranked.subarray(offset, offset + p.limit))), total: ranked.length };
+  return { rows: null, rowids: Array.from(ranked.subarray(offset, offset + p.limit)), total: ranked.length };
+}
+
+const parseTags = (json: string): string[] => {
+  try {
+    const v = JSON.parse(json);
+    return Array.isArray(v) ? v.map(String) : [];
+  } catch {
+    return [];
+  }
+};
+
+/** A catalog entry's summary as the API answers it (list pages, the detail's first fields). */
+export const summaryOf = (r: ModSummaryRow): ModSummary => ({
+  workshop_id: r.workshop_id,
+  name: r.name,
+  version: r.version,
+  size_bytes: r.size_bytes,
+  image_url: r.image_url,
+  tags: parseTags(r.tags_json),
+});
+
+const summaryJson = (r: ModSummaryRow) => JSON.stringify(summaryOf(r));
+
+/**
+ * Each catalog entry's summary as JSON text by rowid, serialised once per detail generation
+ * (answers.ts; 98_catalog_answers_gen.sql: any write to a mods column a summary shows moves it).
+ * ~210 characters a mod: all 42,000 fit in the bound.
+ */
+export const summaryAnswers = new GenerationalAnswers<string, number>("summaries", "detail_gen", 24 * 2 ** 20, textBytes);
+
+/** The summaries of these rowids as JSON text, in this order (rowids that are no mod left out). */
+function summaryTexts(sqlite: Database, rowids: number[]): string[] {
+  if (rowids.length === 0) return [];
+  return summaryAnswers.many(sqlite, rowids, (missing) => {
+    const got = new Map<number, string>();
+    for (const r of catalogStatements(sqlite).summariesOf.all(JSON.stringify(missing))) got.set(r.rid, summaryJson(r));
+    return got;
+  });
 }
 
 /** The summary rows of these rowids, in this order. */

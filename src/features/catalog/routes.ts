@@ -4,14 +4,20 @@ import { Elysia } from "elysia";
 import { z } from "zod";
 import type { Deps } from "../../deps";
 import { errorBody } from "../../shared/schemas";
+import { jsonText } from "../../shared/response-validation";
 import * as M from "./model";
 import * as svc from "./service";
 
 const errors = { 400: errorBody, 404: errorBody };
 
-export const catalogRoutes = (deps: Deps) =>
-  new Elysia({ prefix: "/api/v1/mods", tags: ["catalog"] })
-    .get("/", ({ query }) => svc.listMods(deps, query), {
+export const catalogRoutes = (deps: Deps) => {
+  const strict = deps.config.LOADOUT_RESPONSE_VALIDATION === "strict";
+  return new Elysia({ prefix: "/api/v1/mods", tags: ["catalog"] })
+    // Joined from summaries serialised once per catalog write; the test app parses it back.
+    .get("/", ({ query, set }) => {
+      const text = svc.listModsJson(deps, query);
+      return strict ? JSON.parse(text) : jsonText(set, text);
+    }, {
       query: M.listModsQuery,
       response: { 200: M.modListResponse, 400: errorBody },
       detail: {
@@ -27,10 +33,13 @@ export const catalogRoutes = (deps: Deps) =>
       response: { 200: z.array(M.autocompleteEntry), 400: errorBody },
       detail: { summary: "Up to 10 mods whose name matches the prefix" },
     })
-    .get("/:workshopID", ({ params }) => svc.getModDetail(deps, params.workshopID), {
+    .get("/:workshopID", ({ params, set }) => {
+      const text = svc.getModDetailJson(deps, params.workshopID);
+      return strict ? JSON.parse(text) : jsonText(set, text);
+    }, {
       params: M.workshopIdParams,
       response: { 200: M.modDetail, ...errors },
-      detail: { summary: "Mod detail" },
+      detail: { summary: "Mod detail", description: "Answered from memory: read and serialised once per change of the catalog's mods or dependencies." },
     })
     .get("/:workshopID/metadata", ({ params }) => svc.getMetadata(deps, params.workshopID), {
       params: M.workshopIdParams,
@@ -49,10 +58,18 @@ export const catalogRoutes = (deps: Deps) =>
       response: { 200: M.missionsResponse, ...errors },
       detail: { summary: "Missions (scenarios) of a version (default: the current version)" },
     })
-    .get("/:workshopID/deps", ({ params }) => svc.getDependencyGraph(deps, params.workshopID), {
+    // JSON read and serialised once per catalog write (answers.ts); in the test app parsed back
+    // into the object, so the response schema checks the cached text strictly.
+    .get("/:workshopID/deps", ({ params, set }) => {
+      const text = svc.getDependencyGraphJson(deps, params.workshopID);
+      return strict ? JSON.parse(text) : jsonText(set, text);
+    }, {
       params: M.workshopIdParams,
       response: { 200: M.depsResponse, ...errors },
-      detail: { summary: "Transitive dependency graph with sizes and the total download size" },
+      detail: {
+        summary: "Transitive dependency graph with sizes and the total download size",
+        description: "Answered from memory: read and serialised once per change of the catalog's mods or dependencies.",
+      },
     })
     .get("/:workshopID/versions", ({ params }) => svc.getVersions(deps, params.workshopID), {
       params: M.workshopIdParams,
@@ -75,14 +92,21 @@ export const catalogRoutes = (deps: Deps) =>
       response: { 200: M.diffResponse, ...errors },
       detail: { summary: "Items added, removed and changed between two versions" },
     })
-    .get("/:workshopID/stats/growth", ({ params, query }) => svc.getGrowth(deps, params.workshopID, query.days), {
+    .get("/:workshopID/stats/growth", ({ params, query, set }) => {
+      const text = svc.getGrowthJson(deps, params.workshopID, query.days);
+      return strict ? JSON.parse(text) : jsonText(set, text);
+    }, {
       params: M.workshopIdParams,
       query: M.growthQuery,
       response: { 200: z.array(M.growthPoint), ...errors },
-      detail: { summary: "Growth snapshots, one per 3 hours, days 1..180 (default 30)" },
+      detail: {
+        summary: "Growth snapshots, one per 3 hours, days 1..180 (default 30)",
+        description: "Answered from memory: read and serialised once per growth snapshot written (and per 3-hour bucket).",
+      },
     })
     .get("/:workshopID/stats/growth/range", ({ params }) => svc.getGrowthRange(deps, params.workshopID), {
       params: M.workshopIdParams,
       response: { 200: M.growthRange, ...errors },
       detail: { summary: "Oldest growth snapshot timestamp, or null" },
     });
+};

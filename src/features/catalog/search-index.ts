@@ -201,7 +201,22 @@ export function foldWord(word: string): string | null {
 interface Phrase {
   docs: Int32Array;
   freq: Float64Array;
+  /** The rows as a bitmap, made on first use by a long intersection (bitsOf). */
+  bits?: Bits;
 }
+
+/**
+ * A phrase's rows as one bit per rowid, and per 32-bit word the rows before it: a row's position
+ * in `docs` is `before[w]` plus the set bits below it in word w. ~10 KB at 42,000 mods, made only
+ * for phrases met in an intersection whose shortest list is long (see intersect), at most
+ * BITS_BYTES in all per index (then lists are walked).
+ */
+interface Bits {
+  words: Uint32Array;
+  before: Int32Array;
+}
+const BITS_BYTES = 4 * 2 ** 20;
+const bitsHeld = new WeakMap<SearchIndex, number>();
 
 /** First position in the sorted terms whose term is ≥ t. */
 function lowerBound(ix: SearchIndex, t: string): number {
@@ -230,8 +245,15 @@ function phraseOf(ix: SearchIndex, term: string, prefix: boolean): Phrase {
     ids.push(ix.sorted[i]!);
   }
   if (ids.length === 1) {
-    const [a, b] = [ix.start[ids[0]!]!, ix.start[ids[0]! + 1]!];
-    return { docs: ix.docs.subarray(a, b), freq: ix.freq.subarray(a, b) };
+    // One term: its postings as they are (kept per index, so a bitmap made for it is kept too).
+    let held = termPhrases.get(ix);
+    if (!held) termPhrases.set(ix, (held = new Map()));
+    let p = held.get(ids[0]!);
+    if (!p) {
+      const [a, b] = [ix.start[ids[0]!]!, ix.start[ids[0]! + 1]!];
+      held.set(ids[0]!, (p = { docs: ix.docs.subarray(a, b), freq: ix.freq.subarray(a, b) }));
+    }
+    return p;
   }
   // A prefix of several terms: the row's frequency is the sum over them (each instance counts).
   const acc = ix.scratch;
@@ -254,6 +276,7 @@ function phraseOf(ix: SearchIndex, term: string, prefix: boolean): Phrase {
   return phrase;
 }
 
+const termPhrases = new WeakMap<SearchIndex, Map<number, Phrase>>();
 const cachedPostings = new WeakMap<SearchIndex, number>();
 function cachePhrase(ix: SearchIndex, key: string, p: Phrase): void {
   let held = (cachedPostings.get(ix) ?? 0) + p.docs.length;
@@ -277,14 +300,68 @@ function phrasesOf(ix: SearchIndex, words: readonly SearchWord[]): Phrase[] | nu
   return out;
 }
 
+const popcount = (x: number) => {
+  x -= (x >>> 1) & 0x55555555;
+  x = (x & 0x33333333) + ((x >>> 2) & 0x33333333);
+  return (Math.imul((x + (x >>> 4)) & 0x0f0f0f0f, 0x01010101) >>> 24);
+};
+
+function bitsOf(ix: SearchIndex, p: Phrase): Bits | null {
+  if (p.bits) return p.bits;
+  const words = new Uint32Array((ix.norm.length + 31) >>> 5);
+  const held = (bitsHeld.get(ix) ?? 0) + words.length * 8;
+  if (held > BITS_BYTES) return null;
+  bitsHeld.set(ix, held);
+  for (let j = 0; j < p.docs.length; j++) {
+    const d = p.docs[j]!;
+    words[d >>> 5]! |= 1 << (d & 31);
+  }
+  const before = new Int32Array(words.length);
+  for (let w = 0, n = 0; w < words.length; w++) {
+    before[w] = n;
+    n += popcount(words[w]!);
+  }
+  return (p.bits = { words, before });
+}
+
+/**
+ * intersect() over bitmaps: every 32 rows in a few word ANDs, whatever the phrases' lengths;
+ * false when the bitmaps' bound is reached (nothing called).
+ */
+function intersectBits(ix: SearchIndex, ph: Phrase[], each: (row: number, at: Int32Array) => void): boolean {
+  const bits: Bits[] = [];
+  for (const p of ph) {
+    const b = bitsOf(ix, p);
+    if (!b) return false;
+    bits.push(b);
+  }
+  const at = new Int32Array(ph.length);
+  const n = bits[0]!.words.length;
+  for (let w = 0; w < n; w++) {
+    let x = bits[0]!.words[w]!;
+    for (let i = 1; i < bits.length && x !== 0; i++) x &= bits[i]!.words[w]!;
+    while (x !== 0) {
+      const b = 31 - Math.clz32(x & -x);
+      const below = b === 0 ? 0 : 0xffffffff >>> (32 - b);
+      for (let i = 0; i < bits.length; i++) at[i] = bits[i]!.before[w]! + popcount(bits[i]!.words[w]! & below);
+      each((w << 5) | b, at);
+      x &= x - 1;
+    }
+  }
+  return true;
+}
+
 /**
  * Calls `each(row, k)` for every row matching every phrase (ascending rowid), `k[i]` being the
  * row's position in phrase i.
  */
-function intersect(ph: Phrase[], each: (row: number, at: Int32Array) => void): void {
+function intersect(ix: SearchIndex, ph: Phrase[], each: (row: number, at: Int32Array) => void): void {
   if (ph.some((p) => p.docs.length === 0)) return;
   let lead = 0;
   for (let i = 1; i < ph.length; i++) if (ph[i]!.docs.length < ph[lead]!.docs.length) lead = i;
+  // A long shortest list: ANDing bitmaps (one word per 32 rows) costs less than walking it
+  // (about one galloping step per row): from half as many rows as there are words.
+  if (ph[lead]!.docs.length * 2 >= (ix.norm.length + 31) >>> 5 && intersectBits(ix, ph, each)) return;
   const at = new Int32Array(ph.length);
   const docs = ph[lead]!.docs;
   outer: for (let j = 0; j < docs.length; j++) {
@@ -294,7 +371,25 @@ function intersect(ph: Phrase[], each: (row: number, at: Int32Array) => void): v
       if (i === lead) continue;
       const d = ph[i]!.docs;
       let k = at[i]!;
-      while (k < d.length && d[k]! < row) k++;
+      if (k < d.length && d[k]! < row) {
+        // Gallop: a common word's list is often far longer than the lead's, so skip ahead in
+        // doubling steps, then search the last step (the first position whose row is ≥ row).
+        let step = 1;
+        let hi = k + 1;
+        while (hi < d.length && d[hi]! < row) {
+          k = hi;
+          step *= 2;
+          hi = k + step;
+        }
+        if (hi > d.length) hi = d.length;
+        let lo = k + 1;
+        while (lo < hi) {
+          const mid = (lo + hi) >>> 1;
+          if (d[mid]! < row) lo = mid + 1;
+          else hi = mid;
+        }
+        k = lo;
+      }
       at[i] = k;
       if (k === d.length) return;
       if (d[k] !== row) continue outer;
@@ -309,7 +404,7 @@ export function matchRows(ix: SearchIndex, words: readonly SearchWord[]): Int32A
   if (!ph) return null;
   if (ph.length === 1) return ph[0]!.docs;
   const out: number[] = [];
-  intersect(ph, (row) => out.push(row));
+  intersect(ix, ph, (row) => out.push(row));
   return Int32Array.from(out);
 }
 
@@ -333,8 +428,13 @@ export function rankRows(
     return v <= 0.0 ? 1e-6 : v;
   });
   const cap = Math.min(...ph.map((p) => p.docs.length));
-  const rows = new Int32Array(cap);
-  const scores = new Float64Array(cap);
+  // Reused between calls (ranking is synchronous): a common word's cap is thousands of rows.
+  if (rowBuf.length < cap) {
+    rowBuf = new Int32Array(cap);
+    scoreBuf = new Float64Array(cap);
+  }
+  const rows = rowBuf;
+  const scores = scoreBuf;
   let n = 0;
   if (ph.length === 1) {
     const { docs, freq } = ph[0]!;
@@ -347,7 +447,7 @@ export function rankRows(
       scores[n++] = -1.0 * (0.0 + w * ((f * (K1 + 1.0)) / (f + ix.norm[row]!)));
     }
   } else {
-    intersect(ph, (row, at) => {
+    intersect(ix, ph, (row, at) => {
       if (keep && !keep(row)) return;
       const nm = ix.norm[row]!;
       let s = 0.0;
@@ -361,6 +461,9 @@ export function rankRows(
   }
   return { rowids: best(rows, scores, n, top), total: n };
 }
+
+let rowBuf = new Int32Array(0);
+let scoreBuf = new Float64Array(0);
 
 /** The rows of the `top` lowest scores (ties: lower rowid first), in that order. */
 function best(rows: Int32Array, scores: Float64Array, n: number, top: number): Int32Array {

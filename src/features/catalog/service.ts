@@ -1,10 +1,12 @@
 // The catalog's rules: what each /mods endpoint answers. Knows nothing of HTTP; throws AppError.
+import type { Database } from "bun:sqlite";
 import type { Deps } from "../../deps";
 import { AppError } from "../../shared/errors";
 import { toIsoOrNull, toIso } from "../../shared/time";
 import { diffItems, type ExtractedItem, type ItemType, BUCKET_MS, bucketOf, bucketTime } from "../scraper";
 import * as repo from "./repository";
 import * as list from "./list";
+import { GenerationalAnswers, textBytes } from "./answers";
 import type { z } from "zod";
 import type * as M from "./model";
 
@@ -12,30 +14,24 @@ export const MOD_NOT_FOUND = "mod not found";
 
 const notFound = () => new AppError(404, MOD_NOT_FOUND, { code: "mod_not_found" });
 
-const parseTags = (json: string): string[] => {
-  try {
-    const v = JSON.parse(json);
-    return Array.isArray(v) ? v.map(String) : [];
-  } catch {
-    return [];
-  }
-};
+const { summaryOf } = list;
 
-const summaryOf = (r: repo.ModSummaryRow): M.ModSummary => ({
-  workshop_id: r.workshop_id,
-  name: r.name,
-  version: r.version,
-  size_bytes: r.size_bytes,
-  image_url: r.image_url,
-  tags: parseTags(r.tags_json),
-});
-
-export function listMods(deps: Deps, q: z.infer<typeof M.listModsQuery>): z.infer<typeof M.modListResponse> {
+/** The list's parameters from the query: default sort, a blank search or tag is none, tags upper case. */
+function listParams(q: z.infer<typeof M.listModsQuery>): list.ListModsParams {
   const search = q.search?.trim() ? q.search : undefined;
   const sort: repo.ModSort = q.sort ?? (search ? "relevance" : "updated_desc");
   const tag = q.tag?.trim() ? q.tag.trim().toUpperCase() : undefined;
-  const { rows, total } = list.listMods(deps.sqlite, { search, tag, sort, page: q.page, limit: q.limit });
+  return { search, tag, sort, page: q.page, limit: q.limit };
+}
+
+export function listMods(deps: Deps, q: z.infer<typeof M.listModsQuery>): z.infer<typeof M.modListResponse> {
+  const { rows, total } = list.listMods(deps.sqlite, listParams(q));
   return { mods: rows.map(summaryOf), total, pages: Math.ceil(total / q.limit) };
+}
+
+/** The same answer as JSON text (what the route sends): from summaries serialised once per catalog generation. */
+export function listModsJson(deps: Deps, q: z.infer<typeof M.listModsQuery>): string {
+  return list.listModsJson(deps.sqlite, listParams(q));
 }
 
 export function autocomplete(deps: Deps, q: string) {
@@ -91,6 +87,13 @@ export function getModDetail(deps: Deps, id: string): z.infer<typeof M.modDetail
     updated_at: toIsoOrNull(m.updated_at),
     scraped_at: toIsoOrNull(m.detail_scraped_at),
   };
+}
+
+/** GET /mods/:id as JSON text, read and serialised once per detail generation (answers.ts). */
+export const detailAnswers = new GenerationalAnswers<string>("detail", "detail_gen", 8 * 2 ** 20, textBytes);
+
+export function getModDetailJson(deps: Deps, id: string): string {
+  return detailAnswers.get(deps.sqlite, id, () => JSON.stringify(getModDetail(deps, id)));
 }
 
 export function getMetadata(deps: Deps, id: string): z.infer<typeof M.modMetadata> {
@@ -221,6 +224,13 @@ export function getDependencyGraph(deps: Deps, id: string): z.infer<typeof M.dep
   };
 }
 
+/** GET /mods/:id/deps as JSON text, read and serialised once per detail generation (answers.ts). */
+export const depsAnswers = new GenerationalAnswers<string>("deps", "detail_gen", 4 * 2 ** 20, textBytes);
+
+export function getDependencyGraphJson(deps: Deps, id: string): string {
+  return depsAnswers.get(deps.sqlite, id, () => JSON.stringify(getDependencyGraph(deps, id)));
+}
+
 export function getVersions(deps: Deps, id: string): z.infer<typeof M.versionEntry>[] {
   requireModExists(deps, id);
   return repo.getVersions(deps.sqlite, id).map((v: any) => ({
@@ -269,6 +279,17 @@ export function getItemDiff(deps: Deps, id: string, from: string, to: string): z
   return { workshop_id: id, from, to, ...d, items_known };
 }
 
+/**
+ * A catalog mod's dependency counts (direct dependencies, catalog mods depending on it), read once
+ * per detail generation (answers.ts); the live feature's /mods/:id/stats and /mod/:id/metrics
+ * show them beside its usage numbers.
+ */
+export const countsAnswers = new GenerationalAnswers<{ deps: number; dependents: number }>("counts", "detail_gen", 2 ** 20, () => 96);
+
+export function getDependencyCounts(sqlite: Database, id: string): { deps: number; dependents: number } {
+  return countsAnswers.get(sqlite, id, () => repo.getDependencyCounts(sqlite, id));
+}
+
 export function getGrowth(deps: Deps, id: string, days: number): z.infer<typeof M.growthPoint>[] {
   requireModExists(deps, id);
   const now = deps.clock.now();
@@ -292,6 +313,15 @@ export function getGrowth(deps: Deps, id: string, days: number): z.infer<typeof 
     });
   }
   return out;
+}
+
+/** GET /mods/:id/stats/growth as JSON text, read and serialised once per growth generation and 3-hour bucket (answers.ts). */
+export const growthAnswers = new GenerationalAnswers<string>("growth", "growth_gen", 8 * 2 ** 20, textBytes);
+
+export function getGrowthJson(deps: Deps, id: string, days: number): string {
+  // The answer depends on the current bucket (the window's end) besides the stored rows.
+  const key = `${id}|${days}|${bucketOf(deps.clock.now())}`;
+  return growthAnswers.get(deps.sqlite, key, () => JSON.stringify(getGrowth(deps, id, days)));
 }
 
 export function getGrowthRange(deps: Deps, id: string): { oldest: string | null } {

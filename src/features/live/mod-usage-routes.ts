@@ -6,7 +6,7 @@ import { z } from "zod";
 import type { Deps } from "../../deps";
 import { METRICS_CONTENT_TYPE } from "../../shared/http";
 import { errorBody } from "../../shared/schemas";
-import { jsonResponse } from "../../shared/response-validation";
+import { jsonText } from "../../shared/response-validation";
 import { liveStats, workshopIdParams } from "../catalog";
 import { serverEntryBase } from "./model";
 import { getLiveStats, getServersUsingJson, modMetricsText } from "./mod-usage";
@@ -23,9 +23,9 @@ const modUsageApiRoutes = (deps: Deps) => {
     })
     // Joined from entries serialised once per scan; in the test app parsed back into objects, so
     // the response schema checks them strictly (snapshot.test.ts checks the text equals SQL's).
-    .get("/:workshopID/servers", ({ params }) => {
+    .get("/:workshopID/servers", ({ params, set }) => {
       const text = getServersUsingJson(deps, params.workshopID);
-      return strict ? JSON.parse(text) : jsonResponse(text);
+      return strict ? JSON.parse(text) : jsonText(set, text);
     }, {
       params: workshopIdParams,
       // The same entry as the live server list.

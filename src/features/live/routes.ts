@@ -7,6 +7,8 @@ import type { Deps } from "../../deps";
 import { authPlugin } from "../../shared/auth";
 import { errorBody } from "../../shared/schemas";
 import { METRICS_CONTENT_TYPE } from "../../shared/http";
+// Bodies serialised ahead are returned with their content type, never wrapped in a Response (sendAs says why).
+import { jsonText, sendAs } from "../../shared/response-validation";
 import * as m from "./model";
 import * as svc from "./service";
 import { communityMetrics, serverMetrics } from "./metrics";
@@ -14,18 +16,6 @@ import { enqueueRollups, enqueueScan } from "./jobs";
 import { rebuildLiveSnapshot } from "./snapshot";
 
 const errors = { 400: errorBody, 404: errorBody };
-type Set = { headers: Record<string, unknown> };
-/**
- * A body serialised ahead (JSON text or its UTF-8 bytes, metrics text) with its content type:
- * returned as the body, not as a Response, because Elysia copies a returned Response into a new
- * one through its body stream to merge the headers the app sets on every request (~20 % of a
- * request's CPU for a 100 KB body); given the body, it builds the one Response itself.
- */
-const send = (set: Set, type: string, body: string | Uint8Array) => {
-  set.headers["content-type"] = type;
-  return body as never;
-};
-const JSON_TYPE = "application/json;charset=utf-8";
 
 
 export const liveRoutes = (deps: Deps) => {
@@ -38,7 +28,7 @@ export const liveRoutes = (deps: Deps) => {
     // The page is copied from entries serialised and encoded once per snapshot (no JSON.stringify
     // of 100 objects, no string join or UTF-8 encoding per request); in the test app the objects are sent instead, so the response
     // schema checks them strictly (snapshot.test.ts checks the two are the same text).
-    .get("/api/v1/game-servers", ({ query, set }) => (strictResponses ? svc.listServers(deps, query) : send(set, JSON_TYPE, svc.listServersBytes(deps, query))), {
+    .get("/api/v1/game-servers", ({ query, set }) => (strictResponses ? svc.listServers(deps, query) : jsonText(set, svc.listServersBytes(deps, query))), {
       query: m.listQuery,
       response: { 200: z.array(m.serverEntry), 400: errorBody },
       detail: { summary: "Live servers (online, seen within the last hour), filtered and sorted", description: `sort_by: one of ${m.SERVER_SORTS.join(", ")} (default players_desc).` },
@@ -47,7 +37,7 @@ export const liveRoutes = (deps: Deps) => {
     // offline servers are read from SQLite. The test app sends the object (schema-checked).
     .get(
       "/api/v1/game-servers/:id",
-      ({ params, set }) => (strictResponses ? svc.serverDetail(deps, params.id) : send(set, JSON_TYPE, svc.serverDetailJson(deps, params.id))),
+      ({ params, set }) => (strictResponses ? svc.serverDetail(deps, params.id) : jsonText(set, svc.serverDetailJson(deps, params.id))),
       {
         params: m.idParams,
         response: { 200: m.serverDetail, ...errors },
@@ -65,7 +55,7 @@ export const liveRoutes = (deps: Deps) => {
     })
     // The series answer from memory while nothing was written (series-cache.ts): its JSON as kept;
     // the test app sends the same text parsed (schema-checked).
-    .get("/api/v1/game-servers/:id/stats", ({ params, query, set }) => (strictResponses ? svc.serverStats(deps, params.id, query.days) : send(set, JSON_TYPE, svc.serverStatsJson(deps, params.id, query.days))), {
+    .get("/api/v1/game-servers/:id/stats", ({ params, query, set }) => (strictResponses ? svc.serverStats(deps, params.id, query.days) : jsonText(set, svc.serverStatsJson(deps, params.id, query.days))), {
       params: m.idParams,
       query: m.daysQuery,
       response: { 200: z.array(m.serverStatPoint), ...errors },
@@ -120,7 +110,7 @@ export const liveRoutes = (deps: Deps) => {
       response: { 200: z.array(m.topMod) },
       detail: { summary: "Top 10 mods by servers online in the last hour using them" },
     })
-    .get("/api/v1/stats/global-players", ({ query, set }) => (strictResponses ? svc.globalPlayers(deps, query.days) : send(set, JSON_TYPE, svc.globalPlayersJson(deps, query.days))), {
+    .get("/api/v1/stats/global-players", ({ query, set }) => (strictResponses ? svc.globalPlayers(deps, query.days) : jsonText(set, svc.globalPlayersJson(deps, query.days))), {
       query: m.daysQuery,
       response: { 200: z.array(m.globalStatPoint), 400: errorBody },
       detail: { summary: "Players and online servers over time" },
@@ -132,7 +122,7 @@ export const liveRoutes = (deps: Deps) => {
     .get(
       "/api/v1/stats/community-players/:community_id",
       ({ params, query, set }) =>
-        strictResponses ? svc.communityPlayers(deps, params.community_id, query.days) : send(set, JSON_TYPE, svc.communityPlayersJson(deps, params.community_id, query.days)),
+        strictResponses ? svc.communityPlayers(deps, params.community_id, query.days) : jsonText(set, svc.communityPlayersJson(deps, params.community_id, query.days)),
       {
         params: z.object({ community_id: z.string() }),
         query: m.daysQuery,
@@ -173,11 +163,11 @@ export const liveRoutes = (deps: Deps) => {
       },
     )
     // ---- Metrics paths (no /api/v1 prefix, no authentication) ------------------------------
-    .get("/servers/:id/metrics", ({ params, set }) => send(set, METRICS_CONTENT_TYPE, serverMetrics(deps, params.id)), {
+    .get("/servers/:id/metrics", ({ params, set }) => sendAs(set, METRICS_CONTENT_TYPE, serverMetrics(deps, params.id)), {
       params: m.idParams,
       detail: { summary: "Metrics of one live game server (text format 0.0.4)" },
     })
-    .get("/community/:slug/metrics", ({ params, set }) => send(set, METRICS_CONTENT_TYPE, communityMetrics(deps, params.slug)), {
+    .get("/community/:slug/metrics", ({ params, set }) => sendAs(set, METRICS_CONTENT_TYPE, communityMetrics(deps, params.slug)), {
       params: z.object({ slug: z.string() }),
       detail: { summary: "Metrics of one community (text format 0.0.4)" },
     });

@@ -712,12 +712,37 @@ function usedBy(s: LiveSnapshot, workshopId: string, since: number): number[] {
   return out;
 }
 
+/**
+ * The usage numbers per snapshot and mod, with the range of `since` they hold for: every counted
+ * server was seen at or after `hi`, every other one before `lo`, so for any `since` in (lo, hi]
+ * the numbers are the same. Dropped with the snapshot (a scan builds a new one).
+ */
+const usageMemo = new WeakMap<LiveSnapshot, Map<string, { servers: number; players: number; lo: number; hi: number }>>();
+
 /** Servers seen since `since` that run the mod, and their players (the usage numbers). */
 export function modUsageOf(s: LiveSnapshot, workshopId: string, since: number): { servers: number; players: number } {
+  const at = s.usage.byMod.get(workshopId);
+  if (!at) return { servers: 0, players: 0 };
+  let memo = usageMemo.get(s);
+  if (!memo) usageMemo.set(s, (memo = new Map()));
+  const m = memo.get(workshopId);
+  // A popular mod runs on thousands of servers: count them once, not on every request.
+  if (m && m.lo < since && since <= m.hi) return { servers: m.servers, players: m.players };
+  let servers = 0;
   let players = 0;
-  const at = usedBy(s, workshopId, since);
-  for (const i of at) players += s.usage.players[i]!;
-  return { servers: at.length, players };
+  let lo = -Infinity;
+  let hi = Infinity;
+  for (let k = 0; k < at.length; k++) {
+    const i = at[k]!;
+    const seen = s.usage.seen[i]!;
+    if (seen >= since) {
+      servers++;
+      players += s.usage.players[i]!;
+      if (seen < hi) hi = seen;
+    } else if (seen > lo) lo = seen;
+  }
+  memo.set(workshopId, { servers, players, lo, hi });
+  return { servers, players };
 }
 
 /** GET /mods/:id/servers as JSON text: the servers seen since `since` that run the mod, most players first. */

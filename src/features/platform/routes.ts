@@ -6,7 +6,7 @@ import { METRICS_CONTENT_TYPE } from "../../shared/http";
 import { VERSION } from "../../version";
 import { sourceStatuses } from "../../shared/source-status";
 // Features' public faces only (their index.ts), never their insides.
-import { answerCacheCounts, peekCatalogOrders, peekSearchIndex } from "../catalog";
+import { answerCacheCounts, answerStoreCounts, peekCatalogOrders, peekSearchIndex } from "../catalog";
 import { liveSearchIndexBytes, peekLiveSnapshot, seriesCacheStats } from "../live";
 import { crawlProgress } from "../scraper";
 
@@ -64,15 +64,25 @@ export function createProcessRegistry(deps: Deps): Registry {
   // catalog orders hold and cost to build.
   new Counter({
     name: "loadout_catalog_cache_lookups_total",
-    help: "Lookups in the catalog's answer caches (list pages, totals, ranked search matches, autocomplete) by result",
+    help: "Lookups in the catalog's answer caches (list pages, totals, ranked search matches, autocomplete; per-mod answers) by result",
     labelNames: ["cache", "result"],
     registers: [registry],
     collect() {
       this.reset();
-      for (const c of answerCacheCounts(deps.sqlite)) {
+      for (const c of [...answerCacheCounts(deps.sqlite), ...answerStoreCounts(deps.sqlite)]) {
         this.inc({ cache: c.cache, result: "hit" }, c.hits);
         this.inc({ cache: c.cache, result: "miss" }, c.misses);
       }
+    },
+  });
+  new Gauge({
+    name: "loadout_catalog_answers_bytes",
+    help: "Bytes of per-mod answers (detail, deps, dependency counts, growth) held in memory for the current catalog generation",
+    labelNames: ["cache"],
+    registers: [registry],
+    collect() {
+      this.reset();
+      for (const c of answerStoreCounts(deps.sqlite)) this.set({ cache: c.cache }, c.bytes);
     },
   });
   const snapshotGauge = (name: string, help: string, read: () => number | undefined) =>

@@ -1,0 +1,121 @@
+// Per-mod answers kept in memory while the generation they were read at stands (issue 29;
+// docs/catalog.md "Per-mod answers"). GET /mods/:id, /mods/:id/deps, the dependency counts of
+// /mods/:id/stats and /mod/:id/metrics, and /mods/:id/stats/growth read the same rows for every
+// request of the same mod; here each is read (and serialised) once per generation.
+//
+// Generations (src/db/custom/98_catalog_answers_gen.sql): triggers move catalog_state.detail_gen
+// on every write to mods (but the crawl's listed_at mark) and mod_dependencies, growth_gen on every
+// write to mod_growth and mod_growth_buckets, by any code path or process. A lookup reads the
+// generation (one prepared single-row read) and drops every answer of another one, so no answer
+// outlives a write it depends on. Bounded in bytes (2 a character, the oldest answer out first).
+import type { Database, Statement } from "bun:sqlite";
+
+type GenKey = "detail_gen" | "growth_gen";
+
+interface State<V, K> {
+  gen: number;
+  map: Map<K, { v: V; bytes: number }>;
+  bytes: number;
+  /** Lookups answered from memory, and read anew (the metrics count them). */
+  hits: number;
+  misses: number;
+  genStmt: Statement<{ value: number }, []>;
+}
+
+/** Every store (the metrics report their sizes and hit counts). */
+const stores: GenerationalAnswers<unknown, unknown>[] = [];
+
+export class GenerationalAnswers<V, K = string> {
+  private readonly states = new WeakMap<Database, State<V, K>>();
+
+  constructor(
+    readonly name: string,
+    private readonly genKey: GenKey,
+    private readonly maxBytes: number,
+    private readonly sizeOf: (v: V) => number,
+  ) {
+    stores.push(this as GenerationalAnswers<unknown, unknown>);
+  }
+
+  /** This database's answers, emptied first when the generation moved since the last lookup. */
+  private current(sqlite: Database): State<V, K> {
+    let s = this.states.get(sqlite);
+    if (!s) {
+      s = { gen: -1, map: new Map(), bytes: 0, hits: 0, misses: 0, genStmt: sqlite.prepare(`SELECT value FROM catalog_state WHERE key = '${this.genKey}'`) as Statement<{ value: number }, []> };
+      this.states.set(sqlite, s);
+    }
+    const gen = s.genStmt.get()?.value ?? 0;
+    if (gen !== s.gen) {
+      s.map.clear();
+      s.bytes = 0;
+      s.gen = gen;
+    }
+    return s;
+  }
+
+  private put(s: State<V, K>, key: K, v: V): void {
+    const bytes = this.sizeOf(v);
+    if (bytes > this.maxBytes) return;
+    s.map.set(key, { v, bytes });
+    s.bytes += bytes;
+    // Oldest first out (a Map iterates in insertion order), never the one just added.
+    for (const [k, e] of s.map) {
+      if (s.bytes <= this.maxBytes || k === key) break;
+      s.map.delete(k);
+      s.bytes -= e.bytes;
+    }
+  }
+
+  /** The answer for `key` at the current generation: from memory, or `compute()` (a throw caches nothing). */
+  get(sqlite: Database, key: K, compute: () => V): V {
+    const s = this.current(sqlite);
+    const hit = s.map.get(key);
+    if (hit !== undefined) {
+      s.hits++;
+      return hit.v;
+    }
+    s.misses++;
+    const v = compute();
+    this.put(s, key, v);
+    return v;
+  }
+
+  /**
+   * The values of several keys at the current generation, in their order; those not held are
+   * computed together (`computeMissing` gives what exists of them; a key it leaves out is left
+   * out of the answer). Parts of an answer, not answers: not counted as hits or misses.
+   */
+  many(sqlite: Database, keys: readonly K[], computeMissing: (missing: K[]) => Map<K, V>): V[] {
+    const s = this.current(sqlite);
+    const out = new Array<V | undefined>(keys.length);
+    let missing: K[] | null = null;
+    for (let i = 0; i < keys.length; i++) {
+      const hit = s.map.get(keys[i]!);
+      if (hit !== undefined) out[i] = hit.v;
+      else (missing ??= []).push(keys[i]!);
+    }
+    if (missing === null) return out as V[];
+    const got = computeMissing(missing);
+    for (const [k, v] of got) this.put(s, k, v);
+    const res: V[] = [];
+    for (let i = 0; i < keys.length; i++) {
+      const v = out[i] ?? got.get(keys[i]!);
+      if (v !== undefined) res.push(v);
+    }
+    return res;
+  }
+
+  /** Lookups, answers and bytes held for this database (approximate: 2 a character of text). */
+  counts(sqlite: Database): { hits: number; misses: number; entries: number; bytes: number } {
+    const s = this.states.get(sqlite);
+    return { hits: s?.hits ?? 0, misses: s?.misses ?? 0, entries: s?.map.size ?? 0, bytes: s?.bytes ?? 0 };
+  }
+}
+
+/** Each store's hits, misses, answers and bytes held (loadout_catalog_cache_lookups_total, loadout_catalog_answers_bytes). */
+export function answerStoreCounts(sqlite: Database): { cache: string; hits: number; misses: number; entries: number; bytes: number }[] {
+  return stores.map((s) => ({ cache: s.name, ...s.counts(sqlite) }));
+}
+
+/** Bytes of a JSON text held in memory (2 a character, as the live detail cache counts). */
+export const textBytes = (s: string) => s.length * 2 + 64;
