@@ -1,5 +1,5 @@
-// Durable jobs in SQLite, run by one in-process worker. A job is claimed with one
-// UPDATE ... RETURNING (status + lease), so a crash leaves it `running` with a lease nobody
+// Durable jobs in SQLite, run by one in-process worker. A job is found with one index probe per
+// type and claimed with one UPDATE ... RETURNING (status + lease), so a crash leaves it `running` with a lease nobody
 // renews; once the lease has run out the next start (or worker tick) requeues it without
 // counting the interrupted attempt. Handlers must be idempotent.
 import type { Database, Statement } from "bun:sqlite";

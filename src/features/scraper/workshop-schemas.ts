@@ -206,153 +206,129 @@ const bool = (v: unknown): boolean => (typeof v === "boolean" ? v : fail());
 const date = (v: unknown): string => (typeof v === "string" && !Number.isNaN(Date.parse(v)) ? v : fail());
 const hex16 = (v: unknown): string => (typeof v === "string" && HEX16.test(v) ? v : fail());
 
-/** `.nullish()`: absent stays absent, null stays null, anything else is read by `f`. */
-function nullish(out: Obj, src: Obj, key: string, f: (v: unknown) => unknown): void {
-  const v = src[key];
-  if (v === undefined) return;
-  out[key] = v === null ? null : f(v);
-}
 /** `z.array(f)`: every index read (a hole is undefined, as zod sees it). */
-function each(v: unknown, f: (v: unknown) => unknown): unknown[] {
+function each(v: unknown, f: Reader): unknown[] {
   const a = arr(v);
   const out: unknown[] = new Array(a.length);
   for (let i = 0; i < a.length; i++) out[i] = f(a[i]);
   return out;
 }
-const list = (f: (v: unknown) => unknown) => (v: unknown) => each(v, f);
-
-function thumbnail(v: unknown): Obj {
-  const s = obj(v);
-  const o: Obj = { url: str(s.url) };
-  nullish(o, s, "width", num);
-  nullish(o, s, "height", num);
-  nullish(o, s, "contentType", str);
-  return o;
-}
-/** `z.record(z.string(), z.array(thumbnail)).nullish().catch(null)`. */
-function thumbnails(out: Obj, src: Obj): void {
-  const v = src.thumbnails;
-  if (v === undefined) return;
-  if (v === null || !isObj(v)) return void (out.thumbnails = null);
-  const o: Obj = {};
-  try {
-    for (const k of Object.keys(v)) {
-      if (k === "__proto__") fail();
-      o[k] = each(v[k], thumbnail);
+type Reader = (v: unknown) => unknown;
+/** A key of a z.object: required, `.nullish()` (absent stays absent, null stays null) or `z.unknown().optional()`. */
+type Field = { read: Reader; kind: "required" | "nullish" | "optional" };
+const req = (read: Reader): Field => ({ read, kind: "required" });
+const opt = (read: Reader): Field => ({ read, kind: "nullish" });
+const anything: Field = { read: (v) => v, kind: "optional" };
+const list = (f: Reader): Reader => (v) => each(v, f);
+/** `z.object(spec)`: the spec's keys in its order, unknown keys dropped. */
+function shape(spec: Record<string, Field>): Reader {
+  const keys = Object.keys(spec);
+  return (v) => {
+    const s = obj(v);
+    const o: Obj = {};
+    for (const k of keys) {
+      const f = spec[k]!;
+      const x = s[k];
+      if (f.kind === "required") o[k] = f.read(x);
+      else if (x !== undefined) o[k] = f.kind === "nullish" && x === null ? null : f.read(x);
     }
-  } catch (e) {
-    if (e !== NOT_PLAIN) throw e;
-    return void (out.thumbnails = null);
-  }
-  out.thumbnails = o;
+    return o;
+  };
 }
-function preview(v: unknown): Obj {
-  const s = obj(v);
-  const o: Obj = { url: str(s.url) };
-  nullish(o, s, "width", num);
-  nullish(o, s, "height", num);
-  nullish(o, s, "contentType", str);
-  thumbnails(o, s);
-  return o;
-}
-function tag(v: unknown): Obj {
-  const s = obj(v);
-  const o: Obj = { name: str(s.name) };
-  nullish(o, s, "category", str);
-  return o;
-}
-function author(v: unknown): Obj {
-  const s = obj(v);
-  const o: Obj = { id: str(s.id), username: str(s.username) }; // a number id: zod's path (transform)
-  if (s.roles !== undefined) o.roles = s.roles;
-  nullish(o, s, "personalBlocked", bool);
-  return o;
-}
-function version(v: unknown): Obj {
-  const s = obj(v);
-  const o: Obj = { version: str(s.version) };
-  nullish(o, s, "approved", bool);
-  nullish(o, s, "published", bool);
-  nullish(o, s, "milestone", bool);
-  nullish(o, s, "gameVersion", str);
-  nullish(o, s, "totalFileSize", num);
-  o.createdAt = date(s.createdAt);
-  nullish(o, s, "updatedAt", date);
-  nullish(o, s, "assetId", str);
-  nullish(o, s, "scenariosCount", num);
-  nullish(o, s, "dependenciesCount", num);
-  return o;
-}
-function scenario(v: unknown): Obj {
-  const s = obj(v);
-  const o: Obj = { name: str(s.name), gameId: str(s.gameId) };
-  nullish(o, s, "gameMode", str);
-  nullish(o, s, "playerCount", num);
-  if (s.image !== undefined) o.image = s.image;
-  nullish(o, s, "description", str);
-  return o;
-}
-function dependency(v: unknown): Obj {
-  const s = obj(v);
-  const o: Obj = { version: str(s.version) };
-  nullish(o, s, "totalFileSize", num);
-  const a = obj(s.asset);
-  o.asset = { id: hex16(a.id), name: str(a.name) };
-  nullish(o, s, "dependencies", list(dependency));
-  return o;
-}
-function detailAsset(v: unknown): Obj {
-  const s = obj(v);
-  const o: Obj = { id: hex16(s.id), name: str(s.name) };
-  nullish(o, s, "type", str);
-  nullish(o, s, "summary", str);
-  nullish(o, s, "author", author);
-  nullish(o, s, "unlisted", bool);
-  nullish(o, s, "private", bool);
-  nullish(o, s, "blocked", bool);
-  nullish(o, s, "averageRating", num);
-  nullish(o, s, "ratingCount", num);
-  nullish(o, s, "subscriberCount", num);
-  o.currentVersionNumber = str(s.currentVersionNumber);
-  nullish(o, s, "currentVersionSize", num);
-  nullish(o, s, "previews", list(preview));
-  nullish(o, s, "tags", list(tag));
-  o.createdAt = date(s.createdAt);
-  o.updatedAt = date(s.updatedAt);
-  nullish(o, s, "description", str);
-  nullish(o, s, "license", str);
-  nullish(o, s, "screenshots", list(preview));
-  nullish(o, s, "gameVersion", str);
-  nullish(o, s, "obsolete", bool);
-  nullish(o, s, "ratings", (r) => {
-    const x = obj(r);
-    const out: Obj = {};
-    nullish(out, x, "likes", num);
-    nullish(out, x, "dislikes", num);
-    nullish(out, x, "rating", num);
-    return out;
-  });
-  o.versions = each(s.versions, version);
-  nullish(o, s, "dependencies", list(dependency));
-  return o;
-}
-function versionDetail(v: unknown): Obj {
-  const s = obj(v);
-  const o: Obj = {};
-  nullish(o, s, "changelog", str);
-  nullish(o, s, "scenarios", list(scenario));
-  nullish(o, s, "dependencies", list(dependency));
-  return o;
-}
+
+const thumbnail = shape({ url: req(str), width: opt(num), height: opt(num), contentType: opt(str) });
+/** `z.record(z.string(), z.array(thumbnail)).nullish().catch(null)`: whatever fails is null. */
+const thumbnails: Field = {
+  kind: "optional",
+  read: (v) => {
+    if (!isObj(v)) return null;
+    const o: Obj = {};
+    try {
+      for (const k of Object.keys(v)) {
+        if (k === "__proto__") fail();
+        o[k] = each(v[k], thumbnail);
+      }
+    } catch (e) {
+      if (e !== NOT_PLAIN) throw e;
+      return null;
+    }
+    return o;
+  },
+};
+const preview = shape({ url: req(str), width: opt(num), height: opt(num), contentType: opt(str), thumbnails });
+const dependency: Reader = (v) => dependencyShape(v);
+const dependencyShape = shape({
+  version: req(str),
+  totalFileSize: opt(num),
+  asset: req(shape({ id: req(hex16), name: req(str) })),
+  dependencies: opt(list(dependency)),
+});
+const detailAsset = shape({
+  id: req(hex16),
+  name: req(str),
+  type: opt(str),
+  summary: opt(str),
+  // a number id is zod's path (its transform makes it a string)
+  author: opt(shape({ id: req(str), username: req(str), roles: anything, personalBlocked: opt(bool) })),
+  unlisted: opt(bool),
+  private: opt(bool),
+  blocked: opt(bool),
+  averageRating: opt(num),
+  ratingCount: opt(num),
+  subscriberCount: opt(num),
+  currentVersionNumber: req(str),
+  currentVersionSize: opt(num),
+  previews: opt(list(preview)),
+  tags: opt(list(shape({ name: req(str), category: opt(str) }))),
+  createdAt: req(date),
+  updatedAt: req(date),
+  description: opt(str),
+  license: opt(str),
+  screenshots: opt(list(preview)),
+  gameVersion: opt(str),
+  obsolete: opt(bool),
+  ratings: opt(shape({ likes: opt(num), dislikes: opt(num), rating: opt(num) })),
+  versions: req(
+    list(
+      shape({
+        version: req(str),
+        approved: opt(bool),
+        published: opt(bool),
+        milestone: opt(bool),
+        gameVersion: opt(str),
+        totalFileSize: opt(num),
+        createdAt: req(date),
+        updatedAt: opt(date),
+        assetId: opt(str),
+        scenariosCount: opt(num),
+        dependenciesCount: opt(num),
+      }),
+    ),
+  ),
+  dependencies: opt(list(dependency)),
+});
+const detailPage = shape({
+  pageProps: req(
+    shape({
+      asset: req(detailAsset),
+      assetVersionDetail: opt(
+        shape({
+          changelog: opt(str),
+          scenarios: opt(
+            list(shape({ name: req(str), gameId: req(str), gameMode: opt(str), playerCount: opt(num), image: anything, description: opt(str) })),
+          ),
+          dependencies: opt(list(dependency)),
+        }),
+      ),
+      getAssetDownloadTotal: opt(shape({ total: req(num) })),
+    }),
+  ),
+});
 
 /** What `detailPageSchema.parse(json)` gives for a plainly valid page; null otherwise (use zod). */
 export function readDetailPage(json: unknown): z.output<typeof detailPageSchema> | null {
   try {
-    const p = obj(obj(json).pageProps);
-    const pageProps: Obj = { asset: detailAsset(p.asset) };
-    nullish(pageProps, p, "assetVersionDetail", versionDetail);
-    nullish(pageProps, p, "getAssetDownloadTotal", (t) => ({ total: num(obj(t).total) }));
-    return { pageProps } as unknown as z.output<typeof detailPageSchema>;
+    return detailPage(json) as z.output<typeof detailPageSchema>;
   } catch {
     return null; // not plain (or anything unexpected): zod decides
   }
