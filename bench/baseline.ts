@@ -14,6 +14,7 @@ import { loadConfig } from "../src/config";
 import { sha256Hex } from "../src/shared/ids";
 import * as catalog from "../src/features/catalog/service";
 import * as live from "../src/features/live/service";
+import * as modUsage from "../src/features/live/mod-usage";
 import { serverMetrics, communityMetrics } from "../src/features/live/metrics";
 import * as lists from "../src/features/lists/service";
 import * as importer from "../src/features/lists/import";
@@ -36,6 +37,7 @@ const deps = { db, sqlite, config, clock: { now: () => Date.now() } } as any;
 const registry = createProcessRegistry(deps);
 const METRICS = "text/plain; version=0.0.4; charset=utf-8";
 
+const jsonBytes = (body: Uint8Array) => new Response(body, { headers: { "content-type": "application/json;charset=utf-8" } });
 const json = (body: unknown, status = 200) => new Response(JSON.stringify(body), { status, headers: { "content-type": "application/json" } });
 const text = (body: string) => new Response(body, { headers: { "content-type": METRICS } });
 const notFound = () => json({ error: "not found" }, 404);
@@ -59,12 +61,12 @@ const routes: [string, RegExp, Handler][] = [
   ["GET", /^\/api\/v1\/mods\/autocomplete$/, (_, q) => json(catalog.autocomplete(deps, q.get("q") ?? ""))],
   ["GET", /^\/api\/v1\/mods\/([0-9A-Fa-f]{16})$/, (m) => json(catalog.getModDetail(deps, m[1]!.toUpperCase()))],
   ["GET", /^\/api\/v1\/mods\/([0-9A-Fa-f]{16})\/deps$/, (m) => json(catalog.getDependencyGraph(deps, m[1]!.toUpperCase()))],
-  ["GET", /^\/api\/v1\/mods\/([0-9A-Fa-f]{16})\/stats$/, (m) => json(catalog.getLiveStats(deps, m[1]!.toUpperCase()))],
+  ["GET", /^\/api\/v1\/mods\/([0-9A-Fa-f]{16})\/stats$/, (m) => json(modUsage.getLiveStats(deps, m[1]!.toUpperCase()))],
   // The same in-memory work as the service: joined from the live snapshot's JSON strings.
   ["GET", /^\/api\/v1\/mods\/([0-9A-Fa-f]{16})\/servers$/, (m) =>
-    new Response(catalog.getServersUsingJson(deps, m[1]!.toUpperCase()), { headers: { "content-type": "application/json;charset=utf-8" } })],
+    new Response(modUsage.getServersUsingJson(deps, m[1]!.toUpperCase()), { headers: { "content-type": "application/json;charset=utf-8" } })],
   ["GET", /^\/api\/v1\/mods\/([0-9A-Fa-f]{16})\/stats\/growth$/, (m, q) => json(catalog.getGrowth(deps, m[1]!.toUpperCase(), int(q.get("days"), 30)))],
-  ["GET", /^\/api\/v1\/stats\/community-players\/([0-9a-f-]{36})$/, (m, q) => json(live.communityPlayers(deps, m[1]!, int(q.get("days"), 7)))],
+  ["GET", /^\/api\/v1\/stats\/community-players\/([0-9a-f-]{36})$/, (m, q) => jsonBytes(live.communityPlayersJson(deps, m[1]!, int(q.get("days"), 7)))],
   ["GET", /^\/api\/v1\/lists\/([0-9a-f-]{36})$/, (m, q) => {
     const a = resolveListAccess(deps, m[1]!, null, q.get("share"));
     if (!a || !a.canRead) return json({ error: "list not found" }, 404);
@@ -113,7 +115,7 @@ const routes: [string, RegExp, Handler][] = [
   }],
   // The same in-memory work as the service: the page joined from the snapshot's JSON strings.
   ["GET", /^\/api\/v1\/game-servers$/, (_, q) =>
-    new Response(live.listServersJson(deps, {
+    new Response(live.listServersBytes(deps, {
       limit: int(q.get("limit"), 100), offset: int(q.get("offset"), 0), search: q.get("search") ?? undefined,
       sort_by: (q.get("sort_by") as any) ?? "players_desc", mod_ids: csv(q.get("mod_ids"))?.map((s) => s.toUpperCase()),
       min_players: q.get("min_players") ? Number(q.get("min_players")) : undefined,
@@ -124,17 +126,17 @@ const routes: [string, RegExp, Handler][] = [
   // The same in-memory work as the service: the detail serialised once per snapshot.
   ["GET", /^\/api\/v1\/game-servers\/([0-9a-f-]{36})$/, (m) =>
     new Response(live.serverDetailJson(deps, m[1]!), { headers: { "content-type": "application/json;charset=utf-8" } })],
-  ["GET", /^\/api\/v1\/game-servers\/([0-9a-f-]{36})\/stats$/, (m, q) => json(live.serverStats(deps, m[1]!, int(q.get("days"), 7)))],
+  ["GET", /^\/api\/v1\/game-servers\/([0-9a-f-]{36})\/stats$/, (m, q) => jsonBytes(live.serverStatsJson(deps, m[1]!, int(q.get("days"), 7)))],
   ["GET", /^\/api\/v1\/stats\/top-mods$/, () => json(live.topMods(deps))],
   ["GET", /^\/api\/v1\/stats\/top-servers$/, () => json(live.topServers(deps))],
-  ["GET", /^\/api\/v1\/stats\/global-players$/, (_, q) => json(live.globalPlayers(deps, int(q.get("days"), 7)))],
+  ["GET", /^\/api\/v1\/stats\/global-players$/, (_, q) => jsonBytes(live.globalPlayersJson(deps, int(q.get("days"), 7)))],
   ["GET", /^\/api\/v1\/notifications\/unread-count$/, (_, __, req) => {
     const uid = userOf(req);
     if (!uid) return json({ error: "unauthorized" }, 401);
     return json({ count: unreadCount(sqlite, uid) });
   }],
   ["GET", /^\/metrics$/, async () => text(await registry.metrics())],
-  ["GET", /^\/mod\/([0-9A-Fa-f]{16})\/metrics$/, (m) => text(catalog.modMetricsText(deps, m[1]!.toUpperCase()))],
+  ["GET", /^\/mod\/([0-9A-Fa-f]{16})\/metrics$/, (m) => text(modUsage.modMetricsText(deps, m[1]!.toUpperCase()))],
   ["GET", /^\/servers\/([0-9a-f-]{36})\/metrics$/, (m) => text(serverMetrics(deps, m[1]!))],
   ["GET", /^\/community\/([^/]+)\/metrics$/, (m) => text(communityMetrics(deps, decodeURIComponent(m[1]!)))],
   ["GET", /^\/api\/v1\/health$/, () => json({ status: "ok" })],

@@ -1,7 +1,7 @@
 // The benchmark: the compiled service and a bare baseline on the same seeded database.
 //
 //   bun bench/run.ts [--scale full|small] [--duration S] [--connections 1,32] [--only REGEX]
-//                    [--load wrk|autocannon] [--no-build] [--out bench/results/<date>.json] [--no-docs]
+//                    [--load wrk|autocannon] [--before bench/results/<earlier>.json] [--bin PATH] [--no-build] [--out bench/results/<date>.json] [--no-docs]
 //
 // 1. Builds dist/loadout (`bun run build`) unless it exists and is newer than every source file.
 // 2. Copies bench/data/<scale>.db (from `bun run seed:bench --scale <scale>`) into a temp data
@@ -78,6 +78,11 @@ export interface Vocabulary {
   /** The 20 mods most servers run. */
   popularMods: string[];
   catalogPages: number;
+  /** A sample of catalog mods, and of those with dependencies (ids, sorted; the same every run). */
+  modIds: string[];
+  modsWithDeps: string[];
+  /** The online servers' ids. */
+  onlineServers: string[];
 }
 
 export function vocabulary(dbPath: string): Vocabulary {
@@ -93,6 +98,9 @@ export function vocabulary(dbPath: string): Vocabulary {
     serverWords: words(db.query("SELECT search_text AS t FROM game_servers WHERE online = 1").all() as { t: string }[]),
     popularMods: (db.query("SELECT workshop_id FROM live_mod_usage ORDER BY server_count DESC, workshop_id LIMIT 20").all() as { workshop_id: string }[]).map((r) => r.workshop_id),
     catalogPages: Math.ceil((db.query("SELECT count(*) AS n FROM mods WHERE state != 'unknown'").get() as { n: number }).n / 20),
+    modIds: (db.query("SELECT workshop_id FROM mods WHERE state != 'unknown' ORDER BY workshop_id").all() as { workshop_id: string }[]).map((r) => r.workshop_id),
+    modsWithDeps: (db.query("SELECT DISTINCT d.workshop_id FROM mod_dependencies d JOIN mods m ON m.workshop_id = d.workshop_id WHERE m.state != 'unknown' ORDER BY d.workshop_id").all() as { workshop_id: string }[]).map((r) => r.workshop_id),
+    onlineServers: (db.query("SELECT id FROM game_servers WHERE online = 1 ORDER BY id").all() as { id: string }[]).map((r) => r.id),
   };
   db.close();
   return v;
@@ -128,6 +136,14 @@ export function variedEndpoints(v: Vocabulary): Endpoint[] {
         const w = pick(r, v.modWords);
         return `/api/v1/mods/autocomplete?q=${enc(w.slice(0, Math.min(w.length, 2 + Math.floor(r() * 3))))}`;
       },
+    },
+    { name: "varied: mod detail (any mod)", area: "catalog", vary: (r) => `/api/v1/mods/${pick(r, v.modIds)}` },
+    { name: "varied: mod deps (any mod with some)", area: "catalog", vary: (r) => `/api/v1/mods/${pick(r, v.modsWithDeps)}/deps` },
+    { name: "varied: mod stats (any mod)", area: "catalog", vary: (r) => `/api/v1/mods/${pick(r, v.modIds)}/stats` },
+    { name: "varied: game-server detail (any online)", area: "live", vary: (r) => `/api/v1/game-servers/${pick(r, v.onlineServers)}` },
+    {
+      name: "varied: server stats (any online, 1–365 days)", area: "live",
+      vary: (r) => `/api/v1/game-servers/${pick(r, v.onlineServers)}/stats?days=${pick(r, [1, 7, 14, 30, 90, 365])}`,
     },
     {
       name: "varied: game-servers filters", area: "live", budget: 15, budgetSource: "#15",
@@ -245,6 +261,9 @@ async function ensureBinary(out?: string): Promise<{ path: string; built: boolea
     if ((await p.exited) !== 0) throw new Error("build failed");
     return { path: out, built: true, seconds: Math.round(performance.now() - t) / 1000 };
   }
+  // A binary built elsewhere (an older tree's, for a before/after pair on the same machine state).
+  const given = arg("bin");
+  if (given) return { path: resolve(given), built: false, seconds: 0 };
   const bin = join(ROOT, "dist/loadout");
   const stale = !existsSync(bin) || Math.max(newestMtime(join(ROOT, "src")), newestMtime(join(ROOT, "drizzle"))) > statSync(bin).mtimeMs;
   if (flag("no-build") && existsSync(bin)) return { path: bin, built: false, seconds: 0 };
@@ -295,13 +314,22 @@ async function freePort(): Promise<number> {
   return p;
 }
 
-function rssOf(pid: number): number {
+function rssOf(pid: number, field = "VmRSS"): number {
   try {
-    const m = readFileSync(`/proc/${pid}/status`, "utf8").match(/VmRSS:\s+(\d+) kB/);
+    const m = readFileSync(`/proc/${pid}/status`, "utf8").match(new RegExp(`${field}:\\s+(\\d+) kB`));
     return m ? Number(m[1]) * 1024 : 0;
   } catch {
     return 0;
   }
+}
+
+/**
+ * RSS split as the kernel counts it: anonymous memory (the JavaScript heap, SQLite's page cache,
+ * the allocator's free pages) and file-backed pages (the binary, and the database pages SQLite
+ * reads through its memory map: page cache the kernel may drop, shared with every reader).
+ */
+function rssParts(pid: number) {
+  return { rss: rssOf(pid), anon: rssOf(pid, "RssAnon"), file: rssOf(pid, "RssFile") };
 }
 
 async function stop(p: Subprocess) {
@@ -482,7 +510,19 @@ function machine() {
   };
 }
 
+/**
+ * Issue 29's hot reads (what a community's page, a launcher or a bot asks: catalog, live, metrics
+ * rows) and their goal at 32 clients. Not hot: the list rows (an editor's page) and the servers of
+ * the most used mod, a 1.1 MB answer (5,000 a second would be 5.5 GB/s).
+ */
+export function hotGoal(e: { name: string; area: string }): { rps: number; p99: number } | null {
+  if (!["catalog", "live", "metrics"].includes(e.area) || e.name.startsWith("mod servers")) return null;
+  return { rps: 5_000, p99: e.name.includes("autocomplete") ? 5 : 10 };
+}
+
 const fmt = (n: number | undefined | null, d = 1) => (n === undefined || n === null ? "—" : n === 0 ? "<1" : n.toFixed(d).replace(/\.0$/, ""));
+
+const mib = (b: number) => (b / 2 ** 20).toFixed(0);
 
 function markdown(res: any): string {
   const conns: number[] = res.method.connections;
@@ -497,14 +537,17 @@ function markdown(res: any): string {
   L.push("");
   L.push(`Database: ${(res.database.bytes / 2 ** 20).toFixed(0)} MiB (seeded in ${res.database.seed_seconds} s). ` +
     `Cold start of dist/loadout to the first 200: ${res.cold_start_ms.map((x: number) => x.toFixed(0)).join(", ")} ms (median ${res.cold_start_median_ms.toFixed(0)} ms). ` +
-    `Service RSS: ${(res.rss.idle_bytes / 2 ** 20).toFixed(0)} MiB idle after start, ${(res.rss.max_bytes / 2 ** 20).toFixed(0)} MiB max under load, ${((res.rss.after_bytes ?? 0) / 2 ** 20).toFixed(0)} MiB after the run; baseline ${(res.rss.baseline_max_bytes / 2 ** 20).toFixed(0)} MiB max.`);
+    `Service RSS: ${(res.rss.idle_bytes / 2 ** 20).toFixed(0)} MiB idle after start, ${(res.rss.max_bytes / 2 ** 20).toFixed(0)} MiB max under load, ${((res.rss.after_bytes ?? 0) / 2 ** 20).toFixed(0)} MiB after the run; baseline ${(res.rss.baseline_max_bytes / 2 ** 20).toFixed(0)} MiB max.` +
+    (res.rss.after && res.rss.after_15s ? ` After the run, anonymous / file-backed (the binary and SQLite's memory-mapped database pages): ${mib(res.rss.after.anon)} / ${mib(res.rss.after.file)} MiB at 2 s, ${mib(res.rss.after_15s.anon)} / ${mib(res.rss.after_15s.file)} MiB at 15 s (RSS ${mib(res.rss.after_15s.rss)} MiB).` : ""));
   const mem = res.in_memory ?? {};
   if (mem.live_snapshot_servers != null) {
     L.push("");
     L.push(`In memory after the run: live snapshot of ${mem.live_snapshot_servers} online servers, ~${((mem.live_snapshot_bytes ?? 0) / 2 ** 20).toFixed(1)} MiB (estimate), ` +
       `built in ${mem.live_snapshot_build_ms} ms; catalog sort orders of ${mem.catalog_orders_mods ?? "—"} mods, built in ${mem.catalog_orders_build_ms ?? "—"} ms; ` +
       `catalog search index of ${mem.catalog_search_terms ?? "—"} terms, ~${((mem.catalog_search_bytes ?? 0) / 2 ** 20).toFixed(1)} MiB, built in ${mem.catalog_search_build_ms ?? "—"} ms; ` +
-      `server details serialised from the snapshot: ${mem.live_detail_cache_servers ?? "—"}, ${((mem.live_detail_cache_bytes ?? 0) / 2 ** 20).toFixed(2)} MiB.`);
+      `server details serialised from the snapshot: ${mem.live_detail_cache_servers ?? "—"}, ${((mem.live_detail_cache_bytes ?? 0) / 2 ** 20).toFixed(2)} MiB; ` +
+      `stat series answers kept: ${mem.live_series_cache_answers ?? "—"}, ${((mem.live_series_cache_bytes ?? 0) / 2 ** 20).toFixed(2)} MiB; ` +
+      `live list search indexes and encoded entries: ${((mem.live_search_index_bytes ?? 0) / 2 ** 20).toFixed(2)} MiB.`);
   }
   L.push("");
   const head = ["endpoint", "budget p99"];
@@ -530,6 +573,27 @@ function markdown(res: any): string {
     cells.push(rates.length ? rates.map((x) => `${(x * 100).toFixed(0)}%`).join(" / ") : "—");
     cells.push(r.same_body === null || r.same_body === undefined ? "n/a" : r.same_body ? "yes" : "**no**");
     L.push(`| ${cells.join(" | ")} |`);
+  }
+  L.push("");
+  const at32 = conns.indexOf(32);
+  if (at32 >= 0) {
+    const before = new Map<string, Load>();
+    const bi = res.before ? (res.before.connections as number[]).indexOf(32) : -1;
+    if (res.before && bi >= 0) for (const r of res.before.endpoints as Row[]) if (r.available && r.service[bi]) before.set(r.name, r.service[bi]!);
+    const cell = (x: Load | undefined) => (x ? `${fmt(x.rps, 0)} · ${byWrk ? x.p99.toFixed(1) : fmt(x.p99, 0)}` : "—");
+    L.push("");
+    L.push(`Hot reads at 32 clients against issue 29's goal (≥ 5,000 req/s and p99 ≤ 10 ms; autocomplete ≤ 5 ms)` +
+      (res.before ? `, before = \`${res.before.file}\` (${res.before.date}, ${res.before.load_generator})` : "") + ":");
+    L.push("");
+    L.push(`| hot read |${res.before ? " before req/s · p99 ms |" : ""} req/s · p99 ms | baseline req/s · p99 ms | goal |`);
+    L.push(`|---|${res.before ? "---|" : ""}---|---|---|`);
+    for (const r of res.endpoints as Row[]) {
+      const g = hotGoal(r);
+      if (!g || !r.available) continue;
+      const s = r.service[at32], b = r.baseline[at32];
+      const met = s ? s.rps >= g.rps && s.p99 <= g.p99 && s.non2xx === 0 : false;
+      L.push(`| ${r.name} |${res.before ? ` ${cell(before.get(r.name))} |` : ""} ${cell(s)} | ${cell(b)} | ${met ? "met" : "**not met**"} |`);
+    }
   }
   L.push("");
   L.push((byWrk ? "Latencies are wrk's (microsecond resolution, shown to 0.1 ms; wrk runs 2 threads on the same 2 cores). "
@@ -584,6 +648,14 @@ export interface BenchOptions {
   amount?: number;
   /** Default: wrk when installed (and no `amount`), else autocannon. */
   load?: LoadGenerator;
+  /** A previous results file: the hot-reads table shows its figures beside this run's. */
+  before?: string;
+}
+
+function beforeOf(file: string) {
+  const r = JSON.parse(readFileSync(file, "utf8"));
+  return { file: file.replace(ROOT + "/", ""), date: r.date, load_generator: r.method.load_generator, connections: r.method.connections,
+    endpoints: (r.endpoints as Row[]).map((e) => ({ name: e.name, available: e.available, service: e.service })) };
 }
 
 export async function runBench(opts: BenchOptions) {
@@ -646,6 +718,7 @@ export async function runBench(opts: BenchOptions) {
   const rows: Row[] = [];
   const writes: WriteRow[] = [];
   let maxRss = 0, baseMaxRss = 0, idleRss = 0, afterRss = 0;
+  let afterParts: ReturnType<typeof rssParts> | null = null, settledParts: ReturnType<typeof rssParts> | null = null;
   let memory: Record<string, number | null> = {};
   try {
     await waitFor200(`${S}/api/v1/health`, 30_000);
@@ -726,6 +799,10 @@ export async function runBench(opts: BenchOptions) {
     // responses are gone: sampled after a pause.
     await Bun.sleep(2_000);
     afterRss = rssOf(svc.pid);
+    afterParts = rssParts(svc.pid);
+    // And once the allocator has had time to give back what the last responses used.
+    if (!opts.amount) await Bun.sleep(13_000);
+    settledParts = rssParts(svc.pid);
     const m = await scrape(S, !opts.amount);
     memory = {
       live_snapshot_servers: m.get("loadout_live_snapshot_servers") ?? null,
@@ -738,6 +815,9 @@ export async function runBench(opts: BenchOptions) {
       catalog_search_build_ms: m.has("loadout_catalog_search_build_seconds") ? Math.round(m.get("loadout_catalog_search_build_seconds")! * 1e4) / 10 : null,
       live_detail_cache_servers: m.get("loadout_live_detail_cache_servers") ?? null,
       live_detail_cache_bytes: m.get("loadout_live_detail_cache_bytes") ?? null,
+      live_series_cache_answers: m.get("loadout_live_series_cache_answers") ?? null,
+      live_series_cache_bytes: m.get("loadout_live_series_cache_bytes") ?? null,
+      live_search_index_bytes: m.get("loadout_live_search_index_bytes") ?? null,
     };
   } finally {
     await stop(svc);
@@ -753,18 +833,19 @@ export async function runBench(opts: BenchOptions) {
       duration_s: opts.duration,
       connections: opts.connections,
       load_generator: load === "wrk" ? "wrk (2 threads, Lua script, same machine, same run)" : "autocannon (programmatic, same machine, same run)",
-      service: `dist/loadout${bin.built ? " (built for this run)" : ""}, LOADOUT_SCHEDULES=off, LOADOUT_TRUST_PROXY=true, log level ${process.env.LOADOUT_LOG_LEVEL ?? "info"} to a file`,
+      service: `${bin.path.replace(ROOT + "/", "")}${bin.built ? " (built for this run)" : ""}, LOADOUT_SCHEDULES=off, LOADOUT_TRUST_PROXY=true, log level ${process.env.LOADOUT_LOG_LEVEL ?? "info"} to a file`,
       baseline: "bench/baseline.ts: Bun.serve + bun:sqlite, same repository SQL and service object builders",
     },
     machine: { ...machine(), loadavg_before: loadBefore, loadavg_after: loadAfter },
     database: { bytes: statSync(dbPath).size, seed_seconds: meta.seconds, seeded_at: meta.seeded_at, counts: meta.counts },
     cold_start_ms: cold.map((x) => Math.round(x * 10) / 10),
     cold_start_median_ms: Math.round(sorted[1]! * 10) / 10,
-    rss: { idle_bytes: idleRss, max_bytes: maxRss, after_bytes: afterRss, baseline_max_bytes: baseMaxRss },
+    rss: { idle_bytes: idleRss, max_bytes: maxRss, after_bytes: afterRss, baseline_max_bytes: baseMaxRss, after: afterParts, after_15s: settledParts },
     /** What the in-memory answers hold (the service's own gauges after the run). */
     in_memory: memory,
     endpoints: rows,
     writes,
+    before: opts.before ? beforeOf(opts.before) : undefined,
   };
   rmSync(dataDir, { recursive: true, force: true });
 
@@ -783,6 +864,6 @@ if (import.meta.main) {
   const duration = Number(arg("duration", scale === "full" ? "5" : "1"));
   const connections = arg("connections", "1,32")!.split(",").map(Number);
   const only = arg("only");
-  await runBench({ scale, duration, connections, only: only ? new RegExp(only, "i") : undefined, out: arg("out"), docs: !flag("no-docs"), load: arg("load") as LoadGenerator | undefined });
+  await runBench({ scale, duration, connections, only: only ? new RegExp(only, "i") : undefined, out: arg("out"), docs: !flag("no-docs"), load: arg("load") as LoadGenerator | undefined, before: arg("before") });
   process.exit(0);
 }

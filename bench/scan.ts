@@ -7,7 +7,9 @@
 // Each scan is the job's own code (runScan) timed as a whole in CPU, and again phase by phase
 // (the same functions runScan calls, in the same order) so the time can be placed.
 //
-//   bun bench/scan.ts [--scale full|small]
+//   bun bench/scan.ts [--scale full|small] [--repeat N] [--scans 1|2|3] [--whole-only]
+// --repeat runs everything N times on fresh copies and prints every run and the median;
+// --scans 1 stops after the first sight (for `bun --cpu-prof bench/scan.ts --scans 1 --whole-only`).
 import { copyFileSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
@@ -15,15 +17,20 @@ import { Database } from "bun:sqlite";
 import { loadConfig } from "../src/config";
 import { createDeps } from "../src/runtime";
 import { createMemoryLogger } from "../src/shared/log";
-import { BattleMetricsClient, type LiveServer } from "../src/features/live/battlemetrics";
-import { finishScan, processPage, runScan, ScanState } from "../src/features/live/scan";
+import { BattleMetricsClient, bmPageSchema, bmServerSchema, firstPageUrl, normaliseServer, type LiveServer } from "../src/features/live/battlemetrics";
+import { finishScan, processPage, queueScrapes, runScan, ScanState, writeModRows } from "../src/features/live/scan";
 import { liveRepo } from "../src/features/live/repository";
-import { rebuildLiveSnapshot } from "../src/features/live/snapshot";
+import { publishLiveSnapshot, snapshotWithUsage, type LiveSnapshot } from "../src/features/live/snapshot";
 import type { SeedMeta } from "./seed";
 
 const ROOT = resolve(import.meta.dir, "..");
-const scaleArg = process.argv.indexOf("--scale");
-const scale = scaleArg > 0 ? process.argv[scaleArg + 1]! : "full";
+const argOf = (n: string, d: string) => {
+  const i = process.argv.indexOf(`--${n}`);
+  return i > 0 ? process.argv[i + 1]! : d;
+};
+const scale = argOf("scale", "full");
+const repeat = Number(argOf("repeat", "1"));
+const wholeOnly = process.argv.includes("--whole-only");
 const src = join(ROOT, `bench/data/${scale}.db`);
 const meta = JSON.parse(readFileSync(`${src}.meta.json`, "utf8")) as SeedMeta;
 
@@ -52,7 +59,7 @@ const SCANS = [
   { name: "first sight", args: ["5000", "42"] },
   { name: "steady, 5 % changed", args: ["5000", "42", "--churn"] },
   { name: "steady, nothing changed", args: ["5000", "42", "--churn"] },
-];
+].slice(0, Number(argOf("scans", "3")));
 
 /** runScan as a whole, three scans in a row. */
 async function whole(): Promise<number[]> {
@@ -91,15 +98,40 @@ async function phases(): Promise<Record<string, number>[]> {
     const fake = await serveFake(s.args);
     const client = new BattleMetricsClient({ baseUrl: fake.url, minIntervalMs: 0, sleep: async () => {} });
     const p: Record<string, number> = {};
+    // What BattleMetricsClient.pages does, in three parts: the HTTP exchange, JSON.parse (the
+    // same for any code reading these pages), and checking and normalising each server.
     let t = process.cpuUsage();
-    const pages: LiveServer[][] = [];
-    for await (const page of client.pages()) pages.push(page.servers);
-    p["fetch + JSON parse + map (50 pages)"] = cpuMs(t);
+    const parsed: unknown[] = [];
+    let parseMs = 0;
+    for (let url: string | null = firstPageUrl(fake.url); url; ) {
+      const text = await (await fetch(url, { headers: { Accept: "application/json" } })).text();
+      const t1 = process.cpuUsage();
+      const body = JSON.parse(text) as { links?: { next?: string | null } };
+      parseMs += cpuMs(t1);
+      parsed.push(body);
+      url = body.links?.next ?? null;
+    }
+    p["fetch 50 pages (HTTP)"] = cpuMs(t) - parseMs;
+    p["JSON.parse of the pages"] = parseMs;
+    t = process.cpuUsage();
+    const pages: LiveServer[][] = parsed.map((body) => {
+      const page = bmPageSchema.parse(body);
+      const servers: LiveServer[] = [];
+      for (const item of page.data) {
+        const r = bmServerSchema.safeParse(item);
+        if (r.success) servers.push(normaliseServer(r.data));
+      }
+      return servers;
+    });
+    p["validate + normalise (zod, mod ids)"] = cpuMs(t);
     const state = new ScanState(now);
+    const unknown: string[] = [];
+    let snapshot!: LiveSnapshot;
     sqlite
       .transaction(() => {
         t = process.cpuUsage();
-        for (const servers of pages) processPage(deps, servers, state);
+        for (const servers of pages) unknown.push(...processPage(deps, servers, state));
+        writeModRows(deps, state);
         p["servers, raw points, mod diffs"] = cpuMs(t);
         t = process.cpuUsage();
         liveRepo.markVanished(sqlite, state.time);
@@ -107,18 +139,19 @@ async function phases(): Promise<Record<string, number>[]> {
         t = process.cpuUsage();
         liveRepo.insertGlobalRaw(sqlite, state.time, state.totalPlayers, state.totalQueue, state.servers);
         liveRepo.insertCommunityRaw(sqlite, state.time);
+        liveRepo.setState(sqlite, "last_scan_at", state.time);
         p["global + community points"] = cpuMs(t);
         t = process.cpuUsage();
-        liveRepo.refreshModUsage(sqlite, state.time);
-        liveRepo.setState(sqlite, "last_scan_at", state.time);
-        p["mod usage refresh"] = cpuMs(t);
+        snapshot = snapshotWithUsage(sqlite, state.time, now);
+        p["live snapshot + mod usage"] = cpuMs(t);
         t = process.cpuUsage();
       })
       .immediate();
     p["commit"] = cpuMs(t);
+    publishLiveSnapshot(sqlite, snapshot);
     t = process.cpuUsage();
-    rebuildLiveSnapshot(sqlite, now);
-    p["live snapshot build"] = cpuMs(t);
+    queueScrapes(deps, unknown);
+    p[`queue scrapes of unknown mods`] = cpuMs(t);
     p["total"] = Object.values(p).reduce((a, b) => a + b, 0);
     out.push(p);
     fake.stop();
@@ -130,11 +163,21 @@ async function phases(): Promise<Record<string, number>[]> {
   return out;
 }
 
-const w = await whole();
-const ph = await phases();
-console.log(`scale ${scale}: ${meta.counts.game_servers ?? "?"} known servers; CPU ms per scan (runScan whole, then phase by phase)`);
+const ws: number[][] = [];
+const phs: Record<string, number>[][] = [];
+for (let r = 0; r < repeat; r++) {
+  ws.push(await whole());
+  if (!wholeOnly) phs.push(await phases());
+}
+const median = (xs: number[]) => {
+  const a = [...xs].sort((x, y) => x - y);
+  return a.length % 2 ? a[(a.length - 1) / 2]! : (a[a.length / 2 - 1]! + a[a.length / 2]!) / 2;
+};
+/** One cell: the value, or with --repeat the median and every run. */
+const cell = (xs: number[]) => (xs.length === 1 ? xs[0]!.toFixed(0) : `${median(xs).toFixed(0)} (${xs.map((x) => x.toFixed(0)).join(" / ")})`);
+console.log(`scale ${scale}: ${meta.counts.game_servers ?? "?"} known servers; CPU ms per scan (runScan whole, then phase by phase)${repeat > 1 ? `; median (runs) of ${repeat} runs` : ""}`);
 console.log(`| phase | ${SCANS.map((s) => s.name).join(" | ")} |`);
 console.log(`|---|${SCANS.map(() => "---").join("|")}|`);
-console.log(`| **runScan (whole)** | ${w.map((x) => x.toFixed(0)).join(" | ")} |`);
-for (const k of Object.keys(ph[0]!)) console.log(`| ${k} | ${ph.map((p) => p[k]!.toFixed(0)).join(" | ")} |`);
+console.log(`| **runScan (whole)** | ${SCANS.map((_, i) => cell(ws.map((w) => w[i]!))).join(" | ")} |`);
+if (phs.length) for (const k of Object.keys(phs[0]![0]!)) console.log(`| ${k} | ${SCANS.map((_, i) => cell(phs.map((ph) => ph[i]![k]!))).join(" | ")} |`);
 process.exit(0);

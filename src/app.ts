@@ -1,6 +1,7 @@
 // createApp(deps): the HTTP plugin first (errors, request id, limits), CORS, API docs, then
 // every feature of the registry. No feature composes another; only this file composes.
 import { Elysia } from "elysia";
+import type { Server } from "bun";
 import { cors } from "@elysiajs/cors";
 import { openapi } from "@elysiajs/openapi";
 import { z } from "zod";
@@ -19,8 +20,10 @@ import { applyRequestValidation } from "./shared/request-validation";
 
 export function createApp(deps: Deps) {
   const origins = deps.config.LOADOUT_CORS_ORIGINS.trim();
+  // The http plugin reads client addresses from the listening server: this app's, once it listens.
+  let self: { server: Server<any> | null } | null = null;
   let app = new Elysia({ normalize: true })
-    .use(httpPlugin(deps))
+    .use(httpPlugin(deps, () => self?.server))
     .use(
       cors({
         origin: origins === "*" ? true : origins.split(",").map((o) => o.trim()),
@@ -32,12 +35,14 @@ export function createApp(deps: Deps) {
     .get(SCALAR_PATH, () => new Response(Bun.file(scalarBundle), { headers: { "content-type": "application/javascript; charset=utf-8", "cache-control": "public, max-age=86400" } }), {
       detail: { hide: true },
     })
-    // Registered before the openapi plugin so that it covers its routes (Elysia hooks apply to later routes).
-    .onAfterHandle(({ path, response }) => {
-      if (path === "/swagger/json" && response && typeof response === "object") fillRequestBodies(app as any, response as any);
-    })
     .use(
-      openapi({
+      // The hook is local to this wrapper, so it runs on the openapi plugin's routes only (on the
+      // app it ran after every handler of every route).
+      new Elysia()
+        .onAfterHandle(({ path, response }) => {
+          if (path === "/swagger/json" && response && typeof response === "object") fillRequestBodies(app as any, response as any);
+        })
+        .use(openapi({
         path: "/swagger",
         specPath: "/swagger/json",
         provider: "scalar",
@@ -61,8 +66,9 @@ export function createApp(deps: Deps) {
           },
           security: [{ bearer: [] }, { apiKey: [] }],
         },
-      }),
+      })),
     );
+  self = app;
   for (const f of features) {
     if (f.routes) app = app.use(f.routes(deps)) as any;
   }

@@ -1,7 +1,7 @@
 import type { Database } from "bun:sqlite";
 import type { Config } from "./config";
 import type { DB } from "./db/client";
-import type { JobQueue } from "./features/jobs/queue";
+import type { JobQueue } from "./jobs/queue";
 import type { Mailer } from "./shared/mailer";
 import type { Logger } from "./shared/log";
 import type { Clock } from "./shared/time";

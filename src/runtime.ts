@@ -4,7 +4,7 @@ import { join } from "node:path";
 import type { Config } from "./config";
 import type { Deps } from "./deps";
 import { openDatabase, migrate } from "./db/client";
-import { JobQueue } from "./features/jobs/queue";
+import { JobQueue } from "./jobs/queue";
 import { createMailer } from "./shared/mailer";
 import { createLogger, type Logger } from "./shared/log";
 import { systemClock, type Clock } from "./shared/time";

@@ -47,7 +47,7 @@ test(
       // The varied rows (a new query every request) answer, the same as the baseline.
       const varied = res.endpoints.filter((e: any) => e.name.startsWith("varied:"));
       expect(varied.map((e: any) => [e.name, e.available, e.same_body])).toEqual(varied.map((e: any) => [e.name, true, true]));
-      expect(varied.length).toBe(7);
+      expect(varied.length).toBe(12);
       // The import body pins only versions the catalog has (imports refuse others with 400).
       const imp = res.endpoints.find((e: any) => e.name === "import-preview 1,000");
       expect([imp.available, imp.note]).toEqual([true, undefined]);

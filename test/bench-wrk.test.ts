@@ -42,7 +42,9 @@ test("varied paths in the PRNG's order, one client address a request, API keys r
   expect(seen.length).toBeGreaterThanOrEqual(load.requests);
   for (const s of seen) expect(expected.has(s.path)).toBe(true);
   expect(new Set(seen.map((s) => s.path)).size).toBeGreaterThan(seen.length * 0.9);
-  expect(new Set(seen.map((s) => s.xff)).size).toBeGreaterThan(Math.min(seen.length, 20_000) * 0.9);
+  // Each of wrk's two threads counts through the pool from its own offset: at least the busier
+  // thread's requests carry distinct addresses.
+  expect(new Set(seen.map((s) => s.xff)).size).toBeGreaterThanOrEqual(Math.min(Math.floor(seen.length / 2), 10_000));
   for (const s of seen) expect(s.xff).toMatch(/^10\.\d+\.\d+\.\d+$/);
   const keys = new Set(seen.map((s) => s.key));
   expect(keys.size).toBe(Math.min(50, seen.length));

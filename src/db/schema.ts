@@ -1,7 +1,8 @@
 // Every feature's tables, in one schema object for drizzle and drizzle-kit.
-// Add one export line per feature tables file.
+// Add one export line per tables file (features, and the platform's job queue and outbox).
 export * from "../features/users/tables";
-export * from "../features/jobs/tables";
+export * from "../jobs/tables";
+export * from "../outbox/tables";
 export * from "../features/catalog/tables";
 export * from "../features/lists/tables";
 export * from "../features/collaboration/tables";

@@ -3,7 +3,7 @@
 // that imports it.
 import type { AnyElysia } from "elysia";
 import type { Deps } from "../deps";
-import type { JobHandler } from "./jobs/queue";
+import type { JobHandler } from "../jobs/queue";
 
 export interface ScheduleSpec {
   name: string;

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { createTestApp, type TestApp } from "../../test/helpers";
 import { RateLimiter } from "./rate-limit";
+import { pathOf } from "./http";
 
 describe("HTTP conventions", () => {
   let t: TestApp;
@@ -196,6 +197,36 @@ describe("query strings", () => {
       expect(d.status).toBe(200);
     } finally {
       await t.close();
+    }
+  });
+});
+
+describe("pathOf", () => {
+  test("the same path as new URL(url).pathname, cut out of plain URLs and parsed otherwise", () => {
+    const urls = [
+      "http://localhost/api/v1/mods",
+      "http://localhost/api/v1/mods?search=a,b#x",
+      "http://127.0.0.1:3000/api/v1/mods/autocomplete?q=tac",
+      "http://[::1]:8080/api/v1/game-servers/019ab778-35e0-77af-bce6-571c3145386d",
+      "https://user:pw@example.org/mod/5D645908A5B2AB95/metrics",
+      "http://localhost/",
+      "http://localhost",
+      "http://localhost?q=1",
+      "http://localhost/a/../metrics",
+      "http://localhost/a/%2e%2e/metrics",
+      "http://localhost/api/v1/./health",
+      "http://localhost/assets/index-abc.js",
+      "http://localhost/caf%C3%A9/x y",
+      "http://localhost/a\\b",
+      "http://localhost//double//slash/",
+      "http://localhost/~user/a_b-c",
+      "http://localhost/a#frag/b?c",
+      "HTTP://LOCALHOST/Upper/Case",
+    ];
+    for (const u of urls) {
+      const expected = new URL(u).pathname;
+      expect(pathOf(u)).toBe(expected);
+      expect(pathOf(new Request(u).url)).toBe(expected);
     }
   });
 });

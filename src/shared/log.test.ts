@@ -32,3 +32,19 @@ describe("batched stdout", () => {
     expect(lines[1].error.message).toBe("boom");
   });
 });
+
+describe("log lines", () => {
+  test("plain fields and errors at any depth are written as JSON, keys in order, one time stamp format", () => {
+    const lines: string[] = [];
+    const log = createLogger("info", { service: "x" }, (l) => lines.push(l));
+    log.info("request", { request_id: "r1", method: "GET", path: "/a", status: 200, ms: 1.5, gone: undefined });
+    log.warn("nested", { error: { cause: new Error("boom") } });
+    log.child({ job: { id: 7 } }).info("child", { n: 1 });
+    const [a, b, c] = lines.map((l) => JSON.parse(l));
+    expect(Object.keys(a)).toEqual(["time", "level", "msg", "service", "request_id", "method", "path", "status", "ms"]);
+    expect(a.time).toMatch(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/);
+    expect(a).toMatchObject({ level: "info", msg: "request", service: "x", request_id: "r1", status: 200, ms: 1.5 });
+    expect(b.error.cause).toMatchObject({ name: "Error", message: "boom" });
+    expect(c).toMatchObject({ msg: "child", service: "x", job: { id: 7 }, n: 1 });
+  });
+});

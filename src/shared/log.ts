@@ -46,9 +46,14 @@ export function createLogger(
   write: (line: string, urgent?: boolean) => void = defaultWrite,
 ): Logger {
   const min = order[level];
+  const baseFlat = isFlat(base);
   const emit = (lvl: LogLevel, msg: string, fields?: Record<string, unknown>) => {
     if (order[lvl] < min) return;
-    write(JSON.stringify({ time: new Date().toISOString(), level: lvl, msg, ...base, ...fields }, errorReplacer), order[lvl] >= order.warn);
+    const entry = { time: isoNow(), level: lvl, msg, ...base, ...fields };
+    // The replacer only turns Error objects into JSON; a line of plain values (the request line,
+    // once per request) has none, and JSON.stringify without a replacer writes the same text in
+    // half the time.
+    write(baseFlat && isFlat(fields) ? JSON.stringify(entry) : JSON.stringify(entry, errorReplacer), order[lvl] >= order.warn);
   };
   return {
     debug: (m, f) => emit("debug", m, f),
@@ -57,6 +62,27 @@ export function createLogger(
     error: (m, f) => emit("error", m, f),
     child: (fields) => createLogger(level, { ...base, ...fields }, write),
   };
+}
+
+/** No value is an object (so none is an Error, at any depth). */
+function isFlat(fields: Record<string, unknown> | undefined): boolean {
+  for (const k in fields) {
+    const v = fields[k];
+    if (typeof v === "object" && v !== null) return false;
+  }
+  return true;
+}
+
+/** `new Date().toISOString()`, formatted once per millisecond (a busy server logs several lines in one). */
+let isoMs = Number.NaN;
+let iso = "";
+function isoNow(): string {
+  const ms = Date.now();
+  if (ms !== isoMs) {
+    isoMs = ms;
+    iso = new Date(ms).toISOString();
+  }
+  return iso;
 }
 
 function errorReplacer(_key: string, value: unknown) {

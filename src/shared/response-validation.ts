@@ -110,6 +110,7 @@ export const documented = <T>(schema: T): T => ((schema as Record<symbol, unknow
 
 /**
  * A JSON body already serialised (answers joined from entries serialised once, such as the live
- * snapshot's): sent as is, with the content type Elysia gives the objects it serialises.
+ * snapshot's; or kept as UTF-8 bytes, such as the live series'): sent as is, with the content type
+ * Elysia gives the objects it serialises.
  */
-export const jsonResponse = (text: string) => new Response(text, { headers: { "content-type": "application/json;charset=utf-8" } });
+export const jsonResponse = (text: string | Uint8Array) => new Response(text, { headers: { "content-type": "application/json;charset=utf-8" } });

@@ -2,6 +2,8 @@
 // against the compiled binary, the fake workshop behind it. axe-core runs on every page (no
 // serious or critical violations); every page is photographed light and dark at 1440 and 360 px
 // into test/e2e/artifacts/ (gitignored) for people to look at.
+// Long on purpose: every journey shares one compiled binary, one fake workshop and one browser,
+// started once (each start costs seconds); the journeys are separate describe blocks.
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { cpSync, mkdirSync, readFileSync, rmSync } from "node:fs";
 import { join } from "node:path";

@@ -1,5 +1,5 @@
 // Runs the job worker on a data dir until killed: the "process killed mid-deploy" half of
-// src/features/deploy/restart.test.ts (the test kills it with SIGKILL while a deployment verifies).
+// src/features/servers/deploy/restart.test.ts (the test kills it with SIGKILL while a deployment verifies).
 import { loadConfig } from "../../src/config";
 import { createDeps } from "../../src/runtime";
 

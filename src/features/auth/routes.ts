@@ -12,7 +12,7 @@ import { sourceFetch } from "../../shared/url-safety";
 import { CONTROL_CHARS_RE, email, password, name, errorBody } from "../../shared/schemas";
 import { newId, randomToken, sha256Hex } from "../../shared/ids";
 import { users, authTokens } from "../users/tables";
-import { approvalForNewAccount, createUser, findUserByEmail, hasAdmin, verifyPassword } from "../users/service";
+import { approvalForNewAccount, createUser, findUserByEmail, hasAdmin, verifyPassword } from "../users";
 
 const MAGIC_TTL = 15 * 60_000;
 const VERIFY_TTL = 48 * 3600_000;

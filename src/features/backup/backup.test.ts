@@ -13,12 +13,12 @@ import { startFakePanel, type FakePanel } from "../../../test/fakes/panel";
 import { startReceiver, type Receiver } from "../../../test/fakes/receiver";
 import { verifyStandardWebhook } from "../../../test/fakes/receiver-verify";
 import { SAMPLE_SERVER_JSON } from "../../../test/fakes/panel-server-json";
-import { seedMods, wid } from "../lists/testkit";
+import { seedMods, wid } from "../../../test/lists-kit";
 import { freePort } from "../../../test/e2e/build";
 import { loadMigrations, openDatabase } from "../../db/client";
 import { loadConfig } from "../../config";
 import { keyId, parseKey } from "../../shared/crypto";
-import { DEPLOY_JOB } from "../deploy/jobs";
+import { DEPLOY_JOB } from "../servers/deploy/jobs";
 import { BACKUP_JOB, backupFeature } from "./index";
 
 const MAIN = join(import.meta.dir, "../../main.ts");

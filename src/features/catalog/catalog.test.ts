@@ -1,4 +1,5 @@
 // Every /mods endpoint and the mod metrics path, on a catalog scraped from the fake workshop.
+// Long on purpose: every case reads the one catalog scraped once for the file.
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { cpSync } from "node:fs";
 import { join } from "node:path";

@@ -1,18 +1,14 @@
-// The catalog's registry entry: /mods endpoints, the mod metrics path, the scraper triggers,
-// the scraper and growth job handlers and their schedules.
-import { Elysia } from "elysia";
+// The catalog's registry entry (/mods endpoints) and what other features may use of it.
 import type { FeatureModule } from "../feature-module";
-import type { Deps } from "../../deps";
 import { catalogRoutes } from "./routes";
-import { itemsTriggerRoutes, scraperRoutes } from "../scraper/routes";
-import { scraperJobs, scraperSchedules } from "../scraper/jobs";
 
-export const catalogFeature: FeatureModule = {
-  name: "catalog",
-  routes: (deps: Deps) => new Elysia().use(catalogRoutes(deps)).use(scraperRoutes(deps)).use(itemsTriggerRoutes(deps)),
-  jobs: scraperJobs,
-  schedules: scraperSchedules,
-};
+export const catalogFeature: FeatureModule = { name: "catalog", routes: catalogRoutes };
+
+// One mod: 404 `mod_not_found` unless the catalog knows it, its row, its dependency counts
+// (the live feature's usage answers, live/mod-usage.ts).
+export { requireMod, requireModExists } from "./service";
+export { getDependencyCounts } from "./repository";
+export { liveStats, workshopIdParams } from "./model";
 
 // What other features may read of the catalog's in-memory state (the platform's /metrics).
 export { answerCacheCounts } from "./list";

@@ -1,7 +1,6 @@
 // Request and response schemas of the catalog endpoints (GET /mods and its neighbours;
 // docs/catalog.md "Endpoints").
 import { z } from "zod";
-import { serverEntryBase } from "../live/model";
 import { workshopId } from "../../shared/schemas";
 
 export const workshopIdParams = z.object({ workshopID: workshopId });
@@ -206,6 +205,3 @@ export const liveStats = z.object({
 
 export const growthPoint = liveStats.extend({ time: z.string() });
 export const growthRange = z.object({ oldest: z.string().nullable() });
-
-/** Same entry as the live server list (src/features/live/model.ts). */
-export const liveServerEntry = serverEntryBase;

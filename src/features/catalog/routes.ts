@@ -1,18 +1,16 @@
-// GET /api/v1/mods* (public) and GET /mod/:workshopID/metrics. Paths, schemas, nothing else.
+// GET /api/v1/mods* (public). Paths, schemas, nothing else. (What live servers make of a mod,
+// /mods/:id/stats, /mods/:id/servers and /mod/:id/metrics, is answered by the live feature.)
 import { Elysia } from "elysia";
 import { z } from "zod";
 import type { Deps } from "../../deps";
-import { METRICS_CONTENT_TYPE } from "../../shared/http";
 import { errorBody } from "../../shared/schemas";
-import { jsonResponse } from "../../shared/response-validation";
 import * as M from "./model";
 import * as svc from "./service";
 
 const errors = { 400: errorBody, 404: errorBody };
 
-export const catalogApiRoutes = (deps: Deps) => {
-  const strict = deps.config.LOADOUT_RESPONSE_VALIDATION === "strict";
-  return new Elysia({ prefix: "/api/v1/mods", tags: ["catalog"] })
+export const catalogRoutes = (deps: Deps) =>
+  new Elysia({ prefix: "/api/v1/mods", tags: ["catalog"] })
     .get("/", ({ query }) => svc.listMods(deps, query), {
       query: M.listModsQuery,
       response: { 200: M.modListResponse, 400: errorBody },
@@ -77,11 +75,6 @@ export const catalogApiRoutes = (deps: Deps) => {
       response: { 200: M.diffResponse, ...errors },
       detail: { summary: "Items added, removed and changed between two versions" },
     })
-    .get("/:workshopID/stats", ({ params }) => svc.getLiveStats(deps, params.workshopID), {
-      params: M.workshopIdParams,
-      response: { 200: M.liveStats, ...errors },
-      detail: { summary: "Live usage (servers seen in the last hour) and dependency counts" },
-    })
     .get("/:workshopID/stats/growth", ({ params, query }) => svc.getGrowth(deps, params.workshopID, query.days), {
       params: M.workshopIdParams,
       query: M.growthQuery,
@@ -92,28 +85,4 @@ export const catalogApiRoutes = (deps: Deps) => {
       params: M.workshopIdParams,
       response: { 200: M.growthRange, ...errors },
       detail: { summary: "Oldest growth snapshot timestamp, or null" },
-    })
-    // Joined from entries serialised once per scan; in the test app parsed back into objects, so
-    // the response schema checks them strictly (snapshot.test.ts checks the text equals SQL's).
-    .get("/:workshopID/servers", ({ params }) => {
-      const text = svc.getServersUsingJson(deps, params.workshopID);
-      return strict ? JSON.parse(text) : jsonResponse(text);
-    }, {
-      params: M.workshopIdParams,
-      response: { 200: z.array(M.liveServerEntry), ...errors },
-      detail: { summary: "Live servers using the mod, most players first" },
     });
-};
-
-
-export const modMetricsRoutes = (deps: Deps) =>
-  new Elysia({ prefix: "/mod", tags: ["metrics"] }).get(
-    "/:workshopID/metrics",
-    ({ params }) => new Response(svc.modMetricsText(deps, params.workshopID), { headers: { "content-type": METRICS_CONTENT_TYPE } }),
-    {
-      params: M.workshopIdParams,
-      detail: { summary: "Mod metrics in the Prometheus text format (loadout_mod_*)" },
-    },
-  );
-
-export const catalogRoutes = (deps: Deps) => new Elysia().use(catalogApiRoutes(deps)).use(modMetricsRoutes(deps));

@@ -2,11 +2,9 @@
 import type { Deps } from "../../deps";
 import { AppError } from "../../shared/errors";
 import { toIsoOrNull, toIso } from "../../shared/time";
-import { diffItems, type ExtractedItem, type ItemType } from "../scraper/items";
-import { BUCKET_MS, bucketOf, bucketTime } from "../scraper/growth";
+import { diffItems, type ExtractedItem, type ItemType, BUCKET_MS, bucketOf, bucketTime } from "../scraper";
 import * as repo from "./repository";
 import * as list from "./list";
-import { modServersJsonText, modUsage } from "../live/mod-usage";
 import type { z } from "zod";
 import type * as M from "./model";
 
@@ -45,13 +43,13 @@ export function autocomplete(deps: Deps, q: string) {
   return list.autocomplete(deps.sqlite, q);
 }
 
-function requireMod(deps: Deps, id: string): repo.ModRow {
+export function requireMod(deps: Pick<Deps, "sqlite">, id: string): repo.ModRow {
   const m = repo.getMod(deps.sqlite, id);
   if (!m) throw notFound();
   return m;
 }
 
-function requireExists(deps: Deps, id: string): void {
+export function requireModExists(deps: Pick<Deps, "sqlite">, id: string): void {
   if (!repo.modExists(deps.sqlite, id)) throw notFound();
 }
 
@@ -122,7 +120,7 @@ const toItem = (r: { item_type: string; name: string; path: string; guid: string
 });
 
 export function getItems(deps: Deps, id: string, q: z.infer<typeof M.itemsQuery>): z.infer<typeof M.itemsResponse> {
-  requireExists(deps, id);
+  requireModExists(deps, id);
   let version: string | null;
   if (q.version) {
     requireVersion(deps, id, q.version);
@@ -224,7 +222,7 @@ export function getDependencyGraph(deps: Deps, id: string): z.infer<typeof M.dep
 }
 
 export function getVersions(deps: Deps, id: string): z.infer<typeof M.versionEntry>[] {
-  requireExists(deps, id);
+  requireModExists(deps, id);
   return repo.getVersions(deps.sqlite, id).map((v: any) => ({
     version: v.version,
     game_version: v.game_version,
@@ -239,12 +237,12 @@ export function getVersions(deps: Deps, id: string): z.infer<typeof M.versionEnt
 }
 
 export function getScreenshots(deps: Deps, id: string) {
-  requireExists(deps, id);
+  requireModExists(deps, id);
   return repo.getScreenshots(deps.sqlite, id);
 }
 
 export function getItemVersions(deps: Deps, id: string): z.infer<typeof M.itemVersionEntry>[] {
-  requireExists(deps, id);
+  requireModExists(deps, id);
   return repo.getItemVersions(deps.sqlite, id).map((v) => ({
     version: v.version,
     item_count: v.item_count,
@@ -257,7 +255,7 @@ export function getItemVersions(deps: Deps, id: string): z.infer<typeof M.itemVe
 }
 
 export function getItemDiff(deps: Deps, id: string, from: string, to: string): z.infer<typeof M.diffResponse> {
-  requireExists(deps, id);
+  requireModExists(deps, id);
   const scanned = new Set(repo.getItemVersions(deps.sqlite, id).map((v) => v.version));
   for (const v of [from, to]) {
     if (!scanned.has(v) && !repo.versionExists(deps.sqlite, id, v)) throw new AppError(404, "version not found");
@@ -271,24 +269,8 @@ export function getItemDiff(deps: Deps, id: string, from: string, to: string): z
   return { workshop_id: id, from, to, ...d, items_known };
 }
 
-/**
- * Live usage (servers seen in the last hour that run the mod, their players) as the live
- * feature answers it (live/mod-usage.ts), and the dependency counts from SQLite.
- * `liveStatsSql` (test/truth/catalog-sql.ts) answers the same from SQLite alone (tests compare the two).
- */
-function liveStatsOf(deps: Pick<Deps, "sqlite" | "clock">, id: string): z.infer<typeof M.liveStats> {
-  const u = modUsage(deps, id);
-  const c = repo.getDependencyCounts(deps.sqlite, id);
-  return { used_by_servers_count: u.servers, players_using_count: u.players, dependencies_count: c.deps, dependents_count: c.dependents };
-}
-
-export function getLiveStats(deps: Deps, id: string): z.infer<typeof M.liveStats> {
-  requireExists(deps, id);
-  return liveStatsOf(deps, id);
-}
-
 export function getGrowth(deps: Deps, id: string, days: number): z.infer<typeof M.growthPoint>[] {
-  requireExists(deps, id);
+  requireModExists(deps, id);
   const now = deps.clock.now();
   const to = bucketOf(now);
   const from = bucketOf(now - days * 86_400_000) + 1;
@@ -313,34 +295,7 @@ export function getGrowth(deps: Deps, id: string, days: number): z.infer<typeof 
 }
 
 export function getGrowthRange(deps: Deps, id: string): { oldest: string | null } {
-  requireExists(deps, id);
+  requireModExists(deps, id);
   const b = repo.getGrowthOldest(deps.sqlite, id);
   return { oldest: b === null ? null : toIso(b * BUCKET_MS) };
-}
-
-/** GET /mods/:id/servers as JSON text, joined from the live snapshot's entries (serialised once per scan). */
-export function getServersUsingJson(deps: Deps, id: string): string {
-  requireExists(deps, id);
-  return modServersJsonText(deps, id);
-}
-
-
-// ---- /mod/:workshopID/metrics (text exposition format 0.0.4) ----
-
-const escapeLabel = (v: string) => v.replace(/\\/g, "\\\\").replace(/\n/g, "\\n").replace(/"/g, '\\"');
-
-export function modMetricsText(deps: Deps, id: string): string {
-  const m = requireMod(deps, id);
-  const s = liveStatsOf(deps, id);
-  const wid = `workshop_id="${escapeLabel(m.workshop_id)}"`;
-  const gauge = (name: string, help: string, value: number, labels = wid) =>
-    `# HELP ${name} ${help}\n# TYPE ${name} gauge\n${name}{${labels}} ${value}\n`;
-  return (
-    gauge("loadout_mod_info", "Mod information (constant 1).", 1, `${wid},name="${escapeLabel(m.name)}",author="${escapeLabel(m.author_name)}"`) +
-    gauge("loadout_mod_size_bytes", "Download size of the mod's latest version in bytes.", m.size_bytes) +
-    gauge("loadout_mod_dependencies", "Number of direct dependencies of the mod.", s.dependencies_count) +
-    gauge("loadout_mod_dependents", "Number of catalog mods that depend on the mod directly.", s.dependents_count) +
-    gauge("loadout_mod_used_by_servers", "Live servers seen in the last hour that run the mod.", s.used_by_servers_count) +
-    gauge("loadout_mod_players_using", "Players on live servers seen in the last hour that run the mod.", s.players_using_count)
-  );
 }

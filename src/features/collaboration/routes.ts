@@ -6,7 +6,7 @@ import { z } from "zod";
 import type { Deps } from "../../deps";
 import { authPlugin } from "../../shared/auth";
 import { errorBody } from "../../shared/schemas";
-import { requireListMember, requireListOwner, requireListPrimary, requireListRead, requireListRight, resolveListAccess, type ListAccess } from "../lists/access";
+import { requireListMember, requireListOwner, requireListPrimary, requireListRead, requireListRight, resolveListAccess, type ListAccess } from "../lists";
 import * as m from "./model";
 import * as svc from "./service";
 

@@ -8,9 +8,8 @@ import type { Tx } from "../../db/client";
 import { AppError } from "../../shared/errors";
 import { newId } from "../../shared/ids";
 import { toIso, toIsoOrNull } from "../../shared/time";
-import { recordEvent } from "../events/outbox";
-import type { ListAccess } from "../lists/access";
-import { addModsToList } from "../lists/mods";
+import { recordEvent } from "../../outbox/outbox";
+import { type ListAccess, addModsToList } from "../lists";
 import type { FormFieldInput } from "./model";
 import * as repo from "./repository";
 

@@ -1,6 +1,6 @@
 // The events feature's job handlers, and the trigger that starts the dispatcher.
 import type { Deps } from "../../deps";
-import type { JobHandler } from "../jobs/queue";
+import type { JobHandler } from "../../jobs/queue";
 import { deliveryHandler } from "./delivery";
 import { DELIVERY_JOB, DISPATCH_JOB, dispatchPending } from "./dispatch";
 import { dispatchStatements } from "./repository";

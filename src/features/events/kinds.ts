@@ -1,6 +1,6 @@
 // The event kinds (docs/events.md "Event kinds and who hears of them"). Webhook `events` filters
 // and notification preferences are keyed by these names.
-import { EVENT_KINDS, type EventKind } from "./outbox";
+import { EVENT_KINDS, type EventKind } from "../../outbox/outbox";
 
 export { EVENT_KINDS, type EventKind };
 

@@ -1,11 +1,11 @@
 // The catalog's `mod_updated` source: when the scraper stores a newer version of a mod, every
 // list containing that mod gets a `mod_updated` event, recorded in the scraper's own write
-// transaction (called from src/features/scraper/hooks.ts onModVersionChanged).
+// transaction (the scraper's onModVersionChanged hook, src/features/scraper/hooks.ts, wired in src/features/index.ts).
 import { eq } from "drizzle-orm";
 import type { Tx } from "../../db/client";
 import { listItems } from "../lists/tables";
 import { mods } from "../catalog/tables";
-import { recordEvent } from "./outbox";
+import { recordEvent } from "../../outbox/outbox";
 
 /** Records one `mod_updated` event per list holding the mod; returns how many were recorded. */
 export function recordModUpdated(tx: Tx, workshopId: string, oldVersion: string, newVersion: string, at?: number): number {

@@ -4,7 +4,8 @@
 import { and, desc, eq, isNotNull, sql } from "drizzle-orm";
 import type { Database, Statement } from "bun:sqlite";
 import type { Tx } from "../../db/client";
-import { eventOutbox, notificationPreferences, notifications, webhookDeliveries, webhooks } from "./tables";
+import { notificationPreferences, notifications, webhookDeliveries, webhooks } from "./tables";
+import { eventOutbox } from "../../outbox/tables";
 import { lists } from "../lists/tables";
 import { listOwners } from "../collaboration/tables";
 import { users } from "../users/tables";

@@ -3,25 +3,6 @@ import { sql } from "drizzle-orm";
 import { users } from "../users/tables";
 import { lists } from "../lists/tables";
 
-/**
- * Transactional outbox: a mutation writes its event here in the same transaction as the
- * change, so an event is never lost and never sent for a change that rolled back.
- * The dispatcher job marks rows dispatched after fanning them out.
- */
-export const eventOutbox = sqliteTable(
-  "event_outbox",
-  {
-    id: text("id").primaryKey(),
-    kind: text("kind").notNull(),
-    list_id: text("list_id"),
-    actor_id: text("actor_id"),
-    data: text("data").notNull().default("{}"),
-    created_at: integer("created_at").notNull(),
-    dispatched_at: integer("dispatched_at"),
-  },
-  (t) => [index("event_outbox_pending_idx").on(t.dispatched_at, t.created_at)],
-);
-
 // ---------------------------------------------------------------------------------------------
 // Webhooks, their delivery log, the notification inbox and preferences (docs/events.md).
 

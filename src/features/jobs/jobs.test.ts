@@ -5,7 +5,7 @@ import { join } from "node:path";
 import { createTestApp, TestClock } from "../../../test/helpers";
 import { testConfig } from "../../config";
 import { createDeps } from "../../runtime";
-import { LEASE_MS, PermanentJobError, RetryLaterError } from "./queue";
+import { LEASE_MS, PermanentJobError, RetryLaterError } from "../../jobs/queue";
 
 describe("job queue", () => {
   test("a job running when the process was killed is picked up again after restart on the same database", async () => {

@@ -3,7 +3,7 @@ import { z } from "zod";
 import type { Deps } from "../../deps";
 import { authPlugin } from "../../shared/auth";
 import { AppError } from "../../shared/errors";
-import type { Job } from "./queue";
+import type { Job } from "../../jobs/queue";
 import { toIsoOrNull, toIso } from "../../shared/time";
 import { errorBody, okBody } from "../../shared/schemas";
 

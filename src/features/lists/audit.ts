@@ -4,7 +4,7 @@ import type { Deps } from "../../deps";
 import { AppError } from "../../shared/errors";
 import { newId } from "../../shared/ids";
 import { toIso } from "../../shared/time";
-import { recordEvent } from "../events/outbox";
+import { recordEvent } from "../../outbox/outbox";
 import { type ListAccess, requireListRight } from "./access";
 import * as repo from "./repository";
 import { revertRequired, UPDATE_REQUIRED } from "./required";

@@ -3,7 +3,7 @@
 import type { Deps } from "../../deps";
 import { AppError } from "../../shared/errors";
 import { newId } from "../../shared/ids";
-import { recordEvent } from "../events/outbox";
+import { recordEvent } from "../../outbox/outbox";
 import { computeImportPlan, type CatalogInfo, type CurrentItem, type ImportDiff } from "./diff";
 import { toExportItem } from "./export";
 import * as repo from "./repository";

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { createTestApp, type TestApp, type TestUser } from "../../../test/helpers";
-import { addMods, itemsOf, makeList, seedMods, wid } from "./testkit";
+import { addMods, itemsOf, makeList, seedMods, wid } from "../../../test/lists-kit";
 
 let t: TestApp;
 let owner: TestUser;

@@ -1,7 +1,6 @@
 // Request and response schemas of the lists feature (zod 4; types come from z.infer).
 import { z } from "zod";
 import { name, queryBool, text2000, uuid, workshopId } from "../../shared/schemas";
-import { findingView, serverCheckView } from "../servers/model";
 
 const ageDays = z
   .number({ error: "must be an integer or null" })
@@ -32,7 +31,6 @@ export const communityBody = z.object({ community_id: optionalRef });
 export const folderBody = z.object({ folder_id: optionalRef });
 
 export const shareQuery = z.object({ share: z.string().max(100).optional() });
-export const checkQuery = z.object({ share: z.string().max(100).optional(), server_id: z.string().max(100).optional() });
 export const publicListsQuery = z.object({
   public: z.string().optional(),
   share: z.string().optional(),
@@ -241,12 +239,3 @@ export const addModResponse = z.object({
   added: z.array(z.object({ workshop_id: z.string(), name: z.string(), in_catalog: z.boolean() })),
 });
 
-export const checkResponse = z.object({
-  ok: z.boolean(),
-  mod_count: z.number(),
-  total_size_bytes: z.number(),
-  total_download_size_bytes: z.number(),
-  findings: z.array(findingView),
-  /** With ?server_id=: the server the findings were checked against (pre-flight). */
-  server: serverCheckView.optional(),
-});

@@ -3,7 +3,7 @@
 import type { Deps } from "../../deps";
 import { AppError } from "../../shared/errors";
 import { newId } from "../../shared/ids";
-import { recordEvent } from "../events/outbox";
+import { recordEvent } from "../../outbox/outbox";
 import * as repo from "./repository";
 import { checkAge, inTransaction, listFull, MAX_MODS, queueScrape } from "./rules";
 

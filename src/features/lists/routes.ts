@@ -1,4 +1,5 @@
-// HTTP surface of mod lists: CRUD, mods, import/export, snapshots, audit, check.
+// HTTP surface of mod lists: CRUD, mods, import/export, snapshots, audit. (GET /lists/:id/check,
+// which may check against a server, is answered by the servers feature: list-check-routes.ts.)
 // Paths, guards and schemas only; the rules live in service.ts and the files beside it (mods,
 // import, export, snapshots, audit, check), permissions in access.ts.
 import { Elysia } from "elysia";
@@ -10,14 +11,12 @@ import { errorBody, okBody } from "../../shared/schemas";
 import { requireListEdit, requireListMember, requireListOwner, requireListPrimary, requireListRead, requireListRight, requireSnapshotManage, type ListAccess } from "./access";
 import * as m from "./model";
 import * as audit from "./audit";
-import * as check from "./check";
 import { exportItems } from "./export";
 import * as importer from "./import";
 import * as mods from "./mods";
 import * as svc from "./service";
 import * as snapshots from "./snapshots";
 import { exportFileName, exportFragment, type ExportType } from "./server-json-format";
-import { checkAgainstServer, serverCheckOut } from "../servers/service";
 import { setModRequired } from "./required";
 import { configView, deleteConfig, gameConfigExport, listRequiredDefault, updateConfig } from "./server-config-store";
 
@@ -229,28 +228,6 @@ export const listsRoutes = (deps: Deps) => {
         params: m.listParams,
         response: { 200: z.object({ ok: z.boolean(), queued: z.number(), job_ids: z.array(z.string()) }), ...errors },
         detail: { summary: "Queue a detail scrape of every mod in the list" },
-      },
-    )
-    .get(
-      "/:id/check",
-      async ({ params, query, user }) => {
-        const listId = requireListRead(get(params.id, user, query.share)).list.id;
-        const report = check.checkList(deps, listId);
-        if (query.server_id === undefined) return report;
-        if (!user) throw new AppError(401, "unauthorized");
-        const server = await checkAgainstServer(deps, user, query.server_id, listId);
-        const findings = [...report.findings, ...server.findings].sort((a, b) => SEVERITY_ORDER[a.severity] - SEVERITY_ORDER[b.severity]);
-        return { ...report, ok: !findings.some((f) => f.severity === "error"), findings, server: serverCheckOut(server) };
-      },
-      {
-        optionalAuth: true,
-        params: m.listParams,
-        query: m.checkQuery,
-        response: { 200: m.checkResponse, 401: errorBody, 403: errorBody, 404: errorBody },
-        detail: {
-          summary:
-            "Pre-flight report: missing dependencies, vanished pins, unavailable mods, game version mismatches, download size. With server_id (one of the caller's servers, a list the caller may deploy): also the server findings scenario_missing, scenario_unknown, game_version_newer, game_version_older, file_conflict and download, errors first, and `server` (scenario, game version and where it came from, download sizes)",
-        },
       },
     )
     // ---- import (raw text bodies: shape 3 is not JSON; the http plugin hands us the text) ----
@@ -478,4 +455,3 @@ function rawBody(body: unknown): string {
   throw new AppError(400, "invalid JSON");
 }
 
-const SEVERITY_ORDER = { error: 0, warning: 1, info: 2 } as const;

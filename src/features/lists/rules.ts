@@ -4,7 +4,7 @@
 import type { Deps } from "../../deps";
 import type { Tx } from "../../db/client";
 import { AppError } from "../../shared/errors";
-import { queueDetailScrape } from "../scraper/queue";
+import { queueDetailScrape } from "../scraper";
 import type * as repo from "./repository";
 
 export const MAX_MODS = 1000;

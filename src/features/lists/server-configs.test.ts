@@ -5,7 +5,7 @@ import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { createTestApp, type TestApp, type TestUser } from "../../../test/helpers";
 import { parseTolerantJson } from "../../shared/jsonc";
-import { makeList, raw, seedMods } from "./testkit";
+import { makeList, raw, seedMods } from "../../../test/lists-kit";
 
 const dir = join(import.meta.dir, "../../../test/fixtures/server-configs");
 const bytesOf = (name: string) => new Uint8Array(readFileSync(join(dir, name)));

@@ -6,9 +6,8 @@
 // queries run side by side, so one silent server blocks nothing else.
 import type { Deps } from "../../deps";
 import { assertHostAllowed } from "../../shared/url-safety";
-import { parseQueryAddress } from "../servers/model";
-import { readCredentialsForServer } from "../servers/service";
-import { A2S_DEFAULT_PORT, queryInfo, type A2sInfo } from "./a2s";
+import { parseQueryAddress, readCredentialsForServer } from "../servers";
+import { A2S_DEFAULT_PORT, queryInfo, type A2sInfo } from "../../shared/a2s";
 import type { LiveServer } from "./battlemetrics";
 
 export interface A2sTarget {

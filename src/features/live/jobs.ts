@@ -1,7 +1,7 @@
 // Job handlers and schedules of the live feature. croner only enqueues (deduplicated, so a
 // slow scan never piles up); the worker runs the scan and the roll-ups one at a time.
 import type { Deps } from "../../deps";
-import type { JobHandler } from "../jobs/queue";
+import type { JobHandler } from "../../jobs/queue";
 import type { ScheduleSpec } from "../feature-module";
 import { runScan } from "./scan";
 import { runRollups } from "./rollup";

@@ -63,7 +63,7 @@ export const serverPageQuery = pageQuery(10, 500);
 
 export const idParams = z.object({ id: z.string() });
 
-/** The spec's live server list entry fields (plus `official`); the catalog's /mods/:id/servers uses it too. */
+/** The spec's live server list entry fields (plus `official`); GET /mods/:id/servers (mod-usage-routes.ts) uses it too. */
 export const serverEntryBase = z.object({
   id: z.string(),
   name: z.string(),

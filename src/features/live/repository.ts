@@ -61,14 +61,53 @@ export type ServerRow = Omit<
   "password_protected" | "official" | "online"
 > & { password_protected: number; official: number; online: number };
 
-/** Multi-row INSERT in chunks of 100 rows (statements cached per chunk size). */
+/**
+ * Multi-row INSERT in chunks of 100 rows (statements cached per chunk size), the values copied
+ * into one reused argument array (slicing and flattening each chunk cost ~10 % of a first sight).
+ */
 function insertRows(sqlite: Database, head: string, cols: number, rows: unknown[][]) {
   const placeholders = `(${new Array(cols).fill("?").join(", ")})`;
-  for (let i = 0; i < rows.length; i += 100) {
-    const chunk = rows.slice(i, i + 100);
-    const sql = `${head} VALUES ${new Array(chunk.length).fill(placeholders).join(", ")}`;
-    stmt(sqlite, sql).run(...(chunk.flat() as any[]));
+  const CHUNK = 100;
+  const full: unknown[] = new Array(CHUNK * cols);
+  const sqlOf = (n: number) => `${head} VALUES ${new Array(n).fill(placeholders).join(", ")}`;
+  const fullSql = sqlOf(CHUNK);
+  for (let i = 0; i < rows.length; i += CHUNK) {
+    const n = Math.min(CHUNK, rows.length - i);
+    const args = n === CHUNK ? full : new Array(n * cols);
+    let k = 0;
+    for (let r = i; r < i + n; r++) {
+      const row = rows[r]!;
+      for (let c = 0; c < cols; c++) args[k++] = row[c];
+    }
+    stmt(sqlite, n === CHUNK ? fullSql : sqlOf(n)).run(...(args as any[]));
   }
+}
+
+/** From this many rows on, insertMods sets the per-row generation trigger aside (see there). */
+export const BULK_ROWS = 2000;
+
+/**
+ * Runs `write` with the trigger `name` dropped, and creates it again from the text SQLite stored
+ * for it (so it comes back exactly as its migration made it), all inside the caller's transaction:
+ * DDL is transactional in SQLite, so other connections see the trigger throughout, and a failure
+ * rolls the drop back with everything else. Only for a write that moves what the trigger would
+ * have moved itself.
+ */
+export function withoutRowTrigger(sqlite: Database, name: string, write: () => void) {
+  if (!sqlite.inTransaction) throw new Error(`withoutRowTrigger(${name}) outside a transaction`);
+  const def = (stmt(sqlite, `SELECT sql FROM sqlite_schema WHERE type = 'trigger' AND name = ?`).get(name) as { sql: string } | null)?.sql;
+  if (!def) return write();
+  sqlite.run(`DROP TRIGGER ${name}`);
+  try {
+    write();
+  } finally {
+    sqlite.run(def);
+  }
+}
+
+/** Moves live_state.servers_gen (the live snapshot's generation: snapshot.ts). */
+export function bumpServersGen(sqlite: Database) {
+  stmt(sqlite, `UPDATE live_state SET value = value + 1 WHERE key = 'servers_gen'`).run();
 }
 
 export type ModRow = [server_id: string, workshop_id: string, name: string, version: string | null, position: number];
@@ -84,8 +123,18 @@ export type ChangeRow = [
 ];
 
 export const liveRepo = {
+  /**
+   * New game_server_mods rows. Many at once (a first sight: ~200,000) go in without the per-row
+   * generation trigger (70_live_snapshot_gen.sql), which then cost a third of the insert: it is
+   * dropped and created again from its own stored text around the insert, inside the caller's
+   * transaction, and the generation moves once instead. No other connection can see the table
+   * without it (the change commits whole, or rolls back with the rows).
+   */
   insertMods(sqlite: Database, rows: ModRow[]) {
-    insertRows(sqlite, `INSERT INTO game_server_mods (server_id, workshop_id, name, version, position)`, 5, rows);
+    const insert = () => insertRows(sqlite, `INSERT INTO game_server_mods (server_id, workshop_id, name, version, position)`, 5, rows);
+    if (rows.length < BULK_ROWS) return insert();
+    withoutRowTrigger(sqlite, "game_server_mods_gen_ins", insert);
+    bumpServersGen(sqlite);
   },
 
   insertChanges(sqlite: Database, rows: ChangeRow[]) {
@@ -119,7 +168,7 @@ export const liveRepo = {
         players_sum_7d, samples_7d, avg_players_7d, first_seen_at, last_seen_at)
        VALUES ($id, $sid, $source, $source_id, $host_address, $name, $ip, $port, $country, $player_count,
         $player_count_limit, $queue_players_count, $wait_time_estimation, $scenario_name, $game_version,
-        $password_protected, $official, $tags, $search_text, 0, 0, '', 1,
+        $password_protected, $official, $tags, $search_text, $mods_count, $mods_size_bytes, $mods_hash, 1,
         $players_sum_7d, $samples_7d, $avg_players_7d, $now, $now)`,
     ).run(row as any);
   },
@@ -175,11 +224,9 @@ export const liveRepo = {
     ).run(JSON.stringify(registeredServerIds)).changes;
   },
 
-  insertRawPoint(sqlite: Database, sid: number, time: number, players: number, queue: number, wait: number) {
-    stmt(
-      sqlite,
-      `INSERT OR REPLACE INTO game_server_stats_raw (sid, time, players, queue, wait) VALUES (?, ?, ?, ?, ?)`,
-    ).run(sid, time, players, queue, wait);
+  /** Raw stat points: [sid, time, players, queue, wait] (a page's in a few statements). */
+  insertRawPoints(sqlite: Database, rows: [number, number, number, number, number][]) {
+    insertRows(sqlite, `INSERT OR REPLACE INTO game_server_stats_raw (sid, time, players, queue, wait)`, 5, rows);
   },
 
   currentMods(sqlite: Database, serverIds: string[]): CurrentMod[] {
@@ -267,10 +314,11 @@ export const liveRepo = {
   },
 
   /**
-   * Recomputes the per-mod usage (servers online in the last hour) read by top-mods and the
-   * catalog. CROSS JOIN keeps the online servers (~5,000, by the last_seen index) as the outer
-   * loop, reading each one's mods from the covering primary-key index; names are joined after
-   * the aggregate (one lookup per distinct mod, not per row).
+   * Recomputes the per-mod usage (servers seen in the last hour) read by top-mods and the
+   * catalog, counted from SQLite (the roll-up; a scan counts from the snapshot it builds, the same
+   * numbers: snapshotWithUsage in snapshot.ts). CROSS JOIN keeps the servers seen in the hour
+   * (by the last_seen index) as the outer loop, reading each one's mods from the covering
+   * primary-key index.
    */
   refreshModUsage(sqlite: Database, now: number) {
     // Counted here rather than by GROUP BY: SQLite sorted every (server, mod) pair through a
@@ -290,6 +338,14 @@ export const liveRepo = {
         u[1] += players;
       } else usage.set(mod, [1, players]);
     }
+    this.writeModUsage(sqlite, now, Array.from(usage, ([mod, [servers, players]]) => [mod, servers, players]));
+  },
+
+  /**
+   * Replaces live_mod_usage with `usage` ([workshop id, servers, players] of every mod run by a
+   * server seen in the hour before `now`); names are joined here (one lookup per distinct mod).
+   */
+  writeModUsage(sqlite: Database, now: number, usage: [string, number, number][]) {
     stmt(sqlite, `DELETE FROM live_mod_usage`).run();
     stmt(
       sqlite,
@@ -298,12 +354,12 @@ export const liveRepo = {
          coalesce(nullif(m.name, ''), (SELECT x.name FROM game_server_mods x WHERE x.workshop_id = j.value ->> 0 AND x.name != '' LIMIT 1), ''),
          j.value ->> 1, j.value ->> 2, $now
        FROM json_each($usage) j LEFT JOIN mods m ON m.workshop_id = j.value ->> 0`,
-    ).run({ now, usage: JSON.stringify(Array.from(usage, ([mod, [servers, players]]) => [mod, servers, players])) });
+    ).run({ now, usage: JSON.stringify(usage) });
     // The catalog's live stats read the usage as of this time and subtract what left the
     // window since (src/features/catalog/repository.ts).
     this.setState(sqlite, "mod_usage_at", now);
     // The live snapshot holds the top of this table: move its generation (snapshot.ts).
-    stmt(sqlite, `UPDATE live_state SET value = value + 1 WHERE key = 'servers_gen'`).run();
+    bumpServersGen(sqlite);
   },
 
   getState(sqlite: Database, key: string): number | null {

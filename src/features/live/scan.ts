@@ -7,12 +7,12 @@
 import { serverSearchText } from "./search";
 import type { Deps } from "../../deps";
 import { newId } from "../../shared/ids";
-import { queueDetailScrape } from "../scraper/queue";
+import { queueDetailScrape } from "../scraper";
 import { BattleMetricsClient, BattleMetricsError, type LiveServer } from "./battlemetrics";
 import { pollRegisteredServers } from "./a2s-source";
-import { PermanentJobError } from "../jobs/queue";
+import { PermanentJobError } from "../../jobs/queue";
 import { recordSourceError, recordSourceOk } from "../../shared/source-status";
-import { invalidateLiveSnapshot, rebuildLiveSnapshot } from "./snapshot";
+import { publishLiveSnapshot, rebuildLiveSnapshot, snapshotWithUsage, type LiveSnapshot } from "./snapshot";
 import { liveRepo, type CatalogMod, type ChangeRow, type CurrentMod, type ExistingServer, type ModRow } from "./repository";
 
 export interface ScanResult {
@@ -57,10 +57,18 @@ class ScanState {
   pages = 0;
   unknownQueued = new Set<string>();
   bySource = { battlemetrics: 0, a2s: 0 };
+  /** The scan's new game_server_mods rows and changelog rows, written at its end (writeModRows). */
+  modRows: ModRow[] = [];
+  changeRows: ChangeRow[] = [];
   constructor(readonly time: number) {}
 }
 
-/** Records one page of servers in one transaction; returns workshop ids to queue for a scrape. */
+/**
+ * Records one page of servers in one transaction: servers, raw points, and the mod diffs of the
+ * servers whose list changed (or that are new). Their new mod rows and changelog rows are kept in
+ * the state and written once for the whole scan (writeModRows). Returns workshop ids to queue
+ * for a scrape.
+ */
 export function processPage(deps: Pick<Deps, "sqlite">, servers: LiveServer[], state: ScanState): string[] {
   const { sqlite } = deps;
   const time = state.time;
@@ -81,8 +89,39 @@ export function processPage(deps: Pick<Deps, "sqlite">, servers: LiveServer[], s
       const existing = new Map<string, ExistingServer>();
       for (const e of liveRepo.existingByAddress(sqlite, fresh.map((s) => s.host_address))) existing.set(e.host_address, e);
 
+      // Which servers need a mod diff: new ones from the list source, and those whose reported
+      // list hashes otherwise than last time. Their current mods and the catalog's rows of every
+      // mod involved are read first, so a new server is inserted with its mod summary at once.
+      const hashes = fresh.map((s) => (s.modsUnknown ? "" : modsHash(s.mods)));
+      const current = new Map<string, Map<string, CurrentMod>>();
+      const oldIds: string[] = [];
+      const ids = new Set<string>();
+      fresh.forEach((s, i) => {
+        if (s.modsUnknown) return;
+        const e = existing.get(s.host_address);
+        if (e && e.mods_hash === hashes[i]) return;
+        if (e) oldIds.push(e.id);
+        for (const m of s.mods) ids.add(m.workshop_id);
+      });
+      if (oldIds.length > 0) {
+        for (const m of liveRepo.currentMods(sqlite, oldIds)) {
+          let per = current.get(m.server_id);
+          if (!per) current.set(m.server_id, (per = new Map()));
+          per.set(m.workshop_id, m);
+          ids.add(m.workshop_id);
+        }
+      }
+      const catalog = new Map<string, CatalogMod>();
+      if (ids.size > 0) for (const m of liveRepo.catalogMods(sqlite, [...ids])) catalog.set(m.workshop_id, m);
+      const sizeOf = (mods: LiveServer["mods"]) => {
+        let size = 0;
+        for (const m of mods) size += catalog.get(m.workshop_id)?.size_bytes ?? 0;
+        return size;
+      };
+
       const changed: { id: string; sid: number; server: LiveServer; hash: string; isNew: boolean }[] = [];
-      for (const s of fresh) {
+      const points: [number, number, number, number, number][] = [];
+      fresh.forEach((s, i) => {
         const e = existing.get(s.host_address);
         const row = {
           source_id: s.source_id,
@@ -102,7 +141,7 @@ export function processPage(deps: Pick<Deps, "sqlite">, servers: LiveServer[], s
           search_text: serverSearchText(s.name, s.scenario_name),
           now: time,
         };
-        const hash = modsHash(s.mods);
+        const hash = hashes[i]!;
         let id: string;
         let sid: number;
         if (e) {
@@ -132,12 +171,18 @@ export function processPage(deps: Pick<Deps, "sqlite">, servers: LiveServer[], s
         } else {
           id = newId();
           sid = state.nextSid++;
+          // A new server from the list source is inserted with its mod summary (an A2S-only one
+          // has none); its mods are all "added" below.
+          const listed = !s.modsUnknown;
           liveRepo.insertServer(sqlite, {
             ...row,
             id,
             sid,
-            source: s.modsUnknown ? "a2s" : "battlemetrics",
+            source: listed ? "battlemetrics" : "a2s",
             host_address: s.host_address,
+            mods_count: listed ? s.mods.length : 0,
+            mods_size_bytes: listed ? sizeOf(s.mods) : 0,
+            mods_hash: hash,
             players_sum_7d: s.player_count,
             samples_7d: 1,
             avg_players_7d: s.player_count,
@@ -147,37 +192,19 @@ export function processPage(deps: Pick<Deps, "sqlite">, servers: LiveServer[], s
           else changed.push({ id, sid, server: s, hash, isNew: true });
         }
         state.bySource[s.modsUnknown ? "a2s" : "battlemetrics"]++;
-        liveRepo.insertRawPoint(sqlite, sid, time, s.player_count, s.queue_players_count, s.wait_time_estimation);
+        points.push([sid, time, s.player_count, s.queue_players_count, s.wait_time_estimation]);
         state.servers++;
         state.totalPlayers += s.player_count;
         state.totalQueue += s.queue_players_count;
-      }
-      if (changed.length === 0) return;
+      });
+      liveRepo.insertRawPoints(sqlite, points);
 
-      // Mod diffs for servers whose list changed (or that are new), batched per page.
-      const current = new Map<string, Map<string, CurrentMod>>();
-      const oldIds = changed.filter((c) => !c.isNew).map((c) => c.id);
-      if (oldIds.length > 0) {
-        for (const m of liveRepo.currentMods(sqlite, oldIds)) {
-          let per = current.get(m.server_id);
-          if (!per) current.set(m.server_id, (per = new Map()));
-          per.set(m.workshop_id, m);
-        }
-      }
-      const ids = new Set<string>();
-      for (const c of changed) for (const m of c.server.mods) ids.add(m.workshop_id);
-      for (const per of current.values()) for (const id of per.keys()) ids.add(id);
-      const catalog = new Map<string, CatalogMod>();
-      if (ids.size > 0) for (const m of liveRepo.catalogMods(sqlite, [...ids])) catalog.set(m.workshop_id, m);
-
-      const modRows: ModRow[] = [];
-      const changeRows: ChangeRow[] = [];
+      // Mod diffs for servers whose list changed (or that are new).
+      const { modRows, changeRows } = state;
       for (const c of changed) {
         const old = current.get(c.id) ?? new Map<string, CurrentMod>();
-        let size = 0;
         c.server.mods.forEach((m, position) => {
           const cat = catalog.get(m.workshop_id);
-          size += cat?.size_bytes ?? 0;
           const o = old.get(m.workshop_id);
           const name = m.name ?? o?.name ?? cat?.name ?? "";
           // A bare id (no version reported) keeps the version we knew.
@@ -207,43 +234,75 @@ export function processPage(deps: Pick<Deps, "sqlite">, servers: LiveServer[], s
           changeRows.push([c.sid, time, "removed", o.workshop_id, o.name || (cat?.name ?? ""), o.version, null, cat?.size_bytes ?? null]);
           state.modChanges++;
         }
-        liveRepo.setModSummary(sqlite, c.id, c.server.mods.length, size, c.hash);
+        if (!c.isNew) liveRepo.setModSummary(sqlite, c.id, c.server.mods.length, sizeOf(c.server.mods), c.hash);
       }
-      // In workshop id order: the (workshop_id, server_id) index then takes them as runs of
-      // neighbouring keys instead of ~200,000 scattered ones on a first sight.
-      modRows.sort((a, b) => (a[1] < b[1] ? -1 : a[1] > b[1] ? 1 : 0));
-      liveRepo.insertMods(sqlite, modRows);
-      liveRepo.insertChanges(sqlite, changeRows);
     })
     .immediate();
   return unknown;
 }
 
-/** Closes a complete scan: vanished servers, global and community points, per-mod usage. */
-export function finishScan(deps: Pick<Deps, "sqlite">, state: ScanState): number {
+/**
+ * Writes the scan's new mod rows and changelog rows, once for the whole scan (before anything
+ * reads them: the usage refresh), in the order found: a new server's rows then follow its
+ * time-ordered id, so the primary key takes them as appends, and changelog ids keep the
+ * changelog's order (a server's mods by position, then the removed ones). Sorting the ~200,000
+ * rows of a first sight by workshop id for the other index cost more than it saved
+ * (docs/performance.md, "Item 4, the scan").
+ */
+export function writeModRows(deps: Pick<Deps, "sqlite">, state: ScanState): void {
+  const rows = state.modRows;
+  const changes = state.changeRows;
+  state.modRows = [];
+  state.changeRows = [];
+  if (rows.length === 0 && changes.length === 0) return;
+  deps.sqlite
+    .transaction(() => {
+      liveRepo.insertMods(deps.sqlite, rows);
+      liveRepo.insertChanges(deps.sqlite, changes);
+    })
+    .immediate();
+}
+
+/**
+ * Closes a complete scan: its mod rows, vanished servers, global and community points, then the
+ * snapshot of the scan and the per-mod usage counted from it (snapshotWithUsage). Returns the
+ * snapshot, to publish once the scan's transaction has committed.
+ */
+export function finishScan(deps: Pick<Deps, "sqlite" | "clock">, state: ScanState): { vanished: number; snapshot: LiveSnapshot } {
   const { sqlite } = deps;
   let vanished = 0;
+  let snapshot!: LiveSnapshot;
   sqlite
     .transaction(() => {
+      writeModRows(deps, state);
       vanished = liveRepo.markVanished(sqlite, state.time);
       liveRepo.insertGlobalRaw(sqlite, state.time, state.totalPlayers, state.totalQueue, state.servers);
       liveRepo.insertCommunityRaw(sqlite, state.time);
-      liveRepo.refreshModUsage(sqlite, state.time);
       liveRepo.setState(sqlite, "last_scan_at", state.time);
+      snapshot = snapshotWithUsage(sqlite, state.time, deps.clock.now());
     })
     .immediate();
-  invalidateLiveSnapshot(sqlite);
-  return vanished;
+  return { vanished, snapshot };
 }
 
-function queueScrapes(deps: Pick<Deps, "jobs" | "log">, ids: string[]) {
-  for (const id of ids) {
-    try {
-      queueDetailScrape(deps, id);
-    } catch (err) {
-      deps.log.warn("live: could not queue a detail scrape", { workshop_id: id, error: (err as Error).message });
-    }
-  }
+/**
+ * Queues a detail scrape of each mod the catalog does not know (after the scan committed), all in
+ * one transaction: a first sight finds ~3,000 such mods, and a commit each cost ~0.2–0.8 s.
+ */
+export function queueScrapes(deps: Pick<Deps, "jobs" | "log" | "sqlite" | "db">, ids: string[]) {
+  if (ids.length === 0) return;
+  deps.sqlite
+    .transaction(() => {
+      for (const id of ids) {
+        try {
+          // `db`: inside this transaction (the worker is woken after it, not inside it).
+          queueDetailScrape(deps, id, { db: deps.db });
+        } catch (err) {
+          deps.log.warn("live: could not queue a detail scrape", { workshop_id: id, error: (err as Error).message });
+        }
+      }
+    })
+    .immediate();
 }
 
 export interface RunScanOptions {
@@ -308,17 +367,22 @@ export async function runScan(deps: Deps, opts: RunScanOptions = {}): Promise<Sc
   const complete = bmEnabled && bmError === null;
   const unknown: string[] = [];
   let vanished = 0;
+  let snapshot: LiveSnapshot | null = null;
   deps.sqlite
     .transaction(() => {
       if (complete) for (const servers of pages) unknown.push(...processPage(deps, servers, state));
       if (poll.answered.length) processPage(deps, poll.answered.map((a) => a.server), state);
-      if (complete) vanished = finishScan(deps, state);
-      else vanished = liveRepo.markRegisteredOffline(deps.sqlite, poll.failed.map((f) => f.target.server_id));
-      if (!complete) liveRepo.setState(deps.sqlite, "last_partial_scan_at", state.time);
+      if (complete) ({ vanished, snapshot } = finishScan(deps, state));
+      else {
+        writeModRows(deps, state);
+        vanished = liveRepo.markRegisteredOffline(deps.sqlite, poll.failed.map((f) => f.target.server_id));
+        liveRepo.setState(deps.sqlite, "last_partial_scan_at", state.time);
+      }
     })
     .immediate();
   // The scan is committed: swap in the snapshot of it (GET /game-servers answers from memory).
-  rebuildLiveSnapshot(deps.sqlite, deps.clock.now());
+  if (snapshot) publishLiveSnapshot(deps.sqlite, snapshot);
+  else rebuildLiveSnapshot(deps.sqlite, deps.clock.now());
   queueScrapes(deps, unknown);
   for (const f of poll.failed) deps.log.warn("live: registered server did not answer A2S", { server_id: f.target.server_id, error: f.error });
   if (poll.answered.length || poll.failed.length) {

@@ -4,15 +4,13 @@ import type { Database } from "bun:sqlite";
 import type { Deps } from "../../deps";
 import { AppError } from "../../shared/errors";
 import { toIso } from "../../shared/time";
-import { requireListOwner, resolveListAccess } from "../lists/access";
-import { applyImport } from "../lists/import";
-import { listFull, MAX_MODS } from "../lists/rules";
-import { createList } from "../lists/service";
+import { requireListOwner, resolveListAccess, applyImport, listFull, MAX_MODS, createList } from "../lists";
 import type { ListQuery, ServerEntry, ServerMod } from "./model";
 import { ONLINE_WINDOW, toEntry } from "./entry";
-import { cachedDetailJson, invalidateLiveSnapshot, liveSnapshot, onlineRow, querySnapshot, querySnapshotJson, type LiveSnapshot, type TopMod } from "./snapshot";
+import { cachedDetailJson, invalidateLiveSnapshot, liveSnapshot, onlineRow, querySnapshot, querySnapshotBytes, querySnapshotJson, type LiveSnapshot, type TopMod } from "./snapshot";
 
 export { ONLINE_WINDOW, toEntry };
+import { cachedSeriesJson } from "./series-cache";
 import { DAY, HOUR, RAW_WINDOW, SERVER_COLUMNS, THREE_HOURS, liveRepo, stmt, type ServerRow } from "./repository";
 
 const notFound = () => new AppError(404, "game server not found");
@@ -27,7 +25,12 @@ export function listServers(deps: Pick<Deps, "sqlite" | "clock">, q: ListQuery):
   return querySnapshot(liveSnapshot(deps.sqlite, deps.clock.now()), q, deps.clock.now() - ONLINE_WINDOW);
 }
 
-/** The same page as JSON text, from entries serialised once per snapshot (what the route sends). */
+/** The same page as UTF-8 JSON copied from entries encoded once per snapshot (what the route sends). */
+export function listServersBytes(deps: Pick<Deps, "sqlite" | "clock">, q: ListQuery): Uint8Array {
+  return querySnapshotBytes(liveSnapshot(deps.sqlite, deps.clock.now()), q, deps.clock.now() - ONLINE_WINDOW);
+}
+
+/** The same page as JSON text, from entries serialised once per snapshot. */
 export function listServersJson(deps: Pick<Deps, "sqlite" | "clock">, q: ListQuery): string {
   return querySnapshotJson(liveSnapshot(deps.sqlite, deps.clock.now()), q, deps.clock.now() - ONLINE_WINDOW);
 }
@@ -197,22 +200,36 @@ function seriesSql(d: SeriesDef, res: "raw" | "hourly" | "3h"): { head: string |
   return { head, tail };
 }
 
-function readSeries(deps: Pick<Deps, "sqlite" | "clock">, d: SeriesDef, key: string | number | null, days: number): SeriesRow[] {
-  const now = deps.clock.now();
+/**
+ * The series at `now`, and the clock times `from`..`until` (inclusive) at which the same read
+ * gives the same rows while nothing is written: the clock enters a read only through the start of
+ * its range (the bucket `since`, the same for a whole step) and the raw cut (now − 24 h), which
+ * drops raw points as it passes them (series-cache.ts keeps answers by these times).
+ */
+function readSeriesAt(sqlite: Database, now: number, d: SeriesDef, key: string | number | null, days: number): { rows: SeriesRow[]; from: number; until: number } {
   const res = resolutionFor(days);
   const step = res === "3h" ? THREE_HOURS : HOUR;
   const params: Record<string, string | number> = { rawFrom: now - RAW_WINDOW };
   if (d.key) params.key = key!;
   if (res !== "raw") {
     params.since = Math.floor((now - days * DAY) / step) * step;
-    params.w1 = liveRepo.getState(deps.sqlite, "hourly_until") ?? 0;
-    if (res === "3h") params.w3 = liveRepo.getState(deps.sqlite, "3h_until") ?? 0;
+    params.w1 = liveRepo.getState(sqlite, "hourly_until") ?? 0;
+    if (res === "3h") params.w3 = liveRepo.getState(sqlite, "3h_until") ?? 0;
   }
   const { head, tail } = seriesSql(d, res);
-  const tailRows = stmt(deps.sqlite, tail).all(tailParams(params, res)) as SeriesRow[];
-  if (!head) return tailRows;
-  const headRows = stmt(deps.sqlite, head).all(headParams(params, res)) as SeriesRow[];
-  return tailRows.length === 0 ? headRows : headRows.concat(tailRows);
+  const tailRows = stmt(sqlite, tail).all(tailParams(params, res)) as SeriesRow[];
+  if (!head) {
+    // Raw points from now − 24 h: the same while the cut has not reached the first of them (and
+    // has not moved back before this read's cut).
+    return { rows: tailRows, from: now, until: tailRows.length ? tailRows[0]!.time + RAW_WINDOW : Infinity };
+  }
+  const headRows = stmt(sqlite, head).all(headParams(params, res)) as SeriesRow[];
+  const rows = tailRows.length === 0 ? headRows : headRows.concat(tailRows);
+  // The same bucket start for a whole step; raw points are read from max(since, w1, cut), which
+  // is max(since, w1) while the cut stays at or before it.
+  const since = params.since as number;
+  const rawFloor = Math.max(since, params.w1 as number);
+  return { rows, from: since + days * DAY, until: Math.min(since + days * DAY + step - 1, rawFloor + RAW_WINDOW) };
 }
 
 // bun:sqlite (strict) rejects bindings a statement does not use: pass each only its own.
@@ -243,30 +260,74 @@ function oldestOf(deps: Pick<Deps, "sqlite">, d: SeriesDef, key: string | number
 
 const avg = (sum: number, n: number) => (n > 0 ? Math.round(sum / n) : 0);
 
-export function serverStats(deps: Pick<Deps, "sqlite" | "clock">, id: string, days: number) {
+/**
+ * toIso of series times: bucket and scan times are the same for every server (a year of 3-hour
+ * buckets is 2,920 times), and formatting them was a third of an uncached 365-day read. At most
+ * 20,000 kept (~2 MB), then cleared.
+ */
+const isoOfTime = new Map<number, string>();
+function seriesIso(t: number): string {
+  let s = isoOfTime.get(t);
+  if (s === undefined) {
+    if (isoOfTime.size >= 20_000) isoOfTime.clear();
+    isoOfTime.set(t, (s = toIso(t)));
+  }
+  return s;
+}
+const decoder = new TextDecoder();
+const parseJson = (body: Uint8Array): unknown => JSON.parse(decoder.decode(body));
+
+// Each series answer is read once per database state and clock step and kept as its JSON
+// (series-cache.ts); the *Read functions read SQLite every time (the cache's source and the tests'
+// truth), the *Json functions are what production sends, and the object functions parse that same
+// text (the test app's strict response schemas check it).
+
+/** A server's series from SQLite (404 for an unknown server). */
+export function serverStatsRead(deps: Pick<Deps, "sqlite">, id: string, days: number, now: number) {
   const r = serverRow(deps.sqlite, id);
-  return readSeries(deps, SERVER_SERIES, r.sid, days).map((p) => ({
-    time: toIso(p.time),
+  const s = readSeriesAt(deps.sqlite, now, SERVER_SERIES, r.sid, days);
+  const points = s.rows.map((p) => ({
+    time: seriesIso(p.time),
     player_count: avg(p.ps, p.n),
     queue_players_count: avg(p.qs, p.n),
     wait_time_estimation: avg(p.xs, p.n),
     player_count_max: p.pm,
   }));
+  return { points, from: s.from, until: s.until };
 }
+
+export function serverStatsJson(deps: Pick<Deps, "sqlite" | "clock">, id: string, days: number): Uint8Array {
+  const now = deps.clock.now();
+  return cachedSeriesJson(deps.sqlite, `server ${id} ${days}`, now, () => serverStatsRead(deps, id, days, now));
+}
+
+export const serverStats = (deps: Pick<Deps, "sqlite" | "clock">, id: string, days: number) =>
+  parseJson(serverStatsJson(deps, id, days)) as ReturnType<typeof serverStatsRead>["points"];
 
 export function serverStatsRange(deps: Pick<Deps, "sqlite">, id: string) {
   const r = serverRow(deps.sqlite, id);
   return { oldest: oldestOf(deps, SERVER_SERIES, r.sid) };
 }
 
-export function globalPlayers(deps: Pick<Deps, "sqlite" | "clock">, days: number) {
-  return readSeries(deps, GLOBAL_SERIES, null, days).map((p) => ({
-    time: toIso(p.time),
+/** The global series from SQLite. */
+export function globalPlayersRead(deps: Pick<Deps, "sqlite">, days: number, now: number) {
+  const s = readSeriesAt(deps.sqlite, now, GLOBAL_SERIES, null, days);
+  const points = s.rows.map((p) => ({
+    time: seriesIso(p.time),
     total_players: avg(p.ps, p.n),
     total_servers_online: avg(p.xs, p.n),
     total_players_max: p.pm,
   }));
+  return { points, from: s.from, until: s.until };
 }
+
+export function globalPlayersJson(deps: Pick<Deps, "sqlite" | "clock">, days: number): Uint8Array {
+  const now = deps.clock.now();
+  return cachedSeriesJson(deps.sqlite, `global ${days}`, now, () => globalPlayersRead(deps, days, now));
+}
+
+export const globalPlayers = (deps: Pick<Deps, "sqlite" | "clock">, days: number) =>
+  parseJson(globalPlayersJson(deps, days)) as ReturnType<typeof globalPlayersRead>["points"];
 
 export const globalPlayersRange = (deps: Pick<Deps, "sqlite">) => ({ oldest: oldestOf(deps, GLOBAL_SERIES, null) });
 
@@ -276,16 +337,27 @@ function requireCommunity(sqlite: Database, id: string) {
   return c as { id: string; slug: string; name: string };
 }
 
-export function communityPlayers(deps: Pick<Deps, "sqlite" | "clock">, communityId: string, days: number) {
+/** A community's series from SQLite (404 for an unknown community). */
+export function communityPlayersRead(deps: Pick<Deps, "sqlite">, communityId: string, days: number, now: number) {
   requireCommunity(deps.sqlite, communityId);
-  return readSeries(deps, COMMUNITY_SERIES, communityId, days).map((p) => ({
-    time: toIso(p.time),
+  const s = readSeriesAt(deps.sqlite, now, COMMUNITY_SERIES, communityId, days);
+  const points = s.rows.map((p) => ({
+    time: seriesIso(p.time),
     total_players: avg(p.ps, p.n),
     total_queue: avg(p.qs, p.n),
     online_servers: avg(p.xs, p.n),
     total_players_max: p.pm,
   }));
+  return { points, from: s.from, until: s.until };
 }
+
+export function communityPlayersJson(deps: Pick<Deps, "sqlite" | "clock">, communityId: string, days: number): Uint8Array {
+  const now = deps.clock.now();
+  return cachedSeriesJson(deps.sqlite, `community ${communityId} ${days}`, now, () => communityPlayersRead(deps, communityId, days, now));
+}
+
+export const communityPlayers = (deps: Pick<Deps, "sqlite" | "clock">, communityId: string, days: number) =>
+  parseJson(communityPlayersJson(deps, communityId, days)) as ReturnType<typeof communityPlayersRead>["points"];
 
 export function communityPlayersRange(deps: Pick<Deps, "sqlite">, communityId: string) {
   requireCommunity(deps.sqlite, communityId);
@@ -377,4 +449,4 @@ export function copyFromServer(deps: Deps, user: { id: string }, serverId: strin
   return { list_id: created.id };
 }
 
-export { readSeries, SERVER_SERIES, GLOBAL_SERIES, COMMUNITY_SERIES };
+export { readSeriesAt, SERVER_SERIES, GLOBAL_SERIES, COMMUNITY_SERIES };

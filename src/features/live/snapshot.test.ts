@@ -9,7 +9,7 @@ import { runScan } from "./scan";
 import { listServers, listServersJson } from "./service";
 import { listServersSql } from "../../../test/truth/live-sql";
 import { snapshotBuilds } from "./snapshot";
-import { getLiveStats, getServersUsingJson } from "../catalog/service";
+import { getLiveStats, getServersUsingJson } from "./mod-usage";
 import { liveStatsSql as getLiveStatsSql, serversUsingSql as serversUsingSqlPlan } from "../../../test/truth/catalog-sql";
 import { serverBase } from "./entry";
 import { listQuery, SERVER_SORTS } from "./model";

@@ -16,11 +16,12 @@
 // NOCASE collation are the same), the lower-cased tags string, and for every workshop id the
 // servers that run it. A request walks the order of its sort and stops after offset + limit
 // matches; a mod filter first intersects the servers of the asked mods.
-import { nameHolds, parseServerSearch } from "./search";
+import { BytesLru } from "./bytes-lru";
+import { NAME_END, parseServerSearch } from "./search";
 import type { Database } from "bun:sqlite";
 import type { ListQuery, ServerEntry } from "./model";
 import { SERVER_SORTS } from "./model";
-import { SERVER_COLUMNS, stmt, type ServerRow } from "./repository";
+import { HOUR, liveRepo, SERVER_COLUMNS, stmt, type ServerRow } from "./repository";
 import { ONLINE_WINDOW, ORDER, serverBase, toEntry, type ServerBaseRow } from "./entry";
 
 type Row = ServerRow & { search_text: string };
@@ -122,6 +123,150 @@ export function rebuildLiveSnapshot(sqlite: Database, now: number): LiveSnapshot
 
 export const snapshotBuilds = () => builds;
 
+/** Swaps in a snapshot built inside a writer's transaction (snapshotWithUsage), once it has committed. */
+export function publishLiveSnapshot(sqlite: Database, s: LiveSnapshot): void {
+  snapshots.set(sqlite, s);
+}
+
+const readTopMods = (sqlite: Database) =>
+  (
+    stmt(sqlite, `SELECT workshop_id, name, server_count FROM live_mod_usage ORDER BY server_count DESC, workshop_id LIMIT 10`).all() as TopMod[]
+  ).map((m) => Object.freeze(m));
+
+/**
+ * For a scan, inside its transaction after its writes (this connection reads them): builds the
+ * snapshot of the scan and refreshes live_mod_usage from it — servers seen in the hour before
+ * `usageAt` running each mod, and their players, the same count `liveRepo.refreshModUsage` makes
+ * from SQLite — so the ~400,000 (server, mod) pairs are read once for both, not twice. Its
+ * generation and top mods are read after that last write, so it is exactly the state the commit
+ * makes; publish it (publishLiveSnapshot) once the transaction has committed.
+ */
+export function snapshotWithUsage(sqlite: Database, usageAt: number, builtAt: number): LiveSnapshot {
+  if (!sqlite.inTransaction) throw new Error("snapshotWithUsage outside the writer's transaction");
+  // Built as of the scan's time: it holds every server seen since usageAt - ONLINE_WINDOW (a
+  // reader later asks for a later window, a part of it).
+  const s = buildSnapshot(sqlite, usageAt);
+  const since = usageAt - HOUR;
+  const usage: [string, number, number][] = [];
+  for (const mod of s.usage.byMod.keys()) {
+    const u = modUsageOf(s, mod, since);
+    if (u.servers > 0) usage.push([mod, u.servers, u.players]);
+  }
+  liveRepo.writeModUsage(sqlite, usageAt, usage);
+  return Object.freeze({ ...s, gen: readGen(sqlite), topMods: Object.freeze(readTopMods(sqlite)), builtAt, details: { map: new Map(), bytes: 0 } });
+}
+
+/**
+ * Kept per connection between builds: every workshop id's number (stable: `ids[n]`), and each
+ * server's mod list as last read (its JSON text and the numbers parsed from it), so a build
+ * parses only the lists whose text changed: parsing and numbering ~400,000 ids was ~40 % of a
+ * build, and between two scans ~95 % of the lists are the same text.
+ */
+interface ModListCache {
+  number: Map<string, number>;
+  ids: string[];
+  bySid: Map<number, { json: string; nums: Int32Array }>;
+}
+const modListCaches = new WeakMap<Database, ModListCache>();
+
+/**
+ * For every workshop id, the servers running it: positions in the usage order (`usedAt`, every
+ * server seen within the window) and row indexes of the online ones (`rowAt`), each ascending.
+ * Each server's mods are read as one JSON array (its primary-key range) and numbered (cached by
+ * text, above); the (server, mod) pairs are counted, then placed into two flat Int32Arrays (a
+ * view per mod) walking the servers in usage order and in row order, so each mod's positions
+ * come out ascending without a sort.
+ */
+function modIndex(sqlite: Database, recent: string, cut: number, nUsed: number, usedAt: Int32Array, nRows: number, rowAt: Int32Array) {
+  const perServer = stmt(
+    sqlite,
+    `SELECT g.sid, (SELECT json_group_array(gm.workshop_id) FROM game_server_mods gm WHERE gm.server_id = g.id) ${recent}`,
+  ).values({ cut }) as [number, string][];
+  let cache = modListCaches.get(sqlite);
+  // Numbers are never reused while the cache lives; a cache that numbered far more ids than are
+  // in use starts again.
+  if (!cache || cache.ids.length > 200_000) modListCaches.set(sqlite, (cache = { number: new Map(), ids: [], bySid: new Map() }));
+  const { number, ids } = cache;
+  const next = new Map<number, { json: string; nums: Int32Array }>();
+  // Per usage position: its mods' numbers.
+  const lists: Int32Array[] = new Array(nUsed);
+  let pairs = 0;
+  for (const [sid, json] of perServer) {
+    let e = cache.bySid.get(sid);
+    if (!e || e.json !== json) {
+      const list = JSON.parse(json) as string[];
+      const nums = new Int32Array(list.length);
+      for (let k = 0; k < list.length; k++) {
+        const id = list[k]!;
+        let n = number.get(id);
+        if (n === undefined) {
+          number.set(id, (n = ids.length));
+          ids.push(id);
+        }
+        nums[k] = n;
+      }
+      e = { json, nums };
+    }
+    next.set(sid, e);
+    lists[usedAt[sid]! - 1] = e.nums;
+    pairs += e.nums.length;
+  }
+  cache.bySid = next;
+  // What the cache holds beside the snapshot (ASCII text is 1 byte a character; 4 a number).
+  let cacheBytes = ids.length * 60;
+  for (const e of next.values()) cacheBytes += e.json.length + e.nums.length * 4 + 80;
+  // Per usage position: where its mod numbers start in `mods` (one more at the end).
+  const start = new Int32Array(nUsed + 1);
+  const mods = new Int32Array(pairs);
+  for (let p = 0, at = 0; p < nUsed; p++) {
+    start[p] = at;
+    const nums = lists[p];
+    if (nums) {
+      mods.set(nums, at);
+      at += nums.length;
+    }
+  }
+  start[nUsed] = pairs;
+  // Usage order → row index (+1; 0: offline), and row index → usage position.
+  const rowOf = new Int32Array(nUsed);
+  const posOfRow = new Int32Array(nRows);
+  for (let sid = 0; sid < usedAt.length; sid++) {
+    const p = usedAt[sid]!;
+    if (p === 0) continue;
+    rowOf[p - 1] = rowAt[sid]!;
+    if (rowAt[sid]! > 0) posOfRow[rowAt[sid]! - 1] = p - 1;
+  }
+  const usedCount = new Int32Array(ids.length + 1);
+  const onlineCount = new Int32Array(ids.length + 1);
+  for (let p = 0; p < nUsed; p++) {
+    const online = rowOf[p]! > 0;
+    for (let k = start[p]!; k < start[p + 1]!; k++) {
+      usedCount[mods[k]! + 1]!++;
+      if (online) onlineCount[mods[k]! + 1]!++;
+    }
+  }
+  for (let m = 1; m <= ids.length; m++) {
+    usedCount[m]! += usedCount[m - 1]!;
+    onlineCount[m]! += onlineCount[m - 1]!;
+  }
+  const usedFlat = new Int32Array(usedCount[ids.length]!);
+  const onlineFlat = new Int32Array(onlineCount[ids.length]!);
+  const fill = usedCount.slice(0, ids.length);
+  for (let p = 0; p < nUsed; p++) for (let k = start[p]!; k < start[p + 1]!; k++) usedFlat[fill[mods[k]!]!++] = p;
+  fill.set(onlineCount.subarray(0, ids.length));
+  for (let i = 0; i < nRows; i++) {
+    const p = posOfRow[i]!;
+    for (let k = start[p]!; k < start[p + 1]!; k++) onlineFlat[fill[mods[k]!]!++] = i;
+  }
+  const byMod = new Map<string, Int32Array>();
+  const usedByMod = new Map<string, Int32Array>();
+  for (let m = 0; m < ids.length; m++) {
+    if (usedCount[m + 1]! > usedCount[m]!) usedByMod.set(ids[m]!, usedFlat.subarray(usedCount[m]!, usedCount[m + 1]!));
+    if (onlineCount[m + 1]! > onlineCount[m]!) byMod.set(ids[m]!, onlineFlat.subarray(onlineCount[m]!, onlineCount[m + 1]!));
+  }
+  return { byMod, usedByMod, modInts: usedFlat.length + onlineFlat.length, cacheBytes };
+}
+
 export function buildSnapshot(sqlite: Database, now: number): LiveSnapshot {
   const t0 = performance.now();
   builds++;
@@ -169,28 +314,7 @@ export function buildSnapshot(sqlite: Database, now: number): LiveSnapshot {
       return JSON.stringify(serverBase(r));
     });
     for (const [sid, i] of bySid) if (sid <= maxSid) rowAt[sid] = i + 1;
-    // The servers seen within the window first (the last-seen index), each one's mods from the
-    // primary key (one row per server and mod); the online ones also make the live list's index.
-    const lists = new Map<string, { used: number[]; online: number[] }>();
-    const pairs = stmt(sqlite, `SELECT g.sid, gm.workshop_id ${recent.replace("WHERE", "CROSS JOIN game_server_mods gm ON gm.server_id = g.id WHERE")}`).values({
-      cut,
-    }) as [number, string][];
-    for (let k = 0; k < pairs.length; k++) {
-      const [sid, mod] = pairs[k]!;
-      let l = lists.get(mod);
-      if (!l) lists.set(mod, (l = { used: [], online: [] }));
-      l.used.push(usedAt[sid]! - 1);
-      const i = rowAt[sid]!;
-      if (i > 0) l.online.push(i - 1);
-    }
-    const byMod = new Map<string, Int32Array>();
-    const usedByMod = new Map<string, Int32Array>();
-    let modInts = 0;
-    for (const [mod, l] of lists) {
-      usedByMod.set(mod, Int32Array.from(l.used).sort());
-      if (l.online.length) byMod.set(mod, Int32Array.from(l.online).sort());
-      modInts += l.used.length + l.online.length;
-    }
+    const { byMod, usedByMod, modInts, cacheBytes } = modIndex(sqlite, recent, cut, used.length, usedAt, rows.length, rowAt);
     const entries = rows.map((r) => {
       const e = toEntry(r);
       Object.freeze(e.tags);
@@ -205,14 +329,13 @@ export function buildSnapshot(sqlite: Database, now: number): LiveSnapshot {
     });
     textStart[rows.length] = at;
     const text = rows.map((r) => r.search_text).join("\u0000") + "\u0000";
-    const topMods = (
-      stmt(sqlite, `SELECT workshop_id, name, server_count FROM live_mod_usage ORDER BY server_count DESC, workshop_id LIMIT 10`).all() as TopMod[]
-    ).map((m) => Object.freeze(m));
+    const topMods = readTopMods(sqlite);
     const tags = rows.map((r) => asciiLower(r.tags));
     // Rough: a row and its entry ~ 1.2 KB of strings and objects; 2 bytes a character of JSON and
-    // text; 4 bytes an order slot or mod index entry; ~100 B a map key.
+    // text; 4 bytes an order slot or mod index entry; ~100 B a map key; and the mod-list cache
+    // kept for the next build (modIndex).
     const chars = json.reduce((n, j) => n + j.length, 0) + usedJson.reduce((n, j) => n + j.length, 0) + text.length;
-    const bytes = rows.length * 1200 + used.length * 20 + chars * 2 + SERVER_SORTS.length * rows.length * 4 + modInts * 4 + (byMod.size + usedByMod.size) * 100;
+    const bytes = rows.length * 1200 + used.length * 20 + chars * 2 + SERVER_SORTS.length * rows.length * 4 + modInts * 4 + (byMod.size + usedByMod.size) * 100 + cacheBytes;
     return Object.freeze({
       gen,
       cut,
@@ -235,31 +358,6 @@ export function buildSnapshot(sqlite: Database, now: number): LiveSnapshot {
   })();
 }
 
-/** Rows whose search text holds every word (a mask), found by indexOf over the whole text. */
-function searchMask(s: LiveSnapshot, words: string[]): Uint8Array {
-  const n = s.rows.length;
-  let mask: Uint8Array | null = null;
-  for (const w of words) {
-    const hit = new Uint8Array(n);
-    if (w.includes("\u0000")) {
-      // A word with NUL could match across two rows' texts: test each row on its own.
-      for (let i = 0; i < n; i++) if (s.rows[i]!.search_text.includes(w)) hit[i] = 1;
-    } else {
-      let pos = s.text.indexOf(w);
-      let row = 0;
-      while (pos !== -1) {
-        // The row holding pos (starts are ascending; hits only move forward).
-        while (s.textStart[row + 1]! <= pos) row++;
-        hit[row] = 1;
-        pos = s.text.indexOf(w, s.textStart[row + 1]!);
-      }
-    }
-    if (mask) for (let i = 0; i < n; i++) mask[i]! &= hit[i]!;
-    else mask = hit;
-  }
-  return mask!;
-}
-
 /** GET /game-servers from the snapshot: the same rows, order and page as the SQL path. */
 export function querySnapshot(s: LiveSnapshot, q: ListQuery, since: number): ServerEntry[] {
   return pageIndexes(s, q, since).map((i) => s.entries[i]!);
@@ -273,68 +371,329 @@ export function querySnapshotJson(s: LiveSnapshot, q: ListQuery, since: number):
   return out + "]";
 }
 
+/**
+ * The same page as UTF-8 JSON, copied from each entry's bytes (encoded once per snapshot, on the
+ * first request): no string is joined or encoded per request. What the route sends.
+ */
+export function querySnapshotBytes(s: LiveSnapshot, q: ListQuery, since: number): Uint8Array {
+  // While no held row has left the online window (the usual case between two scans: a scan sees
+  // every server it keeps online), the page depends on the query alone: kept per snapshot.
+  const pages = pagesOf(s);
+  const cacheable = since <= columnsOf(s).minSeen;
+  const key = cacheable ? JSON.stringify(q) : "";
+  const hit = cacheable ? pages.get(key) : undefined;
+  if (hit) return hit;
+  const out = pageBytes(s, q, since);
+  if (cacheable) pages.set(key, out);
+  return out;
+}
+
+/** At most this many bytes of pages are kept a snapshot. */
+export const PAGE_CACHE_BYTES = 8 * 2 ** 20;
+const pageCaches = new WeakMap<LiveSnapshot, BytesLru<Uint8Array>>();
+const arraySize = (k: string, v: { byteLength: number }) => v.byteLength + k.length * 2 + 64;
+function pagesOf(s: LiveSnapshot) {
+  let p = pageCaches.get(s);
+  if (!p) pageCaches.set(s, (p = new BytesLru<Uint8Array>(PAGE_CACHE_BYTES, arraySize)));
+  return p;
+}
+
+function pageBytes(s: LiveSnapshot, q: ListQuery, since: number): Uint8Array {
+  const page = pageIndexes(s, q, since);
+  const rows = entryBytes(s);
+  let size = 2 + Math.max(0, page.length - 1);
+  for (let k = 0; k < page.length; k++) size += rows[page[k]!]!.length;
+  const out = new Uint8Array(size);
+  out[0] = 0x5b; // [
+  let at = 1;
+  for (let k = 0; k < page.length; k++) {
+    if (k) out[at++] = 0x2c; // ,
+    const b = rows[page[k]!]!;
+    out.set(b, at);
+    at += b.length;
+  }
+  out[at] = 0x5d; // ]
+  return out;
+}
+
 function pageIndexes(s: LiveSnapshot, q: ListQuery, since: number): number[] {
   const search = parseServerSearch(q.search);
   const tags = (q.tags ?? []).slice(0, 20).map((t) => `,${t},`);
   const mods = [...new Set(q.mod_ids ?? [])];
-  // Rows that pass the mod and search filters: counts[i] === need.
-  let counts: Uint8Array | null = null;
-  let need = 0;
-  if (mods.length > 0) {
-    const sets = mods.map((m) => s.byMod.get(m));
-    if (sets.some((x) => !x)) return [];
-    sets.sort((a, b) => a!.length - b!.length);
-    counts = new Uint8Array(s.rows.length);
-    const first = sets[0]!;
-    for (let j = 0; j < first.length; j++) counts[first[j]!] = 1;
-    for (let k = 1; k < sets.length; k++) {
-      const set = sets[k]!;
-      for (let j = 0; j < set.length; j++) if (counts[set[j]!] === k) counts[set[j]!] = k + 1;
-    }
-    need = sets.length;
-  }
-  if (search.words.length) {
-    const mask = searchMask(s, search.words);
-    if (counts) for (let i = 0; i < mask.length; i++) counts[i] = counts[i] === need && mask[i] ? 1 : 0;
-    else counts = mask;
-    need = 1;
-  }
+  // The rows that can match, from the per-snapshot indexes (servers of each asked mod, rows
+  // holding each search word): their intersection, or null when neither filter is asked.
+  if (mods.some((m) => !s.byMod.has(m))) return [];
+  const candidates = mods.length || search.words.length ? candidatesOf(s, mods, search.words) : null;
+  const hosts = search.address.length ? lowerHosts(s) : null;
+  const c = columnsOf(s);
+  const official = q.official === undefined ? -1 : q.official ? 1 : 0;
+  const password = q.password_protected === undefined ? -1 : q.password_protected ? 1 : 0;
+  const minPlayers = q.min_players ?? -Infinity;
+  const maxSize = q.max_mod_size ?? Infinity;
   const accepts = (i: number): boolean => {
-    if (counts && counts[i] !== need) return false;
-    const r = s.rows[i]!;
-    if (r.last_seen_at < since) return false;
-    if (q.official !== undefined && !!r.official !== q.official) return false;
-    if (q.password_protected !== undefined && !!r.password_protected !== q.password_protected) return false;
-    if (q.min_players !== undefined && r.player_count < q.min_players) return false;
-    if (q.max_mod_size !== undefined && r.mods_size_bytes > q.max_mod_size) return false;
-    if (q.community_id !== undefined && r.community_id !== q.community_id) return false;
-    if (tags.length && !tags.every((t) => s.tags[i]!.includes(t))) return false;
-    if (search.address.length && !search.address.every((a) => r.host_address.toLowerCase().includes(a))) return false;
+    if (c.seen[i]! < since || c.players[i]! < minPlayers || c.size[i]! > maxSize) return false;
+    if ((official !== -1 && c.official[i] !== official) || (password !== -1 && c.password[i] !== password)) return false;
+    if (q.community_id !== undefined && s.rows[i]!.community_id !== q.community_id) return false;
+    for (let k = 0; k < tags.length; k++) if (!s.tags[i]!.includes(tags[k]!)) return false;
+    if (hosts) for (let k = 0; k < search.address.length; k++) if (!hosts[i]!.includes(search.address[k]!)) return false;
     return true;
   };
-  const out: number[] = [];
-  let skip = q.offset;
-  const order = s.order[q.sort_by];
-  /** Takes the rows `pick` accepts in sort order; true once the page is full. */
-  const walk = (pick: (i: number) => boolean): boolean => {
-    for (let k = 0; k < order.length; k++) {
-      const i = order[k]!;
-      if (!accepts(i) || !pick(i)) continue;
-      if (skip > 0) {
-        skip--;
-        continue;
-      }
-      out.push(i);
-      if (out.length === q.limit) return true;
-    }
-    return false;
-  };
   const phrase = search.phrase;
-  if (phrase) {
-    // Servers whose name holds the whole query first, then the rest, each in the asked order.
-    if (!walk((i) => nameHolds(s.rows[i]!.search_text, phrase))) walk((i) => !nameHolds(s.rows[i]!.search_text, phrase));
-  } else walk(() => true);
+  const order = s.order[q.sort_by];
+  if (candidates && candidates.length * 8 <= s.rows.length) {
+    // Few candidates: filter them and sort their positions in the asked order (a native sort of
+    // an Int32Array) instead of walking all ~5,000 servers in that order.
+    const rank = rankOf(s, q.sort_by);
+    const names = phrase ? nameTexts(s) : null;
+    const first: number[] = [];
+    const rest: number[] = [];
+    for (let k = 0; k < candidates.length; k++) {
+      const i = candidates[k]!;
+      if (!accepts(i)) continue;
+      (names && !names[i]!.includes(phrase!) ? rest : first).push(rank[i]!);
+    }
+    const out: number[] = [];
+    for (const part of [first, rest]) {
+      if (out.length === q.limit) break;
+      const sorted = Int32Array.from(part).sort();
+      const skipped = first === part ? 0 : first.length;
+      for (let k = Math.max(0, q.offset - skipped); k < sorted.length && out.length < q.limit; k++) out.push(order[sorted[k]!]!);
+    }
+    return out;
+  }
+  let mask: Uint8Array | null = null;
+  if (candidates) {
+    mask = new Uint8Array(s.rows.length);
+    for (let k = 0; k < candidates.length; k++) mask[candidates[k]!] = 1;
+  }
+  // One walk in the asked order: with a search, the servers whose name holds the whole query
+  // make the first part of the answer and the rest follow, each in that order; the walk stops once
+  // the first part alone fills the page.
+  const want = q.offset + q.limit;
+  const names = phrase ? nameTexts(s) : null;
+  const first: number[] = [];
+  const rest: number[] = [];
+  for (let k = 0; k < order.length && first.length < want; k++) {
+    const i = order[k]!;
+    if ((mask && !mask[i]) || !accepts(i)) continue;
+    if (!names || names[i]!.includes(phrase!)) first.push(i);
+    else if (rest.length < want) rest.push(i);
+  }
+  return (rest.length ? first.concat(rest) : first).slice(q.offset, want);
+}
+
+const nameParts = new WeakMap<LiveSnapshot, string[]>();
+
+/**
+ * Each row's search text up to its NAME_END (the name's words): a phrase (" w1 w2", no NAME_END in
+ * it) is in this part exactly when nameHolds finds it in the whole text.
+ */
+function nameTexts(s: LiveSnapshot): string[] {
+  let n = nameParts.get(s);
+  if (!n)
+    nameParts.set(
+      s,
+      (n = s.rows.map((r) => {
+        const e = r.search_text.indexOf(NAME_END);
+        return e === -1 ? "" : r.search_text.slice(0, e);
+      })),
+    );
+  return n;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Per-snapshot indexes of the search (issue 29), built on a snapshot's first request that needs
+// them and dropped with it (WeakMaps keyed by the snapshot; buildSnapshot does not change):
+// - the words of every row's search text, sorted, each with the rows holding it: a search word
+//   (" w", found in a text exactly when w starts one of its space-separated words) is a binary
+//   search and the union of the few words it starts, instead of an indexOf pass over the text of
+//   all servers; the rows of recent words are kept (SEARCH_WORD_CACHE_BYTES);
+// - the position of every row in each sort order (to sort a few candidates instead of walking
+//   every server in order), and the lower-cased host addresses.
+
+/** At most this many bytes of candidate rows (per asked mods and search words) are kept a snapshot. */
+export const SEARCH_WORD_CACHE_BYTES = 2 * 2 ** 20;
+
+interface WordIndex {
+  /** Distinct words of the search texts, sorted (UTF-16 code units, as `startsWith` compares). */
+  words: string[];
+  /** For each word, the rows holding it (ascending). */
+  rows: Int32Array[];
+  bytes: number;
+  /** Rows of recent filters (mods and search words → rows), least recently used first out. */
+  recent: BytesLru<Int32Array>;
+}
+
+const wordIndexes = new WeakMap<LiveSnapshot, WordIndex>();
+
+function wordIndex(s: LiveSnapshot): WordIndex {
+  let ix = wordIndexes.get(s);
+  if (ix) return ix;
+  const lists = new Map<string, number[]>();
+  for (let i = 0; i < s.rows.length; i++) {
+    // A word follows a space: what comes before the first space is not one (" w" cannot end there).
+    const parts = s.rows[i]!.search_text.split(" ");
+    for (let k = 1; k < parts.length; k++) {
+      const w = parts[k]!;
+      if (w === "") continue;
+      const l = lists.get(w);
+      if (!l) lists.set(w, [i]);
+      else if (l[l.length - 1] !== i) l.push(i);
+    }
+  }
+  const words = [...lists.keys()].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
+  let bytes = 0;
+  const rows = words.map((w) => {
+    const a = Int32Array.from(lists.get(w)!);
+    bytes += a.byteLength + w.length * 2 + 64;
+    return a;
+  });
+  ix = { words, rows, bytes, recent: new BytesLru<Int32Array>(SEARCH_WORD_CACHE_BYTES, arraySize) };
+  wordIndexes.set(s, ix);
+  return ix;
+}
+
+/**
+ * The rows running every mod (all known to the snapshot) whose search text holds every word:
+ * kept per snapshot by the asked mods and words (SEARCH_WORD_CACHE_BYTES, least recently used out).
+ */
+function candidatesOf(s: LiveSnapshot, mods: string[], words: string[]): Int32Array {
+  const ix = wordIndex(s);
+  const key = [...mods].sort().join(",") + "\u0000" + words.join("");
+  const kept = ix.recent.get(key);
+  if (kept) return kept;
+  const sets = mods.map((m) => s.byMod.get(m)!);
+  for (const w of words) sets.push(rowsWithWord(s, ix, w));
+  const out = intersect(sets, s.rows.length);
+  ix.recent.set(key, out);
   return out;
+}
+
+/** Rows whose search text holds `needle` (" w"): rows of every indexed word that starts with w. */
+function rowsWithWord(s: LiveSnapshot, ix: WordIndex, needle: string): Int32Array {
+  const w = needle.slice(1);
+  if (w === "" || w.includes(" ") || needle[0] !== " ") return rowsByIndexOf(s, needle); // never from parseServerSearch
+  let lo = 0;
+  let hi = ix.words.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >> 1;
+    if (ix.words[mid]! < w) lo = mid + 1;
+    else hi = mid;
+  }
+  let end = lo;
+  while (end < ix.words.length && ix.words[end]!.startsWith(w)) end++;
+  let out: Int32Array;
+  if (end - lo === 1) out = ix.rows[lo]!;
+  else {
+    const hit = new Uint8Array(s.rows.length);
+    let n = 0;
+    for (let k = lo; k < end; k++) {
+      const r = ix.rows[k]!;
+      for (let j = 0; j < r.length; j++) if (!hit[r[j]!]) (hit[r[j]!] = 1), n++;
+    }
+    out = new Int32Array(n);
+    for (let i = 0, j = 0; i < hit.length; i++) if (hit[i]) out[j++] = i;
+  }
+  return out;
+}
+
+/** The rows whose search text holds `needle`, by indexOf over every row (a needle the index cannot answer). */
+function rowsByIndexOf(s: LiveSnapshot, needle: string): Int32Array {
+  const out: number[] = [];
+  for (let i = 0; i < s.rows.length; i++) if (s.rows[i]!.search_text.includes(needle)) out.push(i);
+  return Int32Array.from(out);
+}
+
+/** Rows in every one of the ascending sets, ascending. */
+function intersect(sets: Int32Array[], n: number): Int32Array {
+  if (sets.length === 1) return sets[0]!;
+  const sorted = [...sets].sort((a, b) => a.length - b.length);
+  const counts = new Uint8Array(n);
+  for (let k = 0; k < sorted.length - 1; k++) {
+    const set = sorted[k]!;
+    for (let j = 0; j < set.length; j++) if (counts[set[j]!] === k) counts[set[j]!] = k + 1;
+  }
+  // The largest set last: keep its rows found in all the others.
+  const last = sorted[sorted.length - 1]!;
+  const need = sorted.length - 1;
+  const out: number[] = [];
+  for (let j = 0; j < last.length; j++) if (counts[last[j]!] === need) out.push(last[j]!);
+  return Int32Array.from(out);
+}
+
+const ranks = new WeakMap<LiveSnapshot, Partial<Record<ListQuery["sort_by"], Int32Array>>>();
+
+/** Each row's position in the order of `sort`. */
+function rankOf(s: LiveSnapshot, sort: ListQuery["sort_by"]): Int32Array {
+  let r = ranks.get(s);
+  if (!r) ranks.set(s, (r = {}));
+  let a = r[sort];
+  if (!a) {
+    const order = s.order[sort];
+    a = new Int32Array(order.length);
+    for (let k = 0; k < order.length; k++) a[order[k]!] = k;
+    r[sort] = a;
+  }
+  return a;
+}
+
+interface Columns {
+  seen: Float64Array;
+  /** The earliest last sighting held (Infinity when none). */
+  minSeen: number;
+  players: Float64Array;
+  size: Float64Array;
+  /** !!official and !!password_protected as 0/1. */
+  official: Uint8Array;
+  password: Uint8Array;
+}
+const columns = new WeakMap<LiveSnapshot, Columns>();
+
+/** The filtered fields of every row as typed arrays (cheaper to test than the row objects). */
+function columnsOf(s: LiveSnapshot): Columns {
+  let c = columns.get(s);
+  if (c) return c;
+  const n = s.rows.length;
+  c = { seen: new Float64Array(n), minSeen: Infinity, players: new Float64Array(n), size: new Float64Array(n), official: new Uint8Array(n), password: new Uint8Array(n) };
+  for (let i = 0; i < n; i++) {
+    const r = s.rows[i]!;
+    c.seen[i] = r.last_seen_at;
+    // A value that is not a number (a hand-written row) compares as the filter would: never cache.
+    c.minSeen = Math.min(c.minSeen, typeof r.last_seen_at === "number" ? r.last_seen_at : -Infinity);
+    c.players[i] = r.player_count;
+    c.size[i] = r.mods_size_bytes;
+    c.official[i] = r.official ? 1 : 0;
+    c.password[i] = r.password_protected ? 1 : 0;
+  }
+  columns.set(s, c);
+  return c;
+}
+
+const entryJsonBytes = new WeakMap<LiveSnapshot, Uint8Array[]>();
+const utf8 = new TextEncoder();
+
+/** Each entry's JSON as UTF-8 (what querySnapshotBytes copies). */
+function entryBytes(s: LiveSnapshot): Uint8Array[] {
+  let b = entryJsonBytes.get(s);
+  if (!b) entryJsonBytes.set(s, (b = s.json.map((j) => utf8.encode(j))));
+  return b;
+}
+
+const hostsLower = new WeakMap<LiveSnapshot, string[]>();
+
+function lowerHosts(s: LiveSnapshot): string[] {
+  let h = hostsLower.get(s);
+  if (!h) hostsLower.set(s, (h = s.rows.map((r) => r.host_address.toLowerCase())));
+  return h;
+}
+
+/** What the search indexes of a snapshot hold (for the metrics): bytes, 0 before the first search. */
+export function searchIndexBytes(s: LiveSnapshot): number {
+  const ix = wordIndexes.get(s);
+  const r = ranks.get(s);
+  return (ix ? ix.bytes + ix.recent.bytes : 0) + (r ? Object.keys(r).length * s.rows.length * 4 : 0) + (hostsLower.has(s) ? s.rows.length * 60 : 0) + (columns.has(s) ? s.rows.length * 26 : 0) +
+    (entryJsonBytes.get(s)?.reduce((n, b) => n + b.length + 64, 0) ?? 0) +
+    (pageCaches.get(s)?.bytes ?? 0);
 }
 
 /** An online server's row (online = 1 and seen since `since`), or null: then SQLite answers. */

@@ -7,7 +7,7 @@ import { VERSION } from "../../version";
 import { sourceStatuses } from "../../shared/source-status";
 // Features' public faces only (their index.ts), never their insides.
 import { answerCacheCounts, peekCatalogOrders, peekSearchIndex } from "../catalog";
-import { peekLiveSnapshot } from "../live";
+import { liveSearchIndexBytes, peekLiveSnapshot, seriesCacheStats } from "../live";
 import { crawlProgress } from "../scraper";
 
 const sourceStatusSchema = z.object({
@@ -88,6 +88,12 @@ export function createProcessRegistry(deps: Deps): Registry {
   snapshotGauge("loadout_live_snapshot_bytes", "Estimated bytes held by the live snapshot", () => peekLiveSnapshot(deps.sqlite)?.bytes);
   snapshotGauge("loadout_live_detail_cache_servers", "Server details serialised from the current live snapshot", () => peekLiveSnapshot(deps.sqlite)?.details.map.size);
   snapshotGauge("loadout_live_detail_cache_bytes", "Bytes of server details serialised from the current live snapshot", () => peekLiveSnapshot(deps.sqlite)?.details.bytes);
+  snapshotGauge("loadout_live_search_index_bytes", "Bytes of the live snapshot's search indexes, candidate rows kept and encoded entries (built on first use)", () => {
+    const s = peekLiveSnapshot(deps.sqlite);
+    return s ? liveSearchIndexBytes(s) : undefined;
+  });
+  snapshotGauge("loadout_live_series_cache_answers", "Stat series answers kept in memory (server, global and community player history)", () => seriesCacheStats(deps.sqlite).answers);
+  snapshotGauge("loadout_live_series_cache_bytes", "Bytes of stat series answers kept in memory (their JSON)", () => seriesCacheStats(deps.sqlite).bytes);
   snapshotGauge("loadout_live_snapshot_build_seconds", "Time the last live snapshot took to build", () => {
     const s = peekLiveSnapshot(deps.sqlite);
     return s ? s.buildMs / 1000 : undefined;

@@ -4,7 +4,7 @@
 //
 // Sources: anything that lists addon folders and opens their data.pak (AddonSource): here a
 // local addons folder (LOADOUT_ADDONS_DIR, a game server on the same machine); the registered
-// SFTP servers are read by deploy/addons-over-sftp.ts, which knows servers and their
+// SFTP servers are read by servers/deploy/addons-over-sftp.ts, which knows servers and their
 // credentials, and hands each server to scanAddons as a source. This file knows no servers.
 // Version of a scanned addon, first that answers: the `ServerData.json` the game writes beside
 // `data.pak` (id, name and the installed revision's version), the version this server was last
@@ -83,10 +83,6 @@ export function localAddons(dir: string): AddonSource {
     },
   };
 }
-
-/** Promise of a node-style callback operation (ssh2's SFTP calls). */
-export const cb = <T>(op: (done: (err: Error | null | undefined, v?: T) => void) => void) =>
-  new Promise<T>((resolve, reject) => op((err, v) => (err ? reject(err) : resolve(v as T))));
 
 export interface ItemsScanResult {
   source: string;

@@ -1,2 +1,32 @@
-// The scraper's public face for other features: what a crawl under way has done so far.
+// The scraper: crawls the Workshop into the catalog's tables, reads items from mod files.
+// Its registry entry (the scraper triggers, the scrape and growth jobs and their schedules) and
+// what other features may use of it.
+import { Elysia } from "elysia";
+import type { Deps } from "../../deps";
+import type { FeatureModule } from "../feature-module";
+import type { ScraperHooks } from "./hooks";
+import { itemsTriggerRoutes, scraperRoutes } from "./routes";
+import { scraperJobs, scraperSchedules } from "./jobs";
+
+export type { ScraperHooks };
+
+export const scraperFeature = (hooks: ScraperHooks): FeatureModule => ({
+  name: "scraper",
+  routes: (deps: Deps) => new Elysia().use(scraperRoutes(deps)).use(itemsTriggerRoutes(deps)),
+  jobs: (deps: Deps) => scraperJobs(deps, hooks),
+  schedules: scraperSchedules,
+});
+
+// What a crawl under way has done so far (the platform's /metrics).
 export { crawlProgress, type CrawlProgress } from "./jobs";
+
+// Queueing scraper work from other features: one mod's detail scrape (lists, live), an items
+// scan (the deploy, after a successful SFTP deploy).
+export { queueDetailScrape, queueItemsScan, JOB_ITEMS_SCAN } from "./queue";
+// Items read from the data.pak files of an addons folder, any source (the servers feature
+// hands in its SFTP servers), and an item diff between two versions (the catalog).
+export { ADDON_DIR, localAddons, scanAddons, versionFromServerData, type AddonEntry, type AddonSource, type ItemsScanResult } from "./addons";
+export { diffItems, type ExtractedItem, type ItemType } from "./items";
+// The growth roll-up: its job type, its 3-hour buckets, the live window it counts usage in.
+export { JOB_GROWTH } from "./jobs";
+export { BUCKET_MS, bucketOf, bucketTime, LIVE_WINDOW_MS } from "./growth";

@@ -14,7 +14,7 @@
 //   catalog.growth      the 3-hourly growth snapshot and its 180-day retention
 import { join } from "node:path";
 import type { Deps } from "../../deps";
-import { PermanentJobError, type Job, type JobContext, type JobHandler } from "../jobs/queue";
+import { PermanentJobError, type Job, type JobContext, type JobHandler } from "../../jobs/queue";
 import type { ScheduleSpec } from "../feature-module";
 import { JOB_SCRAPE_DETAIL } from "./queue";
 import { VERSION } from "../../version";
@@ -22,7 +22,7 @@ import { normaliseWorkshopId } from "../../shared/schemas";
 import { WorkshopClient, WorkshopHttpError, WorkshopNotFoundError, WorkshopRedirectError, WorkshopShapeError } from "./workshop-client";
 import { DirectoryPathSource, extractItems, type ResourcePathSource } from "./items";
 import * as repo from "./repository";
-import { onModVersionChanged } from "./hooks";
+import type { ScraperHooks } from "./hooks";
 import { rollupGrowth } from "./growth";
 import { recordSourceError, recordSourceOk } from "../../shared/source-status";
 
@@ -139,7 +139,7 @@ async function fetchDetail(deps: Deps, workshopId: string, signal?: AbortSignal)
 }
 
 /** Stores one fetched mod; runs inside the caller's transaction (or savepoint). */
-function storeDetail(deps: Deps, d: FetchedDetail, now: number): DetailResult {
+function storeDetail(deps: Deps, hooks: ScraperHooks, d: FetchedDetail, now: number): DetailResult {
   if (d.kind === "gone") {
     const removed = repo.markRemoved(deps.sqlite, d.workshop_id, now);
     return { workshop_id: d.workshop_id, status: removed ? "removed" : "not_found" };
@@ -147,7 +147,7 @@ function storeDetail(deps: Deps, d: FetchedDetail, now: number): DetailResult {
   const { mod, scans } = d;
   const { previousVersion } = repo.writeMod(deps.sqlite, mod, scans, now);
   if (previousVersion && previousVersion !== mod.version) {
-    onModVersionChanged(deps.db, mod.workshop_id, previousVersion, mod.version);
+    hooks.onModVersionChanged(deps.db, mod.workshop_id, previousVersion, mod.version);
   }
   // Dependencies (the whole tree) we have never scraped get their own detail scrape.
   const known = repo.knownModIds(deps.sqlite, mod.dependency_tree_ids);
@@ -169,9 +169,9 @@ function storeDetail(deps: Deps, d: FetchedDetail, now: number): DetailResult {
 }
 
 /** Scrapes one mod and stores it (one transaction). Shape changes fail without retries. */
-export async function scrapeDetail(deps: Deps, workshopId: string, signal?: AbortSignal): Promise<DetailResult> {
+export async function scrapeDetail(deps: Deps, hooks: ScraperHooks, workshopId: string, signal?: AbortSignal): Promise<DetailResult> {
   const d = await fetchDetail(deps, workshopId, signal);
-  return deps.sqlite.transaction(() => storeDetail(deps, d, deps.clock.now())).immediate();
+  return deps.sqlite.transaction(() => storeDetail(deps, hooks, d, deps.clock.now())).immediate();
 }
 
 export interface DiscoveryResult {
@@ -293,6 +293,7 @@ export interface BatchResult {
  */
 export async function scrapeDetailBatch(
   deps: Deps,
+  hooks: ScraperHooks,
   ids: string[],
   ctx?: Pick<JobContext, "progress" | "signal">,
   queuedAt?: number,
@@ -325,7 +326,7 @@ export async function scrapeDetailBatch(
       for (const d of fetched) {
         try {
           // A nested transaction is a savepoint: a mod that fails rolls back alone.
-          const r = deps.sqlite.transaction(() => storeDetail(deps, d, now))();
+          const r = deps.sqlite.transaction(() => storeDetail(deps, hooks, d, now))();
           out[r.status]++;
         } catch (err) {
           failed.push([d.kind === "mod" ? d.mod.workshop_id : d.workshop_id, err]);
@@ -378,7 +379,7 @@ export function crawlProgress(deps: Pick<Deps, "sqlite">): CrawlProgress | null 
   };
 }
 
-export const scraperJobs = (deps: Deps): Record<string, JobHandler> => ({
+export const scraperJobs = (deps: Deps, hooks: ScraperHooks): Record<string, JobHandler> => ({
   [JOB_SCRAPE_DETAIL]: {
     concurrency: 4,
     maxAttempts: 5,
@@ -388,7 +389,7 @@ export const scraperJobs = (deps: Deps): Record<string, JobHandler> => ({
       if (job.payload.if_unknown && repo.knownModIds(deps.sqlite, [id]).has(id)) {
         return { workshop_id: id, status: "already_known" };
       }
-      return scrapeDetail(deps, id, ctx.signal);
+      return scrapeDetail(deps, hooks, id, ctx.signal);
     },
   },
   [JOB_SCRAPE_DETAIL_BATCH]: {
@@ -397,7 +398,7 @@ export const scraperJobs = (deps: Deps): Record<string, JobHandler> => ({
     run: (job: Job<{ workshop_ids?: unknown }>, ctx) => {
       const raw = Array.isArray(job.payload?.workshop_ids) ? job.payload.workshop_ids : [];
       const ids = raw.map((x) => normaliseWorkshopId(String(x))).filter((x): x is string => x !== null);
-      return scrapeDetailBatch(deps, ids, ctx, job.created_at);
+      return scrapeDetailBatch(deps, hooks, ids, ctx, job.created_at);
     },
   },
   [JOB_SCRAPE_FULL]: {

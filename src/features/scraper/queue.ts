@@ -5,7 +5,7 @@
 import type { Deps } from "../../deps";
 import { AppError } from "../../shared/errors";
 import { normaliseWorkshopId } from "../../shared/schemas";
-import type { EnqueueOptions } from "../jobs/queue";
+import type { EnqueueOptions } from "../../jobs/queue";
 
 export const JOB_SCRAPE_DETAIL = "scrape.detail";
 

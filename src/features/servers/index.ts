@@ -1,15 +1,23 @@
 // The servers feature as one registry entry: routes of servers, deployments and deploy
-// approval, plus the deployment worker's job handlers (src/features/deploy/jobs.ts) and the items
-// scan over the servers' SFTP (src/features/deploy/addons-over-sftp.ts).
+// approval, the list check against a server (list-check-routes.ts), plus the deployment
+// worker's job handlers (deploy/jobs.ts) and the items scan over the servers' SFTP
+// (deploy/addons-over-sftp.ts). Below it: what other features may use of it.
+import { Elysia } from "elysia";
+import type { Deps } from "../../deps";
 import type { FeatureModule } from "../feature-module";
-import { itemsScanJobs } from "../deploy/addons-over-sftp";
-import { deployJobs } from "../deploy/jobs";
+import { itemsScanJobs } from "./deploy/addons-over-sftp";
+import { deployJobs } from "./deploy/jobs";
 import { serversRoutes } from "./routes";
+import { listCheckRoutes } from "./list-check-routes";
 
 export const serversFeature: FeatureModule = {
   name: "servers",
-  routes: serversRoutes,
+  routes: (deps: Deps) => new Elysia().use(serversRoutes(deps)).use(listCheckRoutes(deps)),
   jobs: (deps) => ({ ...deployJobs(deps), ...itemsScanJobs(deps) }),
 };
 
+// The `loadout rotate-key` command.
 export { rotateCredentialKey } from "./service";
+// The live scan asks registered servers over A2S: their query address and credentials.
+export { parseQueryAddress } from "./model";
+export { readCredentialsForServer } from "./service";

@@ -280,7 +280,7 @@ export const deployResultView = z.union([
 export const credentialsStoredView = z.object({ ok: z.literal(true), has_credentials: z.literal(true) });
 export const approvalView = z.object({ ok: z.literal(true), require_deploy_approval: z.boolean() });
 
-// ---- pre-flight for the target server (src/features/deploy/preflight.ts)
+// ---- pre-flight for the target server (src/features/servers/deploy/preflight.ts)
 
 export const preflightFixView = z.discriminatedUnion("action", [
   z.object({ action: z.literal("add_mod"), label: z.string(), workshop_id: z.string() }),
@@ -316,6 +316,19 @@ export const serverCheckView = z.object({
     change_new: z.number().nullable(),
     change_updated: z.number().nullable(),
   }),
+});
+
+/** GET /lists/:id/check (list-check-routes.ts). */
+export const checkQuery = z.object({ share: z.string().max(100).optional(), server_id: z.string().max(100).optional() });
+
+export const checkResponse = z.object({
+  ok: z.boolean(),
+  mod_count: z.number(),
+  total_size_bytes: z.number(),
+  total_download_size_bytes: z.number(),
+  findings: z.array(findingView),
+  /** With ?server_id=: the server the findings were checked against (pre-flight). */
+  server: serverCheckView.optional(),
 });
 
 /** 409 of a deploy its pre-flight refused. */

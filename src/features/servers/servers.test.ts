@@ -7,9 +7,9 @@ import { startFakePanel, type FakePanel } from "../../../test/fakes/panel";
 import { createTestApp, type TestApp, type TestUser } from "../../../test/helpers";
 import { startSshd, type SshdPeer } from "../../../test/peers/sshd";
 import { decryptSecret, generateKey, keyId, parseKey } from "../../shared/crypto";
-import { AUTO_DEPLOY_CHANGE_JOB, AUTO_DEPLOY_JOB, DEPLOY_JOB } from "../deploy/jobs";
+import { AUTO_DEPLOY_CHANGE_JOB, AUTO_DEPLOY_JOB, DEPLOY_JOB } from "./deploy/jobs";
 import { readCredentialsForServer, rotateCredentialKey } from "./service";
-import { LEASE_MS } from "../jobs/queue";
+import { LEASE_MS } from "../../jobs/queue";
 
 const DEPLOY_TYPES = [DEPLOY_JOB, AUTO_DEPLOY_JOB, AUTO_DEPLOY_CHANGE_JOB];
 const MOD_A = "5965550F24A0C152";

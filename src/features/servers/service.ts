@@ -3,18 +3,17 @@
 // Over 500 lines on purpose: CRUD, credentials, deployments and the approval flow all start from
 // the same caller-scoped server row and its sealed secrets; split by section, they would share it.
 import type { z } from "zod";
-import { reencryptWebhookSecrets } from "../events/service";
-import { resealListConfigSecrets } from "../lists/server-config-store";
+import { reencryptWebhookSecrets } from "../events";
+import { resealListConfigSecrets, requireListOwner, requireListRight, resolveListAccess, type AccessUser, type ListAccess } from "../lists";
 import type { Deps } from "../../deps";
 import { AppError } from "../../shared/errors";
 import { CredentialCryptoError, decryptSecret, encryptSecret, keyId, parseKey, reencryptSecret } from "../../shared/crypto";
 import { newId } from "../../shared/ids";
 import { toIso, toIsoOrNull } from "../../shared/time";
 import { assertHostAllowed, checkUrl } from "../../shared/url-safety";
-import { recordEvent } from "../events/outbox";
-import { requireListOwner, requireListRight, resolveListAccess, type AccessUser, type ListAccess } from "../lists/access";
-import { queueDeployment } from "../deploy/jobs";
-import { blockedMessage, blockingFindings, preflightForServer, type ServerReport } from "../deploy/preflight";
+import { recordEvent } from "../../outbox/outbox";
+import { queueDeployment } from "./deploy/jobs";
+import { blockedMessage, blockingFindings, preflightForServer, type ServerReport } from "./deploy/preflight";
 import {
   panelCredentials,
   sftpCredentials,

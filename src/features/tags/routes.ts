@@ -7,7 +7,7 @@ import { AppError } from "../../shared/errors";
 import { errorBody, name, uuid } from "../../shared/schemas";
 import { newId } from "../../shared/ids";
 import { toIso } from "../../shared/time";
-import { requireListOwner, requireListRead, resolveListAccess } from "../lists/access";
+import { requireListOwner, requireListRead, resolveListAccess } from "../lists";
 
 const color = z
   .string({ error: "must be a hex colour like #1a2b3c" })

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, expect, test } from "bun:test";
 import { createTestApp, type TestApp, type TestUser } from "../../../test/helpers";
-import { makeList } from "../lists/testkit";
+import { makeList } from "../../../test/lists-kit";
 
 let t: TestApp;
 let a: TestUser;

@@ -5,7 +5,7 @@ import type { Deps } from "../../deps";
 import { authPlugin } from "../../shared/auth";
 import { AppError } from "../../shared/errors";
 import { errorBody, name, text2000, uuid } from "../../shared/schemas";
-import { requireListMember, requireListRead, requireListRight, resolveListAccess } from "../lists/access";
+import { requireListMember, requireListRead, requireListRight, resolveListAccess } from "../lists";
 import * as svc from "./service";
 
 const templateMod = z.object({ workshop_id: z.string(), name: z.string(), version: z.string().nullable() });

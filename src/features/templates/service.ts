@@ -5,11 +5,7 @@ import type { Deps } from "../../deps";
 import { AppError } from "../../shared/errors";
 import { newId } from "../../shared/ids";
 import { toIso } from "../../shared/time";
-import { listModsForExport } from "../lists/export";
-import { applyImport, type ApplyImportResult } from "../lists/import";
-import { inTransaction } from "../lists/rules";
-import { listItemKeys } from "../lists/repository";
-import type { ImportEntry } from "../lists/server-json-format";
+import { listModsForExport, applyImport, type ApplyImportResult, inTransaction, listItemKeys, type ImportEntry } from "../lists";
 
 type TemplateRow = { id: string; name: string; description: string; owner_id: string; source_list_id: string | null; created_at: number; updated_at: number };
 type TemplateModRow = { template_id: string; workshop_id: string; name: string; version: string | null };

@@ -7,7 +7,7 @@ import { api, get } from "../app/api";
 import { dateTime } from "../app/format";
 import { useSession } from "../app/session";
 import { Empty, ErrorMessage, SignInFirst, Skeleton } from "../ui/components";
-import { EVENT_LABELS } from "./webhooks";
+import { EVENT_LABELS } from "./components/event-labels";
 
 /** Where a notification leads: the server of a deployment, the list of anything else. */
 function About({ n }: { n: Notification }) {

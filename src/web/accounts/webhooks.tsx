@@ -10,28 +10,13 @@ import { dateTime } from "../app/format";
 import type * as E from "../../features/events/model";
 import { ConfirmButton, DataTable, ErrorMessage, Field, Notice, SelectField } from "../ui/components";
 import { listQueries } from "../lists/lists.queries";
+import { EVENT_LABELS } from "./components/event-labels";
 
 type Webhook = z.infer<typeof E.webhookView>;
 type Created = z.infer<typeof E.createdWebhookView>;
 type Delivery = z.infer<typeof E.deliveryView>;
 type TestResult = z.infer<typeof E.testResultView>;
 
-export const EVENT_LABELS: Record<string, string> = {
-  mod_added: "a mod is added",
-  mod_removed: "a mod is removed",
-  mod_updated: "a mod in the list gets a new version",
-  version_changed: "a pinned version changes",
-  list_imported: "a server.json is imported",
-  suggestion_created: "someone suggests a mod",
-  suggestion_reviewed: "a suggestion is accepted or rejected",
-  deploy_requested: "a deploy waits for approval",
-  deploy_request_decided: "a deploy request is decided",
-  deployment_succeeded: "a deployment succeeds",
-  deployment_failed: "a deployment fails",
-  "deploy.restarting": "a server restarts for a deploy",
-  "deploy.verified": "a restarted server is back with the new mods",
-  "deploy.rolled_back": "a server that did not come back is rolled back",
-};
 const KINDS = Object.keys(EVENT_LABELS);
 
 const hooks = (signal?: AbortSignal) => get<Webhook[]>("/settings/webhooks", signal);

@@ -1,6 +1,7 @@
 // Response types of the API, inferred from the server's own zod schemas (types only).
 import type { z } from "zod";
 import type * as catalog from "../../features/catalog/model";
+import type * as live from "../../features/live/model";
 
 export type ModSummary = z.infer<typeof catalog.modSummary>;
 export type ModList = z.infer<typeof catalog.modListResponse>;
@@ -16,7 +17,8 @@ export type ItemDiff = z.infer<typeof catalog.diffResponse>;
 export type Missions = z.infer<typeof catalog.missionsResponse>;
 export type LiveStats = z.infer<typeof catalog.liveStats>;
 export type GrowthPoint = z.infer<typeof catalog.growthPoint>;
-export type ModServer = z.infer<typeof catalog.liveServerEntry>;
+/** One entry of GET /mods/:id/servers (answered by the live feature: the live server list's entry). */
+export type ModServer = z.infer<typeof live.serverEntryBase>;
 export interface Job {
   id: string;
   type: string;

@@ -1,6 +1,7 @@
 // One list: its name and figures, the pin button, and the tabs the caller's rights open. Each tab
-// is a file in list/ (the order in list/tabs.ts); their queries and what a change invalidates are
-// in lists.queries.ts.
+// is a file in list/ and its own chunk (its line, in order, in list/tabs.ts; ui/lazy-tabs.tsx
+// fetches it); their queries and what a change invalidates are in lists.queries.ts.
+import { useEffect } from "react";
 import { Link, useParams, useSearch } from "@tanstack/react-router";
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { bytes, count } from "../app/format";
@@ -9,19 +10,23 @@ import { ErrorMessage, Notice, Skeleton } from "../ui/components";
 import { togglePin } from "./lists.services";
 import { invalidateList, listQueries } from "./lists.queries";
 import { LIST_TABS } from "./list/tabs";
-import { modsTab } from "./list/mods";
+import type { ListTabProps } from "./list/tab";
+import { lazyTabs } from "../ui/lazy-tabs";
+
+const { preload, TabPanel } = lazyTabs<ListTabProps>();
 
 export function ListPage() {
   const { id } = useParams({ from: "/lists/$id" });
   const { tab, share } = useSearch({ from: "/lists/$id" });
   const list = useQuery(listQueries.detail(id, share));
+  // An unknown tab in the URL shows the mods (the first), as no tab does.
+  const current = LIST_TABS.find((t) => t.id === tab) ?? LIST_TABS[0];
+  // Fetch the tab's code while the list loads, not after.
+  useEffect(() => void preload(current).catch(() => undefined), [current]);
   if (list.isLoading) return <Skeleton lines={6} label="Loading the list" />;
   if (list.error) return <ErrorMessage error={list.error} retry={() => list.refetch()} />;
   const l = list.data!;
   const open = LIST_TABS.filter((t) => t.open(l.my_access));
-  // An unknown tab in the URL shows the mods, as no tab does.
-  const current = LIST_TABS.find((t) => t.id === tab) ?? modsTab;
-  const Current = current.Component;
   return (
     <article className="stack">
       <div>
@@ -48,7 +53,11 @@ export function ListPage() {
           </Link>
         ))}
       </nav>
-      {open.includes(current) ? <Current list={l} share={share} /> : <Notice kind="warn">This section is for people who may change the list.</Notice>}
+      {open.includes(current) ? (
+        <TabPanel tab={current} props={{ list: l, share }} others={open} />
+      ) : (
+        <Notice kind="warn">This section is for people who may change the list.</Notice>
+      )}
     </article>
   );
 }

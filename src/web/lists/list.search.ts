@@ -6,7 +6,7 @@ import type { ListTab } from "./list/tabs";
 export const listSearch = z.object({
   /**
    * Any name here; the page maps one that is no tab to the mods. Checked there, against
-   * list/tabs.ts, so that the router (in the first chunk) loads no tab's code.
+   * list/tabs.ts, so that the router (in the first chunk) carries nothing of the list's tabs.
    */
   tab: z.catch(z.optional(z.custom<ListTab>((v: unknown) => typeof v === "string" && v !== "")), undefined),
   /** A share link's token: read-only access without an account. */

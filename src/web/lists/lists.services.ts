@@ -6,12 +6,14 @@ import type { z } from "zod";
 import type * as L from "../../features/lists/model";
 import type * as LR from "../../features/lists/routes";
 import type * as C from "../../features/collaboration/model";
+import type * as S from "../../features/servers/model";
 
 export type ListSummary = z.infer<typeof L.listSummary>;
 export type ListDetail = z.infer<typeof L.listDetail>;
 export type ListItem = z.infer<typeof L.listItem>;
 export type ImportDiff = z.infer<typeof L.importDiff>;
-export type CheckReport = z.infer<typeof L.checkResponse>;
+/** GET /lists/:id/check (answered by the servers feature, which may add a server's findings). */
+export type CheckReport = z.infer<typeof S.checkResponse>;
 export type AuditEntry = z.infer<typeof L.auditOut>;
 
 export const myLists = (signal?: AbortSignal) => get<ListSummary[]>("/lists/mine", signal);

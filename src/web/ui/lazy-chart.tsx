@@ -3,3 +3,4 @@ import { lazy } from "react";
 import type { TimeChart as TimeChartType } from "./chart";
 
 export const LazyTimeChart = lazy(() => import("./chart").then((m) => ({ default: m.TimeChart }))) as unknown as typeof TimeChartType;
+export const LazyGrowthChart = lazy(() => import("./chart").then((m) => ({ default: m.GrowthChart })));

@@ -9,9 +9,9 @@ import { ServerPreflight } from "../../deploy/components/preflight";
 import { servers } from "../../deploy/my-servers.services";
 import { addMod } from "../lists.services";
 import { listQueries, useListRefresh } from "../lists.queries";
-import { listTab, type ListTabProps } from "./tab";
+import type { ListTabProps } from "./tab";
 
-function Check({ list, share }: ListTabProps) {
+export default function Check({ list, share }: ListTabProps) {
   const refresh = useListRefresh(list.id);
   const canDeploy = list.my_access.can_deploy && !list.my_access.via_share;
   const mine = useQuery({ queryKey: ["servers"], queryFn: ({ signal }) => servers(signal), enabled: canDeploy });
@@ -68,5 +68,3 @@ function Check({ list, share }: ListTabProps) {
     </section>
   );
 }
-
-export const checkTab = listTab({ id: "check", label: "Pre-flight check", open: () => true, Component: Check });

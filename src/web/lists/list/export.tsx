@@ -3,9 +3,9 @@ import { useMemo, useState } from "react";
 import { useQuery } from "@tanstack/react-query";
 import { ErrorMessage, SelectField } from "../../ui/components";
 import { listQueries } from "../lists.queries";
-import { listTab, type ListTabProps } from "./tab";
+import type { ListTabProps } from "./tab";
 
-function Export({ list, share }: ListTabProps) {
+export default function Export({ list, share }: ListTabProps) {
   const [kind, setKind] = useState<"fragment" | "game">("fragment");
   const [type, setType] = useState<"fixed" | "latest">("fixed");
   const [copied, setCopied] = useState(false);
@@ -68,5 +68,3 @@ function Export({ list, share }: ListTabProps) {
     </section>
   );
 }
-
-export const exportTab = listTab({ id: "export", label: "Export", open: () => true, Component: Export });

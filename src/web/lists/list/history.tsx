@@ -5,7 +5,7 @@ import { dateTime, num, count } from "../../app/format";
 import { ConfirmButton, DataTable, Empty, ErrorMessage, Field, Notice, SelectField, Skeleton } from "../../ui/components";
 import { createSnapshot, diffSnapshots, importApply, revert, type ListDetail, type Snapshot } from "../lists.services";
 import { invalidateList, listQueries, useListRefresh } from "../lists.queries";
-import { listTab, mayEdit, type ListTabProps } from "./tab";
+import type { ListTabProps } from "./tab";
 
 const LIVE = "live";
 
@@ -128,7 +128,7 @@ function Snapshots({ list }: { list: ListDetail }) {
   );
 }
 
-function History({ list }: ListTabProps) {
+export default function History({ list }: ListTabProps) {
   const refresh = useListRefresh(list.id);
   const entries = useQuery(listQueries.audit(list.id));
   const undo = useMutation({ mutationFn: (entryId: string) => revert(list.id, entryId), onSuccess: refresh });
@@ -192,5 +192,3 @@ function History({ list }: ListTabProps) {
     </section>
   );
 }
-
-export const historyTab = listTab({ id: "history", label: "History", open: mayEdit, Component: History });

@@ -8,7 +8,7 @@ import { decodeTextFile } from "../../../shared/jsonc";
 import { importApply, importPreview, type ImportDiff, type PinResolutions } from "../lists.services";
 import { useListRefresh } from "../lists.queries";
 import { CopyFromServer } from "../components/copy-from-server";
-import { listTab, mayImport, type ListTabProps } from "./tab";
+import type { ListTabProps } from "./tab";
 
 function DiffView({ diff }: { diff: ImportDiff }) {
   const groups: [string, { key: string; text: string }[]][] = [
@@ -87,7 +87,7 @@ function StalePins({ diff, choices, onChoose }: { diff: ImportDiff; choices: Pin
   );
 }
 
-function Import({ list }: ListTabProps) {
+export default function Import({ list }: ListTabProps) {
   const refresh = useListRefresh(list.id);
   const [text, setText] = useState("");
   const [order, setOrder] = useState(false);
@@ -183,5 +183,3 @@ function Import({ list }: ListTabProps) {
     </section>
   );
 }
-
-export const importTab = listTab({ id: "import", label: "Import", open: mayImport, Component: Import });

@@ -9,7 +9,7 @@ import { modDeps, modVersions } from "../../catalog/catalog.services";
 import { ModPicker, type PickedMod } from "../../catalog/components/mod-picker";
 import { addMod, pinVersion, removeMod, revert, setRequired, type ListDetail, type ListItem } from "../lists.services";
 import { useListRefresh } from "../lists.queries";
-import { listTab, type ListTabProps } from "./tab";
+import type { ListTabProps } from "./tab";
 
 /** Choose a catalog mod; before adding, show which of its dependencies the list lacks, with sizes. */
 function AddMod({ list }: { list: ListDetail }) {
@@ -183,7 +183,7 @@ const ModRow = memo(function ModRow({ item: i, missing, canPin, canRemove, busy,
   );
 });
 
-function Mods({ list }: ListTabProps) {
+export default function Mods({ list }: ListTabProps) {
   const { can_add: canAdd, can_remove: canRemove } = list.my_access;
   const refresh = useListRefresh(list.id);
   const navigate = useNavigate();
@@ -334,5 +334,3 @@ function Mods({ list }: ListTabProps) {
     </div>
   );
 }
-
-export const modsTab = listTab({ id: "mods", label: "Mods", open: () => true, Component: Mods });

@@ -9,14 +9,14 @@ import { dateTime } from "../../app/format";
 import { decideRequest, listRequests, requireApproval } from "../../deploy/my-servers.services";
 import { TagChip } from "../components/tag-chip";
 import { invalidateList, organiseQueries } from "../lists.queries";
-import { listTab, type ListTabProps } from "./tab";
+import type { ListTabProps } from "./tab";
 import { ServerConfigCard } from "./server-config";
 import { setCommunity } from "../communities.services";
 import { deleteList, updateSettings, type ListDetail } from "../lists.services";
 import { setFolder } from "../folders.services";
 import { tagList, untagList } from "../tags.services";
 
-function Settings({ list }: ListTabProps) {
+export default function Settings({ list }: ListTabProps) {
   const qc = useQueryClient();
   const navigate = useNavigate();
   const refresh = () => {
@@ -221,5 +221,3 @@ export function DeployApproval({ list }: { list: ListDetail }) {
     </section>
   );
 }
-
-export const settingsTab = listTab({ id: "settings", label: "Settings", open: (a) => a.is_owner, Component: Settings });

@@ -18,7 +18,7 @@ import {
 } from "../lists.services";
 import { invalidateList, listQueries, useListRefresh } from "../lists.queries";
 import { Blocks, ListGroups } from "./access";
-import { listTab, type ListTabProps } from "./tab";
+import type { ListTabProps } from "./tab";
 
 function CopyField({ label, value }: { label: string; value: string }) {
   const [copied, setCopied] = useState(false);
@@ -86,7 +86,7 @@ function CoOwners({ list }: { list: ListDetail }) {
   );
 }
 
-function Sharing({ list }: ListTabProps) {
+export default function Sharing({ list }: ListTabProps) {
   const refresh = useListRefresh(list.id);
   const qc = useQueryClient();
   const origin = typeof location === "undefined" ? "" : location.origin;
@@ -204,5 +204,3 @@ function Sharing({ list }: ListTabProps) {
     </section>
   );
 }
-
-export const sharingTab = listTab({ id: "sharing", label: "Sharing", open: (a) => a.is_owner, Component: Sharing });

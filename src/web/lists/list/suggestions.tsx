@@ -7,9 +7,9 @@ import { ConfirmButton, Empty, ErrorMessage, Notice, SelectField, Skeleton } fro
 import { blockUser, review, vote } from "../lists.services";
 import { invalidateList, listQueries, useListRefresh } from "../lists.queries";
 import { FormFields } from "./form-fields";
-import { listTab, mayEdit, type ListTabProps } from "./tab";
+import type { ListTabProps } from "./tab";
 
-function Suggestions({ list }: ListTabProps) {
+export default function Suggestions({ list }: ListTabProps) {
   const refresh = useListRefresh(list.id);
   const qc = useQueryClient();
   const [status, setStatus] = useState<"pending" | "accepted" | "rejected">("pending");
@@ -100,5 +100,3 @@ function Suggestions({ list }: ListTabProps) {
     </section>
   );
 }
-
-export const suggestionsTab = listTab({ id: "suggestions", label: "Suggestions", open: mayEdit, Component: Suggestions });

@@ -1,6 +1,7 @@
-// What a tab of the list page is. Each tab is one file in this folder exporting one `listTab(…)`;
-// `tabs.ts` lists them in the order they are shown.
-import type { ComponentType } from "react";
+// What a tab of the list page is. Each tab is one file in this folder whose default export is its
+// component (`export default function Check({ list, share }: ListTabProps)`); `tabs.ts` names it
+// in one line, in the order the tabs are shown.
+import type { LazyTab } from "../../ui/lazy-tabs";
 import type { ListDetail } from "../lists.services";
 
 export interface ListTabProps {
@@ -9,19 +10,17 @@ export interface ListTabProps {
   share?: string;
 }
 
-export interface ListTabDef<Id extends string = string> {
-  /** Its name in the URL (`/lists/:id?tab=…`). */
-  id: Id;
-  label: string;
-  /** Whether the caller's rights (`my_access`) open it. Only what is offered: the API still decides every request. */
-  open: (access: ListDetail["my_access"]) => boolean;
-  Component: ComponentType<ListTabProps>;
+export type ListAccess = ListDetail["my_access"];
+
+/** A tab's line in `tabs.ts`: everything the page needs before the tab's code is loaded. */
+export interface ListTabEntry extends LazyTab<ListTabProps> {
+  /** Whether the caller's rights (`my_access`) open it. */
+  open: (access: ListAccess) => boolean;
 }
 
-/** Declares a tab, keeping its id as a literal type (the router's `ListTab` is the union of them). */
-export const listTab = <const Id extends string>(t: ListTabDef<Id>): ListTabDef<Id> => t;
-
-/** Rights shared by several tabs. */
-export const mayEdit = (a: ListDetail["my_access"]) => a.can_add || a.can_remove;
+/** Who may see a tab. Only what is offered: the API still decides every request. */
+export const everyone = () => true;
+export const mayEdit = (a: ListAccess) => a.can_add || a.can_remove;
 /** Import and templates replace the list's mods: the server says who may (`can_import`). */
-export const mayImport = (a: ListDetail["my_access"]) => a.can_import;
+export const mayImport = (a: ListAccess) => a.can_import;
+export const isOwner = (a: ListAccess) => a.is_owner;

@@ -7,10 +7,10 @@ import { useSession } from "../../app/session";
 import { ConfirmButton, DataTable, ErrorMessage, Field, Notice, SelectField } from "../../ui/components";
 import { applyTemplate, createTemplate, pushTemplate, unsubscribe } from "../templates.services";
 import { invalidateList, listQueries, useListRefresh } from "../lists.queries";
-import { listTab, mayImport, type ListTabProps } from "./tab";
+import type { ListTabProps } from "./tab";
 
 /** Templates: make one of this list, follow one (its mods are applied, later pushes too), push yours. */
-function Templates({ list }: ListTabProps) {
+export default function Templates({ list }: ListTabProps) {
   const { me } = useSession();
   const refresh = useListRefresh(list.id);
   const qc = useQueryClient();
@@ -119,5 +119,3 @@ function Templates({ list }: ListTabProps) {
   );
 }
 
-
-export const templatesTab = listTab({ id: "templates", label: "Templates", open: mayImport, Component: Templates });

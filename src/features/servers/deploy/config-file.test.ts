@@ -1,6 +1,6 @@
 import { describe, expect, test } from "bun:test";
 import { DeployError } from "./errors";
-import { SAMPLE_SERVER_JSON } from "../../../test/fakes/panel-server-json";
+import { SAMPLE_SERVER_JSON } from "../../../../test/fakes/panel-server-json";
 import { applyModsToConfig, findJsonErrorOffset, listToServerJsonMods, parseConfig } from "./config-file";
 
 

@@ -9,19 +9,18 @@
 // for one step and never loses the config it replaced. Waits (players still on, the server not
 // back yet) are not held in the worker: the job is snoozed (SnoozeJob) and runs again after
 // LOADOUT_DEPLOY_POLL_MS, continuing from the stored phase.
-import type { Deps } from "../../deps";
-import { SnoozeJob } from "../jobs/queue";
-import { recordEvent, type EventKind } from "../events/outbox";
-import { queueItemsScan } from "../scraper/queue";
-import { queryInfo } from "../live/a2s";
-import * as repo from "../servers/repository";
-import type { DeploymentRow, ServerRow } from "../servers/repository";
-import { parseQueryAddress } from "../servers/model";
+import type { Deps } from "../../../deps";
+import { SnoozeJob } from "../../../jobs/queue";
+import { recordEvent, type EventKind } from "../../../outbox/outbox";
+import { queueItemsScan } from "../../scraper";
+import { queryInfo } from "../../../shared/a2s";
+import * as repo from "../repository";
+import type { DeploymentRow, ServerRow } from "../repository";
+import { parseQueryAddress } from "../model";
 import { DeployError, RateLimitedError, deployErrorMessage } from "./errors";
 import { configSeen, prepareDeployGuard, recordConfigSeen } from "./preflight";
 import { listToServerJsonMods, parseConfig } from "./config-file";
-import { listRequiredDefault } from "../lists/server-config-store";
-import type { ServerJsonMod } from "../lists/server-json-format";
+import { listRequiredDefault, type ServerJsonMod } from "../../lists";
 import { deployMods, fileNameOf, modsOfConfig, writeVerified, type ConfigFileIO, type ConfigTarget } from "./target";
 
 type Phase = NonNullable<DeploymentRow["phase"]>;

@@ -1,6 +1,6 @@
-import type { Tx } from "../../db/client";
+import type { Tx } from "../db/client";
 import { eventOutbox } from "./tables";
-import { newId } from "../../shared/ids";
+import { newId } from "../shared/ids";
 
 export const EVENT_KINDS = [
   "mod_added",

@@ -6,17 +6,17 @@
 // deployment at a time per server. A deploy with a restart goes through the phases of
 // restart-loop.ts, each recorded before it is taken; a deployment left `running` by a crash
 // continues from its stored phase when its job is requeued.
-import type { Deps } from "../../deps";
-import { SnoozeJob, type JobHandler } from "../jobs/queue";
-import { recordEvent } from "../events/outbox";
-import { resolveListAccess } from "../lists/access";
-import { assertHostAllowed, checkUrl } from "../../shared/url-safety";
-import { decryptSecret } from "../../shared/crypto";
-import { newId } from "../../shared/ids";
-import * as repo from "../servers/repository";
-import type { ServerRow } from "../servers/repository";
+import type { Deps } from "../../../deps";
+import { SnoozeJob, type JobHandler } from "../../../jobs/queue";
+import { recordEvent } from "../../../outbox/outbox";
+import { resolveListAccess } from "../../lists";
+import { assertHostAllowed, checkUrl } from "../../../shared/url-safety";
+import { decryptSecret } from "../../../shared/crypto";
+import { newId } from "../../../shared/ids";
+import * as repo from "../repository";
+import type { ServerRow } from "../repository";
 import { DeployError, deployErrorMessage } from "./errors";
-import { queueItemsScan } from "../scraper/queue";
+import { queueItemsScan } from "../../scraper";
 import { PanelTarget, type PanelCredentials } from "./panel";
 import { listToServerJsonMods } from "./config-file";
 import { finishDeploy, queryAddressOf, runDeployLoop, type LoopContext } from "./restart-loop";

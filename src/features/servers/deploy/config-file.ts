@@ -2,7 +2,7 @@
 // `game.mods` entries and put them into the server's current config text, keeping every other
 // key as it was. Pure: no database, no network. The entry shape is the lists feature's
 // (`ServerJsonMod` in lists/server-json-format.ts), which also writes the exports.
-import type { ServerJsonMod } from "../lists/server-json-format";
+import type { ServerJsonMod } from "../../lists";
 import { DeployError } from "./errors";
 
 /** What the deploy needs from a list item. */

@@ -6,16 +6,16 @@ import { afterAll, beforeAll, describe, expect, setDefaultTimeout, test } from "
 import { mkdtempSync, readFileSync, statSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { SAMPLE_SERVER_JSON } from "../../../test/fakes/panel-server-json";
-import { startFakePanel, type FakePanel } from "../../../test/fakes/panel";
-import { CONTROL, startA2sResponder, type A2sResponder } from "../../../test/fakes/a2s";
-import { createTestApp, TestClock, type TestApp, type TestUser } from "../../../test/helpers";
-import { startSshd, type SshdPeer } from "../../../test/peers/sshd";
-import { LEASE_MS } from "../jobs/queue";
+import { SAMPLE_SERVER_JSON } from "../../../../test/fakes/panel-server-json";
+import { startFakePanel, type FakePanel } from "../../../../test/fakes/panel";
+import { CONTROL, startA2sResponder, type A2sResponder } from "../../../../test/fakes/a2s";
+import { createTestApp, TestClock, type TestApp, type TestUser } from "../../../../test/helpers";
+import { startSshd, type SshdPeer } from "../../../../test/peers/sshd";
+import { LEASE_MS } from "../../../jobs/queue";
 import { AUTO_DEPLOY_CHANGE_JOB, AUTO_DEPLOY_JOB, DEPLOY_JOB } from "./jobs";
-import { discordPayload, describeEvent } from "../events/render";
-import { triggerDispatch } from "../events/jobs";
-import { DISPATCH_JOB } from "../events/dispatch";
+import { discordPayload, describeEvent } from "../../events/render";
+import { triggerDispatch } from "../../events/jobs";
+import { DISPATCH_JOB } from "../../events/dispatch";
 
 const DEPLOY_TYPES = [DEPLOY_JOB, AUTO_DEPLOY_JOB, AUTO_DEPLOY_CHANGE_JOB];
 const MOD_A = "5965550F24A0C152";
@@ -610,7 +610,7 @@ describe("crash in the middle", () => {
     const child = Bun.spawn([process.execPath, "test/scripts/run-worker.ts", dir, String(POLL_MS)], {
       stdout: "ignore",
       stderr: "pipe",
-      cwd: join(import.meta.dir, "../../.."),
+      cwd: join(import.meta.dir, "../../../.."),
       env: { ...process.env, LOADOUT_ALLOW_PRIVATE_URLS: "true", LOADOUT_DEPLOY_POLL_MS: String(POLL_MS) },
     });
     const row = () => app.deps.sqlite.query("SELECT status, phase, verify_note FROM deployments WHERE id = ?").get(id) as any;

@@ -1,7 +1,7 @@
 // Panel deployer against the local fake panel (test/fakes/panel.ts).
 import { afterAll, beforeEach, describe, expect, test } from "bun:test";
-import { SAMPLE_SERVER_JSON } from "../../../test/fakes/panel-server-json";
-import { PANEL_ACCEPT, startFakePanel } from "../../../test/fakes/panel";
+import { SAMPLE_SERVER_JSON } from "../../../../test/fakes/panel-server-json";
+import { PANEL_ACCEPT, startFakePanel } from "../../../../test/fakes/panel";
 import { PanelTarget } from "./panel";
 import { RateLimitedError } from "./errors";
 import { deployMods, testTarget } from "./target";

@@ -1,6 +1,6 @@
 // Panel deploy target: Pterodactyl / Pelican client API (docs/deploy.md "Deployments").
 import { DeployError, RateLimitedError } from "./errors";
-import { parseRetryAfter } from "../../shared/retry";
+import { parseRetryAfter } from "../../../shared/retry";
 import type { ConfigFileIO, ConfigTarget, PowerState } from "./target";
 
 export interface PanelCredentials {

@@ -5,13 +5,16 @@
 // items.scan job, which scans the local folder and these servers.
 import type { SFTPWrapper, Stats } from "ssh2";
 import { posix } from "node:path";
-import type { Deps } from "../../deps";
-import type { JobHandler, Job } from "../jobs/queue";
-import { ADDON_DIR, cb, localAddons, scanAddons, versionFromServerData, type AddonEntry, type AddonSource, type ItemsScanResult } from "../scraper/addons";
-import { JOB_ITEMS_SCAN } from "../scraper/queue";
-import { getServer, type ServerRow } from "../servers/repository";
+import type { Deps } from "../../../deps";
+import type { JobHandler, Job } from "../../../jobs/queue";
+import { ADDON_DIR, localAddons, scanAddons, versionFromServerData, type AddonEntry, type AddonSource, type ItemsScanResult, JOB_ITEMS_SCAN } from "../../scraper";
+import { getServer, type ServerRow } from "../repository";
 import { buildTarget } from "./jobs";
 import { SftpTarget } from "./sftp";
+
+/** Promise of a node-style callback operation (ssh2's SFTP calls). */
+const cb = <T>(op: (done: (err: Error | null | undefined, v?: T) => void) => void) =>
+  new Promise<T>((resolve, reject) => op((err, v) => (err ? reject(err) : resolve(v as T))));
 
 /** The addons folder of a server: its own `addons_path`, else `addons/` beside the config file. */
 export const addonsPathOf = (server: Pick<ServerRow, "file_path" | "addons_path">) => server.addons_path || posix.join(posix.dirname(server.file_path), "addons");

@@ -1,6 +1,6 @@
 // Test helpers for the lists feature: seed catalog rows directly (the catalog's own scraper is
 // tested elsewhere) and make lists through the real HTTP API.
-import type { TestApp, TestUser } from "../../../test/helpers";
+import type { TestApp, TestUser } from "./helpers";
 
 export interface SeedMod {
   id: string;

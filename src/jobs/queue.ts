@@ -3,10 +3,10 @@
 // renews; once the lease has run out the next start (or worker tick) requeues it without
 // counting the interrupted attempt. Handlers must be idempotent.
 import type { Database, Statement } from "bun:sqlite";
-import type { Logger } from "../../shared/log";
-import type { Clock } from "../../shared/time";
-import { newId } from "../../shared/ids";
-import type { DB, Tx } from "../../db/client";
+import type { Logger } from "../shared/log";
+import type { Clock } from "../shared/time";
+import { newId } from "../shared/ids";
+import type { DB, Tx } from "../db/client";
 
 export type JobStatus = "queued" | "running" | "succeeded" | "failed" | "cancelled";
 

@@ -1,6 +1,6 @@
 // What every deploy target (panel, SFTP) offers, and the deploy procedure on top of it.
 import { DeployError } from "./errors";
-import type { ServerJsonMod } from "../lists/server-json-format";
+import type { ServerJsonMod } from "../../lists";
 import { applyModsToConfig, parseConfig } from "./config-file";
 
 /** File access inside one open connection to a target. */

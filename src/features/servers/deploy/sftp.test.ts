@@ -2,8 +2,8 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { readdirSync, statSync } from "node:fs";
 import { createServer, type Server, type Socket } from "node:net";
-import { SAMPLE_SERVER_JSON } from "../../../test/fakes/panel-server-json";
-import { startSshd, type SshdPeer } from "../../../test/peers/sshd";
+import { SAMPLE_SERVER_JSON } from "../../../../test/fakes/panel-server-json";
+import { startSshd, type SshdPeer } from "../../../../test/peers/sshd";
 import { SftpTarget } from "./sftp";
 import { deployMods, testTarget } from "./target";
 

@@ -4,14 +4,13 @@
 // data.pak (mod_items), what the last connection test or deploy read from the server's config,
 // and the server's game version (A2S, else the live source).
 import type { Database } from "bun:sqlite";
-import type { Deps } from "../../deps";
-import { queryInfo } from "../live/a2s";
-import { dependencyClosure, dependencyEdges, listItems } from "../lists/repository";
-import { parseQueryAddress } from "../servers/model";
-import * as serversRepo from "../servers/repository";
-import type { ServerRow } from "../servers/repository";
+import type { Deps } from "../../../deps";
+import { queryInfo } from "../../../shared/a2s";
+import { dependencyClosure, dependencyEdges, listItems, type ServerJsonMod } from "../../lists";
+import { parseQueryAddress } from "../model";
+import * as serversRepo from "../repository";
+import type { ServerRow } from "../repository";
 import { DeployError } from "./errors";
-import type { ServerJsonMod } from "../lists/server-json-format";
 import { parseConfig } from "./config-file";
 import { modsOfConfig } from "./target";
 

@@ -1,0 +1,89 @@
+// In-process CPU cost per request of the live rows of `bun bench/run.ts` (issue 29): app.handle
+// through the whole stack on a temp copy of bench/data/full.db, µs per request, no network.
+//   bun bench/live-rows.ts [--only <regex>] [--iterations N] [--scale full|small]
+// With `bun --cpu-prof bench/live-rows.ts --only <row>` it is also the loop to profile.
+import { copyFileSync, existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join, resolve } from "node:path";
+import { loadConfig } from "../src/config";
+import { createDeps } from "../src/runtime";
+import { createApp } from "../src/app";
+import { mulberry32 } from "../test/fixtures/prng";
+import { variedEndpoints, vocabulary } from "./run";
+import type { SeedMeta } from "./seed";
+
+const ROOT = resolve(import.meta.dir, "..");
+const argOf = (n: string, d: string) => {
+  const i = process.argv.indexOf(`--${n}`);
+  return i >= 0 ? process.argv[i + 1]! : d;
+};
+const scale = argOf("scale", "full");
+const iterations = Number(argOf("iterations", "2000"));
+const only = new RegExp(argOf("only", "."));
+const src = join(ROOT, `bench/data/${scale}.db`);
+const meta = JSON.parse(readFileSync(`${src}.meta.json`, "utf8")) as SeedMeta;
+// --dir <d>: work on <d>/loadout.db, a copy made there once and kept (profiles then show only
+// the requests); without it a temp copy is made and removed.
+const keep = argOf("dir", "");
+const dir = keep || mkdtempSync(join(tmpdir(), "loadout-live-rows-"));
+if (!keep || !existsSync(join(dir, "loadout.db"))) copyFileSync(src, join(dir, "loadout.db"));
+{
+  const { Database } = await import("bun:sqlite");
+  const db = new Database(join(dir, "loadout.db"));
+  // The online servers seen now, as bench/run.ts does (a kept copy: since its last shift).
+  const mark = join(dir, "shifted-to");
+  const from = existsSync(mark) ? Number(readFileSync(mark, "utf8")) : meta.now;
+  const to = Date.now();
+  if (to > from) db.query("UPDATE game_servers SET last_seen_at = last_seen_at + ? WHERE online = 1").run(to - from);
+  writeFileSync(mark, String(to));
+  db.close();
+}
+const config = loadConfig({ LOADOUT_DATA_DIR: dir, LOADOUT_SCHEDULES: "off", LOADOUT_LOG_LEVEL: "error", LOADOUT_TRUST_PROXY: "true" });
+const deps = createDeps(config);
+const app = createApp(deps);
+const id = meta.ids;
+const vocab = vocabulary(join(dir, "loadout.db"));
+const varied = Object.fromEntries(variedEndpoints(vocab).map((e) => [e.name, e.vary!]));
+const fixed = (p: string) => () => p;
+const rows: { name: string; path: (r: () => number) => string }[] = [
+  { name: "game-servers search+filters", path: fixed("/api/v1/game-servers?search=conflict%20eu&min_players=5&official=false&password_protected=false&sort_by=popularity") },
+  { name: "game-servers search conflict everon", path: fixed("/api/v1/game-servers?search=conflict%20everon&min_players=10") },
+  { name: "game-servers mod_ids (2)", path: fixed(`/api/v1/game-servers?mod_ids=${id.popular_mod_ids[0]},${id.popular_mod_ids[1]}&sort_by=players_desc`) },
+  { name: "game-servers tags+max_mod_size", path: fixed("/api/v1/game-servers?tags=pc&max_mod_size=20000000000&sort_by=mod_size_asc&limit=200") },
+  { name: "varied: game-servers filters", path: varied["varied: game-servers filters"]! },
+  { name: "varied: game-servers popular mod_ids", path: varied["varied: game-servers popular mod_ids"]! },
+  { name: "game-server detail (130 mods)", path: fixed(`/api/v1/game-servers/${id.server_busy}`) },
+  { name: "server stats 1 day", path: fixed(`/api/v1/game-servers/${id.server_typical}/stats?days=1`) },
+  { name: "server stats 14 days", path: fixed(`/api/v1/game-servers/${id.server_typical}/stats?days=14`) },
+  { name: "server stats 365 days", path: fixed(`/api/v1/game-servers/${id.server_typical}/stats?days=365`) },
+  { name: "global-players 7 days", path: fixed("/api/v1/stats/global-players") },
+  { name: "global-players 365 days", path: fixed("/api/v1/stats/global-players?days=365") },
+  { name: "community-players 7 days", path: fixed(`/api/v1/stats/community-players/${id.community_id}`) },
+  { name: "top-mods", path: fixed("/api/v1/stats/top-mods") },
+  { name: "/servers/:id/metrics", path: fixed(`/servers/${id.server_busy}/metrics`) },
+  { name: "/community/:slug/metrics", path: fixed(`/community/${id.community_slug}/metrics`) },
+  { name: "health", path: fixed("/api/v1/health") },
+];
+let ip = 1;
+const req = (path: string) =>
+  app.handle(new Request("http://localhost" + path, { headers: { "x-forwarded-for": `10.9.${(ip >> 8) & 255}.${ip++ & 255}` } })).then(async (r) => {
+    const b = await r.arrayBuffer();
+    if (r.status !== 200) throw new Error(`${path}: ${r.status} ${new TextDecoder().decode(b)}`);
+    return b.byteLength;
+  });
+console.log(`scale ${scale}, ${iterations} iterations; µs per request (app.handle, whole stack; CPU time of this process, robust to a busy machine, and wall time)`);
+console.log("| row | bytes | CPU µs/request | wall µs/request |\n|---|---|---|---|");
+for (const row of rows) {
+  if (!only.test(row.name)) continue;
+  const rnd = mulberry32(42);
+  let bytes = 0;
+  for (let i = 0; i < 50; i++) bytes = await req(row.path(rnd));
+  const t = performance.now();
+  const c = process.cpuUsage();
+  for (let i = 0; i < iterations; i++) await req(row.path(rnd));
+  const cpu = process.cpuUsage(c);
+  const us = ((performance.now() - t) / iterations) * 1000;
+  console.log(`| ${row.name} | ${bytes} | ${((cpu.user + cpu.system) / iterations).toFixed(0)} | ${us.toFixed(0)} |`);
+}
+if (!keep) rmSync(dir, { recursive: true, force: true });
+process.exit(0);

@@ -1,0 +1,32 @@
+// The lists feature's registry entry and its public face: what other features may call.
+// Everything else in this folder is the feature's own (docs/architecture.md, "Features and their
+// public faces"); the tables are public in tables.ts.
+import type { FeatureModule } from "../feature-module";
+import { listsRoutes } from "./routes";
+
+export const listsFeature: FeatureModule = { name: "lists", routes: listsRoutes };
+
+// Who may do what with a list: one permission model for every list, suggestion, deploy and server route.
+export {
+  resolveListAccess,
+  requireListRead,
+  requireListOwner,
+  requireListPrimary,
+  requireListRight,
+  requireListMember,
+  type AccessUser,
+  type ListAccess,
+} from "./access";
+export { listParams } from "./model";
+// Lists and their mods: creating a list, adding mods (suggestions), applying an import (templates,
+// copy from a live server), the limits those obey.
+export { createList } from "./service";
+export { addModsToList } from "./mods";
+export { applyImport, type ApplyImportResult } from "./import";
+export { listFull, MAX_MODS, inTransaction } from "./rules";
+export { listItemKeys, listItems, dependencyClosure, dependencyEdges } from "./repository";
+// What a list turns into on a server: its pre-flight report, its server.json mods, the remembered config.
+export { checkList } from "./check";
+export { listModsForExport } from "./export";
+export type { ImportEntry, ServerJsonMod } from "./server-json-format";
+export { listRequiredDefault, resealListConfigSecrets } from "./server-config-store";

@@ -1,0 +1,133 @@
+// The scan's bulk path (issue 29, item 4) keeps every reader exact: a first sight's mod rows go
+// in with the per-row generation trigger set aside inside the scan's transaction, the trigger
+// comes back exactly as its migration made it (also when the write fails), and any later write
+// to game_server_mods, by any path, still moves the generation; the mod usage a scan counts from
+// its snapshot is the count SQLite makes; the snapshot's per-server mod-list cache sees raw writes.
+import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { createTestApp, TestClock, type TestApp } from "../../../test/helpers";
+import { generateBmServers, startFakeBattleMetrics, type FakeBattleMetrics } from "../../../test/fakes/battlemetrics";
+import { listServersSql } from "../../../test/truth/live-sql";
+import { BattleMetricsClient } from "./battlemetrics";
+import { listQuery } from "./model";
+import { BULK_ROWS, liveRepo, withoutRowTrigger } from "./repository";
+import { runScan } from "./scan";
+import { listServers } from "./service";
+import { liveSnapshot } from "./snapshot";
+
+const TRIGGER = "game_server_mods_gen_ins";
+
+describe("the scan's bulk insert and the live generation", () => {
+  let t: TestApp;
+  let fake: FakeBattleMetrics;
+  let clock: TestClock;
+  const q = (sql: string, ...args: any[]) => t.deps.sqlite.query(sql).all(...args) as any[];
+  const one = (sql: string, ...args: any[]) => t.deps.sqlite.query(sql).get(...args) as any;
+  const gen = () => one(`SELECT value FROM live_state WHERE key = 'servers_gen'`).value as number;
+  const triggerSql = () => one(`SELECT sql FROM sqlite_schema WHERE type = 'trigger' AND name = ?`, TRIGGER)?.sql as string | undefined;
+  const scan = () => runScan(t.deps, { client: new BattleMetricsClient({ baseUrl: fake.url, minIntervalMs: 0, sleep: async () => {} }) });
+  /** live_mod_usage as a scan left it, in a fixed order. */
+  const usage = () => q(`SELECT workshop_id, name, server_count, player_count, updated_at FROM live_mod_usage ORDER BY workshop_id`);
+
+  beforeAll(async () => {
+    // 150 servers with ~40 mods each: a first sight of ~6,000 mod rows, past BULK_ROWS.
+    fake = startFakeBattleMetrics({ servers: generateBmServers(150, { seed: 7, modPool: 400 }) });
+    clock = new TestClock(Date.UTC(2026, 10, 24, 12, 0, 0));
+    t = await createTestApp({ clock });
+    // Some of the mods in the catalog (names and sizes joined into the usage and the changelog).
+    const ins = t.deps.sqlite.query("INSERT INTO mods (workshop_id, name, version, size_bytes, state, created_at, updated_at) VALUES (?, ?, '1.0.0', ?, 'active', 0, 0)");
+    for (let k = 0; k < 400; k += 3) ins.run((0x5a00000000000000n + BigInt(k)).toString(16).toUpperCase(), `Catalog Mod ${k}`, k * 1000);
+  });
+  afterAll(async () => {
+    fake.stop();
+    await t.close();
+  });
+
+  test("a first sight goes past the bulk threshold; the trigger is back as migrated and the snapshot is of the committed generation", async () => {
+    const migrated = triggerSql();
+    expect(migrated).toContain("AFTER INSERT ON game_server_mods");
+    const before = gen();
+    await scan();
+    expect(one(`SELECT count(*) AS n FROM game_server_mods`).n).toBeGreaterThanOrEqual(BULK_ROWS);
+    expect(triggerSql()).toBe(migrated);
+    expect(gen()).toBeGreaterThan(before);
+    expect(liveSnapshot(t.deps.sqlite, clock.now()).gen).toBe(gen());
+    // Every new server's changelog is its whole list, added, in position order.
+    const s = one(`SELECT id, sid, mods_count FROM game_servers ORDER BY sid LIMIT 1`);
+    const mods = q(`SELECT workshop_id FROM game_server_mods WHERE server_id = ? ORDER BY position`, s.id).map((m) => m.workshop_id);
+    const changes = q(`SELECT action, workshop_id FROM game_server_mod_changes WHERE server_sid = ? ORDER BY id`, s.sid);
+    expect(changes).toEqual(mods.map((workshop_id) => ({ action: "added", workshop_id })));
+    expect(s.mods_count).toBe(mods.length);
+    // The usage counted from the scan's snapshot is SQLite's count.
+    const byScan = usage();
+    expect(byScan.length).toBeGreaterThan(100);
+    t.deps.sqlite.transaction(() => liveRepo.refreshModUsage(t.deps.sqlite, clock.now()))();
+    expect(usage()).toEqual(byScan);
+  });
+
+  test("after it, any write to game_server_mods (raw SQL, each kind) moves the generation and the next read sees it", () => {
+    const server = one(`SELECT id FROM game_servers WHERE online = 1 ORDER BY sid LIMIT 1`).id as string;
+    const NEW = "7E57000000000001";
+    const mods = (id: string) => listServers(t.deps, listQuery.parse({ mod_ids: id, limit: "100" })).map((e) => e.id);
+    expect(mods(NEW)).toEqual([]);
+    let g = gen();
+    t.deps.sqlite.query(`INSERT INTO game_server_mods (server_id, workshop_id, name, position) VALUES (?, ?, '', 999)`).run(server, NEW);
+    expect(gen()).toBeGreaterThan(g);
+    expect(mods(NEW)).toEqual([server]);
+    g = gen();
+    t.deps.sqlite.query(`UPDATE game_server_mods SET version = '9.9' WHERE server_id = ? AND workshop_id = ?`).run(server, NEW);
+    expect(gen()).toBeGreaterThan(g);
+    g = gen();
+    t.deps.sqlite.query(`DELETE FROM game_server_mods WHERE server_id = ? AND workshop_id = ?`).run(server, NEW);
+    expect(gen()).toBeGreaterThan(g);
+    expect(mods(NEW)).toEqual([]);
+    // The snapshot's per-server mod lists (cached by their text) answer as SQLite for a mod on many servers.
+    const popular = one(`SELECT workshop_id FROM game_server_mods GROUP BY workshop_id ORDER BY count(*) DESC LIMIT 1`).workshop_id;
+    t.deps.sqlite.query(`DELETE FROM game_server_mods WHERE server_id = ? AND workshop_id = ?`).run(server, popular);
+    const query = listQuery.parse({ mod_ids: popular, limit: "200" });
+    expect(listServers(t.deps, query)).toEqual(listServersSql(t.deps, query));
+    expect(listServers(t.deps, query).map((e) => e.id)).not.toContain(server);
+  });
+
+  test("a bulk write that fails rolls back whole: the trigger is in place and still moves the generation", () => {
+    const migrated = triggerSql();
+    const server = one(`SELECT id FROM game_servers ORDER BY sid LIMIT 1`).id as string;
+    const rows = q(`SELECT count(*) AS n FROM game_server_mods`)[0].n;
+    expect(() =>
+      t.deps.sqlite.transaction(() => {
+        withoutRowTrigger(t.deps.sqlite, TRIGGER, () => {
+          t.deps.sqlite.query(`INSERT INTO game_server_mods (server_id, workshop_id, name, position) VALUES (?, '7E57000000000002', '', 1)`).run(server);
+          expect(triggerSql()).toBeUndefined();
+          throw new Error("write failed");
+        });
+      })(),
+    ).toThrow("write failed");
+    expect(triggerSql()).toBe(migrated);
+    expect(q(`SELECT count(*) AS n FROM game_server_mods`)[0].n).toBe(rows);
+    const g = gen();
+    t.deps.sqlite.query(`INSERT INTO game_server_mods (server_id, workshop_id, name, position) VALUES (?, '7E57000000000003', '', 1)`).run(server);
+    expect(gen()).toBe(g + 1);
+    t.deps.sqlite.query(`DELETE FROM game_server_mods WHERE workshop_id = '7E57000000000003'`).run();
+    // Outside a transaction it refuses rather than leave the table without its trigger.
+    expect(() => withoutRowTrigger(t.deps.sqlite, TRIGGER, () => {})).toThrow("outside a transaction");
+  });
+
+  test("the mod usage a scan counts from its snapshot is the count SQLite makes in steady scans", async () => {
+    // A second scan 5 minutes later: players moved, every 20th server changed a mod version.
+    clock.advance(5 * 60_000);
+    const servers = generateBmServers(150, { seed: 7, modPool: 400 });
+    servers.forEach((s, i) => {
+      const a = s.attributes as any;
+      a.players = (a.players + 3) % (a.maxPlayers + 1);
+      if (i % 20 === 0 && a.details.reforger.mods.length > 0) a.details.reforger.mods[0].version = "2.0.0";
+    });
+    fake.setServers(servers);
+    for (const step of ["steady", "unchanged"]) {
+      await scan();
+      const byScan = usage();
+      expect(byScan.length).toBeGreaterThan(100);
+      t.deps.sqlite.transaction(() => liveRepo.refreshModUsage(t.deps.sqlite, clock.now()))();
+      expect({ step, usage: usage() }).toEqual({ step, usage: byScan });
+      clock.advance(5 * 60_000);
+    }
+  });
+});

@@ -1,0 +1,97 @@
+// The stat series' answers from memory (issue 29): GET /game-servers/:id/stats,
+// /stats/global-players and /stats/community-players read up to ~2,920 bucket rows and build as
+// many points per request, yet their data changes only when a scan, a roll-up or another write
+// commits. An answer is kept as its UTF-8 JSON (what production sends, no serialising or encoding
+// per request) with:
+// - the database state it was read at: total_changes() of this connection (every INSERT, UPDATE or
+//   DELETE through it, triggers included: a scan, a roll-up, a test's raw SQL) and
+//   PRAGMA data_version (a commit by any other connection or process). Another state drops every
+//   answer at once (the catalog's answer caches use the same rule, src/features/catalog/list.ts);
+// - the times it holds for: a read depends on the clock only through the start of its range (the
+//   bucket `since`) and the 24 h raw cut, and readSeries says for which `now` both give the same
+//   rows (series.from ≤ now ≤ series.until), so time passing never serves a stale answer.
+// At most SERIES_CACHE_BYTES of answers (least recently used out first);
+// loadout_live_series_cache_bytes / _answers report what it holds.
+import type { Database } from "bun:sqlite";
+import { BytesLru } from "./bytes-lru";
+import { stmt } from "./repository";
+
+/** At most this many bytes of series answers (their UTF-8 JSON) are kept per database. */
+export const SERIES_CACHE_BYTES = 16 * 2 ** 20;
+
+interface Answer {
+  from: number;
+  until: number;
+  body: Uint8Array;
+}
+
+class SeriesCache {
+  readonly answers = new BytesLru<Answer>(SERIES_CACHE_BYTES, (_, a) => a.body.byteLength);
+  hits = 0;
+  misses = 0;
+  private changes = -1;
+  private version = -1;
+
+  /** Drops every answer when the database moved since the answers were read. */
+  sync(changes: number, version: number) {
+    if (changes === this.changes && version === this.version) return;
+    this.answers.clear();
+    this.changes = changes;
+    this.version = version;
+  }
+
+  get(key: string, now: number): Uint8Array | undefined {
+    const a = this.answers.get(key);
+    if (!a) return undefined;
+    if (now < a.from || now > a.until) {
+      this.answers.delete(key, a);
+      return undefined;
+    }
+    return a.body;
+  }
+}
+
+const caches = new WeakMap<Database, SeriesCache>();
+const encoder = new TextEncoder();
+
+/** The database's series cache, synced to its current state (one statement and one pragma). */
+function cacheOf(sqlite: Database): SeriesCache {
+  let c = caches.get(sqlite);
+  if (!c) caches.set(sqlite, (c = new SeriesCache()));
+  const changes = (stmt(sqlite, "SELECT total_changes()").values() as [number][])[0]![0];
+  const version = (stmt(sqlite, "PRAGMA data_version").values() as [number][])[0]![0];
+  c.sync(changes, version);
+  return c;
+}
+
+/** What a series read returns: the points, and the clock times for which the same read answers the same. */
+export interface SeriesAnswer {
+  points: unknown[];
+  from: number;
+  until: number;
+}
+
+/**
+ * A series answer as UTF-8 JSON: from memory when an answer of the same key was read at the
+ * current database state and holds for `now`, else `read()` (which throws for an unknown server
+ * or community before anything is kept).
+ */
+export function cachedSeriesJson(sqlite: Database, key: string, now: number, read: () => SeriesAnswer): Uint8Array {
+  const c = cacheOf(sqlite);
+  const hit = c.get(key, now);
+  if (hit) {
+    c.hits++;
+    return hit;
+  }
+  c.misses++;
+  const a = read();
+  const body = encoder.encode(JSON.stringify(a.points));
+  if (a.from <= now && now <= a.until) c.answers.set(key, { from: a.from, until: a.until, body });
+  return body;
+}
+
+/** What the series cache holds (for the metrics): answers and bytes, and lookups by result. */
+export function seriesCacheStats(sqlite: Database): { answers: number; bytes: number; hits: number; misses: number } {
+  const c = caches.get(sqlite);
+  return c ? { answers: c.answers.map.size, bytes: c.answers.bytes, hits: c.hits, misses: c.misses } : { answers: 0, bytes: 0, hits: 0, misses: 0 };
+}
