@@ -139,6 +139,41 @@ describe("scraper: full discovery", () => {
     expect(r.body.state).toBe("removed");
   });
 
+  test("a re-scrape that changes nothing keeps the search index and the generations; a changed name moves them and is found", async () => {
+    await runFull();
+    const gens = () => ({
+      mods: count("SELECT value AS n FROM catalog_state WHERE key = 'mods_gen'"),
+      fts: count("SELECT value AS n FROM catalog_state WHERE key = 'fts_gen'"),
+      live: count("SELECT value AS n FROM live_state WHERE key = 'catalog_gen'"),
+    });
+    const search = async (q: string) => (await t.req("GET", `/api/v1/mods?search=${encodeURIComponent(q)}`)).body.mods.map((m: { workshop_id: string }) => m.workshop_id);
+    const rescrape = async () => {
+      t.deps.sqlite.exec("DELETE FROM jobs WHERE type = 'scrape.detail'");
+      await t.req("POST", "/api/v1/jobs/scraper/detail", { body: { workshop_id: SMALL.core } });
+      await t.deps.jobs.drain();
+    };
+    const before = gens();
+    expect(await search("Core Framework")).toContain(SMALL.core);
+    await rescrape(); // the same page again: every column assigned, none changed
+    expect(modRow(SMALL.core).detail_scraped_at).toBeGreaterThan(0);
+    // mod_tags rows are written again (delete + insert), which moves mods_gen as before; the
+    // mods row's own triggers (FTS5, fts_gen, live catalog_gen) stay still
+    expect(gens().fts).toBe(before.fts);
+    expect(gens().live).toBe(before.live);
+    expect(await search("Core Framework")).toContain(SMALL.core);
+    expect(count("SELECT count(*) AS n FROM mods_fts WHERE mods_fts MATCH 'framework'")).toBe(1);
+    fake.mods.get(SMALL.core)!.name = "Kernel Toolkit";
+    fake.changed();
+    await rescrape();
+    const after = gens();
+    expect(after.fts).toBeGreaterThan(before.fts);
+    expect(after.mods).toBeGreaterThan(before.mods);
+    expect(after.live).toBeGreaterThan(before.live);
+    expect(await search("Kernel Toolkit")).toContain(SMALL.core);
+    expect(count("SELECT count(*) AS n FROM mods_fts WHERE mods_fts MATCH 'name:framework'")).toBe(0);
+    expect(await search("Core Framework")).not.toContain(SMALL.core);
+  });
+
   test("a buildId change mid-crawl refreshes the buildId and the crawl completes", async () => {
     await t.close();
     fake.stop();
