@@ -1,5 +1,5 @@
 -- Custom SQL migration file, put your code below! ---- from src/db/custom/99_crawl_cost.sql
--- The crawl's cost (issue 29).
+-- The crawl's cost (docs/performance.md, "the crawl's CPU").
 --
 -- The job claim by type: the queued jobs of each type in claim order. The worker claims the
 -- earliest due job among the types that have a free slot; with the claim index (status, run_at)

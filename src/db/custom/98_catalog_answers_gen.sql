@@ -1,4 +1,4 @@
--- Per-mod answers from memory (issue 29): GET /mods/:id, /mods/:id/deps and the dependency counts
+-- Per-mod answers from memory: GET /mods/:id, /mods/:id/deps and the dependency counts
 -- of /mods/:id/stats and /mod/:id/metrics answer what was read and serialised once per generation
 -- (src/features/catalog/answers.ts). SQLite stays the truth: every write that changes what those
 -- answers read, by any code path or process (a crawl's counters, a detail scrape, a placeholder,

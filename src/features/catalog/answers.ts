@@ -1,4 +1,4 @@
-// Per-mod answers kept in memory while the generation they were read at stands (issue 29;
+// Per-mod answers kept in memory while the generation they were read at stands (see
 // docs/catalog.md "Per-mod answers"). GET /mods/:id, /mods/:id/deps, the dependency counts of
 // /mods/:id/stats and /mod/:id/metrics, and /mods/:id/stats/growth read the same rows for every
 // request of the same mod; here each is read (and serialised) once per generation.

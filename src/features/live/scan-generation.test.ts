@@ -1,4 +1,4 @@
-// The scan's bulk path (issue 29, item 4) keeps every reader exact: a first sight's mod rows go
+// The scan's bulk path keeps every reader exact: a first sight's mod rows go
 // in with the per-row generation trigger set aside inside the scan's transaction, the trigger
 // comes back exactly as its migration made it (also when the write fails), and any later write
 // to game_server_mods, by any path, still moves the generation; the mod usage a scan counts from

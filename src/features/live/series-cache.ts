@@ -1,4 +1,4 @@
-// The stat series' answers from memory (issue 29): GET /game-servers/:id/stats,
+// The stat series' answers from memory: GET /game-servers/:id/stats,
 // /stats/global-players and /stats/community-players read up to ~2,920 bucket rows and build as
 // many points per request, yet their data changes only when a scan, a roll-up or another write
 // commits. An answer is kept as its UTF-8 JSON (what production sends, no serialising or encoding

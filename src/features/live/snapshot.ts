@@ -502,7 +502,7 @@ function nameTexts(s: LiveSnapshot): string[] {
 }
 
 // ---------------------------------------------------------------------------------------------
-// Per-snapshot indexes of the search (issue 29), built on a snapshot's first request that needs
+// Per-snapshot indexes of the search, built on a snapshot's first request that needs
 // them and dropped with it (WeakMaps keyed by the snapshot; buildSnapshot does not change):
 // - the words of every row's search text, sorted, each with the rows holding it: a search word
 //   (" w", found in a text exactly when w starts one of its space-separated words) is a binary

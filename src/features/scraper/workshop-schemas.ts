@@ -181,7 +181,7 @@ export function describeZodError(what: string, error: z.ZodError): string {
   return `workshop ${what} payload changed shape: ${parts.join("; ")}${more}`;
 }
 
-// ---- The detail page without zod, for the crawl (issue 29) ----
+// ---- The detail page without zod, for the crawl ----
 // A crawl reads ~42,000 detail pages; zod's generic parse of one cost ~0.1 ms of the ~1.1 ms a mod
 // cost in all. readDetailPage reads the same shape by hand and gives the same output
 // detailPageSchema.parse would (unknown keys dropped, a key absent in the input absent in the
