@@ -162,6 +162,59 @@ export function loadBmFixture(name: string): BmResource[] {
 }
 
 /** The workshop id of generated mod number i (16 upper-case hex characters). */
+/** What a test sets of one online server; the rest of the resource is fixed. */
+export interface BmServerFields {
+  id: string;
+  name: string;
+  ip: string;
+  port: number;
+  players: number;
+  rank: number;
+  country: string | null;
+  password: boolean;
+  official: boolean;
+  scenarioName: string;
+  platforms: string[];
+  battlEye: boolean;
+  mods: string[];
+}
+
+/** One online server as BattleMetrics lists it (64 slots, its mods at version 1.0.0). */
+export function bmServer(f: BmServerFields): BmResource {
+  return {
+    type: "server",
+    id: f.id,
+    attributes: {
+      id: f.id,
+      name: f.name,
+      address: null,
+      ip: f.ip,
+      port: f.port,
+      portQuery: 17777,
+      players: f.players,
+      maxPlayers: 64,
+      rank: f.rank,
+      country: f.country,
+      status: "online",
+      private: false,
+      createdAt: "2024-02-01T10:00:00.000Z",
+      updatedAt: "2026-11-21T23:55:00.000Z",
+      queryStatus: "valid",
+      details: {
+        version: "1.2.0.102",
+        password: f.password,
+        official: f.official,
+        reforger: {
+          scenarioName: f.scenarioName,
+          supportedGameClientTypes: f.platforms,
+          battlEye: f.battlEye,
+          mods: f.mods.map((modId) => ({ modId, name: `Mod ${modId.slice(-4)}`, version: "1.0.0" })),
+        },
+      },
+    },
+  };
+}
+
 export function generatedModId(i: number): string {
   return (0x5a00000000000000n + BigInt(i)).toString(16).toUpperCase().padStart(16, "0");
 }

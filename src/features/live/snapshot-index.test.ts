@@ -3,7 +3,7 @@
 // exactly as SQLite, with few and many candidates, and a scan's new snapshot gets new indexes.
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { createTestApp, TestClock, type TestApp } from "../../../test/helpers";
-import { startFakeBattleMetrics, type BmResource, type FakeBattleMetrics } from "../../../test/fakes/battlemetrics";
+import { bmServer, startFakeBattleMetrics, type BmResource, type FakeBattleMetrics } from "../../../test/fakes/battlemetrics";
 import { mulberry32 } from "../../../test/fixtures/prng";
 import { listServersSql } from "../../../test/truth/live-sql";
 import { BattleMetricsClient } from "./battlemetrics";
@@ -29,38 +29,21 @@ function generate(seed: number, n: number): BmResource[] {
     // Popular mods on most servers, the others on few.
     const mods = [...new Set(Array.from({ length: Math.floor(rnd() * 6) }, () => (rnd() < 0.5 ? pick(MODS.slice(0, 3)) : pick(MODS))))];
     const words = Array.from({ length: 1 + Math.floor(rnd() * 3) }, () => (rnd() < 0.7 ? pick(COMMON) : pick(RARE)));
-    return {
-      type: "server",
+    return bmServer({
       id: String(9000 + i),
-      attributes: {
-        id: String(9000 + i),
-        name: `${words.join(rnd() < 0.5 ? " " : " | ")} #${Math.floor(rnd() * 20)}`,
-        address: null,
-        ip: `198.51.${100 + (i % 3)}.${i % 250}`,
-        port: 2001 + Math.floor(i / 250),
-        portQuery: 17777,
-        players: Math.floor(rnd() * 7) * 10,
-        maxPlayers: 64,
-        rank: i + 1,
-        country: pick(["DE", "US", null]),
-        status: "online",
-        private: false,
-        createdAt: "2024-02-01T10:00:00.000Z",
-        updatedAt: "2026-11-21T23:55:00.000Z",
-        queryStatus: "valid",
-        details: {
-          version: "1.2.0.102",
-          password: rnd() < 0.2,
-          official: rnd() < 0.15,
-          reforger: {
-            scenarioName: `${pick(rnd() < 0.8 ? COMMON : RARE)} scenario`,
-            supportedGameClientTypes: rnd() < 0.5 ? [pick(PLATFORMS)] : [pick(PLATFORMS), pick(PLATFORMS)],
-            battlEye: rnd() < 0.5,
-            mods: mods.map((modId) => ({ modId, name: `Mod ${modId.slice(-4)}`, version: "1.0.0" })),
-          },
-        },
-      },
-    };
+      name: `${words.join(rnd() < 0.5 ? " " : " | ")} #${Math.floor(rnd() * 20)}`,
+      ip: `198.51.${100 + (i % 3)}.${i % 250}`,
+      port: 2001 + Math.floor(i / 250),
+      players: Math.floor(rnd() * 7) * 10,
+      rank: i + 1,
+      country: pick(["DE", "US", null]),
+      password: rnd() < 0.2,
+      official: rnd() < 0.15,
+      scenarioName: `${pick(rnd() < 0.8 ? COMMON : RARE)} scenario`,
+      platforms: rnd() < 0.5 ? [pick(PLATFORMS)] : [pick(PLATFORMS), pick(PLATFORMS)],
+      battlEye: rnd() < 0.5,
+      mods,
+    });
   });
 }
 

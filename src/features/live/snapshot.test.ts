@@ -2,7 +2,7 @@
 // scan swaps it whole: a reader during a scan sees the previous scan, never a mix.
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { createTestApp, TestClock, type TestApp } from "../../../test/helpers";
-import { startFakeBattleMetrics, type BmResource, type FakeBattleMetrics } from "../../../test/fakes/battlemetrics";
+import { bmServer, startFakeBattleMetrics, type BmResource, type FakeBattleMetrics } from "../../../test/fakes/battlemetrics";
 import { mulberry32 } from "../../../test/fixtures/prng";
 import { BattleMetricsClient } from "./battlemetrics";
 import { runScan } from "./scan";
@@ -33,38 +33,21 @@ function generate(seed: number, n: number): BmResource[] {
   return Array.from({ length: n }, (_, i) => {
     const mods = [...new Set(Array.from({ length: Math.floor(rnd() * 8) }, () => pick(MODS)))];
     const name = `${pick(WORDS)} ${rnd() < 0.3 ? pick(WORDS).toLowerCase() : pick(WORDS)} ${Math.floor(rnd() * 5)}`;
-    return {
-      type: "server",
+    return bmServer({
       id: String(5000 + i),
-      attributes: {
-        id: String(5000 + i),
-        name,
-        address: null,
-        ip: `198.51.100.${i % 250}`,
-        port: 2001 + Math.floor(i / 250),
-        portQuery: 17777,
-        players: Math.floor(rnd() * 6) * 10,
-        maxPlayers: 64,
-        rank: i + 1,
-        country: pick(["DE", "US", "GB", null]),
-        status: "online",
-        private: false,
-        createdAt: "2024-02-01T10:00:00.000Z",
-        updatedAt: "2026-11-21T23:55:00.000Z",
-        queryStatus: "valid",
-        details: {
-          version: "1.2.0.102",
-          password: rnd() < 0.2,
-          official: rnd() < 0.15,
-          reforger: {
-            scenarioName: `${pick(WORDS)} scenario`,
-            supportedGameClientTypes: rnd() < 0.5 ? [pick(PLATFORMS)] : [pick(PLATFORMS), pick(PLATFORMS)],
-            battlEye: rnd() < 0.5,
-            mods: mods.map((modId) => ({ modId, name: `Mod ${modId.slice(-4)}`, version: "1.0.0" })),
-          },
-        },
-      },
-    };
+      name,
+      ip: `198.51.100.${i % 250}`,
+      port: 2001 + Math.floor(i / 250),
+      players: Math.floor(rnd() * 6) * 10,
+      rank: i + 1,
+      country: pick(["DE", "US", "GB", null]),
+      password: rnd() < 0.2,
+      official: rnd() < 0.15,
+      scenarioName: `${pick(WORDS)} scenario`,
+      platforms: rnd() < 0.5 ? [pick(PLATFORMS)] : [pick(PLATFORMS), pick(PLATFORMS)],
+      battlEye: rnd() < 0.5,
+      mods,
+    });
   });
 }
 
