@@ -9,13 +9,13 @@
 // generation (one prepared single-row read) and drops every answer of another one, so no answer
 // outlives a write it depends on. Bounded in bytes (2 a character, the oldest answer out first).
 import type { Database, Statement } from "bun:sqlite";
+import { BytesLru } from "../../shared/bytes-lru";
 
 type GenKey = "detail_gen" | "growth_gen";
 
 interface State<V, K> {
   gen: number;
-  map: Map<K, { v: V; bytes: number }>;
-  bytes: number;
+  answers: BytesLru<V, K>;
   /** Lookups answered from memory, and read anew (the metrics count them). */
   hits: number;
   misses: number;
@@ -41,42 +41,29 @@ export class GenerationalAnswers<V, K = string> {
   private current(sqlite: Database): State<V, K> {
     let s = this.states.get(sqlite);
     if (!s) {
-      s = { gen: -1, map: new Map(), bytes: 0, hits: 0, misses: 0, genStmt: sqlite.prepare(`SELECT value FROM catalog_state WHERE key = '${this.genKey}'`) as Statement<{ value: number }, []> };
+      s = { gen: -1, answers: new BytesLru<V, K>(this.maxBytes, (_, v) => this.sizeOf(v)), hits: 0, misses: 0, genStmt: sqlite.prepare(`SELECT value FROM catalog_state WHERE key = '${this.genKey}'`) as Statement<{ value: number }, []> };
       this.states.set(sqlite, s);
     }
     const gen = s.genStmt.get()?.value ?? 0;
     if (gen !== s.gen) {
-      s.map.clear();
-      s.bytes = 0;
+      s.answers.clear();
       s.gen = gen;
     }
     return s;
   }
 
-  private put(s: State<V, K>, key: K, v: V): void {
-    const bytes = this.sizeOf(v);
-    if (bytes > this.maxBytes) return;
-    s.map.set(key, { v, bytes });
-    s.bytes += bytes;
-    // Oldest first out (a Map iterates in insertion order), never the one just added.
-    for (const [k, e] of s.map) {
-      if (s.bytes <= this.maxBytes || k === key) break;
-      s.map.delete(k);
-      s.bytes -= e.bytes;
-    }
-  }
-
   /** The answer for `key` at the current generation: from memory, or `compute()` (a throw caches nothing). */
   get(sqlite: Database, key: K, compute: () => V): V {
     const s = this.current(sqlite);
-    const hit = s.map.get(key);
+    // peek: oldest first out, whether or not an answer was asked for again.
+    const hit = s.answers.peek(key);
     if (hit !== undefined) {
       s.hits++;
-      return hit.v;
+      return hit;
     }
     s.misses++;
     const v = compute();
-    this.put(s, key, v);
+    s.answers.set(key, v);
     return v;
   }
 
@@ -90,13 +77,13 @@ export class GenerationalAnswers<V, K = string> {
     const out = new Array<V | undefined>(keys.length);
     let missing: K[] | null = null;
     for (let i = 0; i < keys.length; i++) {
-      const hit = s.map.get(keys[i]!);
-      if (hit !== undefined) out[i] = hit.v;
+      const hit = s.answers.peek(keys[i]!);
+      if (hit !== undefined) out[i] = hit;
       else (missing ??= []).push(keys[i]!);
     }
     if (missing === null) return out as V[];
     const got = computeMissing(missing);
-    for (const [k, v] of got) this.put(s, k, v);
+    for (const [k, v] of got) s.answers.set(k, v);
     const res: V[] = [];
     for (let i = 0; i < keys.length; i++) {
       const v = out[i] ?? got.get(keys[i]!);
@@ -108,7 +95,7 @@ export class GenerationalAnswers<V, K = string> {
   /** Lookups, answers and bytes held for this database (approximate: 2 a character of text). */
   counts(sqlite: Database): { hits: number; misses: number; entries: number; bytes: number } {
     const s = this.states.get(sqlite);
-    return { hits: s?.hits ?? 0, misses: s?.misses ?? 0, entries: s?.map.size ?? 0, bytes: s?.bytes ?? 0 };
+    return { hits: s?.hits ?? 0, misses: s?.misses ?? 0, entries: s?.answers.map.size ?? 0, bytes: s?.answers.bytes ?? 0 };
   }
 }
 

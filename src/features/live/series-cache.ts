@@ -13,7 +13,7 @@
 // At most SERIES_CACHE_BYTES of answers (least recently used out first);
 // loadout_live_series_cache_bytes / _answers report what it holds.
 import type { Database } from "bun:sqlite";
-import { BytesLru } from "./bytes-lru";
+import { BytesLru } from "../../shared/bytes-lru";
 import { stmt } from "./repository";
 
 /** At most this many bytes of series answers (their UTF-8 JSON) are kept per database. */

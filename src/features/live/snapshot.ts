@@ -16,7 +16,7 @@
 // NOCASE collation are the same), the lower-cased tags string, and for every workshop id the
 // servers that run it. A request walks the order of its sort and stops after offset + limit
 // matches; a mod filter first intersects the servers of the asked mods.
-import { BytesLru } from "./bytes-lru";
+import { BytesLru } from "../../shared/bytes-lru";
 import { NAME_END, parseServerSearch } from "./search";
 import type { Database } from "bun:sqlite";
 import type { ListQuery, ServerEntry } from "./model";

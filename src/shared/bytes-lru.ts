@@ -1,14 +1,15 @@
 // A map bounded by the bytes of what it holds, least recently used out first (a Map iterates in
-// insertion order, and a read moves its key to the end): the live feature's answer caches.
-export class BytesLru<V> {
-  readonly map = new Map<string, V>();
+// insertion order, and a read moves its key to the end): the live feature's answer caches, and
+// (read with peek, so oldest first out) the catalog's per-generation answers.
+export class BytesLru<V, K = string> {
+  readonly map = new Map<K, V>();
   bytes = 0;
   constructor(
     private readonly max: number,
-    private readonly sizeOf: (key: string, value: V) => number,
+    private readonly sizeOf: (key: K, value: V) => number,
   ) {}
 
-  get(key: string): V | undefined {
+  get(key: K): V | undefined {
     const v = this.map.get(key);
     if (v !== undefined) {
       this.map.delete(key);
@@ -17,8 +18,13 @@ export class BytesLru<V> {
     return v;
   }
 
+  /** The value without counting it as a use (its place in the eviction order stays). */
+  peek(key: K): V | undefined {
+    return this.map.get(key);
+  }
+
   /** Keeps `value` (nothing larger than the whole budget), dropping the least recently used over it. */
-  set(key: string, value: V): void {
+  set(key: K, value: V): void {
     this.delete(key);
     const size = this.sizeOf(key, value);
     if (size > this.max) return;
@@ -30,7 +36,7 @@ export class BytesLru<V> {
     }
   }
 
-  delete(key: string, value: V | undefined = this.map.get(key)): void {
+  delete(key: K, value: V | undefined = this.map.get(key)): void {
     if (value === undefined) return;
     this.map.delete(key);
     this.bytes -= this.sizeOf(key, value);
