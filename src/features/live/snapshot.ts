@@ -51,12 +51,6 @@ export interface LiveSnapshot {
   byMod: ReadonlyMap<string, Int32Array>;
   /** Each entry as JSON, serialised once (GET /game-servers joins the page's strings). */
   json: readonly string[];
-  /**
-   * Every row's search_text in one string, rows separated by NUL, and each row's start in it
-   * (one more at the end): a search word is found with native indexOf over the whole text.
-   */
-  text: string;
-  textStart: Int32Array;
   /** Rows seen at or after this time (the build time minus the online window) are held. */
   cut: number;
   /**
@@ -72,7 +66,7 @@ export interface LiveSnapshot {
     /** workshop id → positions (ascending) of the servers running it. */
     byMod: ReadonlyMap<string, Int32Array>;
   };
-  /** Approximate bytes held (rows, entries, JSON, text, orders, mod index). */
+  /** Approximate bytes held (rows, entries, JSON, orders, mod index). */
   bytes: number;
   /**
    * GET /game-servers/:id of online servers, serialised on first request from this snapshot
@@ -321,20 +315,12 @@ export function buildSnapshot(sqlite: Database, now: number): LiveSnapshot {
       return Object.freeze(e);
     });
     const json = entries.map((e) => JSON.stringify(e));
-    const textStart = new Int32Array(rows.length + 1);
-    let at = 0;
-    rows.forEach((r, i) => {
-      textStart[i] = at;
-      at += r.search_text.length + 1;
-    });
-    textStart[rows.length] = at;
-    const text = rows.map((r) => r.search_text).join("\u0000") + "\u0000";
     const topMods = readTopMods(sqlite);
     const tags = rows.map((r) => asciiLower(r.tags));
-    // Rough: a row and its entry ~ 1.2 KB of strings and objects; 2 bytes a character of JSON and
-    // text; 4 bytes an order slot or mod index entry; ~100 B a map key; and the mod-list cache
+    // Rough: a row and its entry ~ 1.2 KB of strings and objects; 2 bytes a character of JSON;
+    // 4 bytes an order slot or mod index entry; ~100 B a map key; and the mod-list cache
     // kept for the next build (modIndex).
-    const chars = json.reduce((n, j) => n + j.length, 0) + usedJson.reduce((n, j) => n + j.length, 0) + text.length;
+    const chars = json.reduce((n, j) => n + j.length, 0) + usedJson.reduce((n, j) => n + j.length, 0);
     const bytes = rows.length * 1200 + used.length * 20 + chars * 2 + SERVER_SORTS.length * rows.length * 4 + modInts * 4 + (byMod.size + usedByMod.size) * 100 + cacheBytes;
     return Object.freeze({
       gen,
@@ -344,8 +330,6 @@ export function buildSnapshot(sqlite: Database, now: number): LiveSnapshot {
       rows: Object.freeze(rows.map((r) => Object.freeze(r))),
       entries: Object.freeze(entries),
       json: Object.freeze(json),
-      text,
-      textStart,
       tags: Object.freeze(tags),
       order: Object.freeze(orders),
       byMod,
