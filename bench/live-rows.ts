@@ -56,6 +56,7 @@ const rows: { name: string; path: (r: () => number) => string }[] = [
   { name: "server stats 1 day", path: fixed(`/api/v1/game-servers/${id.server_typical}/stats?days=1`) },
   { name: "server stats 14 days", path: fixed(`/api/v1/game-servers/${id.server_typical}/stats?days=14`) },
   { name: "server stats 365 days", path: fixed(`/api/v1/game-servers/${id.server_typical}/stats?days=365`) },
+  { name: "varied: server stats (any online, 1–365 days)", path: varied["varied: server stats (any online, 1–365 days)"]! },
   { name: "global-players 7 days", path: fixed("/api/v1/stats/global-players") },
   { name: "global-players 365 days", path: fixed("/api/v1/stats/global-players?days=365") },
   { name: "community-players 7 days", path: fixed(`/api/v1/stats/community-players/${id.community_id}`) },

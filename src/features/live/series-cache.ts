@@ -52,7 +52,6 @@ class SeriesCache {
 }
 
 const caches = new WeakMap<Database, SeriesCache>();
-const encoder = new TextEncoder();
 
 /** The database's series cache, synced to its current state (one statement and one pragma). */
 function cacheOf(sqlite: Database): SeriesCache {
@@ -64,9 +63,9 @@ function cacheOf(sqlite: Database): SeriesCache {
   return c;
 }
 
-/** What a series read returns: the points, and the clock times for which the same read answers the same. */
+/** What a series read returns: its JSON (series-json.ts), and the clock times for which the same read answers the same. */
 export interface SeriesAnswer {
-  points: unknown[];
+  body: Uint8Array;
   from: number;
   until: number;
 }
@@ -85,9 +84,8 @@ export function cachedSeriesJson(sqlite: Database, key: string, now: number, rea
   }
   c.misses++;
   const a = read();
-  const body = encoder.encode(JSON.stringify(a.points));
-  if (a.from <= now && now <= a.until) c.answers.set(key, { from: a.from, until: a.until, body });
-  return body;
+  if (a.from <= now && now <= a.until) c.answers.set(key, a);
+  return a.body;
 }
 
 /** What the series cache holds (for the metrics): answers and bytes, and lookups by result. */
