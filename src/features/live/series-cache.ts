@@ -12,6 +12,12 @@
 //   rows (series.from ≤ now ≤ series.until), so time passing never serves a stale answer.
 // At most SERIES_CACHE_BYTES of answers (least recently used out first);
 // loadout_live_series_cache_bytes / _answers report what it holds.
+//
+// A miss is sent as the bytes series-json.ts wrote. From its first hit on an answer is kept and
+// sent as a string of the same text (series JSON is ASCII: one byte per character, the same size
+// in the byte budget): Bun makes a Response of a string without copying it, where a Uint8Array
+// body is copied into every Response (a 330 KB year of points: ~25-50 µs and 330 KB of garbage
+// per request; measured in docs/performance.md, Issue 29 "Round 2, stat series").
 import type { Database } from "bun:sqlite";
 import { BytesLru } from "../../shared/bytes-lru";
 import { stmt } from "./repository";
@@ -22,11 +28,15 @@ export const SERIES_CACHE_BYTES = 16 * 2 ** 20;
 interface Answer {
   from: number;
   until: number;
-  body: Uint8Array;
+  /** The bytes as written; the same text as a string from the first hit on. */
+  body: Uint8Array | string;
 }
 
+const decoder = new TextDecoder();
+const sizeOf = (body: Uint8Array | string) => (typeof body === "string" ? body.length : body.byteLength);
+
 class SeriesCache {
-  readonly answers = new BytesLru<Answer>(SERIES_CACHE_BYTES, (_, a) => a.body.byteLength);
+  readonly answers = new BytesLru<Answer>(SERIES_CACHE_BYTES, (_, a) => sizeOf(a.body));
   hits = 0;
   misses = 0;
   private changes = -1;
@@ -40,12 +50,17 @@ class SeriesCache {
     this.version = version;
   }
 
-  get(key: string, now: number): Uint8Array | undefined {
+  get(key: string, now: number): Uint8Array | string | undefined {
     const a = this.answers.get(key);
     if (!a) return undefined;
     if (now < a.from || now > a.until) {
       this.answers.delete(key, a);
       return undefined;
+    }
+    if (typeof a.body !== "string") {
+      // Only ASCII text changes type (its size in the budget stays the same).
+      const text = decoder.decode(a.body);
+      if (text.length === a.body.byteLength) a.body = text;
     }
     return a.body;
   }
@@ -71,11 +86,11 @@ export interface SeriesAnswer {
 }
 
 /**
- * A series answer as UTF-8 JSON: from memory when an answer of the same key was read at the
- * current database state and holds for `now`, else `read()` (which throws for an unknown server
- * or community before anything is kept).
+ * A series answer's JSON: from memory when an answer of the same key was read at the current
+ * database state and holds for `now` (then a string of the text, see above), else `read()`'s
+ * UTF-8 bytes (which throws for an unknown server or community before anything is kept).
  */
-export function cachedSeriesJson(sqlite: Database, key: string, now: number, read: () => SeriesAnswer): Uint8Array {
+export function cachedSeriesJson(sqlite: Database, key: string, now: number, read: () => SeriesAnswer): Uint8Array | string {
   const c = cacheOf(sqlite);
   const hit = c.get(key, now);
   if (hit) {

@@ -269,7 +269,9 @@ function seriesIso(t: number): string {
   return s;
 }
 const decoder = new TextDecoder();
-const parseJson = (body: Uint8Array): unknown => JSON.parse(decoder.decode(body));
+const encoder = new TextEncoder();
+const parseJson = (body: Uint8Array | string): unknown => JSON.parse(typeof body === "string" ? body : decoder.decode(body));
+const bytesOf = (body: Uint8Array | string): Uint8Array => (typeof body === "string" ? encoder.encode(body) : body);
 
 // The points' fields per series, in the order the JSON has them (series-json.ts writes them).
 const SERVER_POINT = seriesShape([
@@ -293,8 +295,9 @@ const COMMUNITY_POINT = seriesShape([
 // Each series answer is read once per database state and clock step and kept as its JSON
 // (series-cache.ts), written from the row arrays without building objects (series-json.ts). The
 // *Read functions build the points as objects from the same SQL (the tests' truth: their
-// JSON.stringify is the same text), the *Json functions are what production sends, and the object
-// functions parse that same text (the test app's strict response schemas check it).
+// JSON.stringify is the same text), the *Body functions are what production sends (bytes on a
+// miss, the same text as a string on a hit), the *Json functions that text as UTF-8 bytes, and
+// the object functions parse it (the test app's strict response schemas check it).
 
 /** A server's series from SQLite (404 for an unknown server). */
 export function serverStatsRead(deps: Pick<Deps, "sqlite">, id: string, days: number, now: number) {
@@ -310,7 +313,7 @@ export function serverStatsRead(deps: Pick<Deps, "sqlite">, id: string, days: nu
   return { points, from: s.from, until: s.until };
 }
 
-export function serverStatsJson(deps: Pick<Deps, "sqlite" | "clock">, id: string, days: number): Uint8Array {
+export function serverStatsBody(deps: Pick<Deps, "sqlite" | "clock">, id: string, days: number): Uint8Array | string {
   const now = deps.clock.now();
   return cachedSeriesJson(deps.sqlite, `server ${id} ${days}`, now, () => {
     // Only the sid (serverRow reads the whole row).
@@ -321,8 +324,11 @@ export function serverStatsJson(deps: Pick<Deps, "sqlite" | "clock">, id: string
   });
 }
 
+/** The same text as UTF-8 bytes. */
+export const serverStatsJson = (deps: Pick<Deps, "sqlite" | "clock">, id: string, days: number): Uint8Array => bytesOf(serverStatsBody(deps, id, days));
+
 export const serverStats = (deps: Pick<Deps, "sqlite" | "clock">, id: string, days: number) =>
-  parseJson(serverStatsJson(deps, id, days)) as ReturnType<typeof serverStatsRead>["points"];
+  parseJson(serverStatsBody(deps, id, days)) as ReturnType<typeof serverStatsRead>["points"];
 
 export function serverStatsRange(deps: Pick<Deps, "sqlite">, id: string) {
   const r = serverRow(deps.sqlite, id);
@@ -341,7 +347,7 @@ export function globalPlayersRead(deps: Pick<Deps, "sqlite">, days: number, now:
   return { points, from: s.from, until: s.until };
 }
 
-export function globalPlayersJson(deps: Pick<Deps, "sqlite" | "clock">, days: number): Uint8Array {
+export function globalPlayersBody(deps: Pick<Deps, "sqlite" | "clock">, days: number): Uint8Array | string {
   const now = deps.clock.now();
   return cachedSeriesJson(deps.sqlite, `global ${days}`, now, () => {
     const s = readSeriesAt(deps.sqlite, now, GLOBAL_SERIES, null, days);
@@ -349,8 +355,11 @@ export function globalPlayersJson(deps: Pick<Deps, "sqlite" | "clock">, days: nu
   });
 }
 
+/** The same text as UTF-8 bytes. */
+export const globalPlayersJson = (deps: Pick<Deps, "sqlite" | "clock">, days: number): Uint8Array => bytesOf(globalPlayersBody(deps, days));
+
 export const globalPlayers = (deps: Pick<Deps, "sqlite" | "clock">, days: number) =>
-  parseJson(globalPlayersJson(deps, days)) as ReturnType<typeof globalPlayersRead>["points"];
+  parseJson(globalPlayersBody(deps, days)) as ReturnType<typeof globalPlayersRead>["points"];
 
 export const globalPlayersRange = (deps: Pick<Deps, "sqlite">) => ({ oldest: oldestOf(deps, GLOBAL_SERIES, null) });
 
@@ -374,7 +383,7 @@ export function communityPlayersRead(deps: Pick<Deps, "sqlite">, communityId: st
   return { points, from: s.from, until: s.until };
 }
 
-export function communityPlayersJson(deps: Pick<Deps, "sqlite" | "clock">, communityId: string, days: number): Uint8Array {
+export function communityPlayersBody(deps: Pick<Deps, "sqlite" | "clock">, communityId: string, days: number): Uint8Array | string {
   const now = deps.clock.now();
   return cachedSeriesJson(deps.sqlite, `community ${communityId} ${days}`, now, () => {
     requireCommunity(deps.sqlite, communityId);
@@ -383,8 +392,11 @@ export function communityPlayersJson(deps: Pick<Deps, "sqlite" | "clock">, commu
   });
 }
 
+/** The same text as UTF-8 bytes. */
+export const communityPlayersJson = (deps: Pick<Deps, "sqlite" | "clock">, communityId: string, days: number): Uint8Array => bytesOf(communityPlayersBody(deps, communityId, days));
+
 export const communityPlayers = (deps: Pick<Deps, "sqlite" | "clock">, communityId: string, days: number) =>
-  parseJson(communityPlayersJson(deps, communityId, days)) as ReturnType<typeof communityPlayersRead>["points"];
+  parseJson(communityPlayersBody(deps, communityId, days)) as ReturnType<typeof communityPlayersRead>["points"];
 
 export function communityPlayersRange(deps: Pick<Deps, "sqlite">, communityId: string) {
   requireCommunity(deps.sqlite, communityId);
