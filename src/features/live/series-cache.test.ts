@@ -207,7 +207,7 @@ describe("the series answers kept in memory", () => {
     }
   });
 
-  test("production sends a miss (the written bytes) and the hits after it (kept as a string) as the same text and length", async () => {
+  test("production sends a miss and the hits after it as the same text, and the budget counts its bytes", async () => {
     clock.set(T0 + 45 * 60_000);
     await scan(); // a new database state: nothing kept
     const prod = createApp({ ...t.deps, config: { ...t.deps.config, LOADOUT_RESPONSE_VALIDATION: "off" } });

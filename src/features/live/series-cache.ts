@@ -1,8 +1,8 @@
 // The stat series' answers from memory: GET /game-servers/:id/stats,
 // /stats/global-players and /stats/community-players read up to ~2,920 bucket rows and build as
 // many points per request, yet their data changes only when a scan, a roll-up or another write
-// commits. An answer is kept as its UTF-8 JSON (what production sends, no serialising or encoding
-// per request) with:
+// commits. An answer is kept as its JSON text (what production sends, no serialising per request)
+// with:
 // - the database state it was read at: total_changes() of this connection (every INSERT, UPDATE or
 //   DELETE through it, triggers included: a scan, a roll-up, a test's raw SQL) and
 //   PRAGMA data_version (a commit by any other connection or process). Another state drops every
@@ -13,11 +13,11 @@
 // At most SERIES_CACHE_BYTES of answers (least recently used out first);
 // loadout_live_series_cache_bytes / _answers report what it holds.
 //
-// A miss is sent as the bytes series-json.ts wrote. From its first hit on an answer is kept and
-// sent as a string of the same text (series JSON is ASCII: one byte per character, the same size
-// in the byte budget): Bun makes a Response of a string without copying it, where a Uint8Array
-// body is copied into every Response (a 330 KB year of points: ~25-50 µs and 330 KB of garbage
-// per request; measured in docs/performance.md, Issue 29 "Round 2, stat series").
+// An answer is kept and sent as the string JSON.stringify gives (series JSON is ASCII: one byte
+// per character, so its length is its size in the byte budget), not as UTF-8 bytes: Bun makes a
+// Response of a string without copying it, where a Uint8Array body is copied into every Response
+// (a 330 KB year of points: ~25-50 µs and 330 KB of garbage per request), and a miss no longer
+// encodes (docs/performance.md, Issue 29 "Round 2, stat series").
 import type { Database } from "bun:sqlite";
 import { BytesLru } from "../../shared/bytes-lru";
 import { stmt } from "./repository";
@@ -28,15 +28,12 @@ export const SERIES_CACHE_BYTES = 16 * 2 ** 20;
 interface Answer {
   from: number;
   until: number;
-  /** The bytes as written; the same text as a string from the first hit on. */
-  body: Uint8Array | string;
+  /** JSON text, ASCII only (times, keys, numbers). */
+  body: string;
 }
 
-const decoder = new TextDecoder();
-const sizeOf = (body: Uint8Array | string) => (typeof body === "string" ? body.length : body.byteLength);
-
 class SeriesCache {
-  readonly answers = new BytesLru<Answer>(SERIES_CACHE_BYTES, (_, a) => sizeOf(a.body));
+  readonly answers = new BytesLru<Answer>(SERIES_CACHE_BYTES, (_, a) => a.body.length);
   hits = 0;
   misses = 0;
   private changes = -1;
@@ -50,17 +47,12 @@ class SeriesCache {
     this.version = version;
   }
 
-  get(key: string, now: number): Uint8Array | string | undefined {
+  get(key: string, now: number): string | undefined {
     const a = this.answers.get(key);
     if (!a) return undefined;
     if (now < a.from || now > a.until) {
       this.answers.delete(key, a);
       return undefined;
-    }
-    if (typeof a.body !== "string") {
-      // Only ASCII text changes type (its size in the budget stays the same).
-      const text = decoder.decode(a.body);
-      if (text.length === a.body.byteLength) a.body = text;
     }
     return a.body;
   }
@@ -78,19 +70,19 @@ function cacheOf(sqlite: Database): SeriesCache {
   return c;
 }
 
-/** What a series read returns: its JSON (series-json.ts), and the clock times for which the same read answers the same. */
+/** What a series read returns: the points, and the clock times for which the same read answers the same. */
 export interface SeriesAnswer {
-  body: Uint8Array;
+  points: unknown[];
   from: number;
   until: number;
 }
 
 /**
- * A series answer's JSON: from memory when an answer of the same key was read at the current
- * database state and holds for `now` (then a string of the text, see above), else `read()`'s
- * UTF-8 bytes (which throws for an unknown server or community before anything is kept).
+ * A series answer as JSON text: from memory when an answer of the same key was read at the
+ * current database state and holds for `now`, else `read()` (which throws for an unknown server
+ * or community before anything is kept).
  */
-export function cachedSeriesJson(sqlite: Database, key: string, now: number, read: () => SeriesAnswer): Uint8Array | string {
+export function cachedSeriesJson(sqlite: Database, key: string, now: number, read: () => SeriesAnswer): string {
   const c = cacheOf(sqlite);
   const hit = c.get(key, now);
   if (hit) {
@@ -99,8 +91,9 @@ export function cachedSeriesJson(sqlite: Database, key: string, now: number, rea
   }
   c.misses++;
   const a = read();
-  if (a.from <= now && now <= a.until) c.answers.set(key, a);
-  return a.body;
+  const body = JSON.stringify(a.points);
+  if (a.from <= now && now <= a.until) c.answers.set(key, { from: a.from, until: a.until, body });
+  return body;
 }
 
 /** What the series cache holds (for the metrics): answers and bytes, and lookups by result. */

@@ -11,7 +11,6 @@ import { cachedDetailJson, invalidateLiveSnapshot, liveSnapshot, onlineRow, quer
 
 export { ONLINE_WINDOW, toEntry };
 import { cachedSeriesJson } from "./series-cache";
-import { COL, seriesShape, writeSeriesJson, type SeriesValues } from "./series-json";
 import { DAY, HOUR, RAW_WINDOW, SERVER_COLUMNS, THREE_HOURS, liveRepo, stmt, type ServerRow } from "./repository";
 
 const notFound = () => new AppError(404, "game server not found");
@@ -161,6 +160,14 @@ const GLOBAL_SERIES: SeriesDef = {
 };
 const COMMUNITY_SERIES: SeriesDef = { ...GLOBAL_SERIES, raw: "live_community_stats_raw", hourly: "live_community_stats_hourly", threeHour: "live_community_stats_3h", key: "community_id" };
 
+export interface SeriesRow {
+  time: number;
+  n: number;
+  ps: number;
+  pm: number;
+  qs: number;
+  xs: number;
+}
 
 export function resolutionFor(days: number): "raw" | "hourly" | "3h" {
   if (days <= 1) return "raw";
@@ -199,7 +206,7 @@ function seriesSql(d: SeriesDef, res: "raw" | "hourly" | "3h"): { head: string |
  * its range (the bucket `since`, the same for a whole step) and the raw cut (now − 24 h), which
  * drops raw points as it passes them (series-cache.ts keeps answers by these times).
  */
-function readSeriesAt(sqlite: Database, now: number, d: SeriesDef, key: string | number | null, days: number): { rows: SeriesValues[]; from: number; until: number } {
+function readSeriesAt(sqlite: Database, now: number, d: SeriesDef, key: string | number | null, days: number): { rows: SeriesRow[]; from: number; until: number } {
   const res = resolutionFor(days);
   const step = res === "3h" ? THREE_HOURS : HOUR;
   const params: Record<string, string | number> = { rawFrom: now - RAW_WINDOW };
@@ -210,14 +217,13 @@ function readSeriesAt(sqlite: Database, now: number, d: SeriesDef, key: string |
     if (res === "3h") params.w3 = liveRepo.getState(sqlite, "3h_until") ?? 0;
   }
   const { head, tail } = seriesSql(d, res);
-  // Row arrays (time, n, ps, pm, qs, xs), not objects: series-json.ts writes the JSON from them.
-  const tailRows = stmt(sqlite, tail).values(tailParams(params, res)) as SeriesValues[];
+  const tailRows = stmt(sqlite, tail).all(tailParams(params, res)) as SeriesRow[];
   if (!head) {
     // Raw points from now − 24 h: the same while the cut has not reached the first of them (and
     // has not moved back before this read's cut).
-    return { rows: tailRows, from: now, until: tailRows.length ? tailRows[0]![0] + RAW_WINDOW : Infinity };
+    return { rows: tailRows, from: now, until: tailRows.length ? tailRows[0]!.time + RAW_WINDOW : Infinity };
   }
-  const headRows = stmt(sqlite, head).values(headParams(params, res)) as SeriesValues[];
+  const headRows = stmt(sqlite, head).all(headParams(params, res)) as SeriesRow[];
   const rows = tailRows.length === 0 ? headRows : headRows.concat(tailRows);
   // The same bucket start for a whole step; raw points are read from max(since, w1, cut), which
   // is max(since, w1) while the cut stays at or before it.
@@ -268,67 +274,38 @@ function seriesIso(t: number): string {
   }
   return s;
 }
-const decoder = new TextDecoder();
 const encoder = new TextEncoder();
-const parseJson = (body: Uint8Array | string): unknown => JSON.parse(typeof body === "string" ? body : decoder.decode(body));
-const bytesOf = (body: Uint8Array | string): Uint8Array => (typeof body === "string" ? encoder.encode(body) : body);
 
-// The points' fields per series, in the order the JSON has them (series-json.ts writes them).
-const SERVER_POINT = seriesShape([
-  { key: "player_count", col: COL.ps, avg: true },
-  { key: "queue_players_count", col: COL.qs, avg: true },
-  { key: "wait_time_estimation", col: COL.xs, avg: true },
-  { key: "player_count_max", col: COL.pm, avg: false },
-]);
-const GLOBAL_POINT = seriesShape([
-  { key: "total_players", col: COL.ps, avg: true },
-  { key: "total_servers_online", col: COL.xs, avg: true },
-  { key: "total_players_max", col: COL.pm, avg: false },
-]);
-const COMMUNITY_POINT = seriesShape([
-  { key: "total_players", col: COL.ps, avg: true },
-  { key: "total_queue", col: COL.qs, avg: true },
-  { key: "online_servers", col: COL.xs, avg: true },
-  { key: "total_players_max", col: COL.pm, avg: false },
-]);
-
-// Each series answer is read once per database state and clock step and kept as its JSON
-// (series-cache.ts), written from the row arrays without building objects (series-json.ts). The
-// *Read functions build the points as objects from the same SQL (the tests' truth: their
-// JSON.stringify is the same text), the *Body functions are what production sends (bytes on a
-// miss, the same text as a string on a hit), the *Json functions that text as UTF-8 bytes, and
-// the object functions parse it (the test app's strict response schemas check it).
+// Each series answer is read once per database state and clock step and kept as its JSON text
+// (series-cache.ts); the *Read functions read SQLite every time (the cache's source and the tests'
+// truth), the *Body functions are what production sends (the text as kept), the *Json functions
+// the same as UTF-8 bytes, and the object functions parse that same text (the test app's strict
+// response schemas check it).
 
 /** A server's series from SQLite (404 for an unknown server). */
 export function serverStatsRead(deps: Pick<Deps, "sqlite">, id: string, days: number, now: number) {
   const r = serverRow(deps.sqlite, id);
   const s = readSeriesAt(deps.sqlite, now, SERVER_SERIES, r.sid, days);
-  const points = s.rows.map(([time, n, ps, pm, qs, xs]) => ({
-    time: seriesIso(time),
-    player_count: avg(ps, n),
-    queue_players_count: avg(qs, n),
-    wait_time_estimation: avg(xs, n),
-    player_count_max: pm,
+  const points = s.rows.map((p) => ({
+    time: seriesIso(p.time),
+    player_count: avg(p.ps, p.n),
+    queue_players_count: avg(p.qs, p.n),
+    wait_time_estimation: avg(p.xs, p.n),
+    player_count_max: p.pm,
   }));
   return { points, from: s.from, until: s.until };
 }
 
-export function serverStatsBody(deps: Pick<Deps, "sqlite" | "clock">, id: string, days: number): Uint8Array | string {
+export function serverStatsBody(deps: Pick<Deps, "sqlite" | "clock">, id: string, days: number): string {
   const now = deps.clock.now();
-  return cachedSeriesJson(deps.sqlite, `server ${id} ${days}`, now, () => {
-    // Only the sid (serverRow reads the whole row).
-    const r = stmt(deps.sqlite, `SELECT sid FROM game_servers WHERE id = ?`).values(id) as [number][];
-    if (!r.length) throw notFound();
-    const s = readSeriesAt(deps.sqlite, now, SERVER_SERIES, r[0]![0], days);
-    return { body: writeSeriesJson(s.rows, SERVER_POINT), from: s.from, until: s.until };
-  });
+  return cachedSeriesJson(deps.sqlite, `server ${id} ${days}`, now, () => serverStatsRead(deps, id, days, now));
 }
 
 /** The same text as UTF-8 bytes. */
-export const serverStatsJson = (deps: Pick<Deps, "sqlite" | "clock">, id: string, days: number): Uint8Array => bytesOf(serverStatsBody(deps, id, days));
+export const serverStatsJson = (deps: Pick<Deps, "sqlite" | "clock">, id: string, days: number): Uint8Array => encoder.encode(serverStatsBody(deps, id, days));
 
 export const serverStats = (deps: Pick<Deps, "sqlite" | "clock">, id: string, days: number) =>
-  parseJson(serverStatsBody(deps, id, days)) as ReturnType<typeof serverStatsRead>["points"];
+  JSON.parse(serverStatsBody(deps, id, days)) as ReturnType<typeof serverStatsRead>["points"];
 
 export function serverStatsRange(deps: Pick<Deps, "sqlite">, id: string) {
   const r = serverRow(deps.sqlite, id);
@@ -338,28 +315,25 @@ export function serverStatsRange(deps: Pick<Deps, "sqlite">, id: string) {
 /** The global series from SQLite. */
 export function globalPlayersRead(deps: Pick<Deps, "sqlite">, days: number, now: number) {
   const s = readSeriesAt(deps.sqlite, now, GLOBAL_SERIES, null, days);
-  const points = s.rows.map(([time, n, ps, pm, , xs]) => ({
-    time: seriesIso(time),
-    total_players: avg(ps, n),
-    total_servers_online: avg(xs, n),
-    total_players_max: pm,
+  const points = s.rows.map((p) => ({
+    time: seriesIso(p.time),
+    total_players: avg(p.ps, p.n),
+    total_servers_online: avg(p.xs, p.n),
+    total_players_max: p.pm,
   }));
   return { points, from: s.from, until: s.until };
 }
 
-export function globalPlayersBody(deps: Pick<Deps, "sqlite" | "clock">, days: number): Uint8Array | string {
+export function globalPlayersBody(deps: Pick<Deps, "sqlite" | "clock">, days: number): string {
   const now = deps.clock.now();
-  return cachedSeriesJson(deps.sqlite, `global ${days}`, now, () => {
-    const s = readSeriesAt(deps.sqlite, now, GLOBAL_SERIES, null, days);
-    return { body: writeSeriesJson(s.rows, GLOBAL_POINT), from: s.from, until: s.until };
-  });
+  return cachedSeriesJson(deps.sqlite, `global ${days}`, now, () => globalPlayersRead(deps, days, now));
 }
 
 /** The same text as UTF-8 bytes. */
-export const globalPlayersJson = (deps: Pick<Deps, "sqlite" | "clock">, days: number): Uint8Array => bytesOf(globalPlayersBody(deps, days));
+export const globalPlayersJson = (deps: Pick<Deps, "sqlite" | "clock">, days: number): Uint8Array => encoder.encode(globalPlayersBody(deps, days));
 
 export const globalPlayers = (deps: Pick<Deps, "sqlite" | "clock">, days: number) =>
-  parseJson(globalPlayersBody(deps, days)) as ReturnType<typeof globalPlayersRead>["points"];
+  JSON.parse(globalPlayersBody(deps, days)) as ReturnType<typeof globalPlayersRead>["points"];
 
 export const globalPlayersRange = (deps: Pick<Deps, "sqlite">) => ({ oldest: oldestOf(deps, GLOBAL_SERIES, null) });
 
@@ -373,30 +347,26 @@ function requireCommunity(sqlite: Database, id: string) {
 export function communityPlayersRead(deps: Pick<Deps, "sqlite">, communityId: string, days: number, now: number) {
   requireCommunity(deps.sqlite, communityId);
   const s = readSeriesAt(deps.sqlite, now, COMMUNITY_SERIES, communityId, days);
-  const points = s.rows.map(([time, n, ps, pm, qs, xs]) => ({
-    time: seriesIso(time),
-    total_players: avg(ps, n),
-    total_queue: avg(qs, n),
-    online_servers: avg(xs, n),
-    total_players_max: pm,
+  const points = s.rows.map((p) => ({
+    time: seriesIso(p.time),
+    total_players: avg(p.ps, p.n),
+    total_queue: avg(p.qs, p.n),
+    online_servers: avg(p.xs, p.n),
+    total_players_max: p.pm,
   }));
   return { points, from: s.from, until: s.until };
 }
 
-export function communityPlayersBody(deps: Pick<Deps, "sqlite" | "clock">, communityId: string, days: number): Uint8Array | string {
+export function communityPlayersBody(deps: Pick<Deps, "sqlite" | "clock">, communityId: string, days: number): string {
   const now = deps.clock.now();
-  return cachedSeriesJson(deps.sqlite, `community ${communityId} ${days}`, now, () => {
-    requireCommunity(deps.sqlite, communityId);
-    const s = readSeriesAt(deps.sqlite, now, COMMUNITY_SERIES, communityId, days);
-    return { body: writeSeriesJson(s.rows, COMMUNITY_POINT), from: s.from, until: s.until };
-  });
+  return cachedSeriesJson(deps.sqlite, `community ${communityId} ${days}`, now, () => communityPlayersRead(deps, communityId, days, now));
 }
 
 /** The same text as UTF-8 bytes. */
-export const communityPlayersJson = (deps: Pick<Deps, "sqlite" | "clock">, communityId: string, days: number): Uint8Array => bytesOf(communityPlayersBody(deps, communityId, days));
+export const communityPlayersJson = (deps: Pick<Deps, "sqlite" | "clock">, communityId: string, days: number): Uint8Array => encoder.encode(communityPlayersBody(deps, communityId, days));
 
 export const communityPlayers = (deps: Pick<Deps, "sqlite" | "clock">, communityId: string, days: number) =>
-  parseJson(communityPlayersBody(deps, communityId, days)) as ReturnType<typeof communityPlayersRead>["points"];
+  JSON.parse(communityPlayersBody(deps, communityId, days)) as ReturnType<typeof communityPlayersRead>["points"];
 
 export function communityPlayersRange(deps: Pick<Deps, "sqlite">, communityId: string) {
   requireCommunity(deps.sqlite, communityId);
@@ -488,4 +458,4 @@ export function copyFromServer(deps: Deps, user: { id: string }, serverId: strin
   return { list_id: created.id };
 }
 
-export { readSeriesAt, SERVER_SERIES, GLOBAL_SERIES, COMMUNITY_SERIES, SERVER_POINT };
+export { readSeriesAt, SERVER_SERIES, GLOBAL_SERIES, COMMUNITY_SERIES };
