@@ -15,6 +15,7 @@
 //                       items of versions with a resource path list; its unknown dependencies
 //                       get a scrape.detail each
 //   catalog.growth      the 3-hourly growth snapshot and its 180-day retention
+import { existsSync } from "node:fs";
 import { join } from "node:path";
 import type { Deps } from "../../deps";
 import { PermanentJobError, type Job, type JobContext, type JobHandler } from "../../jobs/queue";
@@ -101,8 +102,14 @@ type FetchedDetail =
   | { kind: "mod"; mod: repo.NormalisedMod; scans: repo.ItemScan[] }
   | { kind: "gone"; workshop_id: string };
 
-/** Reads one mod's detail (and its scenarios and item lists when needed): no database writes. */
-async function fetchDetail(deps: Deps, workshopId: string, signal?: AbortSignal): Promise<FetchedDetail> {
+/** Whether the data dir has resource path lists at all (a batch asks once, not once a mod). */
+const hasPathLists = (deps: Deps) => existsSync(join(deps.config.LOADOUT_DATA_DIR, "resource-paths"));
+
+/**
+ * Reads one mod's detail (and its scenarios and item lists when needed): no database writes.
+ * `pathLists` false: the caller found no resource path lists folder (no item lists to read).
+ */
+async function fetchDetail(deps: Deps, workshopId: string, signal?: AbortSignal, pathLists = true): Promise<FetchedDetail> {
   const client = workshopClient(deps);
   let detail: Awaited<ReturnType<WorkshopClient["detail"]>>;
   try {
@@ -131,7 +138,7 @@ async function fetchDetail(deps: Deps, workshopId: string, signal?: AbortSignal)
   const source = resourcePathSource(deps);
   const known = new Set(mod.versions.map((v) => v.version));
   const scans: repo.ItemScan[] = [];
-  const versions = await source.versionsFor(mod.workshop_id);
+  const versions = pathLists ? await source.versionsFor(mod.workshop_id) : [];
   const scanned = versions.length ? repo.scannedVersions(deps.sqlite, mod.workshop_id) : new Set<string>();
   for (const version of versions) {
     if (!known.has(version) || scanned.has(version)) continue;
@@ -322,6 +329,7 @@ export async function scrapeDetailBatch(
     deps.jobs.enqueue(JOB_SCRAPE_DETAIL, { workshop_id: id }, { dedupeKey: `scrape:${id}` });
   };
   const fetched: FetchedDetail[] = [];
+  const pathLists = hasPathLists(deps);
   for (const id of ids) {
     if (ctx?.signal.aborted) throw ctx.signal.reason ?? new Error("aborted");
     if (fresh.has(id)) {
@@ -333,7 +341,7 @@ export async function scrapeDetailBatch(
       continue;
     }
     try {
-      fetched.push(await fetchDetail(deps, id, ctx?.signal));
+      fetched.push(await fetchDetail(deps, id, ctx?.signal, pathLists));
     } catch (err) {
       if (ctx?.signal.aborted) throw err;
       defer(id, err);
