@@ -3,7 +3,7 @@
 // (listServersBytes: page from the snapshot, page cache included) and by querySnapshot (the page's
 // rows only, no bytes, no cache), µs per query; no HTTP, no Elysia. On a kept copy of the full db
 // (as bench/live-rows.ts --dir). With `bun --cpu-prof` it is the loop to profile.
-//   bun bench/live-list.ts --dir /tmp/x [--queries N] [--runs 3]
+//   bun bench/live-list.ts --dir /tmp/x [--queries N] [--runs 3] [--only <regex of row names>]
 import { copyFileSync, existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
@@ -23,6 +23,7 @@ const argOf = (n: string, d: string) => {
 };
 const queries = Number(argOf("queries", "20000"));
 const runs = Number(argOf("runs", "3"));
+const only = new RegExp(argOf("only", "game-servers"));
 const src = join(ROOT, "bench/data/full.db");
 const meta = JSON.parse(readFileSync(`${src}.meta.json`, "utf8")) as SeedMeta;
 const keep = argOf("dir", "");
@@ -52,7 +53,7 @@ const cpu = () => {
 console.log(`${queries} queries a row, ${runs} runs; CPU µs per query (median of the runs)`);
 console.log("| row | listServersBytes (route's work) | querySnapshot (rows only, no cache) |\n|---|---|---|");
 for (const e of variedEndpoints(vocab)) {
-  if (!e.name.includes("game-servers")) continue;
+  if (!e.name.includes("game-servers") || !only.test(e.name)) continue;
   const rnd = mulberry32(7);
   const qs = Array.from({ length: queries }, () => parse(e.vary!(rnd)));
   const med = (f: (q: ListQuery) => unknown) => {

@@ -410,20 +410,25 @@ function pageIndexes(s: LiveSnapshot, q: ListQuery, since: number): number[] {
   // address pieces are then tested on the rows still set only.
   const ix = listIndex(s);
   const mask = new Uint32Array(ix.words);
-  const candidates = mods.length || search.words.length ? candidatesOf(s, mods, search.words) : null;
-  if (candidates) for (let k = 0; k < candidates.length; k++) mask[candidates[k]! >>> 5]! |= 1 << (candidates[k]! & 31);
+  if (mods.length || search.words.length) mask.set(candidateRows(s, ix, mods, search.words));
   else mask.set(ix.all);
   if (q.official !== undefined) and(mask, ix.official[q.official ? 1 : 0]);
   if (q.password_protected !== undefined) and(mask, ix.password[q.password_protected ? 1 : 0]);
   for (const t of (q.tags ?? []).slice(0, 20)) and(mask, tagRows(s, ix, `,${t},`));
   const c = columnsOf(s);
+  if (q.min_players !== undefined) {
+    const m = q.min_players;
+    and(mask, rowsWhere(s, ix, `p${m}`, (i) => !(c.players[i]! < m)));
+  }
+  if (q.max_mod_size !== undefined) {
+    const m = q.max_mod_size;
+    and(mask, rowsWhere(s, ix, `s${m}`, (i) => !(c.size[i]! > m)));
+  }
   const hosts = search.address.length ? lowerHosts(s) : null;
-  const minPlayers = q.min_players;
-  const maxSize = q.max_mod_size;
   const community = q.community_id;
   // Every held row is seen since `since` while since <= minSeen (the usual case between scans).
   const checkSeen = !(since <= c.minSeen);
-  if (checkSeen || minPlayers !== undefined || maxSize !== undefined || community !== undefined || hosts) {
+  if (checkSeen || community !== undefined || hosts) {
     for (let w = 0; w < mask.length; w++) {
       let bits = mask[w]!;
       let keep = bits;
@@ -433,8 +438,6 @@ function pageIndexes(s: LiveSnapshot, q: ListQuery, since: number): number[] {
         const i = (w << 5) | (31 - Math.clz32(low));
         if (
           (checkSeen && c.seen[i]! < since) ||
-          (minPlayers !== undefined && c.players[i]! < minPlayers) ||
-          (maxSize !== undefined && c.size[i]! > maxSize) ||
           (community !== undefined && s.rows[i]!.community_id !== community) ||
           (hosts && !search.address.every((a) => hosts[i]!.includes(a)))
         )
@@ -504,7 +507,10 @@ interface ListIndex {
   /** The rows whose official / password_protected is false (0) and true (1). */
   official: [Uint32Array, Uint32Array];
   password: [Uint32Array, Uint32Array];
-  /** Rows of recent tags (`,t,` → rows whose tags hold it) and search phrases (`\u0000phrase`). */
+  /**
+   * Rows of recent filter values: tags (`,t,`), min_players (`p<n>`), max_mod_size (`s<n>`), search
+   * phrases (`\u0000<phrase>`), asked mods and words (`c<mods>\u0000<words>`).
+   */
   bits: BytesLru<Uint32Array>;
 }
 const listIndexes = new WeakMap<LiveSnapshot, ListIndex>();
@@ -548,13 +554,29 @@ function popCount(b: Uint32Array): number {
   return n;
 }
 
-/** The rows whose tags (`,a,b,`) hold `needle` (`,t,`): kept per snapshot. */
-function tagRows(s: LiveSnapshot, ix: ListIndex, needle: string): Uint32Array {
-  let b = ix.bits.get(needle);
+/** The rows passing `test`, kept per snapshot under `key` (a filter and its value). */
+function rowsWhere(s: LiveSnapshot, ix: ListIndex, key: string, test: (i: number) => boolean): Uint32Array {
+  let b = ix.bits.get(key);
   if (!b) {
     b = new Uint32Array(ix.words);
-    for (let i = 0; i < s.rows.length; i++) if (s.tags[i]!.includes(needle)) b[i >>> 5]! |= 1 << (i & 31);
-    ix.bits.set(needle, b);
+    for (let i = 0; i < s.rows.length; i++) if (test(i)) b[i >>> 5]! |= 1 << (i & 31);
+    ix.bits.set(key, b);
+  }
+  return b;
+}
+
+/** The rows whose tags (`,a,b,`) hold `needle` (`,t,`). */
+const tagRows = (s: LiveSnapshot, ix: ListIndex, needle: string) => rowsWhere(s, ix, needle, (i) => s.tags[i]!.includes(needle));
+
+/** The candidate rows (candidatesOf) as a bitset, kept by the asked mods and words. */
+function candidateRows(s: LiveSnapshot, ix: ListIndex, mods: string[], words: string[]): Uint32Array {
+  const key = "c" + [...mods].sort().join(",") + "\u0000" + words.join("");
+  let b = ix.bits.get(key);
+  if (!b) {
+    b = new Uint32Array(ix.words);
+    const rows = candidatesOf(s, mods, words);
+    for (let k = 0; k < rows.length; k++) b[rows[k]! >>> 5]! |= 1 << (rows[k]! & 31);
+    ix.bits.set(key, b);
   }
   return b;
 }
