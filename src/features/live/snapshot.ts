@@ -812,7 +812,13 @@ export function searchIndexBytes(s: LiveSnapshot): number {
   const r = ranks.get(s);
   return (ix ? ix.bytes + ix.recent.bytes : 0) + (r ? Object.keys(r).length * s.rows.length * 4 : 0) + (hostsLower.has(s) ? s.rows.length * 60 : 0) + (columns.has(s) ? s.rows.length * 26 : 0) +
     (entryJsonBytes.get(s)?.reduce((n, b) => n + b.length + 64, 0) ?? 0) +
-    (pageCaches.get(s)?.bytes ?? 0);
+    (pageCaches.get(s)?.bytes ?? 0) + listBitsBytes(s);
+}
+
+/** What the list's row bitsets of a snapshot hold (counted in searchIndexBytes): bytes, 0 before the first list request. */
+export function listBitsBytes(s: LiveSnapshot): number {
+  const l = listIndexes.get(s);
+  return l ? 5 * l.words * 4 + l.bits.bytes : 0;
 }
 
 /** An online server's row (online = 1 and seen since `since`), or null: then SQLite answers. */
