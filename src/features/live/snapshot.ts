@@ -14,8 +14,9 @@
 // Per scan it holds each online server's row and its answer object (built once), the server order
 // for every sort (computed by SQLite with the same ORDER BY the SQL path uses, so ties and
 // NOCASE collation are the same), the lower-cased tags string, and for every workshop id the
-// servers that run it. A request walks the order of its sort and stops after offset + limit
-// matches; a mod filter first intersects the servers of the asked mods.
+// servers that run it. A request ANDs row bitsets kept per snapshot (the asked mods and words'
+// candidates, flag values, tags, player and size bounds), then walks the order of its sort and
+// stops after offset + limit matches (or sorts the positions of a few matches).
 import { BytesLru } from "../../shared/bytes-lru";
 import { NAME_END, parseServerSearch } from "./search";
 import type { Database } from "bun:sqlite";
