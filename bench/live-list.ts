@@ -4,19 +4,15 @@
 // rows only, no bytes, no cache), µs per query; no HTTP, no Elysia. On a kept copy of the full db
 // (as bench/live-rows.ts --dir). With `bun --cpu-prof` it is the loop to profile.
 //   bun bench/live-list.ts --dir /tmp/x [--queries N] [--runs 3] [--only <regex of row names>]
-import { copyFileSync, existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join, resolve } from "node:path";
-import { Database } from "bun:sqlite";
+import { join } from "node:path";
 import { loadConfig } from "../src/config";
 import { createDeps } from "../src/runtime";
 import { listQuery, type ListQuery } from "../src/features/live/model";
 import { listServers, listServersBytes } from "../src/features/live/service";
 import { mulberry32 } from "../test/fixtures/prng";
 import { variedEndpoints, vocabulary } from "./run";
-import type { SeedMeta } from "./seed";
+import { liveCopy } from "./live-copy";
 
-const ROOT = resolve(import.meta.dir, "..");
 const argOf = (n: string, d: string) => {
   const i = process.argv.indexOf(`--${n}`);
   return i >= 0 ? process.argv[i + 1]! : d;
@@ -24,20 +20,7 @@ const argOf = (n: string, d: string) => {
 const queries = Number(argOf("queries", "20000"));
 const runs = Number(argOf("runs", "3"));
 const only = new RegExp(argOf("only", "game-servers"));
-const src = join(ROOT, "bench/data/full.db");
-const meta = JSON.parse(readFileSync(`${src}.meta.json`, "utf8")) as SeedMeta;
-const keep = argOf("dir", "");
-const dir = keep || mkdtempSync(join(tmpdir(), "loadout-live-list-"));
-if (!keep || !existsSync(join(dir, "loadout.db"))) copyFileSync(src, join(dir, "loadout.db"));
-{
-  const db = new Database(join(dir, "loadout.db"));
-  const mark = join(dir, "shifted-to");
-  const from = existsSync(mark) ? Number(readFileSync(mark, "utf8")) : meta.now;
-  const to = Date.now();
-  if (to > from) db.query("UPDATE game_servers SET last_seen_at = last_seen_at + ? WHERE online = 1").run(to - from);
-  writeFileSync(mark, String(to));
-  db.close();
-}
+const { dir, done } = liveCopy("full", argOf("dir", ""));
 const deps = createDeps(loadConfig({ LOADOUT_DATA_DIR: dir, LOADOUT_SCHEDULES: "off", LOADOUT_LOG_LEVEL: "error" }));
 const vocab = vocabulary(join(dir, "loadout.db"));
 const parse = (path: string): ListQuery => {
@@ -68,5 +51,5 @@ for (const e of variedEndpoints(vocab)) {
   };
   console.log(`| ${e.name} | ${med((q) => listServersBytes(deps, q))} | ${med((q) => listServers(deps, q))} |`);
 }
-if (!keep) rmSync(dir, { recursive: true, force: true });
+done();
 process.exit(0);
