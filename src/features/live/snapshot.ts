@@ -174,7 +174,7 @@ const modListCaches = new WeakMap<Database, ModListCache>();
 function modIndex(sqlite: Database, recent: string, cut: number, nUsed: number, usedAt: Int32Array, nRows: number, rowAt: Int32Array) {
   const perServer = stmt(
     sqlite,
-    `SELECT g.sid, (SELECT json_group_array(gm.workshop_id) FROM game_server_mods gm WHERE gm.server_id = g.id) ${recent}`,
+    `SELECT g.sid, (SELECT json_group_array(gm.workshop_id) FROM game_server_mods_by_sid gm WHERE gm.server_sid = g.sid) ${recent}`,
   ).values({ cut }) as [number, string][];
   let cache = modListCaches.get(sqlite);
   // Numbers are never reused while the cache lives; a cache that numbered far more ids than are
