@@ -124,10 +124,11 @@ export type ChangeRow = [
 
 export const liveRepo = {
   /**
-   * New game_server_mods rows. Many at once (a first sight: ~200,000) go in without the per-row
-   * generation trigger (70_live_snapshot_gen.sql), which then cost a third of the insert: it is
-   * dropped and created again from its own stored text around the insert, inside the caller's
-   * transaction, and the generation moves once instead. No other connection can see the table
+   * New game_server_mods_by_sid rows. Many at once (a first sight: ~200,000) go in without the
+   * per-row generation trigger (a1_server_mods_by_sid.sql, a2_server_mods_ver.sql), which then
+   * cost a third of the insert: it is dropped and created again from its own stored text around
+   * the insert, inside the caller's transaction, and the generation moves once instead (and the
+   * servers' mod-list versions are set to it). No other connection can see the table
    * without it (the change commits whole, or rolls back with the rows).
    */
   insertMods(sqlite: Database, rows: ModRow[]) {
@@ -135,6 +136,14 @@ export const liveRepo = {
     if (rows.length < BULK_ROWS) return insert();
     withoutRowTrigger(sqlite, "game_server_mods_gen_ins", insert);
     bumpServersGen(sqlite);
+    // What the trigger also does per row: each server's mod-list version (a2_server_mods_ver.sql).
+    const sids = new Set<number>();
+    for (const r of rows) sids.add(r[0]);
+    stmt(
+      sqlite,
+      `INSERT OR REPLACE INTO game_server_mods_ver (sid, ver)
+       SELECT j.value, (SELECT value FROM live_state WHERE key = 'servers_gen') FROM json_each(?) j`,
+    ).run(JSON.stringify([...sids]));
   },
 
   insertChanges(sqlite: Database, rows: ChangeRow[]) {
