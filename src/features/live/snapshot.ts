@@ -197,7 +197,16 @@ function adoptModLists(sqlite: Database, s: LiveSnapshot) {
  * view per mod) walking the servers in usage order and in row order, so each mod's positions
  * come out ascending without a sort.
  */
-function modIndex(sqlite: Database, recent: string, cut: number, nUsed: number, usedAt: Int32Array, nRows: number, rowAt: Int32Array) {
+function modIndex(
+  sqlite: Database,
+  recent: string,
+  cut: number,
+  nUsed: number,
+  usedAt: Int32Array,
+  nRows: number,
+  rowAt: Int32Array,
+  slot: (sid: number) => number,
+) {
   const perServer = stmt(
     sqlite,
     `SELECT g.sid, g.id, (SELECT v.ver FROM game_server_mods_ver v WHERE v.sid = g.sid) ${recent}`,
@@ -244,7 +253,7 @@ function modIndex(sqlite: Database, recent: string, cut: number, nUsed: number, 
   const lists: Int32Array[] = new Array(nUsed);
   let pairs = 0;
   for (const [sid, e] of next) {
-    lists[usedAt[sid]! - 1] = e.nums;
+    lists[usedAt[slot(sid)]! - 1] = e.nums;
     pairs += e.nums.length;
   }
   // What the cache holds beside the snapshot (4 bytes a number).
@@ -338,18 +347,26 @@ export function buildSnapshot(sqlite: Database, now: number): LiveSnapshot {
     // are placed below, and an array read is several times cheaper than a Map lookup.
     let maxSid = 0;
     for (const r of used) if (r.sid > maxSid) maxSid = r.sid;
-    const usedAt = new Int32Array(maxSid + 1);
-    const rowAt = new Int32Array(maxSid + 1);
+    // The scan numbers new servers max + 1, so sids are dense; sids far apart (raw SQL, a test's
+    // random ones) go through a Map to slots instead of arrays as long as the largest sid.
+    const slots = maxSid > 4 * used.length + 65_536 ? new Map(used.map((r, i) => [r.sid, i + 1])) : null;
+    const slot = slots ? (sid: number) => slots.get(sid) ?? -1 : (sid: number) => sid;
+    const size = slots ? used.length + 1 : maxSid + 1;
+    const usedAt = new Int32Array(size);
+    const rowAt = new Int32Array(size);
     const seen = new Float64Array(used.length);
     const players = new Int32Array(used.length);
     const usedJson = used.map((r, i) => {
-      usedAt[r.sid] = i + 1;
+      usedAt[slot(r.sid)] = i + 1;
       seen[i] = r.last_seen_at;
       players[i] = r.player_count;
       return JSON.stringify(serverBase(r));
     });
-    for (const [sid, i] of bySid) if (sid <= maxSid) rowAt[sid] = i + 1;
-    const { byMod, usedByMod, modInts, cacheBytes, lists } = modIndex(sqlite, recent, cut, used.length, usedAt, rows.length, rowAt);
+    for (const [sid, i] of bySid) {
+      const k = slot(sid);
+      if (k >= 0 && k < size) rowAt[k] = i + 1;
+    }
+    const { byMod, usedByMod, modInts, cacheBytes, lists } = modIndex(sqlite, recent, cut, used.length, usedAt, rows.length, rowAt, slot);
     const entries = rows.map((r) => {
       const e = toEntry(r);
       Object.freeze(e.tags);
