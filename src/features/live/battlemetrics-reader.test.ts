@@ -5,6 +5,7 @@
 import { describe, expect, test } from "bun:test";
 import { bmPageSchema, bmServerSchema, normaliseServer, readPage, readServer } from "./battlemetrics";
 import { generateBmServers, loadBmFixture } from "../../../test/fakes/battlemetrics";
+import { mutated, paths } from "../../../test/mutations";
 
 /** The same as zod's answer, key order included; or null where zod refuses. */
 function expectSameAsZod(item: unknown) {
@@ -32,27 +33,6 @@ function expectPageAsZod(body: unknown) {
   expect(mine.data).toEqual(zod.data.data);
   expect(mine.next).toBe(zod.data.links?.next);
   return "same";
-}
-
-/** Every path to a value inside `v` (objects and arrays), to mutate one at a time. */
-function paths(v: unknown, at: (string | number)[] = [], out: (string | number)[][] = []): (string | number)[][] {
-  if (v && typeof v === "object") {
-    for (const [k, x] of Object.entries(v)) {
-      const p = [...at, Array.isArray(v) ? Number(k) : k];
-      out.push(p);
-      paths(x, p, out);
-    }
-  }
-  return out;
-}
-function mutated(item: unknown, path: (string | number)[], value: unknown): unknown {
-  const copy = structuredClone(item) as any;
-  let o = copy;
-  for (const k of path.slice(0, -1)) o = o[k];
-  const last = path.at(-1)!;
-  if (value === undefined) delete o[last];
-  else o[last] = value;
-  return copy;
 }
 
 const generated = generateBmServers(2000, { seed: 11, modPool: 500 });
