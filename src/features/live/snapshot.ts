@@ -95,6 +95,7 @@ export function liveSnapshot(sqlite: Database, now: number): LiveSnapshot {
   if (!s || s.gen !== readGen(sqlite) || now - ONLINE_WINDOW < s.cut) {
     s = buildSnapshot(sqlite, now);
     snapshots.set(sqlite, s);
+    adoptModLists(sqlite, s);
   }
   return s;
 }
@@ -113,6 +114,7 @@ export function invalidateLiveSnapshot(sqlite: Database): void {
 export function rebuildLiveSnapshot(sqlite: Database, now: number): LiveSnapshot {
   const s = buildSnapshot(sqlite, now);
   snapshots.set(sqlite, s);
+  adoptModLists(sqlite, s);
   return s;
 }
 
@@ -121,6 +123,7 @@ export const snapshotBuilds = () => builds;
 /** Swaps in a snapshot built inside a writer's transaction (snapshotWithUsage), once it has committed. */
 export function publishLiveSnapshot(sqlite: Database, s: LiveSnapshot): void {
   snapshots.set(sqlite, s);
+  adoptModLists(sqlite, s);
 }
 
 const readTopMods = (sqlite: Database) =>
@@ -148,21 +151,44 @@ export function snapshotWithUsage(sqlite: Database, usageAt: number, builtAt: nu
     if (u.servers > 0) usage.push([mod, u.servers, u.players]);
   }
   liveRepo.writeModUsage(sqlite, usageAt, usage);
-  return Object.freeze({ ...s, gen: readGen(sqlite), topMods: Object.freeze(readTopMods(sqlite)), builtAt, details: { map: new Map(), bytes: 0 } });
+  const out: LiveSnapshot = Object.freeze({ ...s, gen: readGen(sqlite), topMods: Object.freeze(readTopMods(sqlite)), builtAt, details: { map: new Map(), bytes: 0 } });
+  const lists = pendingLists.get(s);
+  if (lists) pendingLists.set(out, lists);
+  return out;
 }
 
 /**
  * Kept per connection between builds: every workshop id's number (stable: `ids[n]`), and each
- * server's mod list as last read (its JSON text and the numbers parsed from it), so a build
- * parses only the lists whose text changed: parsing and numbering ~400,000 ids was ~40 % of a
- * build, and between two scans ~95 % of the lists are the same text.
+ * server's mod list as last read (the numbers of its ids), with the server's id and its mod-list
+ * version (game_server_mods_ver: every write to the server's mod rows sets it to a value no
+ * earlier write had, a2_server_mods_ver.sql), so a build reads and numbers only the lists whose
+ * version moved: reading every list as JSON was ~90 ms of a steady scan, parsing and numbering
+ * ~400,000 ids ~40 % of a build, and between two scans ~95 % of the lists are unchanged. A server
+ * without a version has never had a mod row: its list is empty. The id guards a sid taken again
+ * by another server. The lists a build read are adopted by the cache only when its snapshot is
+ * published (adoptModLists): a scan's build inside a transaction that then rolls back leaves the
+ * cache as it was, so a version that rollback handed out again is never trusted.
  */
+interface ModList {
+  id: string;
+  ver: number | null;
+  nums: Int32Array;
+}
 interface ModListCache {
   number: Map<string, number>;
   ids: string[];
-  bySid: Map<number, { json: string; nums: Int32Array }>;
+  bySid: Map<number, ModList>;
 }
 const modListCaches = new WeakMap<Database, ModListCache>();
+/** A built snapshot's lists, until it is published. */
+const pendingLists = new WeakMap<object, Map<number, ModList>>();
+
+function adoptModLists(sqlite: Database, s: LiveSnapshot) {
+  const lists = pendingLists.get(s);
+  const cache = modListCaches.get(sqlite);
+  if (lists && cache) cache.bySid = lists;
+  pendingLists.delete(s);
+}
 
 /**
  * For every workshop id, the servers running it: positions in the usage order (`usedAt`, every
@@ -172,23 +198,43 @@ const modListCaches = new WeakMap<Database, ModListCache>();
  * view per mod) walking the servers in usage order and in row order, so each mod's positions
  * come out ascending without a sort.
  */
-function modIndex(sqlite: Database, recent: string, cut: number, nUsed: number, usedAt: Int32Array, nRows: number, rowAt: Int32Array) {
+function modIndex(
+  sqlite: Database,
+  recent: string,
+  cut: number,
+  nUsed: number,
+  usedAt: Int32Array,
+  nRows: number,
+  rowAt: Int32Array,
+  slot: (sid: number) => number,
+) {
   const perServer = stmt(
     sqlite,
-    `SELECT g.sid, (SELECT json_group_array(gm.workshop_id) FROM game_server_mods gm WHERE gm.server_id = g.id) ${recent}`,
-  ).values({ cut }) as [number, string][];
+    `SELECT g.sid, g.id, (SELECT v.ver FROM game_server_mods_ver v WHERE v.sid = g.sid) ${recent}`,
+  ).values({ cut }) as [number, string, number | null][];
   let cache = modListCaches.get(sqlite);
   // Numbers are never reused while the cache lives; a cache that numbered far more ids than are
   // in use starts again.
   if (!cache || cache.ids.length > 200_000) modListCaches.set(sqlite, (cache = { number: new Map(), ids: [], bySid: new Map() }));
   const { number, ids } = cache;
-  const next = new Map<number, { json: string; nums: Int32Array }>();
-  // Per usage position: its mods' numbers.
-  const lists: Int32Array[] = new Array(nUsed);
-  let pairs = 0;
-  for (const [sid, json] of perServer) {
-    let e = cache.bySid.get(sid);
-    if (!e || e.json !== json) {
+  const next = new Map<number, ModList>();
+  // The lists whose version moved (or that the cache does not hold), read in one statement.
+  const stale: number[] = [];
+  for (const [sid, id, ver] of perServer) {
+    const e = cache.bySid.get(sid);
+    if (e && e.id === id && e.ver === ver) next.set(sid, e);
+    else if (ver === null) next.set(sid, { id, ver, nums: new Int32Array(0) });
+    else stale.push(sid);
+  }
+  if (stale.length > 0) {
+    const read = stmt(
+      sqlite,
+      `SELECT j.value, (SELECT json_group_array(gm.workshop_id) FROM game_server_mods_by_sid gm WHERE gm.server_sid = j.value)
+       FROM json_each(?) j`,
+    ).values(JSON.stringify(stale)) as [number, string][];
+    const verOf = new Map<number, [string, number | null]>();
+    for (const [sid, id, ver] of perServer) verOf.set(sid, [id, ver]);
+    for (const [sid, json] of read) {
       const list = JSON.parse(json) as string[];
       const nums = new Int32Array(list.length);
       for (let k = 0; k < list.length; k++) {
@@ -200,16 +246,20 @@ function modIndex(sqlite: Database, recent: string, cut: number, nUsed: number, 
         }
         nums[k] = n;
       }
-      e = { json, nums };
+      const [id, ver] = verOf.get(sid)!;
+      next.set(sid, { id, ver, nums });
     }
-    next.set(sid, e);
-    lists[usedAt[sid]! - 1] = e.nums;
+  }
+  // Per usage position: its mods' numbers.
+  const lists: Int32Array[] = new Array(nUsed);
+  let pairs = 0;
+  for (const [sid, e] of next) {
+    lists[usedAt[slot(sid)]! - 1] = e.nums;
     pairs += e.nums.length;
   }
-  cache.bySid = next;
-  // What the cache holds beside the snapshot (ASCII text is 1 byte a character; 4 a number).
+  // What the cache holds beside the snapshot (4 bytes a number).
   let cacheBytes = ids.length * 60;
-  for (const e of next.values()) cacheBytes += e.json.length + e.nums.length * 4 + 80;
+  for (const e of next.values()) cacheBytes += e.nums.length * 4 + 120;
   // Per usage position: where its mod numbers start in `mods` (one more at the end).
   const start = new Int32Array(nUsed + 1);
   const mods = new Int32Array(pairs);
@@ -259,7 +309,7 @@ function modIndex(sqlite: Database, recent: string, cut: number, nUsed: number, 
     if (usedCount[m + 1]! > usedCount[m]!) usedByMod.set(ids[m]!, usedFlat.subarray(usedCount[m]!, usedCount[m + 1]!));
     if (onlineCount[m + 1]! > onlineCount[m]!) byMod.set(ids[m]!, onlineFlat.subarray(onlineCount[m]!, onlineCount[m + 1]!));
   }
-  return { byMod, usedByMod, modInts: usedFlat.length + onlineFlat.length, cacheBytes };
+  return { byMod, usedByMod, modInts: usedFlat.length + onlineFlat.length, cacheBytes, lists: next };
 }
 
 export function buildSnapshot(sqlite: Database, now: number): LiveSnapshot {
@@ -298,18 +348,26 @@ export function buildSnapshot(sqlite: Database, now: number): LiveSnapshot {
     // are placed below, and an array read is several times cheaper than a Map lookup.
     let maxSid = 0;
     for (const r of used) if (r.sid > maxSid) maxSid = r.sid;
-    const usedAt = new Int32Array(maxSid + 1);
-    const rowAt = new Int32Array(maxSid + 1);
+    // The scan numbers new servers max + 1, so sids are dense; sids far apart (raw SQL, a test's
+    // random ones) go through a Map to slots instead of arrays as long as the largest sid.
+    const slots = maxSid > 4 * used.length + 65_536 ? new Map(used.map((r, i) => [r.sid, i + 1])) : null;
+    const slot = slots ? (sid: number) => slots.get(sid) ?? -1 : (sid: number) => sid;
+    const size = slots ? used.length + 1 : maxSid + 1;
+    const usedAt = new Int32Array(size);
+    const rowAt = new Int32Array(size);
     const seen = new Float64Array(used.length);
     const players = new Int32Array(used.length);
     const usedJson = used.map((r, i) => {
-      usedAt[r.sid] = i + 1;
+      usedAt[slot(r.sid)] = i + 1;
       seen[i] = r.last_seen_at;
       players[i] = r.player_count;
       return JSON.stringify(serverBase(r));
     });
-    for (const [sid, i] of bySid) if (sid <= maxSid) rowAt[sid] = i + 1;
-    const { byMod, usedByMod, modInts, cacheBytes } = modIndex(sqlite, recent, cut, used.length, usedAt, rows.length, rowAt);
+    for (const [sid, i] of bySid) {
+      const k = slot(sid);
+      if (k >= 0 && k < size) rowAt[k] = i + 1;
+    }
+    const { byMod, usedByMod, modInts, cacheBytes, lists } = modIndex(sqlite, recent, cut, used.length, usedAt, rows.length, rowAt, slot);
     const entries = rows.map((r) => {
       const e = toEntry(r);
       Object.freeze(e.tags);
@@ -323,7 +381,7 @@ export function buildSnapshot(sqlite: Database, now: number): LiveSnapshot {
     // kept for the next build (modIndex).
     const chars = json.reduce((n, j) => n + j.length, 0) + usedJson.reduce((n, j) => n + j.length, 0);
     const bytes = rows.length * 1200 + used.length * 20 + chars * 2 + SERVER_SORTS.length * rows.length * 4 + modInts * 4 + (byMod.size + usedByMod.size) * 100 + cacheBytes;
-    return Object.freeze({
+    const snapshot: LiveSnapshot = Object.freeze({
       gen,
       cut,
       builtAt: now,
@@ -340,6 +398,8 @@ export function buildSnapshot(sqlite: Database, now: number): LiveSnapshot {
       bytes,
       details: { map: new Map(), bytes: 0 },
     });
+    pendingLists.set(snapshot, lists);
+    return snapshot;
   })();
 }
 
