@@ -60,7 +60,7 @@ interface Page {
 const listCache = new WeakMap<Database, AnswerCache<Page>>();
 const countCache = new WeakMap<Database, AnswerCache<number>>();
 const rankCache = new WeakMap<Database, AnswerCache<Int32Array>>();
-const acCache = new WeakMap<Database, AnswerCache<{ workshop_id: string; name: string; image_url: string | null }[]>>();
+const acCache = new WeakMap<Database, AnswerCache<string>>();
 function cacheFor<T>(map: WeakMap<Database, AnswerCache<T>>, sqlite: Database): AnswerCache<T> {
   let c = map.get(sqlite);
   if (!c) {
@@ -264,19 +264,27 @@ function summaries(sqlite: Database, rowids: number[]): ModSummaryRow[] {
  * names with a later word starting with it (by relevance).
  */
 export function autocomplete(sqlite: Database, text: string): AcRow[] {
+  return JSON.parse(autocompleteJson(sqlite, text));
+}
+
+/**
+ * The same as JSON text (what the route sends), kept in the answer cache: a repeated prefix costs
+ * one lookup, no serialisation.
+ */
+export function autocompleteJson(sqlite: Database, text: string): string {
   const t = text.trim().normalize("NFKC");
-  if (!t) return [];
+  if (!t) return "[]";
   const st = catalogStatements(sqlite);
   return cacheFor(acCache, sqlite).get(st.changes(), t.toLowerCase(), () => {
     const out = st.acStarts.all({ lo: t, hi: t + "\u{10FFFF}" });
-    if (out.length >= 10) return out;
-    const words = ftsQuery(t);
-    if (!words || !/[\p{L}\p{N}]{2}/u.test(t)) return out;
-    const seen = new Set(out.map((r) => r.workshop_id));
-    for (const r of st.autocomplete.all({ q: `name : (${words})` })) {
-      if (out.length >= 10) break;
-      if (!seen.has(r.workshop_id)) out.push(r);
+    const words = out.length >= 10 ? null : ftsQuery(t);
+    if (words && /[\p{L}\p{N}]{2}/u.test(t)) {
+      const seen = new Set(out.map((r) => r.workshop_id));
+      for (const r of st.autocomplete.all({ q: `name : (${words})` })) {
+        if (out.length >= 10) break;
+        if (!seen.has(r.workshop_id)) out.push(r);
+      }
     }
-    return out;
+    return JSON.stringify(out.map((r) => ({ workshop_id: r.workshop_id, name: r.name, image_url: r.image_url })));
   });
 }

@@ -40,6 +40,11 @@ export function autocomplete(deps: Deps, q: string) {
   return list.autocomplete(deps.sqlite, q);
 }
 
+/** The same answer as JSON text (what the route sends), serialised once per prefix while nothing changes. */
+export function autocompleteJson(deps: Deps, q: string): string {
+  return list.autocompleteJson(deps.sqlite, q);
+}
+
 export function requireMod(deps: Pick<Deps, "sqlite">, id: string): repo.ModRow {
   const m = repo.getMod(deps.sqlite, id);
   if (!m) throw notFound();
