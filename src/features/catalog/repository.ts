@@ -81,6 +81,7 @@ class CatalogStatements {
   readonly ftsRowids: Statement<unknown, [{ q: string }]>;
   readonly ftsRanked: Statement<unknown, [{ q: string }]>;
   readonly summariesOf: Statement<ModSummaryRow & { rid: number }, [string]>;
+  readonly allSummaries: Statement<ModSummaryRow & { rid: number }, []>;
 
   constructor(private readonly sqlite: Database) {
     const q = <R, P extends any = any>(sql: string) => sqlite.prepare(sql) as unknown as Statement<R, P extends any[] ? P : any>;
@@ -159,6 +160,7 @@ class CatalogStatements {
     // configured rank function).
     this.ftsRanked = sqlite.prepare(`SELECT rowid, bm25(mods_fts, ${BM25_ARGS}) FROM mods_fts WHERE mods_fts MATCH $q`) as any;
     this.summariesOf = q(`SELECT ${SUMMARY_COLS}, m.rowid AS rid FROM mods m WHERE m.rowid IN (SELECT value FROM json_each(?))`);
+    this.allSummaries = q(`SELECT ${SUMMARY_COLS}, m.rowid AS rid FROM mods m WHERE ${VISIBLE}`);
   }
 
   /**
