@@ -336,18 +336,13 @@ export function getGrowth(deps: Deps, id: string, days: number): z.infer<typeof 
   return out;
 }
 
-/**
- * GET /mods/:id/stats/growth as JSON, read and serialised once per growth generation and 3-hour
- * bucket (answers.ts), kept as its UTF-8 bytes: 180 days of a popular mod is ~200 KB, which as a
- * string would be encoded again on every response.
- */
-export const growthAnswers = new GenerationalAnswers<Uint8Array>("growth", "growth_gen", 8 * 2 ** 20, (b) => b.byteLength + 64);
-const encoder = new TextEncoder();
+/** GET /mods/:id/stats/growth as JSON text, read and serialised once per growth generation and 3-hour bucket (answers.ts). */
+export const growthAnswers = new GenerationalAnswers<string>("growth", "growth_gen", 8 * 2 ** 20, textBytes);
 
-export function getGrowthJson(deps: Deps, id: string, days: number): Uint8Array {
+export function getGrowthJson(deps: Deps, id: string, days: number): string {
   // The answer depends on the current bucket (the window's end) besides the stored rows.
   const key = `${id}|${days}|${bucketOf(deps.clock.now())}`;
-  return growthAnswers.get(deps.sqlite, key, () => encoder.encode(JSON.stringify(getGrowth(deps, id, days))));
+  return growthAnswers.get(deps.sqlite, key, () => JSON.stringify(getGrowth(deps, id, days)));
 }
 
 export function getGrowthRange(deps: Deps, id: string): { oldest: string | null } {
