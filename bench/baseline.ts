@@ -58,7 +58,7 @@ type Handler = (m: RegExpMatchArray, q: URLSearchParams, req: Request) => Respon
 const routes: [string, RegExp, Handler][] = [
   ["GET", /^\/api\/v1\/mods$/, (_, q) =>
     new Response(catalog.listModsJson(deps, { search: q.get("search") ?? undefined, tag: q.get("tag") ?? undefined, sort: (q.get("sort") as any) ?? undefined, page: int(q.get("page"), 1), limit: int(q.get("limit"), 20) } as any), { headers: { "content-type": "application/json;charset=utf-8" } })],
-  ["GET", /^\/api\/v1\/mods\/autocomplete$/, (_, q) => json(catalog.autocomplete(deps, q.get("q") ?? ""))],
+  ["GET", /^\/api\/v1\/mods\/autocomplete$/, (_, q) => new Response(catalog.autocompleteJson(deps, q.get("q") ?? ""), { headers: { "content-type": "application/json;charset=utf-8" } })],
   ["GET", /^\/api\/v1\/mods\/([0-9A-Fa-f]{16})$/, (m) =>
     new Response(catalog.getModDetailJson(deps, m[1]!.toUpperCase()), { headers: { "content-type": "application/json;charset=utf-8" } })],
   ["GET", /^\/api\/v1\/mods\/([0-9A-Fa-f]{16})\/deps$/, (m) =>

@@ -1,4 +1,4 @@
-// In-process CPU cost per request of the live rows of `bun bench/run.ts` (issue 29): app.handle
+// In-process CPU cost per request of the live and catalog rows of `bun bench/run.ts` (issue 29): app.handle
 // through the whole stack on a temp copy of bench/data/full.db, µs per request, no network.
 //   bun bench/live-rows.ts [--only <regex>] [--iterations N] [--scale full|small]
 // With `bun --cpu-prof bench/live-rows.ts --only <row>` it is also the loop to profile.
@@ -46,6 +46,14 @@ const rows: { name: string; path: (r: () => number) => string }[] = [
   { name: "/servers/:id/metrics", path: fixed(`/servers/${id.server_busy}/metrics`) },
   { name: "/community/:slug/metrics", path: fixed(`/community/${id.community_slug}/metrics`) },
   { name: "health", path: fixed("/api/v1/health") },
+  // The catalog's rows (issue 29 round 2: their miss paths).
+  ...[
+    "varied: mods search 2 random words", "varied: mods search 1 word + sort", "varied: mods deep pages", "varied: mods tag + sort + page",
+    "varied: mods autocomplete prefixes", "varied: mod detail (any mod)", "varied: mod deps (any mod with some)", "varied: mod stats (any mod)",
+  ].map((name) => ({ name, path: varied[name]! })),
+  { name: "mod deps (6 deep)", path: fixed(`/api/v1/mods/${id.mod_deep}/deps`) },
+  { name: "mod growth 180 days", path: fixed(`/api/v1/mods/${id.mod_popular}/stats/growth?days=180`) },
+  { name: "mods autocomplete", path: fixed(`/api/v1/mods/autocomplete?q=${id.autocomplete_terms[0]}`) },
 ];
 let ip = 1;
 const req = (path: string) =>

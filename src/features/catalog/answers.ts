@@ -92,6 +92,23 @@ export class GenerationalAnswers<V, K = string> {
     return res;
   }
 
+  /**
+   * Keeps many values read together at generation `gen` (as many as fit in the bound, none when
+   * the generation moved since they were read); returns how many it kept.
+   */
+  fill(sqlite: Database, gen: number, entries: Iterable<readonly [K, V]>): number {
+    const s = this.current(sqlite);
+    if (s.gen !== gen) return 0;
+    let n = 0;
+    for (const [k, v] of entries) {
+      if (s.answers.peek(k) !== undefined) continue;
+      if (s.answers.bytes + this.sizeOf(v) > this.maxBytes) break;
+      s.answers.set(k, v);
+      n++;
+    }
+    return n;
+  }
+
   /** Lookups, answers and bytes held for this database (approximate: 2 a character of text). */
   counts(sqlite: Database): { hits: number; misses: number; entries: number; bytes: number } {
     const s = this.states.get(sqlite);

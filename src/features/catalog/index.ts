@@ -14,3 +14,4 @@ export { answerCacheCounts } from "./list";
 export { answerStoreCounts } from "./answers";
 export { peekCatalogOrders } from "./orders";
 export { peekSearchIndex } from "./search-index";
+export { peekDepGraph } from "./graph";

@@ -7,6 +7,7 @@ import { catalogOrders, pageOf, type OrderedSort } from "./orders";
 import { matchRows, rankRows, searchIndex, type SearchWord } from "./search-index";
 import { catalogStatements, ftsQuery, ftsQueryOf, searchWords, type AcRow, type ModSort, type ModSummaryRow } from "./repository";
 import { GenerationalAnswers, textBytes } from "./answers";
+import { generational } from "../../shared/generational";
 import type { ModSummary } from "./model";
 
 export interface ListModsParams {
@@ -60,7 +61,7 @@ interface Page {
 const listCache = new WeakMap<Database, AnswerCache<Page>>();
 const countCache = new WeakMap<Database, AnswerCache<number>>();
 const rankCache = new WeakMap<Database, AnswerCache<Int32Array>>();
-const acCache = new WeakMap<Database, AnswerCache<{ workshop_id: string; name: string; image_url: string | null }[]>>();
+const acCache = new WeakMap<Database, AnswerCache<string>>();
 function cacheFor<T>(map: WeakMap<Database, AnswerCache<T>>, sqlite: Database): AnswerCache<T> {
   let c = map.get(sqlite);
   if (!c) {
@@ -233,10 +234,29 @@ const summaryJson = (r: ModSummaryRow) => JSON.stringify(summaryOf(r));
  */
 export const summaryAnswers = new GenerationalAnswers<string, number>("summaries", "detail_gen", 24 * 2 ** 20, textBytes);
 
+/**
+ * Every catalog entry's summary serialised in one read of mods, once per detail generation and at
+ * most once every SUMMARY_FILL_MS (a crawl writing keeps moving it): a varied page (a deep page,
+ * a search) then finds its summaries held instead of reading its rows, from its first sight on.
+ * Triggered by a page that misses some; ~42,000 entries fit in the store's bound.
+ */
+const SUMMARY_FILL_MS = 10_000;
+const summaryFill = generational(`SELECT value FROM catalog_state WHERE key = 'detail_gen'`, SUMMARY_FILL_MS, (sqlite, gen) => {
+  const t0 = performance.now();
+  const kept = sqlite.transaction(() => {
+    const rows = catalogStatements(sqlite).allSummaries.all();
+    return summaryAnswers.fill(sqlite, gen, (function* () {
+      for (const r of rows) yield [r.rid, summaryJson(r)] as const;
+    })());
+  })();
+  return { gen, kept, buildMs: performance.now() - t0 };
+});
+
 /** The summaries of these rowids as JSON text, in this order (rowids that are no mod left out). */
 function summaryTexts(sqlite: Database, rowids: number[]): string[] {
   if (rowids.length === 0) return [];
   return summaryAnswers.many(sqlite, rowids, (missing) => {
+    summaryFill.current(sqlite);
     const got = new Map<number, string>();
     for (const r of catalogStatements(sqlite).summariesOf.all(JSON.stringify(missing))) got.set(r.rid, summaryJson(r));
     return got;
@@ -264,19 +284,27 @@ function summaries(sqlite: Database, rowids: number[]): ModSummaryRow[] {
  * names with a later word starting with it (by relevance).
  */
 export function autocomplete(sqlite: Database, text: string): AcRow[] {
+  return JSON.parse(autocompleteJson(sqlite, text));
+}
+
+/**
+ * The same as JSON text (what the route sends), kept in the answer cache: a repeated prefix costs
+ * one lookup, no serialisation.
+ */
+export function autocompleteJson(sqlite: Database, text: string): string {
   const t = text.trim().normalize("NFKC");
-  if (!t) return [];
+  if (!t) return "[]";
   const st = catalogStatements(sqlite);
   return cacheFor(acCache, sqlite).get(st.changes(), t.toLowerCase(), () => {
     const out = st.acStarts.all({ lo: t, hi: t + "\u{10FFFF}" });
-    if (out.length >= 10) return out;
-    const words = ftsQuery(t);
-    if (!words || !/[\p{L}\p{N}]{2}/u.test(t)) return out;
-    const seen = new Set(out.map((r) => r.workshop_id));
-    for (const r of st.autocomplete.all({ q: `name : (${words})` })) {
-      if (out.length >= 10) break;
-      if (!seen.has(r.workshop_id)) out.push(r);
+    const words = out.length >= 10 ? null : ftsQuery(t);
+    if (words && /[\p{L}\p{N}]{2}/u.test(t)) {
+      const seen = new Set(out.map((r) => r.workshop_id));
+      for (const r of st.autocomplete.all({ q: `name : (${words})` })) {
+        if (out.length >= 10) break;
+        if (!seen.has(r.workshop_id)) out.push(r);
+      }
     }
-    return out;
+    return JSON.stringify(out.map((r) => ({ workshop_id: r.workshop_id, name: r.name, image_url: r.image_url })));
   });
 }

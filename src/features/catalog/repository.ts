@@ -6,6 +6,7 @@ import type { Database, Statement } from "bun:sqlite";
 import type { mods } from "./tables";
 import { MOD_ORDER, VISIBLE, type OrderedSort } from "./orders";
 import { BM25_ARGS, type SearchWord } from "./search-index";
+import type { DirectDependencyRow, GraphNodeRow } from "./graph";
 
 export type ModSort = OrderedSort | "relevance";
 
@@ -58,7 +59,7 @@ class CatalogStatements {
   private lists = new Map<string, ListStatements>();
   readonly mod: Statement<ModRow, [string]>;
   readonly visible: Statement<{ state: string }, [string]>;
-  readonly deps: Statement<{ depends_on_id: string; depends_on_name: string; version: string | null; size_bytes: number; name: string | null; latest_version: string | null; latest_size: number | null }, [string]>;
+  readonly deps: Statement<DirectDependencyRow, [string]>;
   readonly autocomplete: Statement<AcRow, [{ q: string }]>;
   readonly versions: Statement<any, [string]>;
   readonly versionExists: Statement<{ version: string }, [string, string]>;
@@ -80,6 +81,7 @@ class CatalogStatements {
   readonly ftsRowids: Statement<unknown, [{ q: string }]>;
   readonly ftsRanked: Statement<unknown, [{ q: string }]>;
   readonly summariesOf: Statement<ModSummaryRow & { rid: number }, [string]>;
+  readonly allSummaries: Statement<ModSummaryRow & { rid: number }, []>;
 
   constructor(private readonly sqlite: Database) {
     const q = <R, P extends any = any>(sql: string) => sqlite.prepare(sql) as unknown as Statement<R, P extends any[] ? P : any>;
@@ -127,7 +129,7 @@ class CatalogStatements {
         UNION
         SELECT d.depends_on_id FROM mod_dependencies d JOIN walk w ON d.workshop_id = w.id
       )
-      SELECT w.id AS workshop_id, m.name, m.version, m.size_bytes, m.state,
+      SELECT w.id AS workshop_id, m.name, m.version, m.size_bytes,
         (SELECT json_group_array(json_array(e.depends_on_id, e.depends_on_name, e.version, e.size_bytes)) FROM
            (SELECT d.depends_on_id, d.depends_on_name, d.version, d.size_bytes FROM mod_dependencies d
             WHERE d.workshop_id = w.id ORDER BY d.rowid) e) AS edges
@@ -158,6 +160,7 @@ class CatalogStatements {
     // configured rank function).
     this.ftsRanked = sqlite.prepare(`SELECT rowid, bm25(mods_fts, ${BM25_ARGS}) FROM mods_fts WHERE mods_fts MATCH $q`) as any;
     this.summariesOf = q(`SELECT ${SUMMARY_COLS}, m.rowid AS rid FROM mods m WHERE m.rowid IN (SELECT value FROM json_each(?))`);
+    this.allSummaries = q(`SELECT ${SUMMARY_COLS}, m.rowid AS rid FROM mods m WHERE ${VISIBLE}`);
   }
 
   /**
@@ -226,7 +229,7 @@ export function modExists(sqlite: Database, id: string): boolean {
   return !!catalogStatements(sqlite).visible.get(id);
 }
 
-export function getDirectDependencies(sqlite: Database, id: string) {
+export function getDirectDependencies(sqlite: Database, id: string): DirectDependencyRow[] {
   return catalogStatements(sqlite).deps.all(id);
 }
 
@@ -275,16 +278,6 @@ export function getMissions(sqlite: Database, id: string, version: string) {
 
 export function latestMissionVersion(sqlite: Database, id: string): string | null {
   return catalogStatements(sqlite).latestMissionVersion.get(id)?.version ?? null;
-}
-
-export interface GraphNodeRow {
-  workshop_id: string;
-  name: string | null;
-  version: string | null;
-  size_bytes: number | null;
-  state: string | null;
-  /** [depends_on_id, depends_on_name, version, size_bytes][] */
-  edges: [string, string, string | null, number][];
 }
 
 export function getDependencyClosure(sqlite: Database, id: string): GraphNodeRow[] {

@@ -28,7 +28,10 @@ export const catalogRoutes = (deps: Deps) => {
           "page from 1, limit 1..100 (default 20).",
       },
     })
-    .get("/autocomplete", ({ query }) => svc.autocomplete(deps, query.q), {
+    .get("/autocomplete", ({ query, set }) => {
+      const text = svc.autocompleteJson(deps, query.q);
+      return strict ? JSON.parse(text) : jsonText(set, text);
+    }, {
       query: M.autocompleteQuery,
       response: { 200: z.array(M.autocompleteEntry), 400: errorBody },
       detail: { summary: "Up to 10 mods whose name matches the prefix" },

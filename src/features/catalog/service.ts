@@ -7,6 +7,7 @@ import { diffItems, type ExtractedItem, type ItemType, BUCKET_MS, bucketOf, buck
 import * as repo from "./repository";
 import * as list from "./list";
 import { GenerationalAnswers, textBytes } from "./answers";
+import { closureOf, countsOf, depGraph, directDependenciesOf, entryOf, isEntry, type DepGraph } from "./graph";
 import type { z } from "zod";
 import type * as M from "./model";
 
@@ -39,19 +40,34 @@ export function autocomplete(deps: Deps, q: string) {
   return list.autocomplete(deps.sqlite, q);
 }
 
+/** The same answer as JSON text (what the route sends), serialised once per prefix while nothing changes. */
+export function autocompleteJson(deps: Deps, q: string): string {
+  return list.autocompleteJson(deps.sqlite, q);
+}
+
 export function requireMod(deps: Pick<Deps, "sqlite">, id: string): repo.ModRow {
   const m = repo.getMod(deps.sqlite, id);
   if (!m) throw notFound();
   return m;
 }
 
+/**
+ * The dependency graph in memory (graph.ts) when it is of the current generation and `plan` allows
+ * it; null: read SQL ("sql" is the tests' truth path, which answers the same).
+ */
+const graphFor = (sqlite: Database, plan: Plan): DepGraph | null => (plan === "auto" ? depGraph(sqlite) : null);
+export type Plan = "auto" | "sql";
+
+/** 404 unless the id is a catalog entry (the graph in memory knows every entry). */
 export function requireModExists(deps: Pick<Deps, "sqlite">, id: string): void {
-  if (!repo.modExists(deps.sqlite, id)) throw notFound();
+  const g = depGraph(deps.sqlite);
+  if (!(g ? isEntry(g, id) : repo.modExists(deps.sqlite, id))) throw notFound();
 }
 
-export function getModDetail(deps: Deps, id: string): z.infer<typeof M.modDetail> {
+export function getModDetail(deps: Deps, id: string, plan: Plan = "auto"): z.infer<typeof M.modDetail> {
   const m = requireMod(deps, id);
-  const deps_ = repo.getDirectDependencies(deps.sqlite, id);
+  const g = graphFor(deps.sqlite, plan);
+  const deps_ = g ? directDependenciesOf(g, id) : repo.getDirectDependencies(deps.sqlite, id);
   let links: { label: string; url: string }[] = [];
   try {
     links = JSON.parse(m.external_links_json);
@@ -151,9 +167,11 @@ export function getMissions(deps: Deps, id: string, q: z.infer<typeof M.versionQ
 }
 
 /** The transitive dependency graph with sizes; each mod counted once, cycles detected and cut. */
-export function getDependencyGraph(deps: Deps, id: string): z.infer<typeof M.depsResponse> {
-  const root = requireMod(deps, id);
-  const rows = repo.getDependencyClosure(deps.sqlite, id);
+export function getDependencyGraph(deps: Deps, id: string, plan: Plan = "auto"): z.infer<typeof M.depsResponse> {
+  const g = graphFor(deps.sqlite, plan);
+  const root = g ? entryOf(g, id) : requireMod(deps, id);
+  if (!root) throw notFound();
+  const rows = g ? closureOf(g, id) : repo.getDependencyClosure(deps.sqlite, id);
   const byId = new Map(rows.map((r) => [r.workshop_id, r]));
   // What the edges say about a dependency we have not scraped (name, size of the required version).
   const edgeInfo = new Map<string, { name: string; size: number; version: string | null }>();
@@ -280,13 +298,16 @@ export function getItemDiff(deps: Deps, id: string, from: string, to: string): z
 }
 
 /**
- * A catalog mod's dependency counts (direct dependencies, catalog mods depending on it), read once
- * per detail generation (answers.ts); the live feature's /mods/:id/stats and /mod/:id/metrics
- * show them beside its usage numbers.
+ * A catalog mod's dependency counts (direct dependencies, catalog mods depending on it): from the
+ * graph in memory, else read once per detail generation (answers.ts); the live feature's
+ * /mods/:id/stats and /mod/:id/metrics show them beside its usage numbers.
  */
 export const countsAnswers = new GenerationalAnswers<{ deps: number; dependents: number }>("counts", "detail_gen", 2 ** 20, () => 96);
 
-export function getDependencyCounts(sqlite: Database, id: string): { deps: number; dependents: number } {
+export function getDependencyCounts(sqlite: Database, id: string, plan: Plan = "auto"): { deps: number; dependents: number } {
+  const g = graphFor(sqlite, plan);
+  if (g) return countsOf(g, id);
+  if (plan === "sql") return repo.getDependencyCounts(sqlite, id);
   return countsAnswers.get(sqlite, id, () => repo.getDependencyCounts(sqlite, id));
 }
 

@@ -6,7 +6,7 @@ import { METRICS_CONTENT_TYPE } from "../../shared/http";
 import { VERSION } from "../../version";
 import { sourceStatuses } from "../../shared/source-status";
 // Features' public faces only (their index.ts), never their insides.
-import { answerCacheCounts, answerStoreCounts, peekCatalogOrders, peekSearchIndex } from "../catalog";
+import { answerCacheCounts, answerStoreCounts, peekCatalogOrders, peekDepGraph, peekSearchIndex } from "../catalog";
 import { liveSearchIndexBytes, peekLiveSnapshot, seriesCacheStats } from "../live";
 import { crawlProgress } from "../scraper";
 
@@ -118,6 +118,12 @@ export function createProcessRegistry(deps: Deps): Registry {
   snapshotGauge("loadout_catalog_search_build_seconds", "Time the last build of the catalog search index took", () => {
     const ix = peekSearchIndex(deps.sqlite);
     return ix ? ix.buildMs / 1000 : undefined;
+  });
+  snapshotGauge("loadout_catalog_graph_edges", "Dependency edges in the in-memory catalog dependency graph", () => peekDepGraph(deps.sqlite)?.edges);
+  snapshotGauge("loadout_catalog_graph_bytes", "Estimated bytes held by the in-memory catalog dependency graph", () => peekDepGraph(deps.sqlite)?.bytes);
+  snapshotGauge("loadout_catalog_graph_build_seconds", "Time the last build of the catalog dependency graph took", () => {
+    const g = peekDepGraph(deps.sqlite);
+    return g ? g.buildMs / 1000 : undefined;
   });
   new Gauge({
     name: "loadout_build_info",

@@ -1,0 +1,290 @@
+// The catalog's dependency graph in memory (docs/catalog.md "The dependency graph in memory").
+// GET /mods/:id/deps walked the transitive closure with a recursive SQL query (~100–400 µs for a
+// mod of 42,000 on a busy machine: a random B-tree probe per node and its edges), the detail read
+// the direct dependencies with a join, and /mods/:id/stats counted edges both ways; here each is a
+// walk over typed arrays. Every catalog entry is a node (so "is it a catalog entry" needs no SQL
+// either), and so is every mod an edge starts or ends at.
+//
+// Exactness: the rows it gives are the rows the SQL path reads (repository.ts depGraph, deps,
+// counts): the closure in the order SQLite's recursive query emits it (breadth first from the
+// root, each node's edges in the primary key's order, depends_on_id, a node emitted when first
+// reached), each node's edges in rowid order as json_group_array gives them, the same values
+// (mods.name/version/size_bytes of catalog entries, null for other nodes). The service turns them
+// into answers with the same code whichever path read them.
+//
+// Staleness: catalog_state.detail_gen moves on every write to mods (but listed_at) and
+// mod_dependencies (src/db/custom/98_catalog_answers_gen.sql); a graph of another generation is
+// never used. Building reads every catalog entry's id, name, version and size and every edge
+// (~42,000 + ~41,000 rows at full scale), so a stale graph is rebuilt on a read at most once every
+// REBUILD_MS; in between (a crawl writing) SQL answers.
+import type { Database } from "bun:sqlite";
+import { generational } from "../../shared/generational";
+import { VISIBLE } from "./orders";
+
+/** One node of a dependency closure, as the SQL path reads it (repository.ts getDependencyClosure). */
+export interface GraphNodeRow {
+  workshop_id: string;
+  /** Of a catalog entry; null for any other mod. */
+  name: string | null;
+  version: string | null;
+  size_bytes: number | null;
+  /** [depends_on_id, depends_on_name, version, size_bytes][], in rowid order. */
+  edges: [string, string, string | null, number][];
+}
+
+/** One direct dependency with what the catalog knows of it (repository.ts getDirectDependencies). */
+export interface DirectDependencyRow {
+  depends_on_id: string;
+  depends_on_name: string;
+  version: string | null;
+  size_bytes: number;
+  name: string | null;
+  latest_version: string | null;
+  latest_size: number | null;
+}
+
+export interface DepGraph {
+  gen: number;
+  builtAt: number;
+  buildMs: number;
+  /** Nodes, catalog entries among them, edges. */
+  nodes: number;
+  entries: number;
+  edges: number;
+  /** workshop_id → node. */
+  index: Map<string, number>;
+  ids: string[];
+  /** Catalog entries' name, version and size; null for other nodes. */
+  name: (string | null)[];
+  version: (string | null)[];
+  size: (number | null)[];
+  /** Edges of node n: e in [start[n], start[n+1]), in rowid order. */
+  start: Int32Array;
+  to: Int32Array;
+  edgeName: string[];
+  edgeVersion: (string | null)[];
+  edgeSize: number[];
+  /** The same edges of each node in the primary key's order, depends_on_id (positions e). */
+  byKey: Int32Array;
+  /** Edges ending at node n (rows of mod_dependencies whose depends_on_id is its id). */
+  dependents: Int32Array;
+  /** Per walk: node n reached when mark[n] === stamp (no allocation per request). */
+  mark: Int32Array;
+  stamp: number;
+  queue: Int32Array;
+  bytes: number;
+}
+
+/** Between two builds at least this long passes (stale reads in between use SQL). */
+export const REBUILD_MS = 10_000;
+
+/**
+ * SQLite's BINARY order of two texts (memcmp of their UTF-8): the order of their code points,
+ * which UTF-16 units give but for surrogates (code points from U+10000) against U+E000–U+FFFF.
+ */
+export function binaryCompare(a: string, b: string): number {
+  const n = Math.min(a.length, b.length);
+  for (let i = 0; i < n; i++) {
+    let x = a.charCodeAt(i);
+    let y = b.charCodeAt(i);
+    if (x === y) continue;
+    if (x >= 0xd800) x = x >= 0xe000 ? x - 0x800 : x + 0x2000;
+    if (y >= 0xd800) y = y >= 0xe000 ? y - 0x800 : y + 0x2000;
+    return x - y;
+  }
+  return a.length - b.length;
+}
+
+/** Bytes of a string held in memory (2 a character and a header; an estimate). */
+const strBytes = (s: string | null) => (s === null ? 8 : 32 + 2 * s.length);
+
+export function buildDepGraph(sqlite: Database, gen: number): DepGraph {
+  const t0 = performance.now();
+  return sqlite.transaction(() => {
+    const mods = sqlite.query(`SELECT m.workshop_id, m.name, m.version, m.size_bytes FROM mods m WHERE ${VISIBLE}`).values() as [string, string, string, number][];
+    // In rowid order: a scan of the table (its primary key's index would cost a row lookup each).
+    const rows = sqlite.query("SELECT workshop_id, depends_on_id, depends_on_name, version, size_bytes FROM mod_dependencies ORDER BY rowid").values() as [
+      string,
+      string,
+      string,
+      string | null,
+      number,
+    ][];
+    const index = new Map<string, number>();
+    const ids: string[] = [];
+    const name: (string | null)[] = [];
+    const version: (string | null)[] = [];
+    const size: (number | null)[] = [];
+    let bytes = 0;
+    const node = (id: string): number => {
+      let n = index.get(id);
+      if (n === undefined) {
+        n = ids.length;
+        index.set(id, n);
+        ids.push(id);
+        name.push(null);
+        version.push(null);
+        size.push(null);
+        bytes += strBytes(id) + 48;
+      }
+      return n;
+    };
+    for (const [id, nm, v, s] of mods) {
+      const n = node(id);
+      name[n] = nm;
+      version[n] = v;
+      size[n] = s;
+      bytes += strBytes(nm) + strBytes(v) + 24;
+    }
+    const entries = ids.length;
+    const E = rows.length;
+    const from = new Int32Array(E);
+    for (let e = 0; e < E; e++) {
+      from[e] = node(rows[e]![0]);
+      node(rows[e]![1]);
+    }
+    const N = ids.length;
+    // Each node's edges as one run, in rowid order (a stable counting sort of the rowid order).
+    const start = new Int32Array(N + 1);
+    for (let e = 0; e < E; e++) start[from[e]! + 1]!++;
+    for (let n = 0; n < N; n++) start[n + 1]! += start[n]!;
+    const fill = start.slice(0, N);
+    const to = new Int32Array(E);
+    const edgeName = new Array<string>(E);
+    const edgeVersion = new Array<string | null>(E);
+    const edgeSize = new Array<number>(E);
+    const dependents = new Int32Array(N);
+    for (let i = 0; i < E; i++) {
+      const r = rows[i]!;
+      const e = fill[from[i]!]!++;
+      const t = index.get(r[1])!;
+      to[e] = t;
+      dependents[t]!++;
+      edgeName[e] = r[2];
+      edgeVersion[e] = r[3];
+      edgeSize[e] = r[4];
+      bytes += strBytes(r[2]) + strBytes(r[3]) + 40;
+    }
+    // The same runs in the primary key's order (depends_on_id): the order SQLite's recursive walk
+    // reaches a node's dependencies in (it searches the primary key's index).
+    const byKey = new Int32Array(E);
+    for (let e = 0; e < E; e++) byKey[e] = e;
+    for (let n = 0; n < N; n++) {
+      const a = start[n]!;
+      const b = start[n + 1]!;
+      if (b - a > 1) byKey.subarray(a, b).sort((x, y) => binaryCompare(ids[to[x]!]!, ids[to[y]!]!));
+    }
+    bytes += 4 * (3 * E + 4 * N + 1);
+    return {
+      gen,
+      builtAt: Date.now(),
+      buildMs: performance.now() - t0,
+      nodes: N,
+      entries,
+      edges: E,
+      index,
+      ids,
+      name,
+      version,
+      size,
+      start,
+      to,
+      edgeName,
+      edgeVersion,
+      edgeSize,
+      byKey,
+      dependents,
+      mark: new Int32Array(N),
+      stamp: 0,
+      queue: new Int32Array(N),
+      bytes,
+    };
+  })();
+}
+
+const graphs = generational(`SELECT value FROM catalog_state WHERE key = 'detail_gen'`, REBUILD_MS, buildDepGraph);
+
+/** The graph of the current generation, built now if allowed, or null: then the caller reads SQL. */
+export const depGraph: (sqlite: Database, now?: number) => DepGraph | null = graphs.current;
+
+/** The graph last built (for the metrics), whatever its generation. */
+export const peekDepGraph: (sqlite: Database) => DepGraph | null = graphs.peek;
+
+/** Whether the id is a catalog entry (a mod row that is not a placeholder). */
+export function isEntry(g: DepGraph, id: string): boolean {
+  const n = g.index.get(id);
+  return n !== undefined && g.name[n] !== null;
+}
+
+/** A catalog entry's name and size (null when the id is none). */
+export function entryOf(g: DepGraph, id: string): { name: string; size_bytes: number } | null {
+  const n = g.index.get(id);
+  if (n === undefined || g.name[n] === null) return null;
+  return { name: g.name[n]!, size_bytes: g.size[n]! };
+}
+
+/** Edges of node n in rowid order, as the SQL path's json_group_array gives them. */
+function edgesOf(g: DepGraph, n: number): GraphNodeRow["edges"] {
+  const a = g.start[n]!;
+  const b = g.start[n + 1]!;
+  const out = new Array<GraphNodeRow["edges"][number]>(b - a);
+  for (let e = a; e < b; e++) out[e - a] = [g.ids[g.to[e]!]!, g.edgeName[e]!, g.edgeVersion[e]!, g.edgeSize[e]!];
+  return out;
+}
+
+/** The transitive closure of `id` (itself first), in the order and with the values the SQL path reads. */
+export function closureOf(g: DepGraph, id: string): GraphNodeRow[] {
+  const root = g.index.get(id);
+  if (root === undefined) return [{ workshop_id: id, name: null, version: null, size_bytes: null, edges: [] }];
+  const stamp = (g.stamp = (g.stamp + 1) | 0 || 1);
+  if (stamp === 1) g.mark.fill(0);
+  const q = g.queue;
+  let head = 0;
+  let tail = 0;
+  q[tail++] = root;
+  g.mark[root] = stamp;
+  while (head < tail) {
+    const n = q[head++]!;
+    for (let i = g.start[n]!, b = g.start[n + 1]!; i < b; i++) {
+      const t = g.to[g.byKey[i]!]!;
+      if (g.mark[t] === stamp) continue;
+      g.mark[t] = stamp;
+      q[tail++] = t;
+    }
+  }
+  const out = new Array<GraphNodeRow>(tail);
+  for (let i = 0; i < tail; i++) {
+    const n = q[i]!;
+    out[i] = { workshop_id: g.ids[n]!, name: g.name[n]!, version: g.version[n]!, size_bytes: g.size[n]!, edges: edgesOf(g, n) };
+  }
+  return out;
+}
+
+/** The direct dependencies of `id` in rowid order, as the SQL path reads them. */
+export function directDependenciesOf(g: DepGraph, id: string): DirectDependencyRow[] {
+  const n = g.index.get(id);
+  if (n === undefined) return [];
+  const a = g.start[n]!;
+  const b = g.start[n + 1]!;
+  const out = new Array<DirectDependencyRow>(b - a);
+  for (let e = a; e < b; e++) {
+    const t = g.to[e]!;
+    out[e - a] = {
+      depends_on_id: g.ids[t]!,
+      depends_on_name: g.edgeName[e]!,
+      version: g.edgeVersion[e]!,
+      size_bytes: g.edgeSize[e]!,
+      name: g.name[t]!,
+      latest_version: g.version[t]!,
+      latest_size: g.size[t]!,
+    };
+  }
+  return out;
+}
+
+/** Edges from `id` and edges to it. */
+export function countsOf(g: DepGraph, id: string): { deps: number; dependents: number } {
+  const n = g.index.get(id);
+  if (n === undefined) return { deps: 0, dependents: 0 };
+  return { deps: g.start[n + 1]! - g.start[n]!, dependents: g.dependents[n]! };
+}
