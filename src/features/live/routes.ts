@@ -33,11 +33,12 @@ export const liveRoutes = (deps: Deps) => {
       response: { 200: z.array(m.serverEntry), 400: errorBody },
       detail: { summary: "Live servers (online, seen within the last hour), filtered and sorted", description: `sort_by: one of ${m.SERVER_SORTS.join(", ")} (default players_desc).` },
     })
-    // An online server's detail is JSON serialised once per scan (and per catalog change);
-    // offline servers are read from SQLite. The test app sends the object (schema-checked).
+    // An online server's detail is UTF-8 JSON built from its mods' item fragments (serialised once
+    // per catalog change) and kept per scan (detail.ts); offline servers are read from SQLite. The
+    // test app sends the object (schema-checked).
     .get(
       "/api/v1/game-servers/:id",
-      ({ params, set }) => (strictResponses ? svc.serverDetail(deps, params.id) : jsonText(set, svc.serverDetailJson(deps, params.id))),
+      ({ params, set }) => (strictResponses ? svc.serverDetail(deps, params.id) : jsonText(set, svc.serverDetailBytes(deps, params.id))),
       {
         params: m.idParams,
         response: { 200: m.serverDetail, ...errors },

@@ -7,7 +7,7 @@ import { VERSION } from "../../version";
 import { sourceStatuses } from "../../shared/source-status";
 // Features' public faces only (their index.ts), never their insides.
 import { answerCacheCounts, answerStoreCounts, peekCatalogOrders, peekSearchIndex } from "../catalog";
-import { liveSearchIndexBytes, peekLiveSnapshot, seriesCacheStats } from "../live";
+import { liveDetailCacheStats, liveSearchIndexBytes, peekLiveSnapshot, seriesCacheStats } from "../live";
 import { crawlProgress } from "../scraper";
 
 const sourceStatusSchema = z.object({
@@ -96,8 +96,11 @@ export function createProcessRegistry(deps: Deps): Registry {
     });
   snapshotGauge("loadout_live_snapshot_servers", "Online servers in the in-memory live snapshot", () => peekLiveSnapshot(deps.sqlite)?.rows.length);
   snapshotGauge("loadout_live_snapshot_bytes", "Estimated bytes held by the live snapshot", () => peekLiveSnapshot(deps.sqlite)?.bytes);
-  snapshotGauge("loadout_live_detail_cache_servers", "Server details serialised from the current live snapshot", () => peekLiveSnapshot(deps.sqlite)?.details.map.size);
-  snapshotGauge("loadout_live_detail_cache_bytes", "Bytes of server details serialised from the current live snapshot", () => peekLiveSnapshot(deps.sqlite)?.details.bytes);
+  const details = () => liveDetailCacheStats(deps.sqlite, peekLiveSnapshot(deps.sqlite));
+  snapshotGauge("loadout_live_detail_cache_servers", "Server details kept (UTF-8 JSON) for the current live snapshot", () => details().servers);
+  snapshotGauge("loadout_live_detail_cache_bytes", "Bytes of server details kept for the current live snapshot", () => details().bytes);
+  snapshotGauge("loadout_live_detail_fragment_mods", "Mod versions whose items are kept serialised for server details (this catalog generation)", () => details().fragments);
+  snapshotGauge("loadout_live_detail_fragment_bytes", "Bytes of mod items kept serialised for server details (this catalog generation)", () => details().fragmentBytes);
   snapshotGauge("loadout_live_search_index_bytes", "Bytes of the live snapshot's search indexes, candidate rows kept and encoded entries (built on first use)", () => {
     const s = peekLiveSnapshot(deps.sqlite);
     return s ? liveSearchIndexBytes(s) : undefined;
