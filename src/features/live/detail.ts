@@ -4,8 +4,10 @@
 // scanned, else the catalog's latest) sorted by type and name. Those items depend only on the
 // catalog, not on the server: each mod's items are serialised once per catalog generation (a
 // UTF-8 fragment `{...},{...}` per workshop id, item version and mod name, least recently used
-// out) and a server's answer is its own fields, its mod list (one primary-key range read) and a
-// copy of its mods' ready fragments. The whole answer is also kept per live snapshot and catalog
+// out), the catalog's side of each mod (name, size, image, version, scanned versions: a mods row
+// is wide, its description before those columns) is read once a generation too, and a server's
+// answer is its own fields, its mod list (one primary-key range read) and a copy of its mods'
+// ready fragments. The whole answer is also kept per live snapshot and catalog
 // generation, as UTF-8 (least recently used out), so a busy server's big answer is sent as is.
 //
 // Exactness: service.ts `detailOf` (the SQL path, and the tests' truth) orders the items by
@@ -20,8 +22,11 @@ import { stmt, type ServerRow } from "./repository";
 
 /** Whole answers kept a snapshot (UTF-8 bytes). */
 export const DETAIL_CACHE_BYTES = 8 * 2 ** 20;
-/** Per-mod item fragments kept a database (UTF-8 bytes; ~24 MB would hold every mod's at full scale). */
-export const ITEM_FRAGMENT_BYTES = 16 * 2 ** 20;
+/**
+ * The catalog's side of the mods servers run, with their items serialised (UTF-8), a database:
+ * ~11 MB hold every mod the 5,000 online servers of the full-scale bench run.
+ */
+export const CATALOG_BYTES = 16 * 2 ** 20;
 
 const encoder = new TextEncoder();
 const sizeOf = (k: string, v: Uint8Array) => v.byteLength + k.length * 2 + 64;
@@ -31,60 +36,79 @@ const readCatalogGen = (sqlite: Database) =>
 
 /** Per snapshot: the catalog generation its kept answers were joined at, and the answers by server id. */
 const answers = new WeakMap<LiveSnapshot, { gen: number; lru: BytesLru<Uint8Array> }>();
-/** Per database: the catalog generation of the fragments, and the fragments by `workshop id \n version \n mod name`. */
-const fragments = new WeakMap<Database, { gen: number; lru: BytesLru<Uint8Array> }>();
 
-/** The server's mods as the answer's `mods[]` reads them, and the version of the items each one lists. */
-const MODS = `SELECT gm.workshop_id, coalesce(nullif(gm.name, ''), m.name, '') AS name, gm.version, gm.position,
-    coalesce(m.size_bytes, 0) AS size_bytes, m.image_url, nullif(m.version, '') AS latest_version,
-    (m.workshop_id IS NOT NULL) AS in_catalog,
-    coalesce((SELECT s.version FROM mod_item_scans s WHERE s.workshop_id = gm.workshop_id AND s.version = gm.version), m.version) AS item_version
-  FROM game_server_mods gm LEFT JOIN mods m ON m.workshop_id = gm.workshop_id
-  WHERE gm.server_id = $id ORDER BY gm.position`;
-
+/** A server's mods as it reported them, in its order (one primary-key range read). */
+const SERVER_MODS = `SELECT workshop_id, name, version, position FROM game_server_mods WHERE server_id = ? ORDER BY position`;
+/** What the answer reads of a mod from the catalog (a mods row is wide: read once a generation, not per server). */
+const CATALOG_MOD = `SELECT name, size_bytes, image_url, version FROM mods WHERE workshop_id = ?`;
+const SCANNED = `SELECT version FROM mod_item_scans WHERE workshop_id = ?`;
 /** One mod version's items in the answer's order (the same as detailOf's within a mod). */
-const ITEMS = `SELECT item_type, name, path, guid FROM mod_items WHERE workshop_id = ? AND version = ? ORDER BY item_type, name, path, item_key`;
+const ITEMS = `SELECT item_type, name, path, guid FROM mod_items WHERE workshop_id = ? AND version = ?`
+  + ` ORDER BY item_type, name, path, item_key`;
 
-interface ModRow {
-  workshop_id: string;
+/**
+ * A mod as the catalog has it (empty fields when the catalog does not know it), its scanned
+ * versions, and its items serialised as answers list them (per item version and mod name: a mod
+ * has one or a few). Immutable: a new fragment makes a new object (the cache counts its bytes).
+ */
+interface CatalogMod {
+  known: boolean;
   name: string;
+  size: number;
+  image: string | null;
   version: string | null;
-  position: number;
-  size_bytes: number;
-  image_url: string | null;
-  latest_version: string | null;
-  in_catalog: number;
-  item_version: string | null;
+  scanned: readonly string[];
+  items: readonly { version: string; name: string; bytes: Uint8Array }[];
 }
 
-function fragmentCache(sqlite: Database, gen: number) {
-  let f = fragments.get(sqlite);
-  if (!f || f.gen !== gen) fragments.set(sqlite, (f = { gen, lru: new BytesLru<Uint8Array>(ITEM_FRAGMENT_BYTES, sizeOf) }));
-  return f.lru;
+/** Per database: the catalog generation, and the catalog's side of each mod servers run. */
+const catalogs = new WeakMap<Database, { gen: number; mods: BytesLru<CatalogMod> }>();
+const modSize = (k: string, m: CatalogMod) =>
+  2 * (k.length + m.name.length + (m.image?.length ?? 0) + (m.version?.length ?? 0)) + m.scanned.length * 48 + 200 +
+  m.items.reduce((n, i) => n + i.bytes.byteLength + 2 * (i.version.length + i.name.length) + 80, 0);
+
+function catalogCache(sqlite: Database, gen: number): BytesLru<CatalogMod> {
+  let c = catalogs.get(sqlite);
+  if (!c || c.gen !== gen) catalogs.set(sqlite, (c = { gen, mods: new BytesLru<CatalogMod>(CATALOG_BYTES, modSize) }));
+  return c.mods;
+}
+
+function catalogMod(sqlite: Database, c: BytesLru<CatalogMod>, workshopId: string): CatalogMod {
+  // Oldest first out (peek): a read costs one map lookup, no reordering.
+  let m = c.peek(workshopId);
+  if (m) return m;
+  const r = stmt(sqlite, CATALOG_MOD).get(workshopId) as { name: string; size_bytes: number; image_url: string | null; version: string } | null;
+  const scanned = (stmt(sqlite, SCANNED).all(workshopId) as { version: string }[]).map((s) => s.version);
+  m = r
+    ? { known: true, name: r.name, size: r.size_bytes, image: r.image_url, version: r.version, scanned, items: [] }
+    : { known: false, name: "", size: 0, image: null, version: null, scanned, items: [] };
+  c.set(workshopId, m);
+  return m;
 }
 
 const EMPTY = new Uint8Array(0);
 
 /** A mod version's items as the answer lists them under `modName`, comma-joined UTF-8 (empty when none). */
-function itemsFragment(sqlite: Database, lru: BytesLru<Uint8Array>, workshopId: string, version: string, modName: string): Uint8Array {
-  const key = `${workshopId}\n${version}\n${modName}`;
-  let f = lru.get(key);
-  if (f) return f;
+function itemsFragment(sqlite: Database, c: BytesLru<CatalogMod>, m: CatalogMod, workshopId: string, version: string, modName: string): Uint8Array {
+  for (let k = 0; k < m.items.length; k++) {
+    const i = m.items[k]!;
+    if (i.version === version && i.name === modName) return i.bytes;
+  }
   const rows = stmt(sqlite, ITEMS).all(workshopId, version) as { item_type: string; name: string; path: string; guid: string | null }[];
-  f = rows.length === 0
+  const bytes = rows.length === 0
     ? EMPTY
     : encoder.encode(
         rows
           .map((i) => JSON.stringify({ workshop_id: workshopId, mod_name: modName, version, type: i.item_type, name: i.name, path: i.path, guid: i.guid }))
           .join(","),
       );
-  lru.set(key, f);
-  return f;
+  c.set(workshopId, { ...m, items: [...m.items, { version, name: modName, bytes }] });
+  return bytes;
 }
 
 /**
  * The answer of an online server (its row from the snapshot `s`), as UTF-8 JSON: kept per snapshot
- * and catalog generation, else built from the per-mod fragments; `sql` answers (the SQL path's
+ * and catalog generation, else built from the catalog caches; `sql` answers (the SQL path's
  * object) when the server's mods share a position.
  */
 export function onlineDetailBytes(sqlite: Database, s: LiveSnapshot, r: ServerRow, server: object, sql: () => unknown): Uint8Array {
@@ -93,32 +117,39 @@ export function onlineDetailBytes(sqlite: Database, s: LiveSnapshot, r: ServerRo
   if (!a || a.gen !== gen) answers.set(s, (a = { gen, lru: new BytesLru<Uint8Array>(DETAIL_CACHE_BYTES, sizeOf) }));
   const kept = a.lru.get(r.id);
   if (kept) return kept;
-  const out = buildDetail(sqlite, gen, r.id, server) ?? encoder.encode(JSON.stringify(sql()));
+  const out = buildDetail(sqlite, catalogCache(sqlite, gen), r.id, server) ?? encoder.encode(JSON.stringify(sql()));
   a.lru.set(r.id, out);
   return out;
 }
 
-function buildDetail(sqlite: Database, gen: number, id: string, server: object): Uint8Array | null {
-  const rows = stmt(sqlite, MODS).all({ id }) as ModRow[];
+/**
+ * service.ts MOD_SELECT and detailOf's item join, field by field: the name the server reports
+ * else the catalog's; the items of the reported version when it was scanned, else of the
+ * catalog's version (SQLite compares the versions as text, exactly).
+ */
+function buildDetail(sqlite: Database, c: BytesLru<CatalogMod>, id: string, server: object): Uint8Array | null {
+  const rows = stmt(sqlite, SERVER_MODS).all(id) as { workshop_id: string; name: string; version: string | null; position: number }[];
   const mods = new Array(rows.length);
   const parts: Uint8Array[] = [];
-  const lru = fragmentCache(sqlite, gen);
   let size = 0;
   for (let k = 0; k < rows.length; k++) {
-    const m = rows[k]!;
-    if (k > 0 && m.position === rows[k - 1]!.position) return null;
+    const g = rows[k]!;
+    if (k > 0 && g.position === rows[k - 1]!.position) return null;
+    const m = catalogMod(sqlite, c, g.workshop_id);
+    const name = g.name !== "" && g.name !== null ? g.name : m.name;
     mods[k] = {
-      workshop_id: m.workshop_id,
-      name: m.name,
-      version: m.version,
-      position: m.position,
-      size_bytes: m.size_bytes,
-      image_url: m.image_url,
-      latest_version: m.latest_version,
-      in_catalog: !!m.in_catalog,
+      workshop_id: g.workshop_id,
+      name,
+      version: g.version,
+      position: g.position,
+      size_bytes: m.size,
+      image_url: m.image,
+      latest_version: m.version === "" ? null : m.version,
+      in_catalog: m.known,
     };
-    if (m.item_version === null) continue;
-    const f = itemsFragment(sqlite, lru, m.workshop_id, m.item_version, m.name);
+    const itemVersion = g.version !== null && m.scanned.includes(g.version) ? g.version : m.version;
+    if (itemVersion === null) continue;
+    const f = itemsFragment(sqlite, c, m, g.workshop_id, itemVersion, name);
     if (f.byteLength === 0) continue;
     parts.push(f);
     size += f.byteLength;
@@ -137,9 +168,9 @@ function buildDetail(sqlite: Database, gen: number, id: string, server: object):
   return out;
 }
 
-/** What the detail caches hold (for the metrics): answers of the snapshot `s`, and item fragments. */
-export function detailCacheStats(sqlite: Database, s: LiveSnapshot | null): { servers: number; bytes: number; fragments: number; fragmentBytes: number } {
+/** What the detail caches hold (for the metrics): answers of the snapshot `s`, and the catalog's mods with their items. */
+export function detailCacheStats(sqlite: Database, s: LiveSnapshot | null): { servers: number; bytes: number; mods: number; modBytes: number } {
   const a = s ? answers.get(s) : undefined;
-  const f = fragments.get(sqlite);
-  return { servers: a?.lru.map.size ?? 0, bytes: a?.lru.bytes ?? 0, fragments: f?.lru.map.size ?? 0, fragmentBytes: f?.lru.bytes ?? 0 };
+  const c = catalogs.get(sqlite);
+  return { servers: a?.lru.map.size ?? 0, bytes: a?.lru.bytes ?? 0, mods: c?.mods.map.size ?? 0, modBytes: c?.mods.bytes ?? 0 };
 }

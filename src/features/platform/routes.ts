@@ -99,8 +99,8 @@ export function createProcessRegistry(deps: Deps): Registry {
   const details = () => liveDetailCacheStats(deps.sqlite, peekLiveSnapshot(deps.sqlite));
   snapshotGauge("loadout_live_detail_cache_servers", "Server details kept (UTF-8 JSON) for the current live snapshot", () => details().servers);
   snapshotGauge("loadout_live_detail_cache_bytes", "Bytes of server details kept for the current live snapshot", () => details().bytes);
-  snapshotGauge("loadout_live_detail_fragment_mods", "Mod versions whose items are kept serialised for server details (this catalog generation)", () => details().fragments);
-  snapshotGauge("loadout_live_detail_fragment_bytes", "Bytes of mod items kept serialised for server details (this catalog generation)", () => details().fragmentBytes);
+  snapshotGauge("loadout_live_detail_catalog_mods", "Mods kept from the catalog for server details, with their items serialised (this catalog generation)", () => details().mods);
+  snapshotGauge("loadout_live_detail_catalog_bytes", "Bytes of the mods kept from the catalog for server details, their items' JSON included", () => details().modBytes);
   snapshotGauge("loadout_live_search_index_bytes", "Bytes of the live snapshot's search indexes, candidate rows kept and encoded entries (built on first use)", () => {
     const s = peekLiveSnapshot(deps.sqlite);
     return s ? liveSearchIndexBytes(s) : undefined;
