@@ -37,8 +37,8 @@ const readCatalogGen = (sqlite: Database) =>
 /** Per snapshot: the catalog generation its kept answers were joined at, and the answers by server id. */
 const answers = new WeakMap<LiveSnapshot, { gen: number; lru: BytesLru<Uint8Array> }>();
 
-/** A server's mods as it reported them, in its order (one primary-key range read). */
-const SERVER_MODS = `SELECT workshop_id, name, version, position FROM game_server_mods WHERE server_id = ? ORDER BY position`;
+/** A server's mods as it reported them (one primary-key range read; sorted by position here, not by a SQLite sorter). */
+const SERVER_MODS = `SELECT workshop_id, name, version, position FROM game_server_mods WHERE server_id = ?`;
 /** What the answer reads of a mod from the catalog (a mods row is wide: read once a generation, not per server). */
 const CATALOG_MOD = `SELECT name, size_bytes, image_url, version FROM mods WHERE workshop_id = ?`;
 const SCANNED = `SELECT version FROM mod_item_scans WHERE workshop_id = ?`;
@@ -128,13 +128,15 @@ export function onlineDetailBytes(sqlite: Database, s: LiveSnapshot, r: ServerRo
  * catalog's version (SQLite compares the versions as text, exactly).
  */
 function buildDetail(sqlite: Database, c: BytesLru<CatalogMod>, id: string, server: object): Uint8Array | null {
-  const rows = stmt(sqlite, SERVER_MODS).all(id) as { workshop_id: string; name: string; version: string | null; position: number }[];
+  const rows = (stmt(sqlite, SERVER_MODS).all(id) as { workshop_id: string; name: string; version: string | null; position: number }[]).sort(
+    (x, y) => x.position - y.position,
+  );
   const mods = new Array(rows.length);
   const parts: Uint8Array[] = [];
   let size = 0;
   for (let k = 0; k < rows.length; k++) {
     const g = rows[k]!;
-    if (k > 0 && g.position === rows[k - 1]!.position) return null;
+    if (typeof g.position !== "number" || (k > 0 && g.position === rows[k - 1]!.position)) return null;
     const m = catalogMod(sqlite, c, g.workshop_id);
     const name = g.name !== "" && g.name !== null ? g.name : m.name;
     mods[k] = {
