@@ -14,8 +14,9 @@
 // Per scan it holds each online server's row and its answer object (built once), the server order
 // for every sort (computed by SQLite with the same ORDER BY the SQL path uses, so ties and
 // NOCASE collation are the same), the lower-cased tags string, and for every workshop id the
-// servers that run it. A request walks the order of its sort and stops after offset + limit
-// matches; a mod filter first intersects the servers of the asked mods.
+// servers that run it. A request ANDs row bitsets kept per snapshot (the asked mods and words'
+// candidates, flag values, tags, player and size bounds), then walks the order of its sort and
+// stops after offset + limit matches (or sorts the positions of a few matches).
 import { BytesLru } from "../../shared/bytes-lru";
 import { NAME_END, parseServerSearch } from "./search";
 import type { Database } from "bun:sqlite";
@@ -392,68 +393,203 @@ function pageBytes(s: LiveSnapshot, q: ListQuery, since: number): Uint8Array {
 
 function pageIndexes(s: LiveSnapshot, q: ListQuery, since: number): number[] {
   const search = parseServerSearch(q.search);
-  const tags = (q.tags ?? []).slice(0, 20).map((t) => `,${t},`);
   const mods = [...new Set(q.mod_ids ?? [])];
-  // The rows that can match, from the per-snapshot indexes (servers of each asked mod, rows
-  // holding each search word): their intersection, or null when neither filter is asked.
   if (mods.some((m) => !s.byMod.has(m))) return [];
-  const candidates = mods.length || search.words.length ? candidatesOf(s, mods, search.words) : null;
-  const hosts = search.address.length ? lowerHosts(s) : null;
+  // The matching rows as a bitset (bit i of word i >> 5: row i), from the per-snapshot indexes:
+  // the rows of the asked mods and search words (their intersection, kept by query), the rows of
+  // each flag value and asked tag (kept per snapshot); the numeric filters, the community and the
+  // address pieces are then tested on the rows still set only.
+  const ix = listIndex(s);
+  const mask = new Uint32Array(ix.words);
+  if (mods.length || search.words.length) mask.set(candidateRows(s, ix, mods, search.words));
+  else mask.set(ix.all);
+  if (q.official !== undefined) and(mask, ix.official[q.official ? 1 : 0]);
+  if (q.password_protected !== undefined) and(mask, ix.password[q.password_protected ? 1 : 0]);
+  for (const t of (q.tags ?? []).slice(0, 20)) and(mask, tagRows(s, ix, `,${t},`));
   const c = columnsOf(s);
-  const official = q.official === undefined ? -1 : q.official ? 1 : 0;
-  const password = q.password_protected === undefined ? -1 : q.password_protected ? 1 : 0;
-  const minPlayers = q.min_players ?? -Infinity;
-  const maxSize = q.max_mod_size ?? Infinity;
-  const accepts = (i: number): boolean => {
-    if (c.seen[i]! < since || c.players[i]! < minPlayers || c.size[i]! > maxSize) return false;
-    if ((official !== -1 && c.official[i] !== official) || (password !== -1 && c.password[i] !== password)) return false;
-    if (q.community_id !== undefined && s.rows[i]!.community_id !== q.community_id) return false;
-    for (let k = 0; k < tags.length; k++) if (!s.tags[i]!.includes(tags[k]!)) return false;
-    if (hosts) for (let k = 0; k < search.address.length; k++) if (!hosts[i]!.includes(search.address[k]!)) return false;
-    return true;
-  };
-  const phrase = search.phrase;
+  if (q.min_players !== undefined) {
+    const m = q.min_players;
+    and(mask, rowsWhere(s, ix, `p${m}`, (i) => !(c.players[i]! < m)));
+  }
+  if (q.max_mod_size !== undefined) {
+    const m = q.max_mod_size;
+    and(mask, rowsWhere(s, ix, `s${m}`, (i) => !(c.size[i]! > m)));
+  }
+  const hosts = search.address.length ? lowerHosts(s) : null;
+  const community = q.community_id;
+  // Every held row is seen since `since` while since <= minSeen (the usual case between scans).
+  const checkSeen = !(since <= c.minSeen);
+  if (checkSeen || community !== undefined || hosts) {
+    for (let w = 0; w < mask.length; w++) {
+      let bits = mask[w]!;
+      let keep = bits;
+      while (bits) {
+        const low = bits & -bits;
+        bits ^= low;
+        const i = (w << 5) | (31 - Math.clz32(low));
+        if (
+          (checkSeen && c.seen[i]! < since) ||
+          (community !== undefined && s.rows[i]!.community_id !== community) ||
+          (hosts && !search.address.every((a) => hosts[i]!.includes(a)))
+        )
+          keep ^= low;
+      }
+      mask[w] = keep;
+    }
+  }
+  // With a search, the servers whose name holds the whole query make the first part of the
+  // answer and the rest follow, each in the asked order.
+  const parts: Uint32Array[] = [mask];
+  if (search.phrase) {
+    const named = phraseRows(s, ix, search.phrase, search.words);
+    const first = new Uint32Array(ix.words);
+    for (let w = 0; w < mask.length; w++) {
+      first[w] = mask[w]! & named[w]!;
+      mask[w] = mask[w]! & ~named[w]!;
+    }
+    parts.unshift(first);
+  }
   const order = s.order[q.sort_by];
-  if (candidates && candidates.length * 8 <= s.rows.length) {
-    // Few candidates: filter them and sort their positions in the asked order (a native sort of
-    // an Int32Array) instead of walking all ~5,000 servers in that order.
-    const rank = rankOf(s, q.sort_by);
-    const names = phrase ? nameTexts(s) : null;
-    const first: number[] = [];
-    const rest: number[] = [];
-    for (let k = 0; k < candidates.length; k++) {
-      const i = candidates[k]!;
-      if (!accepts(i)) continue;
-      (names && !names[i]!.includes(phrase!) ? rest : first).push(rank[i]!);
+  const out: number[] = [];
+  let skip = q.offset;
+  for (const part of parts) {
+    const n = popCount(part);
+    if (n <= skip) {
+      skip -= n;
+      continue;
     }
-    const out: number[] = [];
-    for (const part of [first, rest]) {
-      if (out.length === q.limit) break;
-      const sorted = Int32Array.from(part).sort();
-      const skipped = first === part ? 0 : first.length;
-      for (let k = Math.max(0, q.offset - skipped); k < sorted.length && out.length < q.limit; k++) out.push(order[sorted[k]!]!);
+    if (n * 8 <= order.length) {
+      // Few matches: sort their positions in the asked order (a native sort of an Int32Array)
+      // instead of walking all ~5,000 servers in that order.
+      const rank = rankOf(s, q.sort_by);
+      const at = new Int32Array(n);
+      let j = 0;
+      for (let w = 0; w < part.length; w++) {
+        let bits = part[w]!;
+        while (bits) {
+          const low = bits & -bits;
+          bits ^= low;
+          at[j++] = rank[(w << 5) | (31 - Math.clz32(low))]!;
+        }
+      }
+      at.sort();
+      for (let k = skip; k < n && out.length < q.limit; k++) out.push(order[at[k]!]!);
+    } else {
+      // One walk in the asked order, stopping once the page is full.
+      for (let k = 0; k < order.length && out.length < q.limit; k++) {
+        const i = order[k]!;
+        if (part[i >>> 5]! & (1 << (i & 31)) && skip-- <= 0) out.push(i);
+      }
     }
-    return out;
+    if (out.length === q.limit) break;
+    skip = 0;
   }
-  let mask: Uint8Array | null = null;
-  if (candidates) {
-    mask = new Uint8Array(s.rows.length);
-    for (let k = 0; k < candidates.length; k++) mask[candidates[k]!] = 1;
+  return out;
+}
+
+/** At most this many bytes of row bitsets (per asked tag and search phrase) are kept a snapshot. */
+export const LIST_BITS_CACHE_BYTES = 1 * 2 ** 20;
+
+interface ListIndex {
+  /** 32-bit words of a row bitset (bit i & 31 of word i >> 5 is row i). */
+  words: number;
+  /** Every row. */
+  all: Uint32Array;
+  /** The rows whose official / password_protected is false (0) and true (1). */
+  official: [Uint32Array, Uint32Array];
+  password: [Uint32Array, Uint32Array];
+  /**
+   * Rows of recent filter values: tags (`,t,`), min_players (`p<n>`), max_mod_size (`s<n>`), search
+   * phrases (`\u0000<phrase>`), asked mods and words (`c<mods>\u0000<words>`).
+   */
+  bits: BytesLru<Uint32Array>;
+}
+const listIndexes = new WeakMap<LiveSnapshot, ListIndex>();
+
+/** The per-snapshot row bitsets of the list's filters (built on its first list request). */
+function listIndex(s: LiveSnapshot): ListIndex {
+  let ix = listIndexes.get(s);
+  if (ix) return ix;
+  const n = s.rows.length;
+  const words = (n + 31) >>> 5;
+  const c = columnsOf(s);
+  const of = (test: (i: number) => boolean) => {
+    const b = new Uint32Array(words);
+    for (let i = 0; i < n; i++) if (test(i)) b[i >>> 5]! |= 1 << (i & 31);
+    return b;
+  };
+  ix = {
+    words,
+    all: of(() => true),
+    official: [of((i) => c.official[i] === 0), of((i) => c.official[i] === 1)],
+    password: [of((i) => c.password[i] === 0), of((i) => c.password[i] === 1)],
+    bits: new BytesLru<Uint32Array>(LIST_BITS_CACHE_BYTES, arraySize),
+  };
+  listIndexes.set(s, ix);
+  return ix;
+}
+
+/** Clears in `mask` every row not in `rows`. */
+function and(mask: Uint32Array, rows: Uint32Array): void {
+  for (let w = 0; w < mask.length; w++) mask[w] = mask[w]! & rows[w]!;
+}
+
+function popCount(b: Uint32Array): number {
+  let n = 0;
+  for (let w = 0; w < b.length; w++) {
+    let v = b[w]!;
+    v -= (v >>> 1) & 0x55555555;
+    v = (v & 0x33333333) + ((v >>> 2) & 0x33333333);
+    n += (((v + (v >>> 4)) & 0x0f0f0f0f) * 0x01010101) >>> 24;
   }
-  // One walk in the asked order: with a search, the servers whose name holds the whole query
-  // make the first part of the answer and the rest follow, each in that order; the walk stops once
-  // the first part alone fills the page.
-  const want = q.offset + q.limit;
-  const names = phrase ? nameTexts(s) : null;
-  const first: number[] = [];
-  const rest: number[] = [];
-  for (let k = 0; k < order.length && first.length < want; k++) {
-    const i = order[k]!;
-    if ((mask && !mask[i]) || !accepts(i)) continue;
-    if (!names || names[i]!.includes(phrase!)) first.push(i);
-    else if (rest.length < want) rest.push(i);
+  return n;
+}
+
+/** The rows passing `test`, kept per snapshot under `key` (a filter and its value). */
+function rowsWhere(s: LiveSnapshot, ix: ListIndex, key: string, test: (i: number) => boolean): Uint32Array {
+  let b = ix.bits.get(key);
+  if (!b) {
+    b = new Uint32Array(ix.words);
+    for (let i = 0; i < s.rows.length; i++) if (test(i)) b[i >>> 5]! |= 1 << (i & 31);
+    ix.bits.set(key, b);
   }
-  return (rest.length ? first.concat(rest) : first).slice(q.offset, want);
+  return b;
+}
+
+/** The rows whose tags (`,a,b,`) hold `needle` (`,t,`). */
+const tagRows = (s: LiveSnapshot, ix: ListIndex, needle: string) => rowsWhere(s, ix, needle, (i) => s.tags[i]!.includes(needle));
+
+/** The candidate rows (candidatesOf) as a bitset, kept by the asked mods and words. */
+function candidateRows(s: LiveSnapshot, ix: ListIndex, mods: string[], words: string[]): Uint32Array {
+  const key = "c" + [...mods].sort().join(",") + "\u0000" + words.join("");
+  let b = ix.bits.get(key);
+  if (!b) {
+    b = new Uint32Array(ix.words);
+    const rows = candidatesOf(s, mods, words);
+    for (let k = 0; k < rows.length; k++) b[rows[k]! >>> 5]! |= 1 << (rows[k]! & 31);
+    ix.bits.set(key, b);
+  }
+  return b;
+}
+
+/**
+ * The rows whose name holds the search phrase (the rank-first test), among the rows holding its
+ * words (no other row can match a search): kept per snapshot.
+ */
+function phraseRows(s: LiveSnapshot, ix: ListIndex, phrase: string, words: string[]): Uint32Array {
+  const key = "\u0000" + phrase;
+  let b = ix.bits.get(key);
+  if (!b) {
+    b = new Uint32Array(ix.words);
+    const names = nameTexts(s);
+    const rows = candidatesOf(s, [], words);
+    for (let k = 0; k < rows.length; k++) {
+      const i = rows[k]!;
+      if (names[i]!.includes(phrase)) b[i >>> 5]! |= 1 << (i & 31);
+    }
+    ix.bits.set(key, b);
+  }
+  return b;
 }
 
 const nameParts = new WeakMap<LiveSnapshot, string[]>();
@@ -667,7 +803,13 @@ export function searchIndexBytes(s: LiveSnapshot): number {
   const r = ranks.get(s);
   return (ix ? ix.bytes + ix.recent.bytes : 0) + (r ? Object.keys(r).length * s.rows.length * 4 : 0) + (hostsLower.has(s) ? s.rows.length * 60 : 0) + (columns.has(s) ? s.rows.length * 26 : 0) +
     (entryJsonBytes.get(s)?.reduce((n, b) => n + b.length + 64, 0) ?? 0) +
-    (pageCaches.get(s)?.bytes ?? 0);
+    (pageCaches.get(s)?.bytes ?? 0) + listBitsBytes(s);
+}
+
+/** What the list's row bitsets of a snapshot hold (counted in searchIndexBytes): bytes, 0 before the first list request. */
+export function listBitsBytes(s: LiveSnapshot): number {
+  const l = listIndexes.get(s);
+  return l ? 5 * l.words * 4 + l.bits.bytes : 0;
 }
 
 /** An online server's row (online = 1 and seen since `since`), or null: then SQLite answers. */
