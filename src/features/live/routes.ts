@@ -44,7 +44,7 @@ export const liveRoutes = (deps: Deps) => {
         response: { 200: m.serverDetail, ...errors },
         detail: {
           summary: "One server with its complete mod list and the items of those mods",
-          description: "Online servers answer from the live snapshot of the last scan (serialised once per scan and catalog change); offline ones from their stored history.",
+          description: "Online servers answer from the live snapshot of the last scan and their mods' catalog data and items, serialised once per catalog change; offline ones from their stored history.",
         },
       },
     )
