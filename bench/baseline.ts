@@ -126,9 +126,8 @@ const routes: [string, RegExp, Handler][] = [
       official: bool(q.get("official")), password_protected: bool(q.get("password_protected")),
       tags: csv(q.get("tags"))?.map((s) => s.toLowerCase()),
     } as any), { headers: { "content-type": "application/json;charset=utf-8" } })],
-  // The same in-memory work as the service: the detail serialised once per snapshot.
-  ["GET", /^\/api\/v1\/game-servers\/([0-9a-f-]{36})$/, (m) =>
-    new Response(live.serverDetailJson(deps, m[1]!), { headers: { "content-type": "application/json;charset=utf-8" } })],
+  // The same in-memory work as the service: the detail built from per-mod fragments, kept per snapshot.
+  ["GET", /^\/api\/v1\/game-servers\/([0-9a-f-]{36})$/, (m) => jsonBytes(live.serverDetailBytes(deps, m[1]!))],
   ["GET", /^\/api\/v1\/game-servers\/([0-9a-f-]{36})\/stats$/, (m, q) => jsonBytes(live.serverStatsBody(deps, m[1]!, int(q.get("days"), 7)))],
   ["GET", /^\/api\/v1\/stats\/top-mods$/, () => json(live.topMods(deps))],
   ["GET", /^\/api\/v1\/stats\/top-servers$/, () => json(live.topServers(deps))],

@@ -27,6 +27,17 @@ const id = meta.ids;
 const vocab = vocabulary(join(dir, "loadout.db"));
 const varied = Object.fromEntries(variedEndpoints(vocab).map((e) => [e.name, e.vary!]));
 const fixed = (p: string) => () => p;
+/** The paths in a shuffled order (the same every run), each once, then again from the start. */
+function eachOnce(paths: string[]) {
+  const r = mulberry32(7);
+  const a = paths.slice();
+  for (let i = a.length - 1; i > 0; i--) {
+    const j = Math.floor(r() * (i + 1));
+    [a[i], a[j]] = [a[j]!, a[i]!];
+  }
+  let k = 0;
+  return () => a[k++ % a.length]!;
+}
 const rows: { name: string; path: (r: () => number) => string }[] = [
   { name: "game-servers search+filters", path: fixed("/api/v1/game-servers?search=conflict%20eu&min_players=5&official=false&password_protected=false&sort_by=popularity") },
   { name: "game-servers search conflict everon", path: fixed("/api/v1/game-servers?search=conflict%20everon&min_players=10") },
@@ -35,6 +46,10 @@ const rows: { name: string; path: (r: () => number) => string }[] = [
   { name: "varied: game-servers filters", path: varied["varied: game-servers filters"]! },
   { name: "varied: game-servers popular mod_ids", path: varied["varied: game-servers popular mod_ids"]! },
   { name: "game-server detail (130 mods)", path: fixed(`/api/v1/game-servers/${id.server_busy}`) },
+  { name: "varied: game-server detail (any online)", path: varied["varied: game-server detail (any online)"]! },
+  // Every online server once, in a shuffled order: each request is a first request of its server
+  // (the miss path of the per-server answer cache; the per-mod parts warm up as they would).
+  { name: "game-server detail, each online server once", path: eachOnce(vocab.onlineServers.map((s) => `/api/v1/game-servers/${s}`)) },
   { name: "server stats 1 day", path: fixed(`/api/v1/game-servers/${id.server_typical}/stats?days=1`) },
   { name: "server stats 14 days", path: fixed(`/api/v1/game-servers/${id.server_typical}/stats?days=14`) },
   { name: "server stats 365 days", path: fixed(`/api/v1/game-servers/${id.server_typical}/stats?days=365`) },

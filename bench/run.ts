@@ -546,7 +546,8 @@ function markdown(res: any): string {
       `built in ${mem.live_snapshot_build_ms} ms; catalog sort orders of ${mem.catalog_orders_mods ?? "—"} mods, built in ${mem.catalog_orders_build_ms ?? "—"} ms; ` +
       `catalog search index of ${mem.catalog_search_terms ?? "—"} terms, ~${((mem.catalog_search_bytes ?? 0) / 2 ** 20).toFixed(1)} MiB, built in ${mem.catalog_search_build_ms ?? "—"} ms; ` +
       `catalog dependency graph ~${((mem.catalog_graph_bytes ?? 0) / 2 ** 20).toFixed(1)} MiB, built in ${mem.catalog_graph_build_ms ?? "—"} ms; ` +
-      `server details serialised from the snapshot: ${mem.live_detail_cache_servers ?? "—"}, ${((mem.live_detail_cache_bytes ?? 0) / 2 ** 20).toFixed(2)} MiB; ` +
+      `server details kept for the snapshot: ${mem.live_detail_cache_servers ?? "—"}, ${((mem.live_detail_cache_bytes ?? 0) / 2 ** 20).toFixed(2)} MiB; ` +
+      `catalog mods kept for them, items serialised: ${mem.live_detail_catalog_mods ?? "—"}, ${((mem.live_detail_catalog_bytes ?? 0) / 2 ** 20).toFixed(2)} MiB; ` +
       `stat series answers kept: ${mem.live_series_cache_answers ?? "—"}, ${((mem.live_series_cache_bytes ?? 0) / 2 ** 20).toFixed(2)} MiB; ` +
       `live list search indexes and encoded entries: ${((mem.live_search_index_bytes ?? 0) / 2 ** 20).toFixed(2)} MiB; ` +
       `per-mod answers (detail, deps, counts, growth): ${((mem.catalog_answers_bytes ?? 0) / 2 ** 20).toFixed(2)} MiB.`);
@@ -819,6 +820,8 @@ export async function runBench(opts: BenchOptions) {
       catalog_graph_build_ms: m.has("loadout_catalog_graph_build_seconds") ? Math.round(m.get("loadout_catalog_graph_build_seconds")! * 1e4) / 10 : null,
       live_detail_cache_servers: m.get("loadout_live_detail_cache_servers") ?? null,
       live_detail_cache_bytes: m.get("loadout_live_detail_cache_bytes") ?? null,
+      live_detail_catalog_mods: m.get("loadout_live_detail_catalog_mods") ?? null,
+      live_detail_catalog_bytes: m.get("loadout_live_detail_catalog_bytes") ?? null,
       live_series_cache_answers: m.get("loadout_live_series_cache_answers") ?? null,
       live_series_cache_bytes: m.get("loadout_live_series_cache_bytes") ?? null,
       live_search_index_bytes: m.get("loadout_live_search_index_bytes") ?? null,

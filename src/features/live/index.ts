@@ -17,3 +17,4 @@ export const liveFeature: FeatureModule = {
 // What other features may read of the live feature's in-memory state (the platform's /metrics).
 export { peekLiveSnapshot, searchIndexBytes as liveSearchIndexBytes } from "./snapshot";
 export { seriesCacheStats } from "./series-cache";
+export { detailCacheStats as liveDetailCacheStats } from "./detail";

@@ -33,17 +33,18 @@ export const liveRoutes = (deps: Deps) => {
       response: { 200: z.array(m.serverEntry), 400: errorBody },
       detail: { summary: "Live servers (online, seen within the last hour), filtered and sorted", description: `sort_by: one of ${m.SERVER_SORTS.join(", ")} (default players_desc).` },
     })
-    // An online server's detail is JSON serialised once per scan (and per catalog change);
-    // offline servers are read from SQLite. The test app sends the object (schema-checked).
+    // An online server's detail is UTF-8 JSON built from its mods' item fragments (serialised once
+    // per catalog change) and kept per scan (detail.ts); offline servers are read from SQLite. The
+    // test app sends the object (schema-checked).
     .get(
       "/api/v1/game-servers/:id",
-      ({ params, set }) => (strictResponses ? svc.serverDetail(deps, params.id) : jsonText(set, svc.serverDetailJson(deps, params.id))),
+      ({ params, set }) => (strictResponses ? svc.serverDetail(deps, params.id) : jsonText(set, svc.serverDetailBytes(deps, params.id))),
       {
         params: m.idParams,
         response: { 200: m.serverDetail, ...errors },
         detail: {
           summary: "One server with its complete mod list and the items of those mods",
-          description: "Online servers answer from the live snapshot of the last scan (serialised once per scan and catalog change); offline ones from their stored history.",
+          description: "Online servers answer from the live snapshot of the last scan and their mods' catalog data and items, serialised once per catalog change; offline ones from their stored history.",
         },
       },
     )

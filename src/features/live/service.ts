@@ -7,12 +7,15 @@ import { toIso } from "../../shared/time";
 import { requireListOwner, resolveListAccess, applyImport, listFull, MAX_MODS, createList } from "../lists";
 import type { ListQuery, ServerEntry, ServerMod } from "./model";
 import { ONLINE_WINDOW, toEntry } from "./entry";
-import { cachedDetailJson, invalidateLiveSnapshot, liveSnapshot, onlineRow, querySnapshot, querySnapshotBytes, querySnapshotJson, type LiveSnapshot, type TopMod } from "./snapshot";
+import { onlineDetailBytes } from "./detail";
+import { invalidateLiveSnapshot, liveSnapshot, onlineRow, querySnapshot, querySnapshotBytes, querySnapshotJson, type LiveSnapshot, type TopMod } from "./snapshot";
 
 export { ONLINE_WINDOW, toEntry };
 import { cachedSeriesJson } from "./series-cache";
 import { DAY, HOUR, RAW_WINDOW, SERVER_COLUMNS, THREE_HOURS, liveRepo, stmt, type ServerRow } from "./repository";
 
+const encoder = new TextEncoder();
+const decoder = new TextDecoder();
 const notFound = () => new AppError(404, "game server not found");
 
 /**
@@ -50,17 +53,20 @@ const MOD_SELECT = `SELECT gm.workshop_id, coalesce(nullif(gm.name, ''), m.name,
 const toMod = (r: any): ServerMod => ({ ...r, in_catalog: !!r.in_catalog });
 
 /**
- * GET /game-servers/:id. An online server answers JSON serialised once per live snapshot (and per
- * catalog generation: its mods and items join the catalog, which changes between scans); an
+ * GET /game-servers/:id as UTF-8 JSON (what the route sends). An online server's answer is built
+ * from per-mod item fragments and kept per live snapshot and catalog generation (detail.ts); an
  * offline server (history) is read from SQLite on every request.
  */
-export function serverDetailJson(deps: Pick<Deps, "sqlite" | "clock">, id: string): string {
+export function serverDetailBytes(deps: Pick<Deps, "sqlite" | "clock">, id: string): Uint8Array {
   const now = deps.clock.now();
   const snap = liveSnapshot(deps.sqlite, now);
   const r = onlineRow(snap, id, now - ONLINE_WINDOW);
-  if (!r) return JSON.stringify(detailOf(deps.sqlite, serverRow(deps.sqlite, id), now));
-  return cachedDetailJson(deps.sqlite, snap, id, () => detailOf(deps.sqlite, r, now));
+  if (!r) return encoder.encode(JSON.stringify(detailOf(deps.sqlite, serverRow(deps.sqlite, id), now)));
+  return onlineDetailBytes(deps.sqlite, snap, r, serverOf(r, now), () => detailOf(deps.sqlite, r, now));
 }
+
+/** The same answer as JSON text. */
+export const serverDetailJson = (deps: Pick<Deps, "sqlite" | "clock">, id: string): string => decoder.decode(serverDetailBytes(deps, id));
 
 /** The same answer as an object: the online server's row from the snapshot, the rest from SQLite. */
 export function serverDetail(deps: Pick<Deps, "sqlite" | "clock">, id: string) {
@@ -69,7 +75,22 @@ export function serverDetail(deps: Pick<Deps, "sqlite" | "clock">, id: string) {
   return detailOf(deps.sqlite, r, now);
 }
 
-/** A server's detail answer from its row (from the snapshot or SQLite) and SQLite. */
+/** The detail's `server`: the list entry and the address, wait estimate, online flag and first sighting. */
+const serverOf = (r: ServerRow, now: number) => ({
+  ...toEntry(r),
+  ip: r.ip,
+  port: r.port,
+  wait_time_estimation: r.wait_time_estimation,
+  online: r.last_seen_at >= now - ONLINE_WINDOW,
+  first_seen_at: toIso(r.first_seen_at),
+});
+
+/**
+ * A server's detail answer from its row (from the snapshot or SQLite) and SQLite: the SQL path
+ * (offline servers, the strict test app) and the truth detail.ts's text is checked against. Items
+ * are ordered by position, type and name, then path and key (a total order: mod_items' key is
+ * (workshop_id, version, item_key)), so a server's items are its mods' items in their order.
+ */
 export function detailOf(sqlite: Database, r: ServerRow, now: number) {
   const id = r.id;
   const mods = (stmt(sqlite, MOD_SELECT).all({ id }) as any[]).map(toMod);
@@ -83,20 +104,9 @@ export function detailOf(sqlite: Database, r: ServerRow, now: number) {
      JOIN mod_items i ON i.workshop_id = gm.workshop_id AND i.version = coalesce(
        (SELECT s.version FROM mod_item_scans s WHERE s.workshop_id = gm.workshop_id AND s.version = gm.version), m.version)
      WHERE gm.server_id = $id
-     ORDER BY gm.position, i.item_type, i.name`,
+     ORDER BY gm.position, i.item_type, i.name, i.path, i.item_key`,
   ).all({ id }) as any[];
-  return {
-    server: {
-      ...toEntry(r),
-      ip: r.ip,
-      port: r.port,
-      wait_time_estimation: r.wait_time_estimation,
-      online: r.last_seen_at >= now - ONLINE_WINDOW,
-      first_seen_at: toIso(r.first_seen_at),
-    },
-    mods,
-    mod_items,
-  };
+  return { server: serverOf(r, now), mods, mod_items };
 }
 
 const pagesOf = (total: number, limit: number) => Math.ceil(total / limit);
@@ -274,7 +284,6 @@ function seriesIso(t: number): string {
   }
   return s;
 }
-const encoder = new TextEncoder();
 
 // Each series answer is read once per database state and clock step and kept as its JSON text
 // (series-cache.ts); the *Read functions read SQLite every time (the cache's source and the tests'

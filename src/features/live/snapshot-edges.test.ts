@@ -15,6 +15,7 @@ import { listServers, serverDetail, serverDetailJson, topMods, topServers } from
 import { listServersSql, serverDetailSql, topModsSql, topServersSql } from "../../../test/truth/live-sql";
 import { liveRepo } from "./repository";
 import { buildSnapshot, liveSnapshot as snap } from "./snapshot";
+import { detailCacheStats } from "./detail";
 const liveSnapshot = (deps: { sqlite: any; clock: { now(): number } }) => snap(deps.sqlite, deps.clock.now());
 
 const HOUR = 3_600_000;
@@ -161,9 +162,12 @@ describe("snapshot = SQL on a generated data set", () => {
     }
     clock.set(NOW);
     same();
-    const cached = liveSnapshot(t.deps).details;
-    expect(cached.map.size).toBeGreaterThan(50);
-    expect(cached.bytes).toBe([...cached.map.values()].reduce((n, d) => n + d.json.length * 2, 0));
+    // Whole answers kept for the snapshot, and the items of each mod version serialised once.
+    const cached = detailCacheStats(s, liveSnapshot(t.deps));
+    expect(cached.servers).toBeGreaterThan(50);
+    expect(cached.bytes).toBeGreaterThan(0);
+    expect(cached.mods).toBeGreaterThanOrEqual(20);
+    expect(cached.modBytes).toBeGreaterThan(0);
     // Raw SQL writes to what the detail joins from the catalog: each is seen by the next read.
     const used = (s.query(`SELECT gm.workshop_id AS id FROM game_server_mods gm JOIN game_servers g ON g.id = gm.server_id
       WHERE g.online = 1 AND g.last_seen_at = ? AND gm.workshop_id IN (SELECT workshop_id FROM mods) LIMIT 1`).get(NOW) as { id: string }).id;
@@ -174,6 +178,15 @@ describe("snapshot = SQL on a generated data set", () => {
       `UPDATE mod_items SET name = 'Renamed' WHERE workshop_id = '${used}'`,
       `INSERT INTO mod_item_scans (workshop_id, version, item_count, scanned_at) VALUES ('${used}', '1.0.1', 1, 0)`,
       `UPDATE mods SET name = 'Renamed mod', size_bytes = 123 WHERE workshop_id = '${used}'`,
+      // Items tied on type and name: ordered by path, then key.
+      `INSERT INTO mod_items (workshop_id, version, item_key, item_type, name, path, guid) VALUES ('${used}', '1.0.1', 'z', 'weapon', 'New', 'Prefabs/A/New.et', NULL), ('${used}', '1.0.1', 'y', 'weapon', 'New', 'Prefabs/W/New.et', NULL)`,
+      // What a scan writes (the live generation): the name and version the server reports, the
+      // position; a raw write giving a server's mods one position (the SQL path answers those servers).
+      `UPDATE game_server_mods SET name = 'Reported name' WHERE workshop_id = '${used}'`,
+      `UPDATE game_server_mods SET version = '1.0.0' WHERE workshop_id = '${used}'`,
+      `UPDATE game_server_mods SET version = '1.0.1' WHERE workshop_id = '${used}'`,
+      `UPDATE game_server_mods SET position = position + 100 WHERE workshop_id = '${used}'`,
+      `UPDATE game_server_mods SET position = 0 WHERE server_id IN (SELECT server_id FROM game_server_mods WHERE workshop_id = '${used}')`,
       `DELETE FROM mod_items WHERE workshop_id = '${used}' AND version = '1.0.1'`,
       `DELETE FROM mods WHERE workshop_id = '${used}'`,
     ];

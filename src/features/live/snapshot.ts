@@ -69,16 +69,7 @@ export interface LiveSnapshot {
   };
   /** Approximate bytes held (rows, entries, JSON, orders, mod index). */
   bytes: number;
-  /**
-   * GET /game-servers/:id of online servers, serialised on first request from this snapshot
-   * (id → JSON and the catalog generation its mods and items were joined at); bounded by
-   * DETAIL_CACHE_BYTES, oldest first out. Mutable: filled by readers, dropped with the snapshot.
-   */
-  details: { map: Map<string, { gen: number; json: string }>; bytes: number };
 }
-
-/** At most this many bytes (2 a character) of serialised server details are kept a snapshot. */
-export const DETAIL_CACHE_BYTES = 24 * 2 ** 20;
 
 const asciiLower = (s: string) => s.replace(/[A-Z]+/g, (m) => m.toLowerCase());
 
@@ -151,7 +142,7 @@ export function snapshotWithUsage(sqlite: Database, usageAt: number, builtAt: nu
     if (u.servers > 0) usage.push([mod, u.servers, u.players]);
   }
   liveRepo.writeModUsage(sqlite, usageAt, usage);
-  const out: LiveSnapshot = Object.freeze({ ...s, gen: readGen(sqlite), topMods: Object.freeze(readTopMods(sqlite)), builtAt, details: { map: new Map(), bytes: 0 } });
+  const out: LiveSnapshot = Object.freeze({ ...s, gen: readGen(sqlite), topMods: Object.freeze(readTopMods(sqlite)), builtAt });
   const lists = pendingLists.get(s);
   if (lists) pendingLists.set(out, lists);
   return out;
@@ -396,7 +387,6 @@ export function buildSnapshot(sqlite: Database, now: number): LiveSnapshot {
       topMods: Object.freeze(topMods),
       usage: Object.freeze({ seen, players, json: Object.freeze(usedJson), byMod: usedByMod }),
       bytes,
-      details: { map: new Map(), bytes: 0 },
     });
     pendingLists.set(snapshot, lists);
     return snapshot;
@@ -935,34 +925,4 @@ export function modUsageOf(s: LiveSnapshot, workshopId: string, since: number): 
 export function modServersJson(s: LiveSnapshot, workshopId: string, since: number): string {
   const at = usedBy(s, workshopId, since);
   return "[" + at.map((i) => s.usage.json[i]!).join(",") + "]";
-}
-
-const readCatalogGen = (sqlite: Database) =>
-  (stmt(sqlite, `SELECT value FROM live_state WHERE key = 'catalog_gen'`).get() as { value: number } | null)?.value ?? 0;
-
-/**
- * An online server's detail as JSON, serialised once per snapshot and catalog generation
- * (97_live_detail_gen.sql: every write to the catalog rows the detail joins moves it); `build`
- * makes the object when there is no such text yet. The caller has checked the server is online
- * in this snapshot (onlineRow), so the cached text's `online: true` and row fields hold.
- */
-export function cachedDetailJson(sqlite: Database, s: LiveSnapshot, id: string, build: () => unknown): string {
-  const gen = readCatalogGen(sqlite);
-  const c = s.details;
-  const hit = c.map.get(id);
-  if (hit?.gen === gen) return hit.json;
-  const json = JSON.stringify(build());
-  if (hit) {
-    c.map.delete(id);
-    c.bytes -= hit.json.length * 2;
-  }
-  c.map.set(id, { gen, json });
-  c.bytes += json.length * 2;
-  // Oldest out first (a Map iterates in insertion order), never the one just added.
-  for (const [k, v] of c.map) {
-    if (c.bytes <= DETAIL_CACHE_BYTES || k === id) break;
-    c.map.delete(k);
-    c.bytes -= v.json.length * 2;
-  }
-  return json;
 }

@@ -7,7 +7,7 @@ import { VERSION } from "../../version";
 import { sourceStatuses } from "../../shared/source-status";
 // Features' public faces only (their index.ts), never their insides.
 import { answerCacheCounts, answerStoreCounts, peekCatalogOrders, peekDepGraph, peekSearchIndex } from "../catalog";
-import { liveSearchIndexBytes, peekLiveSnapshot, seriesCacheStats } from "../live";
+import { liveDetailCacheStats, liveSearchIndexBytes, peekLiveSnapshot, seriesCacheStats } from "../live";
 import { crawlProgress } from "../scraper";
 
 const sourceStatusSchema = z.object({
@@ -96,8 +96,11 @@ export function createProcessRegistry(deps: Deps): Registry {
     });
   snapshotGauge("loadout_live_snapshot_servers", "Online servers in the in-memory live snapshot", () => peekLiveSnapshot(deps.sqlite)?.rows.length);
   snapshotGauge("loadout_live_snapshot_bytes", "Estimated bytes held by the live snapshot", () => peekLiveSnapshot(deps.sqlite)?.bytes);
-  snapshotGauge("loadout_live_detail_cache_servers", "Server details serialised from the current live snapshot", () => peekLiveSnapshot(deps.sqlite)?.details.map.size);
-  snapshotGauge("loadout_live_detail_cache_bytes", "Bytes of server details serialised from the current live snapshot", () => peekLiveSnapshot(deps.sqlite)?.details.bytes);
+  const details = () => liveDetailCacheStats(deps.sqlite, peekLiveSnapshot(deps.sqlite));
+  snapshotGauge("loadout_live_detail_cache_servers", "Server details kept (UTF-8 JSON) for the current live snapshot", () => details().servers);
+  snapshotGauge("loadout_live_detail_cache_bytes", "Bytes of server details kept for the current live snapshot", () => details().bytes);
+  snapshotGauge("loadout_live_detail_catalog_mods", "Mods kept from the catalog for server details, with their items serialised (this catalog generation)", () => details().mods);
+  snapshotGauge("loadout_live_detail_catalog_bytes", "Bytes of the mods kept from the catalog for server details, their items' JSON included", () => details().modBytes);
   snapshotGauge("loadout_live_search_index_bytes", "Bytes of the live snapshot's search indexes, candidate rows kept and encoded entries (built on first use)", () => {
     const s = peekLiveSnapshot(deps.sqlite);
     return s ? liveSearchIndexBytes(s) : undefined;
