@@ -174,7 +174,7 @@ export function variedEndpoints(v: Vocabulary): Endpoint[] {
   return rows.map((e) => ({ ...e, path: e.vary!(mulberry32(1)) }));
 }
 
-function endpoints(meta: SeedMeta, importBody: string): Endpoint[] {
+export function endpoints(meta: SeedMeta, importBody: string): Endpoint[] {
   const id = meta.ids;
   return ([
     { name: "mods list (updated_desc)", area: "catalog", path: "/api/v1/mods", budget: 10, budgetSource: "#3" },

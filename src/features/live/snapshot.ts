@@ -71,13 +71,19 @@ export interface LiveSnapshot {
   /**
    * GET /game-servers/:id of online servers, serialised on first request from this snapshot
    * (id → JSON and the catalog generation its mods and items were joined at); bounded by
-   * DETAIL_CACHE_BYTES, oldest first out. Mutable: filled by readers, dropped with the snapshot.
+   * DETAIL_CACHE_BYTES and the answer caches' shared budget (src/shared/bytes-lru.ts), least
+   * recently used out first. Mutable: filled by readers, dropped with the snapshot.
    */
-  details: { map: Map<string, { gen: number; json: string }>; bytes: number };
+  details: BytesLru<DetailText>;
 }
 
 /** At most this many bytes (2 a character) of serialised server details are kept a snapshot. */
 export const DETAIL_CACHE_BYTES = 24 * 2 ** 20;
+interface DetailText {
+  gen: number;
+  json: string;
+}
+const detailCache = () => new BytesLru<DetailText>(DETAIL_CACHE_BYTES, (_, v) => v.json.length * 2);
 
 const asciiLower = (s: string) => s.replace(/[A-Z]+/g, (m) => m.toLowerCase());
 
@@ -147,7 +153,7 @@ export function snapshotWithUsage(sqlite: Database, usageAt: number, builtAt: nu
     if (u.servers > 0) usage.push([mod, u.servers, u.players]);
   }
   liveRepo.writeModUsage(sqlite, usageAt, usage);
-  return Object.freeze({ ...s, gen: readGen(sqlite), topMods: Object.freeze(readTopMods(sqlite)), builtAt, details: { map: new Map(), bytes: 0 } });
+  return Object.freeze({ ...s, gen: readGen(sqlite), topMods: Object.freeze(readTopMods(sqlite)), builtAt, details: detailCache() });
 }
 
 /**
@@ -337,7 +343,7 @@ export function buildSnapshot(sqlite: Database, now: number): LiveSnapshot {
       topMods: Object.freeze(topMods),
       usage: Object.freeze({ seen, players, json: Object.freeze(usedJson), byMod: usedByMod }),
       bytes,
-      details: { map: new Map(), bytes: 0 },
+      details: detailCache(),
     });
   })();
 }
@@ -746,21 +752,9 @@ const readCatalogGen = (sqlite: Database) =>
  */
 export function cachedDetailJson(sqlite: Database, s: LiveSnapshot, id: string, build: () => unknown): string {
   const gen = readCatalogGen(sqlite);
-  const c = s.details;
-  const hit = c.map.get(id);
+  const hit = s.details.get(id);
   if (hit?.gen === gen) return hit.json;
   const json = JSON.stringify(build());
-  if (hit) {
-    c.map.delete(id);
-    c.bytes -= hit.json.length * 2;
-  }
-  c.map.set(id, { gen, json });
-  c.bytes += json.length * 2;
-  // Oldest out first (a Map iterates in insertion order), never the one just added.
-  for (const [k, v] of c.map) {
-    if (c.bytes <= DETAIL_CACHE_BYTES || k === id) break;
-    c.map.delete(k);
-    c.bytes -= v.json.length * 2;
-  }
+  s.details.set(id, { gen, json });
   return json;
 }
