@@ -6,7 +6,7 @@
 //   2. then Bun.gc(true) and the JavaScript heap's object types (bun:jsc heapStats), the answer
 //      caches' shared budget, and RSS split anonymous / file-backed.
 //
-//   LOADOUT_SQLITE_MMAP_MB=0 LOADOUT_SQLITE_CACHE_MB=32 LOADOUT_CACHE_MB=64 bun bench/memory.ts [--requests 400] [--seed 1]
+//   LOADOUT_SQLITE_MMAP_MB=0 LOADOUT_SQLITE_CACHE_MB=32 LOADOUT_CACHE_MB=64 bun bench/memory.ts [--requests 400] [--seed 1] [--only <regex of row names>]
 //
 // Works on a temp copy of bench/data/full.db (createDeps runs the migration check).
 import { copyFileSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
@@ -26,6 +26,7 @@ const argOf = (n: string, d: string) => {
   return i >= 0 ? process.argv[i + 1]! : d;
 };
 const requests = Number(argOf("requests", "400"));
+const only = new RegExp(argOf("only", "."), "i");
 let seed = Number(argOf("seed", "1"));
 const rnd = () => ((seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31);
 const src = join(ROOT, "bench/data/full.db");
@@ -44,7 +45,7 @@ try {
   const deps = createDeps(config);
   const app = createApp(deps);
   const v = vocabulary(join(dir, "loadout.db"));
-  const rows = [...variedEndpoints(v), ...endpoints(meta, "").filter((e) => (e.method ?? "GET") === "GET" && !e.auth)];
+  const rows = [...variedEndpoints(v), ...endpoints(meta, "").filter((e) => (e.method ?? "GET") === "GET" && !e.auth)].filter((e) => only.test(e.name));
   console.log(`mmap ${config.LOADOUT_SQLITE_MMAP_MB} MiB, page cache ${config.LOADOUT_SQLITE_CACHE_MB} MiB, answer budget ${config.LOADOUT_CACHE_MB} MiB; ${requests} requests a row`);
   let total = 0;
   for (const e of rows) {
