@@ -88,7 +88,7 @@ export class ByteBudget {
  * The budget of every answer cache of the process (LOADOUT_CACHE_MB, src/server.ts sets it; this
  * default holds for tests and tools).
  */
-export const DEFAULT_CACHE_BUDGET_BYTES = 64 * 2 ** 20;
+export const DEFAULT_CACHE_BUDGET_BYTES = 48 * 2 ** 20;
 export const answerBudget = new ByteBudget(DEFAULT_CACHE_BUDGET_BYTES);
 
 export class BytesLru<V, K = string> {
