@@ -1,6 +1,6 @@
 // A map bounded by the bytes of what it holds, least recently used out first (a Map iterates in
-// insertion order, and a read moves its key to the end): the live feature's answer caches, and
-// (read with peek, so oldest first out) the catalog's per-generation answers.
+// insertion order, and a read moves its key to the end): the live feature's answer caches and the
+// catalog's per-generation answers (whose parts of list pages are read with peek, oldest first out).
 //
 // Every BytesLru also counts its bytes into one ByteBudget (by default `answerBudget`, set from
 // LOADOUT_CACHE_MB at start): each map keeps its own cap, and when their sum passes the budget the
