@@ -37,7 +37,7 @@ const deps = { db, sqlite, config, clock: { now: () => Date.now() } } as any;
 const registry = createProcessRegistry(deps);
 const METRICS = "text/plain; version=0.0.4; charset=utf-8";
 
-const jsonBytes = (body: Uint8Array) => new Response(body, { headers: { "content-type": "application/json;charset=utf-8" } });
+const jsonBytes = (body: Uint8Array | string) => new Response(body, { headers: { "content-type": "application/json;charset=utf-8" } });
 const json = (body: unknown, status = 200) => new Response(JSON.stringify(body), { status, headers: { "content-type": "application/json" } });
 const text = (body: string) => new Response(body, { headers: { "content-type": METRICS } });
 const notFound = () => json({ error: "not found" }, 404);
@@ -69,7 +69,7 @@ const routes: [string, RegExp, Handler][] = [
     new Response(modUsage.getServersUsingJson(deps, m[1]!.toUpperCase()), { headers: { "content-type": "application/json;charset=utf-8" } })],
   ["GET", /^\/api\/v1\/mods\/([0-9A-Fa-f]{16})\/stats\/growth$/, (m, q) =>
     new Response(catalog.getGrowthJson(deps, m[1]!.toUpperCase(), int(q.get("days"), 30)), { headers: { "content-type": "application/json;charset=utf-8" } })],
-  ["GET", /^\/api\/v1\/stats\/community-players\/([0-9a-f-]{36})$/, (m, q) => jsonBytes(live.communityPlayersJson(deps, m[1]!, int(q.get("days"), 7)))],
+  ["GET", /^\/api\/v1\/stats\/community-players\/([0-9a-f-]{36})$/, (m, q) => jsonBytes(live.communityPlayersBody(deps, m[1]!, int(q.get("days"), 7)))],
   ["GET", /^\/api\/v1\/lists\/([0-9a-f-]{36})$/, (m, q) => {
     const a = resolveListAccess(deps, m[1]!, null, q.get("share"));
     if (!a || !a.canRead) return json({ error: "list not found" }, 404);
@@ -129,10 +129,10 @@ const routes: [string, RegExp, Handler][] = [
   // The same in-memory work as the service: the detail serialised once per snapshot.
   ["GET", /^\/api\/v1\/game-servers\/([0-9a-f-]{36})$/, (m) =>
     new Response(live.serverDetailJson(deps, m[1]!), { headers: { "content-type": "application/json;charset=utf-8" } })],
-  ["GET", /^\/api\/v1\/game-servers\/([0-9a-f-]{36})\/stats$/, (m, q) => jsonBytes(live.serverStatsJson(deps, m[1]!, int(q.get("days"), 7)))],
+  ["GET", /^\/api\/v1\/game-servers\/([0-9a-f-]{36})\/stats$/, (m, q) => jsonBytes(live.serverStatsBody(deps, m[1]!, int(q.get("days"), 7)))],
   ["GET", /^\/api\/v1\/stats\/top-mods$/, () => json(live.topMods(deps))],
   ["GET", /^\/api\/v1\/stats\/top-servers$/, () => json(live.topServers(deps))],
-  ["GET", /^\/api\/v1\/stats\/global-players$/, (_, q) => jsonBytes(live.globalPlayersJson(deps, int(q.get("days"), 7)))],
+  ["GET", /^\/api\/v1\/stats\/global-players$/, (_, q) => jsonBytes(live.globalPlayersBody(deps, int(q.get("days"), 7)))],
   ["GET", /^\/api\/v1\/notifications\/unread-count$/, (_, __, req) => {
     const uid = userOf(req);
     if (!uid) return json({ error: "unauthorized" }, 401);

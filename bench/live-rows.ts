@@ -2,17 +2,14 @@
 // through the whole stack on a temp copy of bench/data/full.db, µs per request, no network.
 //   bun bench/live-rows.ts [--only <regex>] [--iterations N] [--scale full|small]
 // With `bun --cpu-prof bench/live-rows.ts --only <row>` it is also the loop to profile.
-import { copyFileSync, existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join, resolve } from "node:path";
+import { join } from "node:path";
 import { loadConfig } from "../src/config";
 import { createDeps } from "../src/runtime";
 import { createApp } from "../src/app";
 import { mulberry32 } from "../test/fixtures/prng";
 import { variedEndpoints, vocabulary } from "./run";
-import type { SeedMeta } from "./seed";
+import { liveCopy } from "./live-copy";
 
-const ROOT = resolve(import.meta.dir, "..");
 const argOf = (n: string, d: string) => {
   const i = process.argv.indexOf(`--${n}`);
   return i >= 0 ? process.argv[i + 1]! : d;
@@ -20,24 +17,9 @@ const argOf = (n: string, d: string) => {
 const scale = argOf("scale", "full");
 const iterations = Number(argOf("iterations", "2000"));
 const only = new RegExp(argOf("only", "."));
-const src = join(ROOT, `bench/data/${scale}.db`);
-const meta = JSON.parse(readFileSync(`${src}.meta.json`, "utf8")) as SeedMeta;
 // --dir <d>: work on <d>/loadout.db, a copy made there once and kept (profiles then show only
 // the requests); without it a temp copy is made and removed.
-const keep = argOf("dir", "");
-const dir = keep || mkdtempSync(join(tmpdir(), "loadout-live-rows-"));
-if (!keep || !existsSync(join(dir, "loadout.db"))) copyFileSync(src, join(dir, "loadout.db"));
-{
-  const { Database } = await import("bun:sqlite");
-  const db = new Database(join(dir, "loadout.db"));
-  // The online servers seen now, as bench/run.ts does (a kept copy: since its last shift).
-  const mark = join(dir, "shifted-to");
-  const from = existsSync(mark) ? Number(readFileSync(mark, "utf8")) : meta.now;
-  const to = Date.now();
-  if (to > from) db.query("UPDATE game_servers SET last_seen_at = last_seen_at + ? WHERE online = 1").run(to - from);
-  writeFileSync(mark, String(to));
-  db.close();
-}
+const { dir, meta, done } = liveCopy(scale, argOf("dir", ""));
 const config = loadConfig({ LOADOUT_DATA_DIR: dir, LOADOUT_SCHEDULES: "off", LOADOUT_LOG_LEVEL: "error", LOADOUT_TRUST_PROXY: "true" });
 const deps = createDeps(config);
 const app = createApp(deps);
@@ -56,6 +38,7 @@ const rows: { name: string; path: (r: () => number) => string }[] = [
   { name: "server stats 1 day", path: fixed(`/api/v1/game-servers/${id.server_typical}/stats?days=1`) },
   { name: "server stats 14 days", path: fixed(`/api/v1/game-servers/${id.server_typical}/stats?days=14`) },
   { name: "server stats 365 days", path: fixed(`/api/v1/game-servers/${id.server_typical}/stats?days=365`) },
+  { name: "varied: server stats (any online, 1–365 days)", path: varied["varied: server stats (any online, 1–365 days)"]! },
   { name: "global-players 7 days", path: fixed("/api/v1/stats/global-players") },
   { name: "global-players 365 days", path: fixed("/api/v1/stats/global-players?days=365") },
   { name: "community-players 7 days", path: fixed(`/api/v1/stats/community-players/${id.community_id}`) },
@@ -85,5 +68,5 @@ for (const row of rows) {
   const us = ((performance.now() - t) / iterations) * 1000;
   console.log(`| ${row.name} | ${bytes} | ${((cpu.user + cpu.system) / iterations).toFixed(0)} | ${us.toFixed(0)} |`);
 }
-if (!keep) rmSync(dir, { recursive: true, force: true });
+done();
 process.exit(0);

@@ -378,7 +378,7 @@ export async function seed(scaleName: string, out: string): Promise<SeedMeta> {
       player_count_limit, queue_players_count, wait_time_estimation, scenario_name, game_version, password_protected, official, tags,
       search_text, mods_count, mods_size_bytes, mods_hash, online, players_sum_7d, samples_7d, avg_players_7d, community_id,
       first_seen_at, last_seen_at) VALUES (?, ?, 'battlemetrics', ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`);
-    const insMod = sqlite.prepare(`INSERT INTO game_server_mods (server_id, workshop_id, name, version, position) VALUES (?, ?, ?, ?, ?)`);
+    const insMod = sqlite.prepare(`INSERT INTO game_server_mods_by_sid (server_sid, workshop_id, name, version, position) VALUES (?, ?, ?, ?, ?)`);
     for (let s = 0; s < S.servers; s++) {
       const online = s < S.online;
       const sid = s + 1;
@@ -407,7 +407,7 @@ export async function seed(scaleName: string, out: string): Promise<SeedMeta> {
       while (chosen.size < nMods) chosen.add(zipf(usedPool, 0.9));
       let pos = 0;
       for (const m of chosen) {
-        insMod.run(id, modIds[m]!, chance(0.9) ? modNames[m]! : "", chance(0.9) ? modVersion[m]! : pick(modVersionsList[m]!), pos++);
+        insMod.run(sid, modIds[m]!, chance(0.9) ? modNames[m]! : "", chance(0.9) ? modVersion[m]! : pick(modVersionsList[m]!), pos++);
         size += modSize[m]!;
       }
       serverModRows += nMods;
@@ -535,7 +535,7 @@ export async function seed(scaleName: string, out: string): Promise<SeedMeta> {
     // Per-mod usage exactly as the scan precomputes it (live repository refreshModUsage).
     sqlite.prepare(`INSERT INTO live_mod_usage (workshop_id, name, server_count, player_count, updated_at)
        SELECT gm.workshop_id, coalesce(nullif(max(m.name), ''), max(gm.name), ''), count(*), sum(g.player_count), $now
-       FROM game_servers g JOIN game_server_mods gm ON gm.server_id = g.id LEFT JOIN mods m ON m.workshop_id = gm.workshop_id
+       FROM game_servers g JOIN game_server_mods_by_sid gm ON gm.server_sid = g.sid LEFT JOIN mods m ON m.workshop_id = gm.workshop_id
        WHERE g.last_seen_at >= $since GROUP BY gm.workshop_id`).run({ now, since: now - HOUR });
   });
   counts.stat_rows = statRows;

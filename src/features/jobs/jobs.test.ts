@@ -144,6 +144,27 @@ describe("job queue", () => {
       await t.close();
     }
   });
+
+  test("thousands of jobs queued in one transaction (a scan's unknown mods) wake the running worker once", async () => {
+    const t = await createTestApp();
+    try {
+      t.deps.jobs.start();
+      let ticks = 0;
+      t.deps.jobs.onTick(() => void ticks++);
+      // As queueScrapes does after a first sight: one transaction, every job with `db`. The type
+      // has no handler here, so no job end wakes it again.
+      t.deps.sqlite.transaction(() => {
+        for (let i = 0; i < 3000; i++) t.deps.jobs.enqueue("test.unhandled", { i }, { dedupeKey: `wake:${i}`, db: t.deps.db });
+      })();
+      expect(ticks).toBe(0);
+      await Promise.resolve();
+      expect(ticks).toBe(1);
+      expect(t.deps.jobs.list({ type: "test.unhandled", status: "queued", limit: 5000 }).length).toBe(3000);
+    } finally {
+      await t.deps.jobs.stop();
+      await t.close();
+    }
+  });
 });
 
 describe("admin job endpoints", () => {

@@ -31,7 +31,7 @@ export interface ExistingServer {
 }
 
 export interface CurrentMod {
-  server_id: string;
+  server_sid: number;
   workshop_id: string;
   name: string;
   version: string | null;
@@ -110,7 +110,7 @@ export function bumpServersGen(sqlite: Database) {
   stmt(sqlite, `UPDATE live_state SET value = value + 1 WHERE key = 'servers_gen'`).run();
 }
 
-export type ModRow = [server_id: string, workshop_id: string, name: string, version: string | null, position: number];
+export type ModRow = [server_sid: number, workshop_id: string, name: string, version: string | null, position: number];
 export type ChangeRow = [
   sid: number,
   time: number,
@@ -124,17 +124,26 @@ export type ChangeRow = [
 
 export const liveRepo = {
   /**
-   * New game_server_mods rows. Many at once (a first sight: ~200,000) go in without the per-row
-   * generation trigger (70_live_snapshot_gen.sql), which then cost a third of the insert: it is
-   * dropped and created again from its own stored text around the insert, inside the caller's
-   * transaction, and the generation moves once instead. No other connection can see the table
+   * New game_server_mods_by_sid rows. Many at once (a first sight: ~200,000) go in without the
+   * per-row generation trigger (a1_server_mods_by_sid.sql, a2_server_mods_ver.sql), which then
+   * cost a third of the insert: it is dropped and created again from its own stored text around
+   * the insert, inside the caller's transaction, and the generation moves once instead (and the
+   * servers' mod-list versions are set to it). No other connection can see the table
    * without it (the change commits whole, or rolls back with the rows).
    */
   insertMods(sqlite: Database, rows: ModRow[]) {
-    const insert = () => insertRows(sqlite, `INSERT INTO game_server_mods (server_id, workshop_id, name, version, position)`, 5, rows);
+    const insert = () => insertRows(sqlite, `INSERT INTO game_server_mods_by_sid (server_sid, workshop_id, name, version, position)`, 5, rows);
     if (rows.length < BULK_ROWS) return insert();
     withoutRowTrigger(sqlite, "game_server_mods_gen_ins", insert);
     bumpServersGen(sqlite);
+    // What the trigger also does per row: each server's mod-list version (a2_server_mods_ver.sql).
+    const sids = new Set<number>();
+    for (const r of rows) sids.add(r[0]);
+    stmt(
+      sqlite,
+      `INSERT OR REPLACE INTO game_server_mods_ver (sid, ver)
+       SELECT j.value, (SELECT value FROM live_state WHERE key = 'servers_gen') FROM json_each(?) j`,
+    ).run(JSON.stringify([...sids]));
   },
 
   insertChanges(sqlite: Database, rows: ChangeRow[]) {
@@ -229,12 +238,12 @@ export const liveRepo = {
     insertRows(sqlite, `INSERT OR REPLACE INTO game_server_stats_raw (sid, time, players, queue, wait)`, 5, rows);
   },
 
-  currentMods(sqlite: Database, serverIds: string[]): CurrentMod[] {
+  currentMods(sqlite: Database, serverSids: number[]): CurrentMod[] {
     return stmt(
       sqlite,
-      `SELECT server_id, workshop_id, name, version, position FROM game_server_mods
-       WHERE server_id IN (SELECT value FROM json_each(?))`,
-    ).all(JSON.stringify(serverIds)) as CurrentMod[];
+      `SELECT server_sid, workshop_id, name, version, position FROM game_server_mods_by_sid
+       WHERE server_sid IN (SELECT value FROM json_each(?))`,
+    ).all(JSON.stringify(serverSids)) as CurrentMod[];
   },
 
   catalogMods(sqlite: Database, workshopIds: string[]): CatalogMod[] {
@@ -244,22 +253,15 @@ export const liveRepo = {
     ).all(JSON.stringify(workshopIds)) as CatalogMod[];
   },
 
-  insertMod(sqlite: Database, serverId: string, workshopId: string, name: string, version: string | null, position: number) {
+  updateMod(sqlite: Database, serverSid: number, workshopId: string, name: string, version: string | null, position: number) {
     stmt(
       sqlite,
-      `INSERT INTO game_server_mods (server_id, workshop_id, name, version, position) VALUES (?, ?, ?, ?, ?)`,
-    ).run(serverId, workshopId, name, version, position);
+      `UPDATE game_server_mods_by_sid SET name = ?, version = ?, position = ? WHERE server_sid = ? AND workshop_id = ?`,
+    ).run(name, version, position, serverSid, workshopId);
   },
 
-  updateMod(sqlite: Database, serverId: string, workshopId: string, name: string, version: string | null, position: number) {
-    stmt(
-      sqlite,
-      `UPDATE game_server_mods SET name = ?, version = ?, position = ? WHERE server_id = ? AND workshop_id = ?`,
-    ).run(name, version, position, serverId, workshopId);
-  },
-
-  deleteMod(sqlite: Database, serverId: string, workshopId: string) {
-    stmt(sqlite, `DELETE FROM game_server_mods WHERE server_id = ? AND workshop_id = ?`).run(serverId, workshopId);
+  deleteMod(sqlite: Database, serverSid: number, workshopId: string) {
+    stmt(sqlite, `DELETE FROM game_server_mods_by_sid WHERE server_sid = ? AND workshop_id = ?`).run(serverSid, workshopId);
   },
 
   insertChange(
@@ -327,7 +329,7 @@ export const liveRepo = {
     const pairs = stmt(
       sqlite,
       `SELECT g.player_count, gm.workshop_id FROM game_servers g INDEXED BY game_servers_seen_idx
-       CROSS JOIN game_server_mods gm ON gm.server_id = g.id WHERE g.last_seen_at >= $since`,
+       CROSS JOIN game_server_mods_by_sid gm ON gm.server_sid = g.sid WHERE g.last_seen_at >= $since`,
     ).values({ since: now - HOUR }) as [number, string][];
     const usage = new Map<string, [number, number]>();
     for (let i = 0; i < pairs.length; i++) {
@@ -351,7 +353,7 @@ export const liveRepo = {
       sqlite,
       `INSERT INTO live_mod_usage (workshop_id, name, server_count, player_count, updated_at)
        SELECT j.value ->> 0,
-         coalesce(nullif(m.name, ''), (SELECT x.name FROM game_server_mods x WHERE x.workshop_id = j.value ->> 0 AND x.name != '' LIMIT 1), ''),
+         coalesce(nullif(m.name, ''), (SELECT x.name FROM game_server_mods_by_sid x WHERE x.workshop_id = j.value ->> 0 AND x.name != '' LIMIT 1), ''),
          j.value ->> 1, j.value ->> 2, $now
        FROM json_each($usage) j LEFT JOIN mods m ON m.workshop_id = j.value ->> 0`,
     ).run({ now, usage: JSON.stringify(usage) });

@@ -195,8 +195,8 @@ export function runRollups(deps: Pick<Deps, "sqlite" | "clock">, now = deps.cloc
       stmt(
         sqlite,
         `UPDATE game_servers SET mods_size_bytes = coalesce((
-           SELECT sum(m.size_bytes) FROM game_server_mods gm JOIN mods m ON m.workshop_id = gm.workshop_id
-           WHERE gm.server_id = game_servers.id), 0)
+           SELECT sum(m.size_bytes) FROM game_server_mods_by_sid gm JOIN mods m ON m.workshop_id = gm.workshop_id
+           WHERE gm.server_sid = game_servers.sid), 0)
          WHERE last_seen_at >= ?`,
       ).run(now - HOUR);
       liveRepo.refreshModUsage(sqlite, now);

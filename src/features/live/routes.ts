@@ -55,7 +55,7 @@ export const liveRoutes = (deps: Deps) => {
     })
     // The series answer from memory while nothing was written (series-cache.ts): its JSON as kept;
     // the test app sends the same text parsed (schema-checked).
-    .get("/api/v1/game-servers/:id/stats", ({ params, query, set }) => (strictResponses ? svc.serverStats(deps, params.id, query.days) : jsonText(set, svc.serverStatsJson(deps, params.id, query.days))), {
+    .get("/api/v1/game-servers/:id/stats", ({ params, query, set }) => (strictResponses ? svc.serverStats(deps, params.id, query.days) : jsonText(set, svc.serverStatsBody(deps, params.id, query.days))), {
       params: m.idParams,
       query: m.daysQuery,
       response: { 200: z.array(m.serverStatPoint), ...errors },
@@ -110,7 +110,7 @@ export const liveRoutes = (deps: Deps) => {
       response: { 200: z.array(m.topMod) },
       detail: { summary: "Top 10 mods by servers online in the last hour using them" },
     })
-    .get("/api/v1/stats/global-players", ({ query, set }) => (strictResponses ? svc.globalPlayers(deps, query.days) : jsonText(set, svc.globalPlayersJson(deps, query.days))), {
+    .get("/api/v1/stats/global-players", ({ query, set }) => (strictResponses ? svc.globalPlayers(deps, query.days) : jsonText(set, svc.globalPlayersBody(deps, query.days))), {
       query: m.daysQuery,
       response: { 200: z.array(m.globalStatPoint), 400: errorBody },
       detail: { summary: "Players and online servers over time" },
@@ -122,7 +122,7 @@ export const liveRoutes = (deps: Deps) => {
     .get(
       "/api/v1/stats/community-players/:community_id",
       ({ params, query, set }) =>
-        strictResponses ? svc.communityPlayers(deps, params.community_id, query.days) : jsonText(set, svc.communityPlayersJson(deps, params.community_id, query.days)),
+        strictResponses ? svc.communityPlayers(deps, params.community_id, query.days) : jsonText(set, svc.communityPlayersBody(deps, params.community_id, query.days)),
       {
         params: z.object({ community_id: z.string() }),
         query: m.daysQuery,

@@ -93,20 +93,20 @@ export function processPage(deps: Pick<Deps, "sqlite">, servers: LiveServer[], s
       // list hashes otherwise than last time. Their current mods and the catalog's rows of every
       // mod involved are read first, so a new server is inserted with its mod summary at once.
       const hashes = fresh.map((s) => (s.modsUnknown ? "" : modsHash(s.mods)));
-      const current = new Map<string, Map<string, CurrentMod>>();
-      const oldIds: string[] = [];
+      const current = new Map<number, Map<string, CurrentMod>>();
+      const oldSids: number[] = [];
       const ids = new Set<string>();
       fresh.forEach((s, i) => {
         if (s.modsUnknown) return;
         const e = existing.get(s.host_address);
         if (e && e.mods_hash === hashes[i]) return;
-        if (e) oldIds.push(e.id);
+        if (e) oldSids.push(e.sid);
         for (const m of s.mods) ids.add(m.workshop_id);
       });
-      if (oldIds.length > 0) {
-        for (const m of liveRepo.currentMods(sqlite, oldIds)) {
-          let per = current.get(m.server_id);
-          if (!per) current.set(m.server_id, (per = new Map()));
+      if (oldSids.length > 0) {
+        for (const m of liveRepo.currentMods(sqlite, oldSids)) {
+          let per = current.get(m.server_sid);
+          if (!per) current.set(m.server_sid, (per = new Map()));
           per.set(m.workshop_id, m);
           ids.add(m.workshop_id);
         }
@@ -202,7 +202,7 @@ export function processPage(deps: Pick<Deps, "sqlite">, servers: LiveServer[], s
       // Mod diffs for servers whose list changed (or that are new).
       const { modRows, changeRows } = state;
       for (const c of changed) {
-        const old = current.get(c.id) ?? new Map<string, CurrentMod>();
+        const old = current.get(c.sid) ?? new Map<string, CurrentMod>();
         c.server.mods.forEach((m, position) => {
           const cat = catalog.get(m.workshop_id);
           const o = old.get(m.workshop_id);
@@ -210,7 +210,7 @@ export function processPage(deps: Pick<Deps, "sqlite">, servers: LiveServer[], s
           // A bare id (no version reported) keeps the version we knew.
           const version = m.version ?? o?.version ?? null;
           if (!o) {
-            modRows.push([c.id, m.workshop_id, name, version, position]);
+            modRows.push([c.sid, m.workshop_id, name, version, position]);
             changeRows.push([c.sid, time, "added", m.workshop_id, name || (cat?.name ?? ""), null, version, cat?.size_bytes ?? null]);
             state.modChanges++;
             if (!cat && !state.unknownQueued.has(m.workshop_id)) {
@@ -223,14 +223,14 @@ export function processPage(deps: Pick<Deps, "sqlite">, servers: LiveServer[], s
               state.modChanges++;
             }
             if (o.version !== version || o.name !== name || o.position !== position) {
-              liveRepo.updateMod(sqlite, c.id, m.workshop_id, name, version, position);
+              liveRepo.updateMod(sqlite, c.sid, m.workshop_id, name, version, position);
             }
             old.delete(m.workshop_id);
           }
         });
         for (const o of old.values()) {
           const cat = catalog.get(o.workshop_id);
-          liveRepo.deleteMod(sqlite, c.id, o.workshop_id);
+          liveRepo.deleteMod(sqlite, c.sid, o.workshop_id);
           changeRows.push([c.sid, time, "removed", o.workshop_id, o.name || (cat?.name ?? ""), o.version, null, cat?.size_bytes ?? null]);
           state.modChanges++;
         }

@@ -207,6 +207,35 @@ describe("the series answers kept in memory", () => {
     }
   });
 
+  test("production sends a miss and the hits after it as the same text, and the budget counts its bytes", async () => {
+    clock.set(T0 + 45 * 60_000);
+    await scan(); // a new database state: nothing kept
+    const prod = createApp({ ...t.deps, config: { ...t.deps.config, LOADOUT_RESPONSE_VALIDATION: "off" } });
+    const s = servers[3]!.id;
+    let textBytes = 0;
+    for (const path of [`/api/v1/game-servers/${s}/stats?days=365`, `/api/v1/game-servers/${s}/stats?days=1`, "/api/v1/stats/global-players?days=30", `/api/v1/stats/community-players/${communityId}?days=90`]) {
+      const now = clock.now();
+      const days = Number(new URL(path, "http://x").searchParams.get("days"));
+      const want = path.includes("/game-servers/")
+        ? JSON.stringify(serverStatsRead(t.deps, s, days, now).points)
+        : path.includes("global")
+          ? JSON.stringify(globalPlayersRead(t.deps, days, now).points)
+          : JSON.stringify(communityPlayersRead(t.deps, communityId, days, now).points);
+      textBytes += want.length; // ASCII
+      const misses = seriesCacheStats(t.deps.sqlite).misses;
+      for (let i = 0; i < 3; i++) {
+        const res = await prod.handle(new Request(`http://localhost${path}`));
+        const bytes = new Uint8Array(await res.arrayBuffer());
+        expect({ path, i, type: res.headers.get("content-type"), text: text(bytes) }).toEqual({ path, i, type: "application/json;charset=utf-8", text: want });
+        if (res.headers.has("content-length")) expect(Number(res.headers.get("content-length"))).toBe(bytes.byteLength);
+      }
+      expect(seriesCacheStats(t.deps.sqlite).misses).toBe(misses + 1); // one read, then two answers from memory
+    }
+    // The kept strings count as many bytes as their text has.
+    const kept = seriesCacheStats(t.deps.sqlite);
+    expect({ answers: kept.answers, bytes: kept.bytes }).toEqual({ answers: 4, bytes: textBytes });
+  });
+
   test("an unknown server or community is 404 and nothing is kept for it", async () => {
     const n = seriesCacheStats(t.deps.sqlite).answers;
     expect((await t.req("GET", "/api/v1/game-servers/00000000-0000-7000-8000-000000000000/stats?days=1")).status).toBe(404);

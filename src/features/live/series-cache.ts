@@ -1,8 +1,8 @@
 // The stat series' answers from memory: GET /game-servers/:id/stats,
 // /stats/global-players and /stats/community-players read up to ~2,920 bucket rows and build as
 // many points per request, yet their data changes only when a scan, a roll-up or another write
-// commits. An answer is kept as its UTF-8 JSON (what production sends, no serialising or encoding
-// per request) with:
+// commits. An answer is kept as its JSON text (what production sends, no serialising per request)
+// with:
 // - the database state it was read at: total_changes() of this connection (every INSERT, UPDATE or
 //   DELETE through it, triggers included: a scan, a roll-up, a test's raw SQL) and
 //   PRAGMA data_version (a commit by any other connection or process). Another state drops every
@@ -12,6 +12,12 @@
 //   rows (series.from ≤ now ≤ series.until), so time passing never serves a stale answer.
 // At most SERIES_CACHE_BYTES of answers (least recently used out first);
 // loadout_live_series_cache_bytes / _answers report what it holds.
+//
+// An answer is kept and sent as the string JSON.stringify gives (series JSON is ASCII: one byte
+// per character, so its length is its size in the byte budget), not as UTF-8 bytes: Bun makes a
+// Response of a string without copying it, where a Uint8Array body is copied into every Response
+// (a 330 KB year of points: ~25-50 µs and 330 KB of garbage per request), and a miss no longer
+// encodes (docs/performance.md, Issue 29 "Round 2, stat series").
 import type { Database } from "bun:sqlite";
 import { BytesLru } from "../../shared/bytes-lru";
 import { stmt } from "./repository";
@@ -22,11 +28,12 @@ export const SERIES_CACHE_BYTES = 16 * 2 ** 20;
 interface Answer {
   from: number;
   until: number;
-  body: Uint8Array;
+  /** JSON text, ASCII only (times, keys, numbers). */
+  body: string;
 }
 
 class SeriesCache {
-  readonly answers = new BytesLru<Answer>(SERIES_CACHE_BYTES, (_, a) => a.body.byteLength);
+  readonly answers = new BytesLru<Answer>(SERIES_CACHE_BYTES, (_, a) => a.body.length);
   hits = 0;
   misses = 0;
   private changes = -1;
@@ -40,7 +47,7 @@ class SeriesCache {
     this.version = version;
   }
 
-  get(key: string, now: number): Uint8Array | undefined {
+  get(key: string, now: number): string | undefined {
     const a = this.answers.get(key);
     if (!a) return undefined;
     if (now < a.from || now > a.until) {
@@ -52,7 +59,6 @@ class SeriesCache {
 }
 
 const caches = new WeakMap<Database, SeriesCache>();
-const encoder = new TextEncoder();
 
 /** The database's series cache, synced to its current state (one statement and one pragma). */
 function cacheOf(sqlite: Database): SeriesCache {
@@ -72,11 +78,11 @@ export interface SeriesAnswer {
 }
 
 /**
- * A series answer as UTF-8 JSON: from memory when an answer of the same key was read at the
+ * A series answer as JSON text: from memory when an answer of the same key was read at the
  * current database state and holds for `now`, else `read()` (which throws for an unknown server
  * or community before anything is kept).
  */
-export function cachedSeriesJson(sqlite: Database, key: string, now: number, read: () => SeriesAnswer): Uint8Array {
+export function cachedSeriesJson(sqlite: Database, key: string, now: number, read: () => SeriesAnswer): string {
   const c = cacheOf(sqlite);
   const hit = c.get(key, now);
   if (hit) {
@@ -85,7 +91,7 @@ export function cachedSeriesJson(sqlite: Database, key: string, now: number, rea
   }
   c.misses++;
   const a = read();
-  const body = encoder.encode(JSON.stringify(a.points));
+  const body = JSON.stringify(a.points);
   if (a.from <= now && now <= a.until) c.answers.set(key, { from: a.from, until: a.until, body });
   return body;
 }

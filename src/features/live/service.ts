@@ -274,13 +274,13 @@ function seriesIso(t: number): string {
   }
   return s;
 }
-const decoder = new TextDecoder();
-const parseJson = (body: Uint8Array): unknown => JSON.parse(decoder.decode(body));
+const encoder = new TextEncoder();
 
-// Each series answer is read once per database state and clock step and kept as its JSON
+// Each series answer is read once per database state and clock step and kept as its JSON text
 // (series-cache.ts); the *Read functions read SQLite every time (the cache's source and the tests'
-// truth), the *Json functions are what production sends, and the object functions parse that same
-// text (the test app's strict response schemas check it).
+// truth), the *Body functions are what production sends (the text as kept), the *Json functions
+// the same as UTF-8 bytes, and the object functions parse that same text (the test app's strict
+// response schemas check it).
 
 /** A server's series from SQLite (404 for an unknown server). */
 export function serverStatsRead(deps: Pick<Deps, "sqlite">, id: string, days: number, now: number) {
@@ -296,13 +296,16 @@ export function serverStatsRead(deps: Pick<Deps, "sqlite">, id: string, days: nu
   return { points, from: s.from, until: s.until };
 }
 
-export function serverStatsJson(deps: Pick<Deps, "sqlite" | "clock">, id: string, days: number): Uint8Array {
+export function serverStatsBody(deps: Pick<Deps, "sqlite" | "clock">, id: string, days: number): string {
   const now = deps.clock.now();
   return cachedSeriesJson(deps.sqlite, `server ${id} ${days}`, now, () => serverStatsRead(deps, id, days, now));
 }
 
+/** The same text as UTF-8 bytes. */
+export const serverStatsJson = (deps: Pick<Deps, "sqlite" | "clock">, id: string, days: number): Uint8Array => encoder.encode(serverStatsBody(deps, id, days));
+
 export const serverStats = (deps: Pick<Deps, "sqlite" | "clock">, id: string, days: number) =>
-  parseJson(serverStatsJson(deps, id, days)) as ReturnType<typeof serverStatsRead>["points"];
+  JSON.parse(serverStatsBody(deps, id, days)) as ReturnType<typeof serverStatsRead>["points"];
 
 export function serverStatsRange(deps: Pick<Deps, "sqlite">, id: string) {
   const r = serverRow(deps.sqlite, id);
@@ -321,13 +324,16 @@ export function globalPlayersRead(deps: Pick<Deps, "sqlite">, days: number, now:
   return { points, from: s.from, until: s.until };
 }
 
-export function globalPlayersJson(deps: Pick<Deps, "sqlite" | "clock">, days: number): Uint8Array {
+export function globalPlayersBody(deps: Pick<Deps, "sqlite" | "clock">, days: number): string {
   const now = deps.clock.now();
   return cachedSeriesJson(deps.sqlite, `global ${days}`, now, () => globalPlayersRead(deps, days, now));
 }
 
+/** The same text as UTF-8 bytes. */
+export const globalPlayersJson = (deps: Pick<Deps, "sqlite" | "clock">, days: number): Uint8Array => encoder.encode(globalPlayersBody(deps, days));
+
 export const globalPlayers = (deps: Pick<Deps, "sqlite" | "clock">, days: number) =>
-  parseJson(globalPlayersJson(deps, days)) as ReturnType<typeof globalPlayersRead>["points"];
+  JSON.parse(globalPlayersBody(deps, days)) as ReturnType<typeof globalPlayersRead>["points"];
 
 export const globalPlayersRange = (deps: Pick<Deps, "sqlite">) => ({ oldest: oldestOf(deps, GLOBAL_SERIES, null) });
 
@@ -351,13 +357,16 @@ export function communityPlayersRead(deps: Pick<Deps, "sqlite">, communityId: st
   return { points, from: s.from, until: s.until };
 }
 
-export function communityPlayersJson(deps: Pick<Deps, "sqlite" | "clock">, communityId: string, days: number): Uint8Array {
+export function communityPlayersBody(deps: Pick<Deps, "sqlite" | "clock">, communityId: string, days: number): string {
   const now = deps.clock.now();
   return cachedSeriesJson(deps.sqlite, `community ${communityId} ${days}`, now, () => communityPlayersRead(deps, communityId, days, now));
 }
 
+/** The same text as UTF-8 bytes. */
+export const communityPlayersJson = (deps: Pick<Deps, "sqlite" | "clock">, communityId: string, days: number): Uint8Array => encoder.encode(communityPlayersBody(deps, communityId, days));
+
 export const communityPlayers = (deps: Pick<Deps, "sqlite" | "clock">, communityId: string, days: number) =>
-  parseJson(communityPlayersJson(deps, communityId, days)) as ReturnType<typeof communityPlayersRead>["points"];
+  JSON.parse(communityPlayersBody(deps, communityId, days)) as ReturnType<typeof communityPlayersRead>["points"];
 
 export function communityPlayersRange(deps: Pick<Deps, "sqlite">, communityId: string) {
   requireCommunity(deps.sqlite, communityId);

@@ -9,8 +9,10 @@ import { listServersSql } from "../../../test/truth/live-sql";
 import { BattleMetricsClient } from "./battlemetrics";
 import { runScan } from "./scan";
 import { listServers, listServersBytes, listServersJson } from "./service";
-import { listQuery, SERVER_SORTS } from "./model";
-import { liveSnapshot, searchIndexBytes } from "./snapshot";
+import { listQuery, SERVER_SORTS, type ListQuery } from "./model";
+import { LIST_BITS_CACHE_BYTES, listBitsBytes, liveSnapshot, searchIndexBytes, type LiveSnapshot } from "./snapshot";
+import { nameHolds, parseServerSearch } from "./search";
+import { ONLINE_WINDOW } from "./entry";
 
 // Words sharing prefixes (one search word starts several), rare and common ones, other scripts.
 const COMMON = ["Conflict", "Everon", "EU", "Arland", "Training"];
@@ -144,5 +146,102 @@ describe("the live list's search indexes", () => {
       }
     }
     expect(listServers(t.deps, q)).not.toEqual(before);
+  });
+});
+
+// The list's row bitsets (snapshot.ts listIndex: each flag value, tags, min_players and
+// max_mod_size values, the asked mods and words, search phrases; kept per snapshot) against the
+// straightforward filter over the snapshot's rows, in its order, with the name-first split.
+function straightforward(s: LiveSnapshot, q: ListQuery, since: number): string[] {
+  const search = parseServerSearch(q.search);
+  const first: string[] = [];
+  const rest: string[] = [];
+  for (const i of s.order[q.sort_by]) {
+    const r = s.rows[i]!;
+    if (r.last_seen_at < since) continue;
+    if (q.min_players !== undefined && r.player_count < q.min_players) continue;
+    if (q.max_mod_size !== undefined && r.mods_size_bytes > q.max_mod_size) continue;
+    if (q.official !== undefined && !!r.official !== q.official) continue;
+    if (q.password_protected !== undefined && !!r.password_protected !== q.password_protected) continue;
+    if (q.community_id !== undefined && r.community_id !== q.community_id) continue;
+    if ((q.tags ?? []).slice(0, 20).some((tag) => !s.tags[i]!.includes(`,${tag},`))) continue;
+    if ((q.mod_ids ?? []).some((m) => !s.byMod.get(m)?.includes(i))) continue;
+    if (search.words.some((w) => !r.search_text.includes(w))) continue;
+    if (search.address.some((a) => !r.host_address.toLowerCase().includes(a))) continue;
+    (search.phrase && !nameHolds(r.search_text, search.phrase) ? rest : first).push(r.id);
+  }
+  return [...first, ...rest].slice(q.offset, q.offset + q.limit);
+}
+
+describe("the live list's row bitsets", () => {
+  // Few values a filter, so most queries are answered from bitsets kept by an earlier one.
+  function repeatedQuery(rnd: () => number) {
+    const pick = <T>(a: readonly T[]) => a[Math.floor(rnd() * a.length)]!;
+    const raw: Record<string, string> = { sort_by: pick(SERVER_SORTS) };
+    if (rnd() < 0.4) raw.search = pick(["conflict", "eve", "conflict everon", "eu", "zulu", "x1", "öst", "arma 198.51.101", "training conflict"]);
+    if (rnd() < 0.3) raw.mod_ids = pick([MODS[0]!, MODS[1]!, `${MODS[0]},${MODS[2]}`, MODS[7]!]);
+    if (rnd() < 0.4) raw.min_players = pick(["0", "10", "25", "40", "60"]);
+    if (rnd() < 0.3) raw.max_mod_size = pick(["0", "3000000", "6000000", "20000000"]);
+    if (rnd() < 0.3) raw.official = pick(["true", "false"]);
+    if (rnd() < 0.3) raw.password_protected = pick(["true", "false"]);
+    if (rnd() < 0.3) raw.tags = pick(["pc", "xbox", "modded", "vanilla", "battleye", "pc,modded", "BattlEye", "nope"]);
+    if (rnd() < 0.05) raw.community_id = "no-such-community";
+    if (rnd() < 0.5) raw.offset = String(Math.floor(rnd() * (rnd() < 0.5 ? 10 : 600)));
+    raw.limit = String(1 + Math.floor(rnd() * (rnd() < 0.5 ? 20 : 200)));
+    return listQuery.parse(raw);
+  }
+
+  test("answer as the straightforward filter over the snapshot, first and again from the kept bitsets, and as time passes", () => {
+    const rnd = mulberry32(29);
+    const start = clock.now();
+    let nonEmpty = 0;
+    for (let i = 0; i < 600; i++) {
+      const q = repeatedQuery(rnd);
+      // Now and later in the hour (the kept bitsets do not depend on the time; the window is tested row by row).
+      clock.set(start + (i % 3 === 2 ? ONLINE_WINDOW - 60_000 + Math.floor(rnd() * 120_000) : 0));
+      const s = liveSnapshot(t.deps.sqlite, clock.now());
+      const want = straightforward(s, q, clock.now() - ONLINE_WINDOW);
+      for (let k = 0; k < 2; k++) expect({ q, got: listServers(t.deps, q).map((e) => e.id) }).toEqual({ q, got: want });
+      if (want.length) nonEmpty++;
+    }
+    clock.set(start);
+    expect(nonEmpty).toBeGreaterThan(200);
+    expect(listBitsBytes(liveSnapshot(t.deps.sqlite, clock.now()))).toBeGreaterThan(0);
+  }, 60_000);
+
+  test("are bounded: at most LIST_BITS_CACHE_BYTES of kept filter values a snapshot, least recently used out", () => {
+    const s = liveSnapshot(t.deps.sqlite, clock.now());
+    const fixed = 5 * Math.ceil(s.rows.length / 32) * 4; // every row, official and password false/true
+    for (let v = 0; v < 8000; v++) listServers(t.deps, listQuery.parse({ min_players: String(v), sort_by: "players_desc", limit: "5" }));
+    expect(listBitsBytes(s)).toBeLessThanOrEqual(fixed + LIST_BITS_CACHE_BYTES);
+    expect(listBitsBytes(s)).toBeGreaterThan(fixed + LIST_BITS_CACHE_BYTES * 0.9);
+    for (const v of ["0", "10", "7999"]) {
+      const q = listQuery.parse({ min_players: v, sort_by: "players_desc", limit: "200" });
+      expect(listServers(t.deps, q)).toEqual(listServersSql(t.deps, q));
+    }
+  });
+
+  test("a scan's new snapshot gets new bitsets: the same queries answer its servers", async () => {
+    const qs = [
+      { min_players: "20" },
+      { tags: "pc" },
+      { official: "true" },
+      { password_protected: "false", max_mod_size: "6000000" },
+      { search: "conflict", min_players: "10" },
+      { mod_ids: MODS[0]!, tags: "battleye" },
+    ].map((raw) => listQuery.parse({ ...raw, limit: "200", sort_by: "name_asc" }));
+    const before = qs.map((q) => listServers(t.deps, q));
+    qs.forEach((q, i) => expect(before[i]).toEqual(listServersSql(t.deps, q)));
+    const old = liveSnapshot(t.deps.sqlite, clock.now());
+    expect(listBitsBytes(old)).toBeGreaterThan(0);
+    fake.setServers(generate(6, 1000));
+    clock.advance(5 * 60_000);
+    await scan();
+    const next = liveSnapshot(t.deps.sqlite, clock.now());
+    expect(next).not.toBe(old);
+    expect(listBitsBytes(next)).toBe(0);
+    const after = qs.map((q) => listServers(t.deps, q));
+    qs.forEach((q, i) => expect({ q, got: after[i]!.map((e) => e.id) }).toEqual({ q, got: listServersSql(t.deps, q).map((e) => e.id) }));
+    expect(after).not.toEqual(before);
   });
 });

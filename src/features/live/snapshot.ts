@@ -14,8 +14,9 @@
 // Per scan it holds each online server's row and its answer object (built once), the server order
 // for every sort (computed by SQLite with the same ORDER BY the SQL path uses, so ties and
 // NOCASE collation are the same), the lower-cased tags string, and for every workshop id the
-// servers that run it. A request walks the order of its sort and stops after offset + limit
-// matches; a mod filter first intersects the servers of the asked mods.
+// servers that run it. A request ANDs row bitsets kept per snapshot (the asked mods and words'
+// candidates, flag values, tags, player and size bounds), then walks the order of its sort and
+// stops after offset + limit matches (or sorts the positions of a few matches).
 import { BytesLru } from "../../shared/bytes-lru";
 import { NAME_END, parseServerSearch } from "./search";
 import type { Database } from "bun:sqlite";
@@ -100,6 +101,7 @@ export function liveSnapshot(sqlite: Database, now: number): LiveSnapshot {
   if (!s || s.gen !== readGen(sqlite) || now - ONLINE_WINDOW < s.cut) {
     s = buildSnapshot(sqlite, now);
     snapshots.set(sqlite, s);
+    adoptModLists(sqlite, s);
   }
   return s;
 }
@@ -118,6 +120,7 @@ export function invalidateLiveSnapshot(sqlite: Database): void {
 export function rebuildLiveSnapshot(sqlite: Database, now: number): LiveSnapshot {
   const s = buildSnapshot(sqlite, now);
   snapshots.set(sqlite, s);
+  adoptModLists(sqlite, s);
   return s;
 }
 
@@ -126,6 +129,7 @@ export const snapshotBuilds = () => builds;
 /** Swaps in a snapshot built inside a writer's transaction (snapshotWithUsage), once it has committed. */
 export function publishLiveSnapshot(sqlite: Database, s: LiveSnapshot): void {
   snapshots.set(sqlite, s);
+  adoptModLists(sqlite, s);
 }
 
 const readTopMods = (sqlite: Database) =>
@@ -153,21 +157,44 @@ export function snapshotWithUsage(sqlite: Database, usageAt: number, builtAt: nu
     if (u.servers > 0) usage.push([mod, u.servers, u.players]);
   }
   liveRepo.writeModUsage(sqlite, usageAt, usage);
-  return Object.freeze({ ...s, gen: readGen(sqlite), topMods: Object.freeze(readTopMods(sqlite)), builtAt, details: detailCache() });
+  const out: LiveSnapshot = Object.freeze({ ...s, gen: readGen(sqlite), topMods: Object.freeze(readTopMods(sqlite)), builtAt, details: detailCache() });
+  const lists = pendingLists.get(s);
+  if (lists) pendingLists.set(out, lists);
+  return out;
 }
 
 /**
  * Kept per connection between builds: every workshop id's number (stable: `ids[n]`), and each
- * server's mod list as last read (its JSON text and the numbers parsed from it), so a build
- * parses only the lists whose text changed: parsing and numbering ~400,000 ids was ~40 % of a
- * build, and between two scans ~95 % of the lists are the same text.
+ * server's mod list as last read (the numbers of its ids), with the server's id and its mod-list
+ * version (game_server_mods_ver: every write to the server's mod rows sets it to a value no
+ * earlier write had, a2_server_mods_ver.sql), so a build reads and numbers only the lists whose
+ * version moved: reading every list as JSON was ~90 ms of a steady scan, parsing and numbering
+ * ~400,000 ids ~40 % of a build, and between two scans ~95 % of the lists are unchanged. A server
+ * without a version has never had a mod row: its list is empty. The id guards a sid taken again
+ * by another server. The lists a build read are adopted by the cache only when its snapshot is
+ * published (adoptModLists): a scan's build inside a transaction that then rolls back leaves the
+ * cache as it was, so a version that rollback handed out again is never trusted.
  */
+interface ModList {
+  id: string;
+  ver: number | null;
+  nums: Int32Array;
+}
 interface ModListCache {
   number: Map<string, number>;
   ids: string[];
-  bySid: Map<number, { json: string; nums: Int32Array }>;
+  bySid: Map<number, ModList>;
 }
 const modListCaches = new WeakMap<Database, ModListCache>();
+/** A built snapshot's lists, until it is published. */
+const pendingLists = new WeakMap<object, Map<number, ModList>>();
+
+function adoptModLists(sqlite: Database, s: LiveSnapshot) {
+  const lists = pendingLists.get(s);
+  const cache = modListCaches.get(sqlite);
+  if (lists && cache) cache.bySid = lists;
+  pendingLists.delete(s);
+}
 
 /**
  * For every workshop id, the servers running it: positions in the usage order (`usedAt`, every
@@ -177,23 +204,43 @@ const modListCaches = new WeakMap<Database, ModListCache>();
  * view per mod) walking the servers in usage order and in row order, so each mod's positions
  * come out ascending without a sort.
  */
-function modIndex(sqlite: Database, recent: string, cut: number, nUsed: number, usedAt: Int32Array, nRows: number, rowAt: Int32Array) {
+function modIndex(
+  sqlite: Database,
+  recent: string,
+  cut: number,
+  nUsed: number,
+  usedAt: Int32Array,
+  nRows: number,
+  rowAt: Int32Array,
+  slot: (sid: number) => number,
+) {
   const perServer = stmt(
     sqlite,
-    `SELECT g.sid, (SELECT json_group_array(gm.workshop_id) FROM game_server_mods gm WHERE gm.server_id = g.id) ${recent}`,
-  ).values({ cut }) as [number, string][];
+    `SELECT g.sid, g.id, (SELECT v.ver FROM game_server_mods_ver v WHERE v.sid = g.sid) ${recent}`,
+  ).values({ cut }) as [number, string, number | null][];
   let cache = modListCaches.get(sqlite);
   // Numbers are never reused while the cache lives; a cache that numbered far more ids than are
   // in use starts again.
   if (!cache || cache.ids.length > 200_000) modListCaches.set(sqlite, (cache = { number: new Map(), ids: [], bySid: new Map() }));
   const { number, ids } = cache;
-  const next = new Map<number, { json: string; nums: Int32Array }>();
-  // Per usage position: its mods' numbers.
-  const lists: Int32Array[] = new Array(nUsed);
-  let pairs = 0;
-  for (const [sid, json] of perServer) {
-    let e = cache.bySid.get(sid);
-    if (!e || e.json !== json) {
+  const next = new Map<number, ModList>();
+  // The lists whose version moved (or that the cache does not hold), read in one statement.
+  const stale: number[] = [];
+  for (const [sid, id, ver] of perServer) {
+    const e = cache.bySid.get(sid);
+    if (e && e.id === id && e.ver === ver) next.set(sid, e);
+    else if (ver === null) next.set(sid, { id, ver, nums: new Int32Array(0) });
+    else stale.push(sid);
+  }
+  if (stale.length > 0) {
+    const read = stmt(
+      sqlite,
+      `SELECT j.value, (SELECT json_group_array(gm.workshop_id) FROM game_server_mods_by_sid gm WHERE gm.server_sid = j.value)
+       FROM json_each(?) j`,
+    ).values(JSON.stringify(stale)) as [number, string][];
+    const verOf = new Map<number, [string, number | null]>();
+    for (const [sid, id, ver] of perServer) verOf.set(sid, [id, ver]);
+    for (const [sid, json] of read) {
       const list = JSON.parse(json) as string[];
       const nums = new Int32Array(list.length);
       for (let k = 0; k < list.length; k++) {
@@ -205,16 +252,20 @@ function modIndex(sqlite: Database, recent: string, cut: number, nUsed: number, 
         }
         nums[k] = n;
       }
-      e = { json, nums };
+      const [id, ver] = verOf.get(sid)!;
+      next.set(sid, { id, ver, nums });
     }
-    next.set(sid, e);
-    lists[usedAt[sid]! - 1] = e.nums;
+  }
+  // Per usage position: its mods' numbers.
+  const lists: Int32Array[] = new Array(nUsed);
+  let pairs = 0;
+  for (const [sid, e] of next) {
+    lists[usedAt[slot(sid)]! - 1] = e.nums;
     pairs += e.nums.length;
   }
-  cache.bySid = next;
-  // What the cache holds beside the snapshot (ASCII text is 1 byte a character; 4 a number).
+  // What the cache holds beside the snapshot (4 bytes a number).
   let cacheBytes = ids.length * 60;
-  for (const e of next.values()) cacheBytes += e.json.length + e.nums.length * 4 + 80;
+  for (const e of next.values()) cacheBytes += e.nums.length * 4 + 120;
   // Per usage position: where its mod numbers start in `mods` (one more at the end).
   const start = new Int32Array(nUsed + 1);
   const mods = new Int32Array(pairs);
@@ -264,7 +315,7 @@ function modIndex(sqlite: Database, recent: string, cut: number, nUsed: number, 
     if (usedCount[m + 1]! > usedCount[m]!) usedByMod.set(ids[m]!, usedFlat.subarray(usedCount[m]!, usedCount[m + 1]!));
     if (onlineCount[m + 1]! > onlineCount[m]!) byMod.set(ids[m]!, onlineFlat.subarray(onlineCount[m]!, onlineCount[m + 1]!));
   }
-  return { byMod, usedByMod, modInts: usedFlat.length + onlineFlat.length, cacheBytes };
+  return { byMod, usedByMod, modInts: usedFlat.length + onlineFlat.length, cacheBytes, lists: next };
 }
 
 export function buildSnapshot(sqlite: Database, now: number): LiveSnapshot {
@@ -303,18 +354,26 @@ export function buildSnapshot(sqlite: Database, now: number): LiveSnapshot {
     // are placed below, and an array read is several times cheaper than a Map lookup.
     let maxSid = 0;
     for (const r of used) if (r.sid > maxSid) maxSid = r.sid;
-    const usedAt = new Int32Array(maxSid + 1);
-    const rowAt = new Int32Array(maxSid + 1);
+    // The scan numbers new servers max + 1, so sids are dense; sids far apart (raw SQL, a test's
+    // random ones) go through a Map to slots instead of arrays as long as the largest sid.
+    const slots = maxSid > 4 * used.length + 65_536 ? new Map(used.map((r, i) => [r.sid, i + 1])) : null;
+    const slot = slots ? (sid: number) => slots.get(sid) ?? -1 : (sid: number) => sid;
+    const size = slots ? used.length + 1 : maxSid + 1;
+    const usedAt = new Int32Array(size);
+    const rowAt = new Int32Array(size);
     const seen = new Float64Array(used.length);
     const players = new Int32Array(used.length);
     const usedJson = used.map((r, i) => {
-      usedAt[r.sid] = i + 1;
+      usedAt[slot(r.sid)] = i + 1;
       seen[i] = r.last_seen_at;
       players[i] = r.player_count;
       return JSON.stringify(serverBase(r));
     });
-    for (const [sid, i] of bySid) if (sid <= maxSid) rowAt[sid] = i + 1;
-    const { byMod, usedByMod, modInts, cacheBytes } = modIndex(sqlite, recent, cut, used.length, usedAt, rows.length, rowAt);
+    for (const [sid, i] of bySid) {
+      const k = slot(sid);
+      if (k >= 0 && k < size) rowAt[k] = i + 1;
+    }
+    const { byMod, usedByMod, modInts, cacheBytes, lists } = modIndex(sqlite, recent, cut, used.length, usedAt, rows.length, rowAt, slot);
     const entries = rows.map((r) => {
       const e = toEntry(r);
       Object.freeze(e.tags);
@@ -328,7 +387,7 @@ export function buildSnapshot(sqlite: Database, now: number): LiveSnapshot {
     // kept for the next build (modIndex).
     const chars = json.reduce((n, j) => n + j.length, 0) + usedJson.reduce((n, j) => n + j.length, 0);
     const bytes = rows.length * 1200 + used.length * 20 + chars * 2 + SERVER_SORTS.length * rows.length * 4 + modInts * 4 + (byMod.size + usedByMod.size) * 100 + cacheBytes;
-    return Object.freeze({
+    const snapshot: LiveSnapshot = Object.freeze({
       gen,
       cut,
       builtAt: now,
@@ -345,6 +404,8 @@ export function buildSnapshot(sqlite: Database, now: number): LiveSnapshot {
       bytes,
       details: detailCache(),
     });
+    pendingLists.set(snapshot, lists);
+    return snapshot;
   })();
 }
 
@@ -408,68 +469,203 @@ function pageBytes(s: LiveSnapshot, q: ListQuery, since: number): Uint8Array {
 
 function pageIndexes(s: LiveSnapshot, q: ListQuery, since: number): number[] {
   const search = parseServerSearch(q.search);
-  const tags = (q.tags ?? []).slice(0, 20).map((t) => `,${t},`);
   const mods = [...new Set(q.mod_ids ?? [])];
-  // The rows that can match, from the per-snapshot indexes (servers of each asked mod, rows
-  // holding each search word): their intersection, or null when neither filter is asked.
   if (mods.some((m) => !s.byMod.has(m))) return [];
-  const candidates = mods.length || search.words.length ? candidatesOf(s, mods, search.words) : null;
-  const hosts = search.address.length ? lowerHosts(s) : null;
+  // The matching rows as a bitset (bit i of word i >> 5: row i), from the per-snapshot indexes:
+  // the rows of the asked mods and search words (their intersection, kept by query), the rows of
+  // each flag value and asked tag (kept per snapshot); the numeric filters, the community and the
+  // address pieces are then tested on the rows still set only.
+  const ix = listIndex(s);
+  const mask = new Uint32Array(ix.words);
+  if (mods.length || search.words.length) mask.set(candidateRows(s, ix, mods, search.words));
+  else mask.set(ix.all);
+  if (q.official !== undefined) and(mask, ix.official[q.official ? 1 : 0]);
+  if (q.password_protected !== undefined) and(mask, ix.password[q.password_protected ? 1 : 0]);
+  for (const t of (q.tags ?? []).slice(0, 20)) and(mask, tagRows(s, ix, `,${t},`));
   const c = columnsOf(s);
-  const official = q.official === undefined ? -1 : q.official ? 1 : 0;
-  const password = q.password_protected === undefined ? -1 : q.password_protected ? 1 : 0;
-  const minPlayers = q.min_players ?? -Infinity;
-  const maxSize = q.max_mod_size ?? Infinity;
-  const accepts = (i: number): boolean => {
-    if (c.seen[i]! < since || c.players[i]! < minPlayers || c.size[i]! > maxSize) return false;
-    if ((official !== -1 && c.official[i] !== official) || (password !== -1 && c.password[i] !== password)) return false;
-    if (q.community_id !== undefined && s.rows[i]!.community_id !== q.community_id) return false;
-    for (let k = 0; k < tags.length; k++) if (!s.tags[i]!.includes(tags[k]!)) return false;
-    if (hosts) for (let k = 0; k < search.address.length; k++) if (!hosts[i]!.includes(search.address[k]!)) return false;
-    return true;
-  };
-  const phrase = search.phrase;
+  if (q.min_players !== undefined) {
+    const m = q.min_players;
+    and(mask, rowsWhere(s, ix, `p${m}`, (i) => !(c.players[i]! < m)));
+  }
+  if (q.max_mod_size !== undefined) {
+    const m = q.max_mod_size;
+    and(mask, rowsWhere(s, ix, `s${m}`, (i) => !(c.size[i]! > m)));
+  }
+  const hosts = search.address.length ? lowerHosts(s) : null;
+  const community = q.community_id;
+  // Every held row is seen since `since` while since <= minSeen (the usual case between scans).
+  const checkSeen = !(since <= c.minSeen);
+  if (checkSeen || community !== undefined || hosts) {
+    for (let w = 0; w < mask.length; w++) {
+      let bits = mask[w]!;
+      let keep = bits;
+      while (bits) {
+        const low = bits & -bits;
+        bits ^= low;
+        const i = (w << 5) | (31 - Math.clz32(low));
+        if (
+          (checkSeen && c.seen[i]! < since) ||
+          (community !== undefined && s.rows[i]!.community_id !== community) ||
+          (hosts && !search.address.every((a) => hosts[i]!.includes(a)))
+        )
+          keep ^= low;
+      }
+      mask[w] = keep;
+    }
+  }
+  // With a search, the servers whose name holds the whole query make the first part of the
+  // answer and the rest follow, each in the asked order.
+  const parts: Uint32Array[] = [mask];
+  if (search.phrase) {
+    const named = phraseRows(s, ix, search.phrase, search.words);
+    const first = new Uint32Array(ix.words);
+    for (let w = 0; w < mask.length; w++) {
+      first[w] = mask[w]! & named[w]!;
+      mask[w] = mask[w]! & ~named[w]!;
+    }
+    parts.unshift(first);
+  }
   const order = s.order[q.sort_by];
-  if (candidates && candidates.length * 8 <= s.rows.length) {
-    // Few candidates: filter them and sort their positions in the asked order (a native sort of
-    // an Int32Array) instead of walking all ~5,000 servers in that order.
-    const rank = rankOf(s, q.sort_by);
-    const names = phrase ? nameTexts(s) : null;
-    const first: number[] = [];
-    const rest: number[] = [];
-    for (let k = 0; k < candidates.length; k++) {
-      const i = candidates[k]!;
-      if (!accepts(i)) continue;
-      (names && !names[i]!.includes(phrase!) ? rest : first).push(rank[i]!);
+  const out: number[] = [];
+  let skip = q.offset;
+  for (const part of parts) {
+    const n = popCount(part);
+    if (n <= skip) {
+      skip -= n;
+      continue;
     }
-    const out: number[] = [];
-    for (const part of [first, rest]) {
-      if (out.length === q.limit) break;
-      const sorted = Int32Array.from(part).sort();
-      const skipped = first === part ? 0 : first.length;
-      for (let k = Math.max(0, q.offset - skipped); k < sorted.length && out.length < q.limit; k++) out.push(order[sorted[k]!]!);
+    if (n * 8 <= order.length) {
+      // Few matches: sort their positions in the asked order (a native sort of an Int32Array)
+      // instead of walking all ~5,000 servers in that order.
+      const rank = rankOf(s, q.sort_by);
+      const at = new Int32Array(n);
+      let j = 0;
+      for (let w = 0; w < part.length; w++) {
+        let bits = part[w]!;
+        while (bits) {
+          const low = bits & -bits;
+          bits ^= low;
+          at[j++] = rank[(w << 5) | (31 - Math.clz32(low))]!;
+        }
+      }
+      at.sort();
+      for (let k = skip; k < n && out.length < q.limit; k++) out.push(order[at[k]!]!);
+    } else {
+      // One walk in the asked order, stopping once the page is full.
+      for (let k = 0; k < order.length && out.length < q.limit; k++) {
+        const i = order[k]!;
+        if (part[i >>> 5]! & (1 << (i & 31)) && skip-- <= 0) out.push(i);
+      }
     }
-    return out;
+    if (out.length === q.limit) break;
+    skip = 0;
   }
-  let mask: Uint8Array | null = null;
-  if (candidates) {
-    mask = new Uint8Array(s.rows.length);
-    for (let k = 0; k < candidates.length; k++) mask[candidates[k]!] = 1;
+  return out;
+}
+
+/** At most this many bytes of row bitsets (per asked tag and search phrase) are kept a snapshot. */
+export const LIST_BITS_CACHE_BYTES = 1 * 2 ** 20;
+
+interface ListIndex {
+  /** 32-bit words of a row bitset (bit i & 31 of word i >> 5 is row i). */
+  words: number;
+  /** Every row. */
+  all: Uint32Array;
+  /** The rows whose official / password_protected is false (0) and true (1). */
+  official: [Uint32Array, Uint32Array];
+  password: [Uint32Array, Uint32Array];
+  /**
+   * Rows of recent filter values: tags (`,t,`), min_players (`p<n>`), max_mod_size (`s<n>`), search
+   * phrases (`\u0000<phrase>`), asked mods and words (`c<mods>\u0000<words>`).
+   */
+  bits: BytesLru<Uint32Array>;
+}
+const listIndexes = new WeakMap<LiveSnapshot, ListIndex>();
+
+/** The per-snapshot row bitsets of the list's filters (built on its first list request). */
+function listIndex(s: LiveSnapshot): ListIndex {
+  let ix = listIndexes.get(s);
+  if (ix) return ix;
+  const n = s.rows.length;
+  const words = (n + 31) >>> 5;
+  const c = columnsOf(s);
+  const of = (test: (i: number) => boolean) => {
+    const b = new Uint32Array(words);
+    for (let i = 0; i < n; i++) if (test(i)) b[i >>> 5]! |= 1 << (i & 31);
+    return b;
+  };
+  ix = {
+    words,
+    all: of(() => true),
+    official: [of((i) => c.official[i] === 0), of((i) => c.official[i] === 1)],
+    password: [of((i) => c.password[i] === 0), of((i) => c.password[i] === 1)],
+    bits: new BytesLru<Uint32Array>(LIST_BITS_CACHE_BYTES, arraySize),
+  };
+  listIndexes.set(s, ix);
+  return ix;
+}
+
+/** Clears in `mask` every row not in `rows`. */
+function and(mask: Uint32Array, rows: Uint32Array): void {
+  for (let w = 0; w < mask.length; w++) mask[w] = mask[w]! & rows[w]!;
+}
+
+function popCount(b: Uint32Array): number {
+  let n = 0;
+  for (let w = 0; w < b.length; w++) {
+    let v = b[w]!;
+    v -= (v >>> 1) & 0x55555555;
+    v = (v & 0x33333333) + ((v >>> 2) & 0x33333333);
+    n += (((v + (v >>> 4)) & 0x0f0f0f0f) * 0x01010101) >>> 24;
   }
-  // One walk in the asked order: with a search, the servers whose name holds the whole query
-  // make the first part of the answer and the rest follow, each in that order; the walk stops once
-  // the first part alone fills the page.
-  const want = q.offset + q.limit;
-  const names = phrase ? nameTexts(s) : null;
-  const first: number[] = [];
-  const rest: number[] = [];
-  for (let k = 0; k < order.length && first.length < want; k++) {
-    const i = order[k]!;
-    if ((mask && !mask[i]) || !accepts(i)) continue;
-    if (!names || names[i]!.includes(phrase!)) first.push(i);
-    else if (rest.length < want) rest.push(i);
+  return n;
+}
+
+/** The rows passing `test`, kept per snapshot under `key` (a filter and its value). */
+function rowsWhere(s: LiveSnapshot, ix: ListIndex, key: string, test: (i: number) => boolean): Uint32Array {
+  let b = ix.bits.get(key);
+  if (!b) {
+    b = new Uint32Array(ix.words);
+    for (let i = 0; i < s.rows.length; i++) if (test(i)) b[i >>> 5]! |= 1 << (i & 31);
+    ix.bits.set(key, b);
   }
-  return (rest.length ? first.concat(rest) : first).slice(q.offset, want);
+  return b;
+}
+
+/** The rows whose tags (`,a,b,`) hold `needle` (`,t,`). */
+const tagRows = (s: LiveSnapshot, ix: ListIndex, needle: string) => rowsWhere(s, ix, needle, (i) => s.tags[i]!.includes(needle));
+
+/** The candidate rows (candidatesOf) as a bitset, kept by the asked mods and words. */
+function candidateRows(s: LiveSnapshot, ix: ListIndex, mods: string[], words: string[]): Uint32Array {
+  const key = "c" + [...mods].sort().join(",") + "\u0000" + words.join("");
+  let b = ix.bits.get(key);
+  if (!b) {
+    b = new Uint32Array(ix.words);
+    const rows = candidatesOf(s, mods, words);
+    for (let k = 0; k < rows.length; k++) b[rows[k]! >>> 5]! |= 1 << (rows[k]! & 31);
+    ix.bits.set(key, b);
+  }
+  return b;
+}
+
+/**
+ * The rows whose name holds the search phrase (the rank-first test), among the rows holding its
+ * words (no other row can match a search): kept per snapshot.
+ */
+function phraseRows(s: LiveSnapshot, ix: ListIndex, phrase: string, words: string[]): Uint32Array {
+  const key = "\u0000" + phrase;
+  let b = ix.bits.get(key);
+  if (!b) {
+    b = new Uint32Array(ix.words);
+    const names = nameTexts(s);
+    const rows = candidatesOf(s, [], words);
+    for (let k = 0; k < rows.length; k++) {
+      const i = rows[k]!;
+      if (names[i]!.includes(phrase)) b[i >>> 5]! |= 1 << (i & 31);
+    }
+    ix.bits.set(key, b);
+  }
+  return b;
 }
 
 const nameParts = new WeakMap<LiveSnapshot, string[]>();
@@ -683,7 +879,13 @@ export function searchIndexBytes(s: LiveSnapshot): number {
   const r = ranks.get(s);
   return (ix ? ix.bytes + ix.recent.bytes : 0) + (r ? Object.keys(r).length * s.rows.length * 4 : 0) + (hostsLower.has(s) ? s.rows.length * 60 : 0) + (columns.has(s) ? s.rows.length * 26 : 0) +
     (entryJsonBytes.get(s)?.reduce((n, b) => n + b.length + 64, 0) ?? 0) +
-    (pageCaches.get(s)?.bytes ?? 0);
+    (pageCaches.get(s)?.bytes ?? 0) + listBitsBytes(s);
+}
+
+/** What the list's row bitsets of a snapshot hold (counted in searchIndexBytes): bytes, 0 before the first list request. */
+export function listBitsBytes(s: LiveSnapshot): number {
+  const l = listIndexes.get(s);
+  return l ? 5 * l.words * 4 + l.bits.bytes : 0;
 }
 
 /** An online server's row (online = 1 and seen since `since`), or null: then SQLite answers. */

@@ -3,9 +3,8 @@
 // and communities) are WITHOUT ROWID tables in src/db/custom/40_live_stats.sql, because
 // drizzle-kit cannot express WITHOUT ROWID and those tables hold ~17 M rows a year.
 //
-// The catalog reads `game_servers` (id, player_count, last_seen_at) and `game_server_mods`
-// (server_id, workshop_id, name, version, position) for its mod live stats, and
-// `live_mod_usage` (precomputed per scan) when it wants them without an aggregate.
+// The catalog reads `live_mod_usage` (precomputed per scan) for its mod live stats; the growth
+// job reads `game_servers` (sid, player_count, last_seen_at) and `game_server_mods_by_sid`.
 import { sqliteTable, text, integer, real, primaryKey, index, uniqueIndex } from "drizzle-orm/sqlite-core";
 import { communities } from "../lists/tables";
 
@@ -61,7 +60,14 @@ export const gameServers = sqliteTable(
   ],
 );
 
-/** The current mod list of each server (about 200 k rows for 5,000 online servers). */
+/**
+ * The current mod list of each server (about 200 k rows for 5,000 online servers), as the first
+ * migration made it. Since src/db/custom/a1_server_mods_by_sid.sql the rows live in the WITHOUT
+ * ROWID table `game_server_mods_by_sid` (server_sid, workshop_id, name, version, position), keyed
+ * by the server's integer sid, which drizzle-kit cannot express, and `game_server_mods` is a view
+ * with these columns, writable through INSTEAD OF triggers. This declaration stays so drizzle-kit's
+ * snapshot does not drop the name; no code queries it through drizzle.
+ */
 export const gameServerMods = sqliteTable(
   "game_server_mods",
   {

@@ -30,7 +30,7 @@ function prepare(sqlite: Database) {
       CREATE TEMP TABLE mod_growth_cur AS
       WITH usage AS (
         SELECT gsm.workshop_id, count(*) AS u, sum(gs.player_count) AS p
-        FROM game_server_mods gsm JOIN game_servers gs ON gs.id = gsm.server_id
+        FROM game_server_mods_by_sid gsm JOIN game_servers gs ON gs.sid = gsm.server_sid
         WHERE gs.last_seen_at >= $since GROUP BY gsm.workshop_id),
       fwd AS (SELECT workshop_id, count(*) AS n FROM mod_dependencies GROUP BY workshop_id),
       rev AS (SELECT depends_on_id AS workshop_id, count(*) AS n FROM mod_dependencies GROUP BY depends_on_id)

@@ -8,10 +8,14 @@
 //                       currentVersionNumber or updatedAt changed (rows carry both)
 //   scrape.detail_batch the detail scrapes of one listing page (discovery queues one job per
 //                       page, not one per mod: 1,750 jobs for a full crawl instead of 42,000);
-//                       a mod that fails gets its own scrape.detail job (retries, clear error)
+//                       a mod that fails gets its own scrape.detail job (retries, clear error);
+//                       the unknown mods of its mods' dependency trees become dependency
+//                       batches (`if_unknown`: mods known by the time they run are not read)
 //   scrape.detail       one mod: metadata, versions, dependencies, scenarios, screenshots, tags,
-//                       items of versions with a resource path list
+//                       items of versions with a resource path list; its unknown dependencies
+//                       get a scrape.detail each
 //   catalog.growth      the 3-hourly growth snapshot and its 180-day retention
+import { existsSync } from "node:fs";
 import { join } from "node:path";
 import type { Deps } from "../../deps";
 import { PermanentJobError, type Job, type JobContext, type JobHandler } from "../../jobs/queue";
@@ -98,8 +102,14 @@ type FetchedDetail =
   | { kind: "mod"; mod: repo.NormalisedMod; scans: repo.ItemScan[] }
   | { kind: "gone"; workshop_id: string };
 
-/** Reads one mod's detail (and its scenarios and item lists when needed): no database writes. */
-async function fetchDetail(deps: Deps, workshopId: string, signal?: AbortSignal): Promise<FetchedDetail> {
+/** Whether the data dir has resource path lists at all (a batch asks once, not once a mod). */
+const hasPathLists = (deps: Deps) => existsSync(join(deps.config.LOADOUT_DATA_DIR, "resource-paths"));
+
+/**
+ * Reads one mod's detail (and its scenarios and item lists when needed): no database writes.
+ * `pathLists` false: the caller found no resource path lists folder (no item lists to read).
+ */
+async function fetchDetail(deps: Deps, workshopId: string, signal?: AbortSignal, pathLists = true): Promise<FetchedDetail> {
   const client = workshopClient(deps);
   let detail: Awaited<ReturnType<WorkshopClient["detail"]>>;
   try {
@@ -128,7 +138,7 @@ async function fetchDetail(deps: Deps, workshopId: string, signal?: AbortSignal)
   const source = resourcePathSource(deps);
   const known = new Set(mod.versions.map((v) => v.version));
   const scans: repo.ItemScan[] = [];
-  const versions = await source.versionsFor(mod.workshop_id);
+  const versions = pathLists ? await source.versionsFor(mod.workshop_id) : [];
   const scanned = versions.length ? repo.scannedVersions(deps.sqlite, mod.workshop_id) : new Set<string>();
   for (const version of versions) {
     if (!known.has(version) || scanned.has(version)) continue;
@@ -138,8 +148,13 @@ async function fetchDetail(deps: Deps, workshopId: string, signal?: AbortSignal)
   return { kind: "mod", mod, scans };
 }
 
-/** Stores one fetched mod; runs inside the caller's transaction (or savepoint). */
-function storeDetail(deps: Deps, hooks: ScraperHooks, d: FetchedDetail, now: number): DetailResult {
+/**
+ * Stores one fetched mod; runs inside the caller's transaction (or savepoint). The mods of its
+ * dependency tree the catalog does not know get a detail scrape: their own `scrape.detail` job
+ * each, or, when `unknownDeps` is given (a batch), they are added to it and the batch queues
+ * them together once all its mods are stored.
+ */
+function storeDetail(deps: Deps, hooks: ScraperHooks, d: FetchedDetail, now: number, unknownDeps?: Set<string>): DetailResult {
   if (d.kind === "gone") {
     const removed = repo.markRemoved(deps.sqlite, d.workshop_id, now);
     return { workshop_id: d.workshop_id, status: removed ? "removed" : "not_found" };
@@ -149,13 +164,13 @@ function storeDetail(deps: Deps, hooks: ScraperHooks, d: FetchedDetail, now: num
   if (previousVersion && previousVersion !== mod.version) {
     hooks.onModVersionChanged(deps.db, mod.workshop_id, previousVersion, mod.version);
   }
-  // Dependencies (the whole tree) we have never scraped get their own detail scrape.
   const known = repo.knownModIds(deps.sqlite, mod.dependency_tree_ids);
   let queued = 0;
   for (const depId of mod.dependency_tree_ids) {
     if (known.has(depId)) continue;
+    if (unknownDeps) unknownDeps.add(depId);
     // if_unknown: skipped when a batch of the same crawl stored the mod in the meantime.
-    deps.jobs.enqueue(JOB_SCRAPE_DETAIL, { workshop_id: depId, if_unknown: true }, { dedupeKey: `scrape:${depId}`, db: deps.db });
+    else deps.jobs.enqueue(JOB_SCRAPE_DETAIL, { workshop_id: depId, if_unknown: true }, { dedupeKey: `scrape:${depId}`, db: deps.db });
     queued++;
   }
   return {
@@ -268,8 +283,8 @@ export function queueFirstRun(deps: Deps, enqueueLiveScan: () => string): { craw
   return { crawl, scan };
 }
 
-function queueDetailBatch(deps: Deps, ids: string[]): string {
-  return deps.jobs.enqueue(JOB_SCRAPE_DETAIL_BATCH, { workshop_ids: ids }, { db: deps.db });
+function queueDetailBatch(deps: Deps, ids: string[], ifUnknown = false): string {
+  return deps.jobs.enqueue(JOB_SCRAPE_DETAIL_BATCH, ifUnknown ? { workshop_ids: ids, if_unknown: true } : { workshop_ids: ids }, { db: deps.db });
 }
 
 export interface BatchResult {
@@ -280,6 +295,10 @@ export interface BatchResult {
   deferred: { workshop_id: string; error: string }[];
   /** Mods a dependency scrape stored after the batch was queued: not read again. */
   already_scraped?: number;
+  /** A dependency batch (`if_unknown`): its mods the catalog knew by the time it ran, not read. */
+  already_known?: number;
+  /** Unknown mods of the stored mods' dependency trees, queued as dependency batches. */
+  queued_dependencies?: number;
 }
 
 /**
@@ -289,7 +308,10 @@ export interface BatchResult {
  * a mod: a commit writes every B-tree page the mod touched (mods, its sort indexes, FTS5's new
  * segment, versions, tags) to the WAL, and consecutive mods share most of those pages.
  * A mod that fails gets its own scrape.detail job (retries, a clear error). Mods stored after
- * `queuedAt` (a dependency scrape of the same crawl reached them first) are not read again.
+ * `queuedAt` (a dependency scrape of the same crawl reached them first) are not read again, nor,
+ * in a dependency batch (`ifUnknown`), mods the catalog knows by now. The unknown mods of the
+ * stored mods' dependency trees are queued as dependency batches of up to 16 in the same
+ * transaction (once each, leaving out those the batch itself stored), instead of a job each.
  */
 export async function scrapeDetailBatch(
   deps: Deps,
@@ -297,22 +319,29 @@ export async function scrapeDetailBatch(
   ids: string[],
   ctx?: Pick<JobContext, "progress" | "signal">,
   queuedAt?: number,
+  ifUnknown = false,
 ): Promise<BatchResult> {
   const out: BatchResult = { scraped: 0, removed: 0, not_found: 0, deferred: [] };
   const fresh = queuedAt === undefined ? new Set<string>() : repo.scrapedSince(deps.sqlite, ids, queuedAt);
+  const known = ifUnknown ? repo.knownModIds(deps.sqlite, ids) : new Set<string>();
   const defer = (id: string, err: unknown) => {
     out.deferred.push({ workshop_id: id, error: (err as Error).message });
     deps.jobs.enqueue(JOB_SCRAPE_DETAIL, { workshop_id: id }, { dedupeKey: `scrape:${id}` });
   };
   const fetched: FetchedDetail[] = [];
+  const pathLists = hasPathLists(deps);
   for (const id of ids) {
     if (ctx?.signal.aborted) throw ctx.signal.reason ?? new Error("aborted");
     if (fresh.has(id)) {
       out.already_scraped = (out.already_scraped ?? 0) + 1;
       continue;
     }
+    if (known.has(id)) {
+      out.already_known = (out.already_known ?? 0) + 1;
+      continue;
+    }
     try {
-      fetched.push(await fetchDetail(deps, id, ctx?.signal));
+      fetched.push(await fetchDetail(deps, id, ctx?.signal, pathLists));
     } catch (err) {
       if (ctx?.signal.aborted) throw err;
       defer(id, err);
@@ -323,14 +352,27 @@ export async function scrapeDetailBatch(
   const now = deps.clock.now();
   deps.sqlite
     .transaction(() => {
+      const unknownDeps = new Set<string>();
       for (const d of fetched) {
         try {
-          // A nested transaction is a savepoint: a mod that fails rolls back alone.
-          const r = deps.sqlite.transaction(() => storeDetail(deps, hooks, d, now))();
+          // A nested transaction is a savepoint: a mod that fails rolls back alone (its
+          // dependencies with it: they are added only once it is stored).
+          const mine = new Set<string>();
+          const r = deps.sqlite.transaction(() => storeDetail(deps, hooks, d, now, mine))();
+          for (const id of mine) unknownDeps.add(id);
           out[r.status]++;
         } catch (err) {
           failed.push([d.kind === "mod" ? d.mod.workshop_id : d.workshop_id, err]);
         }
+      }
+      if (unknownDeps.size) {
+        // Mods this batch stored after the one that named them are known by now; those that
+        // failed here get their own scrape.detail job (retried alone) below.
+        const stored = repo.knownModIds(deps.sqlite, [...unknownDeps]);
+        const ownJob = new Set([...out.deferred.map((x) => x.workshop_id), ...failed.map(([id]) => id)]);
+        const toQueue = [...unknownDeps].filter((id) => !stored.has(id) && !ownJob.has(id));
+        for (let i = 0; i < toQueue.length; i += DETAIL_BATCH) queueDetailBatch(deps, toQueue.slice(i, i + DETAIL_BATCH), true);
+        if (toQueue.length) out.queued_dependencies = toQueue.length;
       }
     })
     .immediate();
@@ -395,10 +437,10 @@ export const scraperJobs = (deps: Deps, hooks: ScraperHooks): Record<string, Job
   [JOB_SCRAPE_DETAIL_BATCH]: {
     concurrency: 2,
     maxAttempts: 3,
-    run: (job: Job<{ workshop_ids?: unknown }>, ctx) => {
+    run: (job: Job<{ workshop_ids?: unknown; if_unknown?: boolean }>, ctx) => {
       const raw = Array.isArray(job.payload?.workshop_ids) ? job.payload.workshop_ids : [];
       const ids = raw.map((x) => normaliseWorkshopId(String(x))).filter((x): x is string => x !== null);
-      return scrapeDetailBatch(deps, hooks, ids, ctx, job.created_at);
+      return scrapeDetailBatch(deps, hooks, ids, ctx, job.created_at, job.payload?.if_unknown === true);
     },
   },
   [JOB_SCRAPE_FULL]: {

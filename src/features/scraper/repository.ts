@@ -206,9 +206,7 @@ function prepare(sqlite: Database) {
       INSERT INTO mods (workshop_id, name, summary, description, author_id, author_name, type, license, version,
         size_bytes, image_url, game_version, rating, rating_count, subscriber_count, downloads_total, state, obsolete,
         tags_json, external_links_json, created_at, updated_at, listed_at, detail_scraped_at)
-      VALUES ($workshop_id, $name, $summary, $description, $author_id, $author_name, $type, $license, $version,
-        $size_bytes, $image_url, $game_version, $rating, $rating_count, $subscriber_count, $downloads_total, $state, $obsolete,
-        $tags_json, $external_links_json, $created_at, $updated_at, $now, $now)
+      VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
       ON CONFLICT(workshop_id) DO UPDATE SET
         name = excluded.name, summary = excluded.summary, description = excluded.description,
         author_id = excluded.author_id, author_name = excluded.author_name, type = excluded.type,
@@ -219,25 +217,9 @@ function prepare(sqlite: Database) {
         tags_json = excluded.tags_json, external_links_json = excluded.external_links_json,
         created_at = excluded.created_at, updated_at = excluded.updated_at,
         listed_at = excluded.listed_at, detail_scraped_at = excluded.detail_scraped_at`),
-    upsertVersion: sqlite.prepare(`
-      INSERT INTO mod_versions (workshop_id, version, game_version, size_bytes, changelog, approved, published,
-        scenarios_count, dependencies_count, created_at)
-      VALUES ($workshop_id, $version, $game_version, $size_bytes, $changelog, $approved, $published,
-        $scenarios_count, $dependencies_count, $created_at)
-      ON CONFLICT(workshop_id, version) DO UPDATE SET
-        game_version = excluded.game_version, size_bytes = excluded.size_bytes,
-        changelog = COALESCE(excluded.changelog, mod_versions.changelog),
-        approved = excluded.approved, published = excluded.published,
-        scenarios_count = excluded.scenarios_count, dependencies_count = excluded.dependencies_count,
-        created_at = excluded.created_at`),
     deleteDeps: sqlite.prepare("DELETE FROM mod_dependencies WHERE workshop_id = ?"),
-    insertDep: sqlite.prepare(
-      "INSERT INTO mod_dependencies (workshop_id, depends_on_id, depends_on_name, version, size_bytes) VALUES (?, ?, ?, ?, ?)",
-    ),
     deleteTags: sqlite.prepare("DELETE FROM mod_tags WHERE workshop_id = ?"),
-    insertTag: sqlite.prepare("INSERT INTO mod_tags (workshop_id, tag) VALUES (?, ?)"),
     deleteShots: sqlite.prepare("DELETE FROM mod_screenshots WHERE workshop_id = ?"),
-    insertShot: sqlite.prepare("INSERT INTO mod_screenshots (workshop_id, position, url, width, height) VALUES (?, ?, ?, ?, ?)"),
     deleteScenarios: sqlite.prepare("DELETE FROM mod_scenarios WHERE workshop_id = ? AND version = ?"),
     insertScenario: sqlite.prepare(
       "INSERT INTO mod_scenarios (workshop_id, version, game_id, name, game_mode, player_count, description, image_url, position) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
@@ -286,6 +268,39 @@ function stmts(sqlite: Database): Statements {
   return s;
 }
 
+/**
+ * One multi-row INSERT for a mod's rows of one table (its versions, tags, dependencies,
+ * screenshots), instead of a statement each: the rows go in in the same order, so what is stored
+ * is the same, for fewer statement runs a mod. Statements are cached per row count; a row count
+ * over CHUNK (a mod's versions are capped by the site) is written in chunks.
+ */
+const CHUNK = 32;
+const multiCache = new WeakMap<Database, Map<string, ReturnType<Database["prepare"]>>>();
+function insertRows(sqlite: Database, head: string, tail: string, cols: number, rows: number, value: (row: number, col: number) => unknown) {
+  let byKey = multiCache.get(sqlite);
+  if (!byKey) multiCache.set(sqlite, (byKey = new Map()));
+  const placeholders = `(${new Array(cols).fill("?").join(", ")})`;
+  for (let i = 0; i < rows; i += CHUNK) {
+    const n = Math.min(CHUNK, rows - i);
+    const key = `${head}|${n}`;
+    let st = byKey.get(key);
+    if (!st) byKey.set(key, (st = sqlite.prepare(`${head} VALUES ${new Array(n).fill(placeholders).join(", ")} ${tail}`)));
+    const args: unknown[] = new Array(n * cols);
+    let k = 0;
+    for (let r = i; r < i + n; r++) for (let c = 0; c < cols; c++) args[k++] = value(r, c);
+    st.run(...(args as any[]));
+  }
+}
+
+const VERSION_HEAD = `INSERT INTO mod_versions (workshop_id, version, game_version, size_bytes, changelog, approved, published,
+        scenarios_count, dependencies_count, created_at)`;
+const VERSION_TAIL = `ON CONFLICT(workshop_id, version) DO UPDATE SET
+        game_version = excluded.game_version, size_bytes = excluded.size_bytes,
+        changelog = COALESCE(excluded.changelog, mod_versions.changelog),
+        approved = excluded.approved, published = excluded.published,
+        scenarios_count = excluded.scenarios_count, dependencies_count = excluded.dependencies_count,
+        created_at = excluded.created_at`;
+
 export function getModVersion(sqlite: Database, workshopId: string): { version: string; state: string } | null {
   return stmts(sqlite).existing.get(workshopId) ?? null;
 }
@@ -321,51 +336,62 @@ export function scrapedSince(sqlite: Database, ids: string[], since: number): Se
 export function writeMod(sqlite: Database, m: NormalisedMod, scans: ItemScan[], now: number): { previousVersion: string } {
   const s = stmts(sqlite);
   const prev = s.existing.get(m.workshop_id);
-  s.upsertMod.run({
-    workshop_id: m.workshop_id,
-    name: m.name,
-    summary: m.summary,
-    description: m.description,
-    author_id: m.author_id,
-    author_name: m.author_name,
-    type: m.type,
-    license: m.license,
-    version: m.version,
-    size_bytes: m.size_bytes,
-    image_url: m.image_url,
-    game_version: m.game_version,
-    rating: m.rating,
-    rating_count: m.rating_count,
-    subscriber_count: m.subscriber_count,
-    downloads_total: m.downloads_total,
-    state: m.state,
-    obsolete: m.obsolete ? 1 : 0,
-    tags_json: JSON.stringify(m.tags),
-    external_links_json: JSON.stringify(m.external_links),
-    created_at: m.created_at,
-    updated_at: m.updated_at,
+  // Positional, in the column order of the statement (listed_at and detail_scraped_at are both `now`).
+  s.upsertMod.run(
+    m.workshop_id,
+    m.name,
+    m.summary,
+    m.description,
+    m.author_id,
+    m.author_name,
+    m.type,
+    m.license,
+    m.version,
+    m.size_bytes,
+    m.image_url,
+    m.game_version,
+    m.rating,
+    m.rating_count,
+    m.subscriber_count,
+    m.downloads_total,
+    m.state,
+    m.obsolete ? 1 : 0,
+    JSON.stringify(m.tags),
+    JSON.stringify(m.external_links),
+    m.created_at,
+    m.updated_at,
     now,
+    now,
+  );
+  const id = m.workshop_id;
+  const vs = m.versions;
+  insertRows(sqlite, VERSION_HEAD, VERSION_TAIL, 10, vs.length, (r, c) => {
+    const v = vs[r]!;
+    switch (c) {
+      case 0: return id;
+      case 1: return v.version;
+      case 2: return v.game_version;
+      case 3: return v.size_bytes;
+      case 4: return v.changelog;
+      case 5: return v.approved ? 1 : 0;
+      case 6: return v.published ? 1 : 0;
+      case 7: return v.scenarios_count;
+      case 8: return v.dependencies_count;
+      default: return v.created_at;
+    }
   });
-  for (const v of m.versions) {
-    s.upsertVersion.run({
-      workshop_id: m.workshop_id,
-      version: v.version,
-      game_version: v.game_version,
-      size_bytes: v.size_bytes,
-      changelog: v.changelog,
-      approved: v.approved ? 1 : 0,
-      published: v.published ? 1 : 0,
-      scenarios_count: v.scenarios_count,
-      dependencies_count: v.dependencies_count,
-      created_at: v.created_at,
-    });
-  }
-  s.deleteDeps.run(m.workshop_id);
-  for (const d of m.dependencies) s.insertDep.run(m.workshop_id, d.workshop_id, d.name, d.version, d.size_bytes);
-  s.deleteTags.run(m.workshop_id);
-  for (const t of m.tags) s.insertTag.run(m.workshop_id, t);
-  s.deleteShots.run(m.workshop_id);
-  m.screenshots.forEach((sh, i) => s.insertShot.run(m.workshop_id, i, sh.url, sh.width, sh.height));
+  s.deleteDeps.run(id);
+  const ds = m.dependencies;
+  insertRows(sqlite, "INSERT INTO mod_dependencies (workshop_id, depends_on_id, depends_on_name, version, size_bytes)", "", 5, ds.length, (r, c) =>
+    c === 0 ? id : c === 1 ? ds[r]!.workshop_id : c === 2 ? ds[r]!.name : c === 3 ? ds[r]!.version : ds[r]!.size_bytes,
+  );
+  s.deleteTags.run(id);
+  insertRows(sqlite, "INSERT INTO mod_tags (workshop_id, tag)", "", 2, m.tags.length, (r, c) => (c === 0 ? id : m.tags[r]));
+  s.deleteShots.run(id);
+  const sh = m.screenshots;
+  insertRows(sqlite, "INSERT INTO mod_screenshots (workshop_id, position, url, width, height)", "", 5, sh.length, (r, c) =>
+    c === 0 ? id : c === 1 ? r : c === 2 ? sh[r]!.url : c === 3 ? sh[r]!.width : sh[r]!.height,
+  );
   // Scenarios belong to the current version; older versions keep what was scraped back then.
   s.deleteScenarios.run(m.workshop_id, m.version);
   m.scenarios.forEach((sc, i) =>

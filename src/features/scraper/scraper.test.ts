@@ -4,7 +4,7 @@ import { cpSync } from "node:fs";
 import { join } from "node:path";
 import { createTestApp, type TestApp } from "../../../test/helpers";
 import { FakeWorkshop, startFakeWorkshop } from "../../../test/fakes/workshop";
-import { generateCatalog, SMALL, smallCatalog } from "../../../test/fixtures/workshop/dataset";
+import { generateCatalog, genId, mod, SMALL, smallCatalog, ver } from "../../../test/fixtures/workshop/dataset";
 import { queueDetailScrape } from "./queue";
 import { JOB_SCRAPE_DETAIL, scheduledDiscoveryMode, scraperSchedules } from "./jobs";
 
@@ -263,6 +263,95 @@ describe("scraper: incremental", () => {
     ]);
     schedules[0]!.enqueue();
     expect(count("SELECT count(*) AS n FROM jobs WHERE type = 'scrape.incremental' AND status = 'queued'")).toBe(1);
+  });
+});
+
+describe("scraper: dependency batches", () => {
+  // 24 listed mods; 20 unlisted ones (not in the listing) that only dependencies name: the
+  // listed mod i depends on unlisted i % 20 and (i + 7) % 20, and unlisted 0 on unlisted 19
+  // (reached through the tree), so most unlisted mods are named by several listed ones.
+  const listed = Array.from({ length: 24 }, (_, i) => genId(1000 + i));
+  const hidden = Array.from({ length: 20 }, (_, i) => genId(2000 + i));
+  function catalog() {
+    const hiddenMods = hidden.map((id, i) =>
+      mod({ id, name: `Hidden ${i}`, unlisted: true, versions: [ver("1.0.0", 1, 1000, i === 0 ? [{ id: hidden[19]!, version: "1.0.0" }] : [])] }),
+    );
+    const listedMods = listed.map((id, i) =>
+      mod({
+        id,
+        name: `Listed ${i}`,
+        versions: [ver("1.0.0", 2 + i, 2000, [{ id: hidden[i % 20]!, version: "1.0.0" }, { id: hidden[(i + 7) % 20]!, version: "1.0.0" }])],
+      }),
+    );
+    return [...hiddenMods, ...listedMods];
+  }
+  beforeEach(() => setup(catalog()));
+
+  test("a batch queues its mods' unknown dependencies as batches of up to 16; every mod is read and stored once", async () => {
+    const jobId = await runFull();
+    expect(job(jobId).status).toBe("succeeded");
+    expect(count("SELECT count(*) AS n FROM mods WHERE state != 'unknown'")).toBe(44);
+    for (const id of hidden) expect(modRow(id)).toMatchObject({ state: "unlisted", version: "1.0.0" });
+    // No dependency became a job of its own; each unknown one went into exactly one batch.
+    expect(count("SELECT count(*) AS n FROM jobs WHERE type = 'scrape.detail'")).toBe(0);
+    const batches = t.deps.jobs.list({ type: "scrape.detail_batch", limit: 100 });
+    const depBatches = batches.filter((b) => b.payload.if_unknown === true);
+    expect(depBatches.length).toBeGreaterThan(1);
+    for (const b of depBatches) expect((b.payload.workshop_ids as string[]).length).toBeLessThanOrEqual(16);
+    // A batch names each unknown dependency once (listed mods 0 and 13 share two); the listing's
+    // two pages each queue theirs before either's dependency batches ran, so a mod may be in two
+    // batches: the later one finds it known and does not read it.
+    for (const b of depBatches) expect(new Set(b.payload.workshop_ids as string[]).size).toBe((b.payload.workshop_ids as string[]).length);
+    const queued = depBatches.flatMap((b) => b.payload.workshop_ids as string[]);
+    expect(new Set(queued)).toEqual(new Set(hidden));
+    expect(depBatches.every((b) => b.status === "succeeded")).toBe(true);
+    const results = depBatches.map((b) => b.result as { scraped: number; already_known?: number });
+    expect(results.reduce((n, r) => n + r.scraped, 0)).toBe(20);
+    expect(results.reduce((n, r) => n + r.scraped + (r.already_known ?? 0), 0)).toBe(queued.length);
+    // Every detail page was asked for once (the listed mods by their page's batch, the others by a dependency batch).
+    const details = fake.dataRequestsTo("detail").map((q) => q.path);
+    expect(details.length).toBe(44);
+    expect(new Set(details).size).toBe(44);
+    // The dependency rows: two of each listed mod and hidden 0's on hidden 19, all to stored mods.
+    expect(count("SELECT count(*) AS n FROM mod_dependencies WHERE depends_on_id IN (SELECT workshop_id FROM mods WHERE state = 'unlisted')")).toBe(49);
+    expect(count("SELECT count(*) AS n FROM mod_dependencies")).toBe(49);
+  });
+
+  test("a dependency batch skips mods the catalog knows by the time it runs", async () => {
+    const a = await admin();
+    await t.req("POST", "/api/v1/jobs/scraper", { user: a, body: { mode: "full" } });
+    // The walk and the first page's batch only: its dependency batches wait.
+    await t.deps.jobs.drain({ types: ["scrape.full", "scrape.detail_batch"], max: 2 });
+    const first = t.deps.jobs.list({ type: "scrape.detail_batch", limit: 100 }).find((b) => b.payload.if_unknown === true)!;
+    expect(first.status).toBe("queued");
+    const target = (first.payload.workshop_ids as string[]).find((id) => id !== hidden[0])!;
+    // Something else (a user's scrape) stores one of its mods first.
+    queueDetailScrape(t.deps, target);
+    await t.deps.jobs.drain({ types: [JOB_SCRAPE_DETAIL] });
+    expect(modRow(target)?.state).toBe("unlisted");
+    await t.deps.jobs.drain();
+    const r = t.deps.jobs.get(first.id)!.result as { already_known?: number; deferred: unknown[] };
+    expect(r.already_known).toBeGreaterThanOrEqual(1);
+    expect(r.deferred).toEqual([]);
+    expect(fake.dataRequestsTo("detail").filter((q) => q.path.includes(target)).length).toBe(1);
+    expect(fake.dataRequestsTo("detail").length).toBe(44);
+    expect(count("SELECT count(*) AS n FROM mods WHERE state != 'unknown'")).toBe(44);
+  });
+
+  test("a dependency that fails is retried alone, in its own scrape.detail job; the rest of its batch is stored", async () => {
+    fake.malformedDetails.add(hidden[3]!);
+    const jobId = await runFull();
+    expect(job(jobId).status).toBe("succeeded");
+    const withIt = t.deps.jobs
+      .list({ type: "scrape.detail_batch", limit: 100 })
+      .find((b) => b.payload.if_unknown === true && (b.payload.workshop_ids as string[]).includes(hidden[3]!))!;
+    expect(withIt.status).toBe("succeeded");
+    expect(withIt.result).toMatchObject({ deferred: [{ workshop_id: hidden[3] }] });
+    const single = t.deps.jobs.list({ type: JOB_SCRAPE_DETAIL, limit: 10 });
+    expect(single.map((j) => j.payload.workshop_id)).toEqual([hidden[3]]);
+    expect(single[0]!.status).toBe("failed");
+    expect(modRow(hidden[3]!)).toBeNull();
+    expect(count("SELECT count(*) AS n FROM mods WHERE state != 'unknown'")).toBe(43);
   });
 });
 

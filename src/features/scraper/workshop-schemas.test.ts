@@ -6,6 +6,7 @@ import { join } from "node:path";
 import { detailPageSchema, readDetailPage } from "./workshop-schemas";
 import { FakeWorkshop, startFakeWorkshop } from "../../../test/fakes/workshop";
 import { generateCatalog, smallCatalog } from "../../../test/fixtures/workshop/dataset";
+import { mutated, paths } from "../../../test/mutations";
 
 const fixtures = join(import.meta.dir, "../../../test/fixtures/workshop");
 let fake: FakeWorkshop;
@@ -33,27 +34,6 @@ function expectSameAsZod(page: unknown) {
   expect(JSON.stringify(mine)).toBe(JSON.stringify(zod.data));
   expect(Bun.deepEquals(mine, zod.data, true)).toBe(true);
   return "same";
-}
-
-/** Every path to a value inside `v` (objects and arrays), to mutate one at a time. */
-function paths(v: unknown, at: (string | number)[] = [], out: (string | number)[][] = []): (string | number)[][] {
-  if (v && typeof v === "object") {
-    for (const [k, x] of Object.entries(v)) {
-      const p = [...at, Array.isArray(v) ? Number(k) : k];
-      out.push(p);
-      paths(x, p, out);
-    }
-  }
-  return out;
-}
-function mutated(page: unknown, path: (string | number)[], value: unknown): unknown {
-  const copy = structuredClone(page) as any;
-  let o = copy;
-  for (const k of path.slice(0, -1)) o = o[k];
-  const last = path.at(-1)!;
-  if (value === undefined) delete o[last];
-  else o[last] = value;
-  return copy;
 }
 
 describe("readDetailPage", () => {

@@ -1,0 +1,114 @@
+// The snapshot's per-server mod lists are re-read only when the server's mod-list version moved
+// (game_server_mods_ver, a2_server_mods_ver.sql): every write path moves it (the scan's bulk
+// insert of a first sight, its small diffs, raw SQL through the game_server_mods view), and a
+// build inside a transaction that rolls back never teaches the cache a version the rollback
+// hands out again. Each answer is compared with the SQL truth.
+import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { createTestApp, TestClock, type TestApp } from "../../../test/helpers";
+import { generateBmServers, startFakeBattleMetrics, type FakeBattleMetrics } from "../../../test/fakes/battlemetrics";
+import { listServersSql } from "../../../test/truth/live-sql";
+import { BattleMetricsClient } from "./battlemetrics";
+import { listQuery } from "./model";
+import { BULK_ROWS } from "./repository";
+import { runScan } from "./scan";
+import { listServers } from "./service";
+import { snapshotWithUsage } from "./snapshot";
+
+describe("the snapshot's mod lists by version", () => {
+  let t: TestApp;
+  let fake: FakeBattleMetrics;
+  let clock: TestClock;
+  const q = (sql: string, ...args: any[]) => t.deps.sqlite.query(sql).all(...args) as any[];
+  const one = (sql: string, ...args: any[]) => t.deps.sqlite.query(sql).get(...args) as any;
+  const gen = () => one(`SELECT value FROM live_state WHERE key = 'servers_gen'`).value as number;
+  const ver = (sid: number) => one(`SELECT ver FROM game_server_mods_ver WHERE sid = ?`, sid)?.ver as number | undefined;
+  /** The servers running `mod` as the snapshot answers, checked against SQLite. */
+  const running = (mod: string) => {
+    const query = listQuery.parse({ mod_ids: mod, limit: "200" });
+    const ids = listServers(t.deps, query).map((e) => e.id);
+    expect(ids).toEqual(listServersSql(t.deps, query).map((e) => e.id));
+    return ids;
+  };
+
+  beforeAll(async () => {
+    fake = startFakeBattleMetrics({ servers: generateBmServers(150, { seed: 9, modPool: 300 }) });
+    clock = new TestClock(Date.UTC(2026, 10, 24, 12, 0, 0));
+    t = await createTestApp({ clock });
+    await runScan(t.deps, { client: new BattleMetricsClient({ baseUrl: fake.url, minIntervalMs: 0, sleep: async () => {} }) });
+  });
+  afterAll(async () => {
+    fake.stop();
+    await t.close();
+  });
+
+  test("a first sight's bulk insert gives every server with mods the generation it moved to", () => {
+    expect(one(`SELECT count(*) AS n FROM game_server_mods_by_sid`).n).toBeGreaterThanOrEqual(BULK_ROWS);
+    const missing = one(`SELECT count(DISTINCT gm.server_sid) AS n FROM game_server_mods_by_sid gm
+      LEFT JOIN game_server_mods_ver v ON v.sid = gm.server_sid WHERE v.sid IS NULL`).n;
+    expect(missing).toBe(0);
+    const vers = q(`SELECT DISTINCT v.ver FROM game_server_mods_ver v JOIN game_server_mods_by_sid gm ON gm.server_sid = v.sid`);
+    expect(vers.length).toBe(1);
+    expect(vers[0].ver).toBeGreaterThan(0);
+    expect(vers[0].ver).toBeLessThanOrEqual(gen());
+  });
+
+  test("raw writes through the view move the server's version, and the next build reads its list again", () => {
+    const s = one(`SELECT g.id, g.sid FROM game_servers g WHERE g.mods_count > 3 ORDER BY g.sid LIMIT 1`);
+    const [a, b] = q(`SELECT workshop_id FROM game_server_mods WHERE server_id = ? ORDER BY position LIMIT 2`, s.id).map((r) => r.workshop_id);
+    expect(running(a)).toContain(s.id);
+    const NEW = "7E57000000000009";
+    const before = ver(s.sid)!;
+    t.deps.sqlite.query(`INSERT INTO game_server_mods (server_id, workshop_id, name, position) VALUES (?, ?, '', 900)`).run(s.id, NEW);
+    expect(ver(s.sid)).toBe(gen());
+    expect(ver(s.sid)).toBeGreaterThan(before);
+    expect(running(NEW)).toEqual([s.id]);
+    t.deps.sqlite.query(`UPDATE game_server_mods SET workshop_id = '7E5700000000000A' WHERE server_id = ? AND workshop_id = ?`).run(s.id, NEW);
+    expect(ver(s.sid)).toBe(gen());
+    expect(running(NEW)).toEqual([]);
+    expect(running("7E5700000000000A")).toEqual([s.id]);
+    t.deps.sqlite.query(`DELETE FROM game_server_mods WHERE server_id = ? AND workshop_id IN (?, '7E5700000000000A')`).run(s.id, b);
+    expect(ver(s.sid)).toBe(gen());
+    expect(running(b)).not.toContain(s.id);
+    expect(running("7E5700000000000A")).toEqual([]);
+  });
+
+  test("a build inside a transaction that rolls back leaves the cache as it was: the version handed out again is not trusted", () => {
+    const s = one(`SELECT g.id, g.sid FROM game_servers g WHERE g.mods_count > 3 ORDER BY g.sid DESC LIMIT 1`);
+    const [a, b] = q(`SELECT workshop_id FROM game_server_mods WHERE server_id = ? ORDER BY position LIMIT 2`, s.id).map((r) => r.workshop_id);
+    expect(running(a)).toContain(s.id);
+    expect(running(b)).toContain(s.id);
+    const g = gen();
+    // As a scan does: a write, then the snapshot built inside the transaction; then it fails.
+    expect(() =>
+      t.deps.sqlite.transaction(() => {
+        t.deps.sqlite.query(`DELETE FROM game_server_mods_by_sid WHERE server_sid = ? AND workshop_id = ?`).run(s.sid, a);
+        expect(ver(s.sid)).toBe(g + 1);
+        snapshotWithUsage(t.deps.sqlite, clock.now(), clock.now());
+        throw new Error("commit failed");
+      })(),
+    ).toThrow("commit failed");
+    expect(gen()).toBe(g);
+    // Another change to the same server now gets the same version the rolled-back one had.
+    t.deps.sqlite.query(`DELETE FROM game_server_mods_by_sid WHERE server_sid = ? AND workshop_id = ?`).run(s.sid, b);
+    expect(ver(s.sid)).toBe(g + 1);
+    expect(running(a)).toContain(s.id);
+    expect(running(b)).not.toContain(s.id);
+  });
+
+  test("a steady scan with changed lists answers as SQLite", async () => {
+    clock.advance(5 * 60_000);
+    const servers = generateBmServers(150, { seed: 9, modPool: 300 });
+    const removed = new Set<string>();
+    servers.forEach((s, i) => {
+      const mods = (s.attributes as any).details.reforger.mods as { modId: string }[];
+      if (i % 10 === 0 && mods.length > 1) removed.add(mods.splice(0, 1)[0]!.modId);
+    });
+    expect(removed.size).toBeGreaterThan(5);
+    fake.setServers(servers);
+    running([...removed][0]!); // the snapshot before the scan, cached
+    await runScan(t.deps, { client: new BattleMetricsClient({ baseUrl: fake.url, minIntervalMs: 0, sleep: async () => {} }) });
+    for (const m of removed) running(m);
+    const popular = q(`SELECT workshop_id FROM game_server_mods_by_sid GROUP BY workshop_id ORDER BY count(*) DESC LIMIT 5`);
+    for (const m of popular) running(m.workshop_id);
+  });
+});
