@@ -241,6 +241,7 @@ describe("the answer caches' shared budget (src/shared/bytes-lru.ts)", () => {
         expect(answerBudget.used).toBeLessThanOrEqual(budget);
       }
       expect(answerBudget.evictions).toBeGreaterThan(evictionsBefore);
+      await Bun.sleep(1_100); // past /metrics' 1 s scrape cache (the test above scraped)
       const body = await (await t.app.handle(new Request("http://localhost/metrics"))).text();
       expect(body).toMatch(new RegExp(`^loadout_answer_cache_budget_bytes ${budget}$`, "m"));
       const used = Number(/^loadout_answer_cache_bytes (\d+)$/m.exec(body)?.[1]);
