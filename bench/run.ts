@@ -174,7 +174,7 @@ export function variedEndpoints(v: Vocabulary): Endpoint[] {
   return rows.map((e) => ({ ...e, path: e.vary!(mulberry32(1)) }));
 }
 
-function endpoints(meta: SeedMeta, importBody: string): Endpoint[] {
+export function endpoints(meta: SeedMeta, importBody: string): Endpoint[] {
   const id = meta.ids;
   return ([
     { name: "mods list (updated_desc)", area: "catalog", path: "/api/v1/mods", budget: 10, budgetSource: "#3" },
@@ -550,7 +550,10 @@ function markdown(res: any): string {
       `catalog mods kept for them, items serialised: ${mem.live_detail_catalog_mods ?? "—"}, ${((mem.live_detail_catalog_bytes ?? 0) / 2 ** 20).toFixed(2)} MiB; ` +
       `stat series answers kept: ${mem.live_series_cache_answers ?? "—"}, ${((mem.live_series_cache_bytes ?? 0) / 2 ** 20).toFixed(2)} MiB; ` +
       `live list search indexes and encoded entries: ${((mem.live_search_index_bytes ?? 0) / 2 ** 20).toFixed(2)} MiB; ` +
-      `per-mod answers (detail, deps, counts, growth): ${((mem.catalog_answers_bytes ?? 0) / 2 ** 20).toFixed(2)} MiB.`);
+      `per-mod answers (detail, deps, counts, growth): ${((mem.catalog_answers_bytes ?? 0) / 2 ** 20).toFixed(2)} MiB` +
+      (mem.answer_caches_bytes != null
+        ? `; all answer caches together: ${(mem.answer_caches_bytes / 2 ** 20).toFixed(2)} of a ${((mem.answer_caches_budget_bytes ?? 0) / 2 ** 20).toFixed(0)} MiB budget (${mem.answer_caches_evictions ?? 0} answers dropped for it).`
+        : "."));
   }
   L.push("");
   const head = ["endpoint", "budget p99"];
@@ -827,6 +830,11 @@ export async function runBench(opts: BenchOptions) {
       live_search_index_bytes: m.get("loadout_live_search_index_bytes") ?? null,
       // Per-mod answers (detail, deps, dependency counts, growth), summed over the caches.
       catalog_answers_bytes: [...m].filter(([k]) => k.startsWith("loadout_catalog_answers_bytes")).reduce((n, [, v]) => n + v, 0),
+      // Every answer cache together (details, series, live pages and search rows, per-mod answers)
+      // against their shared budget (LOADOUT_CACHE_MB), and the answers the budget dropped.
+      answer_caches_bytes: m.get("loadout_answer_cache_bytes") ?? null,
+      answer_caches_budget_bytes: m.get("loadout_answer_cache_budget_bytes") ?? null,
+      answer_caches_evictions: m.get("loadout_answer_cache_evictions_total") ?? null,
     };
   } finally {
     await stop(svc);

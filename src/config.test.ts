@@ -1,6 +1,10 @@
 // The configuration: one line naming the variable and the rule it broke.
 import { describe, expect, test } from "bun:test";
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { loadConfig } from "./config";
+import { openDatabase } from "./db/client";
 
 const err = (env: Record<string, string>) => {
   try {
@@ -25,6 +29,28 @@ describe("configuration errors name the rule", () => {
     const c = loadConfig({});
     expect([c.LOADOUT_RATE_LIMIT_ANON, c.LOADOUT_RATE_LIMIT_USER]).toEqual([300, 1200]);
     expect(loadConfig({ LOADOUT_RATE_LIMIT_ANON: "0" }).LOADOUT_RATE_LIMIT_ANON).toBe(0);
+  });
+});
+
+describe("memory settings", () => {
+  test("SQLite's page cache and mmap window, and the answer caches' budget: defaults, errors, and what SQLite is told", () => {
+    const c = loadConfig({});
+    expect([c.LOADOUT_SQLITE_CACHE_MB, c.LOADOUT_SQLITE_MMAP_MB, c.LOADOUT_CACHE_MB]).toEqual([32, 0, 48]);
+    expect(err({ LOADOUT_SQLITE_MMAP_MB: "-1" })).toBe("invalid configuration: LOADOUT_SQLITE_MMAP_MB must be a whole number of MiB from 0 to 65536");
+    expect(err({ LOADOUT_SQLITE_CACHE_MB: "0" })).toBe("invalid configuration: LOADOUT_SQLITE_CACHE_MB must be a whole number of MiB from 1 to 65536");
+    expect(err({ LOADOUT_CACHE_MB: "lots" })).toBe("invalid configuration: LOADOUT_CACHE_MB must be a whole number of MiB from 1 to 65536");
+    const dir = mkdtempSync(join(tmpdir(), "loadout-config-"));
+    try {
+      const { sqlite } = openDatabase(join(dir, "x.db"), { cacheMb: 8, mmapMb: 16 });
+      expect(sqlite.query("PRAGMA cache_size").get()).toEqual({ cache_size: -8192 });
+      expect(sqlite.query("PRAGMA mmap_size").get()).toEqual({ mmap_size: 16 * 2 ** 20 });
+      sqlite.close();
+      const d = openDatabase(join(dir, "y.db"));
+      expect(d.sqlite.query("PRAGMA mmap_size").get()).toEqual({ mmap_size: 0 });
+      d.sqlite.close();
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 });
 

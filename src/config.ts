@@ -39,6 +39,15 @@ const perMinute = (name: string, def: number) =>
     .max(1_000_000, `${name} must be at most 1000000`)
     .default(def);
 
+/** A size in MiB, whole, from `min` to `max`. */
+const mebibytes = (name: string, def: number, min: number, max: number) =>
+  z.coerce
+    .number({ error: `${name} must be a whole number of MiB from ${min} to ${max}` })
+    .int(`${name} must be a whole number of MiB from ${min} to ${max}`)
+    .min(min, `${name} must be a whole number of MiB from ${min} to ${max}`)
+    .max(max, `${name} must be a whole number of MiB from ${min} to ${max}`)
+    .default(def);
+
 const optionalNonEmpty = z
   .string()
   .optional()
@@ -141,6 +150,11 @@ export const configSchema = z.object({
     .min(10, "LOADOUT_DEPLOY_POLL_MS must be 10 to 600000")
     .max(600_000, "LOADOUT_DEPLOY_POLL_MS must be 10 to 600000")
     .default(5000),
+  /** SQLite's page cache (PRAGMA cache_size) and memory-mapped window (PRAGMA mmap_size; 0 = read with pread), docs/performance.md "Round 2, memory". */
+  LOADOUT_SQLITE_CACHE_MB: mebibytes("LOADOUT_SQLITE_CACHE_MB", 32, 1, 65536),
+  LOADOUT_SQLITE_MMAP_MB: mebibytes("LOADOUT_SQLITE_MMAP_MB", 0, 0, 65536),
+  /** All in-memory answer caches together (src/shared/bytes-lru.ts answerBudget), least recently used out first. */
+  LOADOUT_CACHE_MB: mebibytes("LOADOUT_CACHE_MB", 48, 1, 65536),
   /** Comma-separated allowed origins for CORS, or `*` (the API uses no cookies, so `*` is safe). */
   LOADOUT_CORS_ORIGINS: z.string().default("*"),
 });

@@ -10,6 +10,7 @@ import { createLogger, type Logger } from "./shared/log";
 import { systemClock, type Clock } from "./shared/time";
 import { loadSecrets } from "./shared/secrets";
 import { features } from "./features/index";
+import { answerBudget } from "./shared/bytes-lru";
 import { DB_FILE, ensurePrivateDir, prepareDatabaseFile } from "./shared/data-dir";
 
 export interface RuntimeOptions {
@@ -27,7 +28,9 @@ export function createDeps(config: Config, opts: RuntimeOptions = {}): Deps {
   const clock = opts.clock ?? systemClock;
   const dbPath = opts.dbPath ?? join(config.LOADOUT_DATA_DIR, DB_FILE);
   if (dbPath !== ":memory:") prepareDatabaseFile(dbPath);
-  const { db, sqlite } = openDatabase(dbPath);
+  // One budget for every answer cache of the process (the last createDeps sets it).
+  answerBudget.setMax(config.LOADOUT_CACHE_MB * 2 ** 20);
+  const { db, sqlite } = openDatabase(dbPath, { cacheMb: config.LOADOUT_SQLITE_CACHE_MB, mmapMb: config.LOADOUT_SQLITE_MMAP_MB });
   migrate(db);
   const jobs = new JobQueue(db, sqlite, clock, log, opts.pollMs);
   const deps: Deps = {

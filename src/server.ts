@@ -12,6 +12,7 @@ import { VERSION } from "./version";
 import { queueFirstRun } from "./features/scraper/jobs";
 import { enqueueScan } from "./features/live/jobs";
 import { webAssets } from "./features/web/assets";
+import { startIdleCollector } from "./shared/idle-gc";
 
 /** A second `serve` on a data dir another process serves: one line, exit 1. */
 export class DataDirTakenError extends Error {}
@@ -42,6 +43,8 @@ export async function serve(config: Config) {
   void webAssets().catch((e) => deps.log.warn("web app files could not be loaded", { error: String(e) }));
 
   deps.jobs.start();
+  // After a load, once idle, one full collection gives the load's garbage back (src/shared/idle-gc.ts).
+  const stopIdleCollector = startIdleCollector((ms) => deps.log.debug("idle garbage collection", { ms: Math.round(ms) }));
   const crons: Cron[] = [];
   if (config.LOADOUT_SCHEDULES === "on") {
     queueFirstRun(deps, () => enqueueScan(deps));
@@ -68,6 +71,7 @@ export async function serve(config: Config) {
     stopping ??= (async () => {
       deps.log.info("shutting down", { signal });
       for (const c of crons) c.stop();
+      stopIdleCollector();
       await server.stop(false); // stop accepting; in-flight requests finish
       await deps.jobs.stop(15_000); // the running job step finishes (or is requeued at next start)
       deps.sqlite.exec("PRAGMA wal_checkpoint(TRUNCATE)");

@@ -11,15 +11,23 @@ export type DB = BunSQLiteDatabase<typeof schema>;
 /** A drizzle transaction or the database itself: repositories accept either. */
 export type Tx = Parameters<Parameters<DB["transaction"]>[0]>[0] | DB;
 
-export function openDatabase(path: string): { db: DB; sqlite: Database } {
+/** SQLite's memory: page cache and memory-mapped window, in MiB (LOADOUT_SQLITE_CACHE_MB, LOADOUT_SQLITE_MMAP_MB). */
+export interface SqliteMemory {
+  cacheMb: number;
+  mmapMb: number;
+}
+/** The defaults (docs/performance.md "Round 2, memory": the mmap window cost 250 MiB of RSS and no measurable CPU). */
+export const DEFAULT_SQLITE_MEMORY: SqliteMemory = { cacheMb: 32, mmapMb: 0 };
+
+export function openDatabase(path: string, mem: SqliteMemory = DEFAULT_SQLITE_MEMORY): { db: DB; sqlite: Database } {
   const sqlite = new Database(path, { create: true, strict: true });
   sqlite.exec("PRAGMA journal_mode = WAL");
   sqlite.exec("PRAGMA busy_timeout = 5000");
   sqlite.exec("PRAGMA foreign_keys = ON");
   sqlite.exec("PRAGMA synchronous = NORMAL");
   sqlite.exec("PRAGMA temp_store = MEMORY");
-  sqlite.exec("PRAGMA cache_size = -65536"); // 64 MiB page cache
-  sqlite.exec("PRAGMA mmap_size = 268435456");
+  sqlite.exec(`PRAGMA cache_size = ${-Math.round(mem.cacheMb * 1024)}`); // negative: KiB
+  sqlite.exec(`PRAGMA mmap_size = ${Math.round(mem.mmapMb * 2 ** 20)}`);
   const db = drizzle(sqlite, { schema });
   return { db, sqlite };
 }

@@ -6,6 +6,7 @@ import { FakeWorkshop, startFakeWorkshop } from "../../../test/fakes/workshop";
 import { SMALL, smallCatalog } from "../../../test/fixtures/workshop/dataset";
 import { queueDetailScrape } from "../scraper/queue";
 import { BUCKET_MS, bucketOf, rollupGrowth } from "../scraper/growth";
+import { answerBudget } from "../../shared/bytes-lru";
 
 let fake: FakeWorkshop;
 let t: TestApp;
@@ -217,5 +218,37 @@ describe("/metrics reports the per-mod answers", () => {
     expect(body).toMatch(/^loadout_catalog_cache_lookups_total\{cache="deps",result="hit"\} [1-9]\d*$/m);
     expect(body).toMatch(/^loadout_catalog_cache_lookups_total\{cache="deps",result="miss"\} [1-9]\d*$/m);
     expect(body).toMatch(/^loadout_catalog_answers_bytes\{cache="deps"\} [1-9]\d*$/m);
+  });
+});
+
+describe("the answer caches' shared budget (src/shared/bytes-lru.ts)", () => {
+  test("a budget smaller than the answers: their sum stays within it, and every dropped answer read again is the same", async () => {
+    const ids = (t.deps.sqlite.query("SELECT workshop_id FROM mods WHERE state != 'unknown' ORDER BY workshop_id").all() as { workshop_id: string }[]).map((r) => r.workshop_id);
+    const paths = ids.flatMap((id) => [`/api/v1/mods/${id}`, `/api/v1/mods/${id}/deps`, `/api/v1/mods/${id}/stats`, `/api/v1/mods/${id}/stats/growth?days=30`]);
+    paths.push("/api/v1/stats/global-players?days=1", "/api/v1/stats/global-players?days=7", "/api/v1/game-servers?limit=5");
+    const first = new Map<string, unknown>();
+    for (const p of paths) first.set(p, await get(p));
+    const budget = 6_000;
+    const evictionsBefore = answerBudget.evictions;
+    try {
+      answerBudget.setMax(budget);
+      expect(answerBudget.used).toBeLessThanOrEqual(budget);
+      let seed = 3;
+      const rnd = () => (seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31;
+      for (let i = 0; i < paths.length * 3; i++) {
+        const p = paths[Math.floor(rnd() * paths.length)]!;
+        expect({ p, body: await get(p) }).toEqual({ p, body: first.get(p) });
+        expect(answerBudget.used).toBeLessThanOrEqual(budget);
+      }
+      expect(answerBudget.evictions).toBeGreaterThan(evictionsBefore);
+      await Bun.sleep(1_100); // past /metrics' 1 s scrape cache (the test above scraped)
+      const body = await (await t.app.handle(new Request("http://localhost/metrics"))).text();
+      expect(body).toMatch(new RegExp(`^loadout_answer_cache_budget_bytes ${budget}$`, "m"));
+      const used = Number(/^loadout_answer_cache_bytes (\d+)$/m.exec(body)?.[1]);
+      expect(used).toBeGreaterThan(0);
+      expect(used).toBeLessThanOrEqual(budget);
+    } finally {
+      answerBudget.setMax(t.deps.config.LOADOUT_CACHE_MB * 2 ** 20);
+    }
   });
 });

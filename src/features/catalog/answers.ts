@@ -7,7 +7,9 @@
 // on every write to mods (but the crawl's listed_at mark) and mod_dependencies, growth_gen on every
 // write to mod_growth and mod_growth_buckets, by any code path or process. A lookup reads the
 // generation (one prepared single-row read) and drops every answer of another one, so no answer
-// outlives a write it depends on. Bounded in bytes (2 a character, the oldest answer out first).
+// outlives a write it depends on. Bounded in bytes (2 a character, the least recently used answer
+// out first; `many`'s parts of pages are read with peek, oldest first out), each store by its own
+// cap and all answer caches together by their shared budget (src/shared/bytes-lru.ts).
 import type { Database, Statement } from "bun:sqlite";
 import { BytesLru } from "../../shared/bytes-lru";
 
@@ -55,8 +57,9 @@ export class GenerationalAnswers<V, K = string> {
   /** The answer for `key` at the current generation: from memory, or `compute()` (a throw caches nothing). */
   get(sqlite: Database, key: K, compute: () => V): V {
     const s = this.current(sqlite);
-    // peek: oldest first out, whether or not an answer was asked for again.
-    const hit = s.answers.peek(key);
+    // get: a hit counts as a use, so an answer asked for again outlives others in the answer
+    // caches' shared budget (least recently used out first across every cache).
+    const hit = s.answers.get(key);
     if (hit !== undefined) {
       s.hits++;
       return hit;

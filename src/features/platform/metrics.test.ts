@@ -1,5 +1,6 @@
 import { describe, expect, test } from "bun:test";
 import { createTestApp } from "../../../test/helpers";
+import { testConfig } from "../../config";
 import { promtoolAccepts, promtoolCheck } from "../../../test/peers/promtool";
 
 describe("/metrics", () => {
@@ -33,6 +34,11 @@ describe("/metrics", () => {
       expect(body).toMatch(/^loadout_catalog_orders_mods 0$/m);
       expect(body).toMatch(/^loadout_catalog_search_terms 0$/m);
       expect(body).toMatch(/^loadout_catalog_search_build_seconds [\d.e-]+$/m);
+      // The answer caches' sum (the list page above is not one of them; the process's other test
+      // apps may hold some) and their shared budget, the test config's default.
+      expect(body).toMatch(/^loadout_answer_cache_bytes \d+$/m);
+      expect(body).toMatch(new RegExp(`^loadout_answer_cache_budget_bytes ${testConfig().LOADOUT_CACHE_MB * 2 ** 20}$`, "m"));
+      expect(body).toMatch(/^loadout_answer_cache_evictions_total \d+$/m);
       const r = await promtoolCheck(body);
       expect(r.problems).toEqual([]);
       expect(r.exitCode).toBe(0);

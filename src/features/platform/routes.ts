@@ -5,6 +5,7 @@ import type { Deps } from "../../deps";
 import { METRICS_CONTENT_TYPE } from "../../shared/http";
 import { VERSION } from "../../version";
 import { sourceStatuses } from "../../shared/source-status";
+import { answerBudget } from "../../shared/bytes-lru";
 // Features' public faces only (their index.ts), never their insides.
 import { answerCacheCounts, answerStoreCounts, peekCatalogOrders, peekDepGraph, peekSearchIndex } from "../catalog";
 import { liveDetailCacheStats, liveSearchIndexBytes, peekLiveSnapshot, seriesCacheStats } from "../live";
@@ -83,6 +84,32 @@ export function createProcessRegistry(deps: Deps): Registry {
     collect() {
       this.reset();
       for (const c of answerStoreCounts(deps.sqlite)) this.set({ cache: c.cache }, c.bytes);
+    },
+  });
+  // Every answer cache together (src/shared/bytes-lru.ts): one budget, LOADOUT_CACHE_MB.
+  new Gauge({
+    name: "loadout_answer_cache_bytes",
+    help: "Bytes held by all in-memory answer caches together (catalog per-mod answers, server details, stat series, live list pages and search rows)",
+    registers: [registry],
+    collect() {
+      this.set(answerBudget.used);
+    },
+  });
+  new Gauge({
+    name: "loadout_answer_cache_budget_bytes",
+    help: "The answer caches' shared budget in bytes (LOADOUT_CACHE_MB): past it the least recently used answer of any cache is dropped",
+    registers: [registry],
+    collect() {
+      this.set(answerBudget.max);
+    },
+  });
+  new Counter({
+    name: "loadout_answer_cache_evictions_total",
+    help: "Answers dropped from memory because all answer caches together passed their shared budget",
+    registers: [registry],
+    collect() {
+      this.reset();
+      this.inc(answerBudget.evictions);
     },
   });
   const snapshotGauge = (name: string, help: string, read: () => number | undefined) =>

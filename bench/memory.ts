@@ -1,0 +1,81 @@
+// What the process holds after a load, and what SQLite's memory settings cost per request, in
+// process (no network, robust to a busy machine: CPU time per request, not req/s):
+//   1. app.handle(Request) over the varied rows of bench/run.ts (each request a different mod,
+//      page, server or range: most miss the answer caches and read SQLite) and the fixed hot rows,
+//      `--requests N` of each, CPU µs per request per row;
+//   2. then Bun.gc(true) and the JavaScript heap's object types (bun:jsc heapStats), the answer
+//      caches' shared budget, and RSS split anonymous / file-backed.
+//
+//   LOADOUT_SQLITE_MMAP_MB=0 LOADOUT_SQLITE_CACHE_MB=32 LOADOUT_CACHE_MB=64 bun bench/memory.ts [--requests 400] [--seed 1] [--only <regex of row names>]
+//
+// Works on a temp copy of bench/data/full.db (createDeps runs the migration check).
+import { copyFileSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join, resolve } from "node:path";
+import { heapStats } from "bun:jsc";
+import { loadConfig } from "../src/config";
+import { createDeps } from "../src/runtime";
+import { createApp } from "../src/app";
+import { answerBudget } from "../src/shared/bytes-lru";
+import { endpoints, variedEndpoints, vocabulary } from "./run";
+import type { SeedMeta } from "./seed";
+
+const ROOT = resolve(import.meta.dir, "..");
+const argOf = (n: string, d: string) => {
+  const i = process.argv.indexOf(`--${n}`);
+  return i >= 0 ? process.argv[i + 1]! : d;
+};
+const requests = Number(argOf("requests", "400"));
+const only = new RegExp(argOf("only", "."), "i");
+let seed = Number(argOf("seed", "1"));
+const rnd = () => ((seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31);
+const src = join(ROOT, "bench/data/full.db");
+const meta = JSON.parse(readFileSync(`${src}.meta.json`, "utf8")) as SeedMeta;
+const dir = mkdtempSync(join(tmpdir(), "loadout-memory-"));
+copyFileSync(src, join(dir, "loadout.db"));
+
+const status = () => {
+  const s = readFileSync("/proc/self/status", "utf8");
+  const kb = (f: string) => Number(new RegExp(`${f}:\\s+(\\d+)`).exec(s)?.[1] ?? 0) / 1024;
+  return { rss: kb("VmRSS"), anon: kb("RssAnon"), file: kb("RssFile") };
+};
+
+try {
+  const config = loadConfig({ ...process.env, LOADOUT_DATA_DIR: dir, LOADOUT_SCHEDULES: "off", LOADOUT_LOG_LEVEL: "error", LOADOUT_TRUST_PROXY: "true" });
+  const deps = createDeps(config);
+  const app = createApp(deps);
+  const v = vocabulary(join(dir, "loadout.db"));
+  const rows = [...variedEndpoints(v), ...endpoints(meta, "").filter((e) => (e.method ?? "GET") === "GET" && !e.auth)].filter((e) => only.test(e.name));
+  console.log(`mmap ${config.LOADOUT_SQLITE_MMAP_MB} MiB, page cache ${config.LOADOUT_SQLITE_CACHE_MB} MiB, answer budget ${config.LOADOUT_CACHE_MB} MiB; ${requests} requests a row`);
+  let total = 0;
+  for (const e of rows) {
+    const c0 = process.cpuUsage();
+    for (let i = 0; i < requests; i++) {
+      const path = e.vary ? e.vary(rnd) : e.path;
+      const r = await app.handle(new Request(`http://local${path}`, { headers: { "x-forwarded-for": `10.0.${i % 250}.${(i >> 8) % 250}` } }));
+      await r.arrayBuffer();
+    }
+    const c = process.cpuUsage(c0);
+    const us = (c.user + c.system) / requests;
+    total += us;
+    console.log(`${e.name.padEnd(48)} ${us.toFixed(0).padStart(7)} µs CPU a request`);
+  }
+  console.log(`sum of the rows' µs a request: ${total.toFixed(0)}`);
+  const before = status();
+  Bun.gc(true);
+  await Bun.sleep(200);
+  Bun.gc(true);
+  const after = status();
+  const h = heapStats();
+  const types = Object.entries(h.objectTypeCounts).sort((a, b) => b[1] - a[1]).slice(0, 25);
+  console.log(`heap: ${(h.heapSize / 2 ** 20).toFixed(1)} MiB in ${h.objectCount} objects (capacity ${(h.heapCapacity / 2 ** 20).toFixed(1)} MiB, extra ${(h.extraMemorySize / 2 ** 20).toFixed(1)} MiB)`);
+  console.log(`most objects: ${types.map(([t, n]) => `${t} ${n}`).join(", ")}`);
+  const mu = process.memoryUsage();
+  console.log(`memoryUsage: heapUsed ${(mu.heapUsed / 2 ** 20).toFixed(1)}, heapTotal ${(mu.heapTotal / 2 ** 20).toFixed(1)}, external ${(mu.external / 2 ** 20).toFixed(1)}, arrayBuffers ${(mu.arrayBuffers / 2 ** 20).toFixed(1)} MiB`);
+  console.log(`answer caches: ${(answerBudget.used / 2 ** 20).toFixed(1)} of ${(answerBudget.max / 2 ** 20).toFixed(0)} MiB in ${answerBudget.maps} maps, ${answerBudget.evictions} dropped for the budget`);
+  const f = (x: ReturnType<typeof status>) => `RSS ${x.rss.toFixed(0)} MiB (anonymous ${x.anon.toFixed(0)}, file-backed ${x.file.toFixed(0)})`;
+  console.log(`after the load: ${f(before)}; after Bun.gc: ${f(after)}`);
+  deps.sqlite.close();
+} finally {
+  rmSync(dir, { recursive: true, force: true });
+}
