@@ -13,6 +13,7 @@ import { BULK_ROWS, liveRepo, withoutRowTrigger } from "./repository";
 import { runScan } from "./scan";
 import { listServers } from "./service";
 import { liveSnapshot } from "./snapshot";
+import { liveSql } from "../../../test/live-sql";
 
 const TRIGGER = "game_server_mods_gen_ins";
 
@@ -20,9 +21,7 @@ describe("the scan's bulk insert and the live generation", () => {
   let t: TestApp;
   let fake: FakeBattleMetrics;
   let clock: TestClock;
-  const q = (sql: string, ...args: any[]) => t.deps.sqlite.query(sql).all(...args) as any[];
-  const one = (sql: string, ...args: any[]) => t.deps.sqlite.query(sql).get(...args) as any;
-  const gen = () => one(`SELECT value FROM live_state WHERE key = 'servers_gen'`).value as number;
+  const { q, one, gen } = liveSql(() => t.deps.sqlite);
   const triggerSql = () => one(`SELECT sql FROM sqlite_schema WHERE type = 'trigger' AND name = ?`, TRIGGER)?.sql as string | undefined;
   const scan = () => runScan(t.deps, { client: new BattleMetricsClient({ baseUrl: fake.url, minIntervalMs: 0, sleep: async () => {} }) });
   /** live_mod_usage as a scan left it, in a fixed order. */

@@ -13,14 +13,13 @@ import { BULK_ROWS } from "./repository";
 import { runScan } from "./scan";
 import { listServers } from "./service";
 import { snapshotWithUsage } from "./snapshot";
+import { liveSql } from "../../../test/live-sql";
 
 describe("the snapshot's mod lists by version", () => {
   let t: TestApp;
   let fake: FakeBattleMetrics;
   let clock: TestClock;
-  const q = (sql: string, ...args: any[]) => t.deps.sqlite.query(sql).all(...args) as any[];
-  const one = (sql: string, ...args: any[]) => t.deps.sqlite.query(sql).get(...args) as any;
-  const gen = () => one(`SELECT value FROM live_state WHERE key = 'servers_gen'`).value as number;
+  const { q, one, gen } = liveSql(() => t.deps.sqlite);
   const ver = (sid: number) => one(`SELECT ver FROM game_server_mods_ver WHERE sid = ?`, sid)?.ver as number | undefined;
   /** The servers running `mod` as the snapshot answers, checked against SQLite. */
   const running = (mod: string) => {
