@@ -96,6 +96,26 @@ describe("catalog search in memory", () => {
     expect(multiWord).toBeGreaterThan(200);
   });
 
+  test("any page of a ranking (offset + limit, with a row filter) is that window of FTS5's full order", () => {
+    const ix = buildSearchIndex(t.deps.sqlite, -1);
+    const rnd = mulberry32(17);
+    let windows = 0;
+    for (let k = 0; k < 600; k++) {
+      const search = randomSearch(rnd);
+      const words = searchWords(search)!;
+      const keepAll = rnd() < 0.5;
+      const keep = keepAll ? undefined : (row: number) => row % 3 !== 0;
+      const want = fromFts(search).ranked.filter((row) => !keep || keep(row));
+      const limit = [1, 5, 20][Math.floor(rnd() * 3)]!;
+      const offset = limit * Math.floor(rnd() * 6);
+      const got = rankRows(ix, words, offset + limit, keep)!;
+      expect({ search, keepAll, offset, limit, got: Array.from(got.rowids.subarray(offset)) }).toEqual({ search, keepAll, offset, limit, got: want.slice(offset, offset + limit) });
+      expect(got.total).toBe(want.length);
+      if (want.length > offset) windows++;
+    }
+    expect(windows).toBeGreaterThan(150);
+  });
+
   test("GET /mods with a search answers as the SQL path (every sort, tags, pages)", () => {
     const rnd = mulberry32(9);
     const pick = <T>(a: readonly T[]) => a[Math.floor(rnd() * a.length)]!;

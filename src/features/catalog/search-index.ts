@@ -337,6 +337,23 @@ function intersectBits(ix: SearchIndex, ph: Phrase[], each: (row: number, at: In
   }
   const at = new Int32Array(ph.length);
   const n = bits[0]!.words.length;
+  if (bits.length === 2) {
+    // Two words (the common search): the same walk with both bitmaps in locals.
+    const [a, c] = [bits[0]!.words, bits[1]!.words];
+    const [ba, bc] = [bits[0]!.before, bits[1]!.before];
+    for (let w = 0; w < n; w++) {
+      let x = a[w]! & c[w]!;
+      while (x !== 0) {
+        const b = 31 - Math.clz32(x & -x);
+        const below = b === 0 ? 0 : 0xffffffff >>> (32 - b);
+        at[0] = ba[w]! + popcount(a[w]! & below);
+        at[1] = bc[w]! + popcount(c[w]! & below);
+        each((w << 5) | b, at);
+        x &= x - 1;
+      }
+    }
+    return true;
+  }
   for (let w = 0; w < n; w++) {
     let x = bits[0]!.words[w]!;
     for (let i = 1; i < bits.length && x !== 0; i++) x &= bits[i]!.words[w]!;
