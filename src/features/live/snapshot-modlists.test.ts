@@ -49,7 +49,7 @@ describe("the snapshot's mod lists by version", () => {
     try {
       const fromDb = buildSnapshot(other, clock.now());
       expect(fromDb.cut).toBe(s.cut);
-      const flat = (m: Map<string, Int32Array>) => [...m].map(([k, v]) => [k, [...v]]);
+      const flat = (m: ReadonlyMap<string, Int32Array>) => [...m].map(([k, v]) => [k, [...v]]);
       expect(s.byMod.size).toBeGreaterThan(100);
       // The same mods, in the same order (each id numbered as a read would), the same servers each.
       expect(flat(s.byMod)).toEqual(flat(fromDb.byMod));
