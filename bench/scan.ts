@@ -18,7 +18,7 @@ import { loadConfig } from "../src/config";
 import { createDeps } from "../src/runtime";
 import { createMemoryLogger } from "../src/shared/log";
 import { BattleMetricsClient, bmPageSchema, bmServerSchema, firstPageUrl, normaliseServer, readPage, readServer, type LiveServer } from "../src/features/live/battlemetrics";
-import { finishScan, processPage, queueScrapes, runScan, ScanState, writeModRows } from "../src/features/live/scan";
+import { finishScan, newServersLists, processPage, queueScrapes, runScan, ScanState, writeModRows } from "../src/features/live/scan";
 import { liveRepo } from "../src/features/live/repository";
 import { publishLiveSnapshot, snapshotWithUsage, type LiveSnapshot } from "../src/features/live/snapshot";
 import type { SeedMeta } from "./seed";
@@ -133,10 +133,12 @@ async function phases(): Promise<Record<string, number>[]> {
     const state = new ScanState(now);
     const unknown: string[] = [];
     let snapshot!: LiveSnapshot;
+    let known!: ReturnType<typeof newServersLists>;
     sqlite
       .transaction(() => {
         t = process.cpuUsage();
         for (const servers of pages) unknown.push(...processPage(deps, servers, state));
+        known = newServersLists(state);
         writeModRows(deps, state);
         p["servers, raw points, mod diffs"] = cpuMs(t);
         t = process.cpuUsage();
@@ -148,7 +150,7 @@ async function phases(): Promise<Record<string, number>[]> {
         liveRepo.setState(sqlite, "last_scan_at", state.time);
         p["global + community points"] = cpuMs(t);
         t = process.cpuUsage();
-        snapshot = snapshotWithUsage(sqlite, state.time, now);
+        snapshot = snapshotWithUsage(sqlite, state.time, now, known);
         p["live snapshot + mod usage"] = cpuMs(t);
         t = process.cpuUsage();
       })

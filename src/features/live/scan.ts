@@ -12,7 +12,7 @@ import { BattleMetricsClient, BattleMetricsError, type LiveServer } from "./batt
 import { pollRegisteredServers } from "./a2s-source";
 import { PermanentJobError } from "../../jobs/queue";
 import { recordSourceError, recordSourceOk } from "../../shared/source-status";
-import { publishLiveSnapshot, rebuildLiveSnapshot, snapshotWithUsage, type LiveSnapshot } from "./snapshot";
+import { publishLiveSnapshot, rebuildLiveSnapshot, snapshotWithUsage, type KnownLists, type LiveSnapshot } from "./snapshot";
 import { liveRepo, type CatalogMod, type ChangeRow, type CurrentMod, type ExistingServer, type ModRow } from "./repository";
 
 export interface ScanResult {
@@ -60,6 +60,8 @@ class ScanState {
   /** The scan's new game_server_mods rows and changelog rows, written at its end (writeModRows). */
   modRows: ModRow[] = [];
   changeRows: ChangeRow[] = [];
+  /** The sids of the servers this scan inserted with their mod lists (all their rows are in modRows). */
+  newSids = new Set<number>();
   constructor(readonly time: number) {}
 }
 
@@ -189,7 +191,10 @@ export function processPage(deps: Pick<Deps, "sqlite">, servers: LiveServer[], s
           });
           state.newServers++;
           if (s.modsUnknown) liveRepo.setRegisteredServer(sqlite, id, s.registeredServerId!);
-          else changed.push({ id, sid, server: s, hash, isNew: true });
+          else {
+            changed.push({ id, sid, server: s, hash, isNew: true });
+            state.newSids.add(sid);
+          }
         }
         state.bySource[s.modsUnknown ? "a2s" : "battlemetrics"]++;
         points.push([sid, time, s.player_count, s.queue_players_count, s.wait_time_estimation]);
@@ -264,6 +269,21 @@ export function writeModRows(deps: Pick<Deps, "sqlite">, state: ScanState): void
 }
 
 /**
+ * The new servers' mod lists as this scan writes them (before writeModRows takes the rows): the
+ * snapshot of the scan takes them instead of reading ~5,000 lists back on a first sight.
+ */
+export function newServersLists(state: ScanState): KnownLists {
+  const known: KnownLists = new Map();
+  for (const r of state.modRows) {
+    if (!state.newSids.has(r[0])) continue;
+    const list = known.get(r[0]);
+    if (list) list.push(r[1]);
+    else known.set(r[0], [r[1]]);
+  }
+  return known;
+}
+
+/**
  * Closes a complete scan: its mod rows, vanished servers, global and community points, then the
  * snapshot of the scan and the per-mod usage counted from it (snapshotWithUsage). Returns the
  * snapshot, to publish once the scan's transaction has committed.
@@ -272,6 +292,7 @@ export function finishScan(deps: Pick<Deps, "sqlite" | "clock">, state: ScanStat
   const { sqlite } = deps;
   let vanished = 0;
   let snapshot!: LiveSnapshot;
+  const known = newServersLists(state);
   sqlite
     .transaction(() => {
       writeModRows(deps, state);
@@ -279,7 +300,7 @@ export function finishScan(deps: Pick<Deps, "sqlite" | "clock">, state: ScanStat
       liveRepo.insertGlobalRaw(sqlite, state.time, state.totalPlayers, state.totalQueue, state.servers);
       liveRepo.insertCommunityRaw(sqlite, state.time);
       liveRepo.setState(sqlite, "last_scan_at", state.time);
-      snapshot = snapshotWithUsage(sqlite, state.time, deps.clock.now());
+      snapshot = snapshotWithUsage(sqlite, state.time, deps.clock.now(), known);
     })
     .immediate();
   return { vanished, snapshot };

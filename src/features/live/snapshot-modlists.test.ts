@@ -12,7 +12,8 @@ import { listQuery } from "./model";
 import { BULK_ROWS } from "./repository";
 import { runScan } from "./scan";
 import { listServers } from "./service";
-import { snapshotWithUsage } from "./snapshot";
+import { buildSnapshot, peekLiveSnapshot, snapshotWithUsage } from "./snapshot";
+import { Database } from "bun:sqlite";
 import { liveSql } from "../../../test/live-sql";
 
 describe("the snapshot's mod lists by version", () => {
@@ -38,6 +39,25 @@ describe("the snapshot's mod lists by version", () => {
   afterAll(async () => {
     fake.stop();
     await t.close();
+  });
+
+  test("a first sight's snapshot, built from the new servers' lists the scan held, is the build another connection reads from SQLite", () => {
+    const s = peekLiveSnapshot(t.deps.sqlite)!;
+    expect(s.rows.length).toBe(150);
+    const other = new Database(t.deps.sqlite.filename, { readonly: true });
+    try {
+      const fromDb = buildSnapshot(other, clock.now());
+      expect(fromDb.cut).toBe(s.cut);
+      const flat = (m: ReadonlyMap<string, Int32Array>) => [...m].map(([k, v]) => [k, [...v]]);
+      expect(s.byMod.size).toBeGreaterThan(100);
+      // The same mods, in the same order (each id numbered as a read would), the same servers each.
+      expect(flat(s.byMod)).toEqual(flat(fromDb.byMod));
+      expect(flat(s.usage.byMod)).toEqual(flat(fromDb.usage.byMod));
+      expect([...s.json]).toEqual([...fromDb.json]);
+      expect([...s.usage.json]).toEqual([...fromDb.usage.json]);
+    } finally {
+      other.close();
+    }
   });
 
   test("a first sight's bulk insert gives every server with mods the generation it moved to", () => {

@@ -130,11 +130,11 @@ const readTopMods = (sqlite: Database) =>
  * generation and top mods are read after that last write, so it is exactly the state the commit
  * makes; publish it (publishLiveSnapshot) once the transaction has committed.
  */
-export function snapshotWithUsage(sqlite: Database, usageAt: number, builtAt: number): LiveSnapshot {
+export function snapshotWithUsage(sqlite: Database, usageAt: number, builtAt: number, known?: KnownLists): LiveSnapshot {
   if (!sqlite.inTransaction) throw new Error("snapshotWithUsage outside the writer's transaction");
   // Built as of the scan's time: it holds every server seen since usageAt - ONLINE_WINDOW (a
   // reader later asks for a later window, a part of it).
-  const s = buildSnapshot(sqlite, usageAt);
+  const s = buildSnapshot(sqlite, usageAt, known);
   const since = usageAt - HOUR;
   const usage: [string, number, number][] = [];
   for (const mod of s.usage.byMod.keys()) {
@@ -160,6 +160,13 @@ export function snapshotWithUsage(sqlite: Database, usageAt: number, builtAt: nu
  * published (adoptModLists): a scan's build inside a transaction that then rolls back leaves the
  * cache as it was, so a version that rollback handed out again is never trusted.
  */
+/**
+ * Mod lists the caller wrote in its open transaction and holds in memory (a scan's new servers:
+ * sid → the workshop ids of its rows, each row of the server exactly once), so a build takes them
+ * instead of reading them back (a first sight's 5,000 new lists).
+ */
+export type KnownLists = Map<number, string[]>;
+
 interface ModList {
   id: string;
   ver: number | null;
@@ -198,6 +205,7 @@ function modIndex(
   nRows: number,
   rowAt: Int32Array,
   slot: (sid: number) => number,
+  known?: KnownLists,
 ) {
   const perServer = stmt(
     sqlite,
@@ -218,15 +226,24 @@ function modIndex(
     else stale.push(sid);
   }
   if (stale.length > 0) {
-    const read = stmt(
-      sqlite,
-      `SELECT j.value, (SELECT json_group_array(gm.workshop_id) FROM game_server_mods_by_sid gm WHERE gm.server_sid = j.value)
-       FROM json_each(?) j`,
-    ).values(JSON.stringify(stale)) as [number, string][];
+    // The lists the caller holds are taken as SQLite would give them (the primary key's order,
+    // by workshop id: ASCII ids, so JavaScript's default sort is the same order), in the same
+    // place among the others, so every id gets the number a read would give it.
+    const toRead = known ? stale.filter((sid) => !known.has(sid)) : stale;
+    const readJson = new Map<number, string>();
+    if (toRead.length > 0) {
+      const read = stmt(
+        sqlite,
+        `SELECT j.value, (SELECT json_group_array(gm.workshop_id) FROM game_server_mods_by_sid gm WHERE gm.server_sid = j.value)
+         FROM json_each(?) j`,
+      ).values(JSON.stringify(toRead)) as [number, string][];
+      for (const [sid, json] of read) readJson.set(sid, json);
+    }
     const verOf = new Map<number, [string, number | null]>();
     for (const [sid, id, ver] of perServer) verOf.set(sid, [id, ver]);
-    for (const [sid, json] of read) {
-      const list = JSON.parse(json) as string[];
+    for (const sid of stale) {
+      const held = known?.get(sid);
+      const list = held ? [...held].sort() : (JSON.parse(readJson.get(sid)!) as string[]);
       const nums = new Int32Array(list.length);
       for (let k = 0; k < list.length; k++) {
         const id = list[k]!;
@@ -303,7 +320,7 @@ function modIndex(
   return { byMod, usedByMod, modInts: usedFlat.length + onlineFlat.length, cacheBytes, lists: next };
 }
 
-export function buildSnapshot(sqlite: Database, now: number): LiveSnapshot {
+export function buildSnapshot(sqlite: Database, now: number, known?: KnownLists): LiveSnapshot {
   const t0 = performance.now();
   builds++;
   // Only servers seen within the online window can be answered, now or later (time moves on;
@@ -358,7 +375,7 @@ export function buildSnapshot(sqlite: Database, now: number): LiveSnapshot {
       const k = slot(sid);
       if (k >= 0 && k < size) rowAt[k] = i + 1;
     }
-    const { byMod, usedByMod, modInts, cacheBytes, lists } = modIndex(sqlite, recent, cut, used.length, usedAt, rows.length, rowAt, slot);
+    const { byMod, usedByMod, modInts, cacheBytes, lists } = modIndex(sqlite, recent, cut, used.length, usedAt, rows.length, rowAt, slot, known);
     const entries = rows.map((r) => {
       const e = toEntry(r);
       Object.freeze(e.tags);
