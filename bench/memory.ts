@@ -75,6 +75,9 @@ try {
   console.log(`answer caches: ${(answerBudget.used / 2 ** 20).toFixed(1)} of ${(answerBudget.max / 2 ** 20).toFixed(0)} MiB in ${answerBudget.maps} maps, ${answerBudget.evictions} dropped for the budget`);
   const f = (x: ReturnType<typeof status>) => `RSS ${x.rss.toFixed(0)} MiB (anonymous ${x.anon.toFixed(0)}, file-backed ${x.file.toFixed(0)})`;
   console.log(`after the load: ${f(before)}; after Bun.gc: ${f(after)}`);
+  // The allocators give freed pages back on their own clock: measured again after a pause.
+  await Bun.sleep(3_000);
+  console.log(`3 s later: ${f(status())}`);
   deps.sqlite.close();
 } finally {
   rmSync(dir, { recursive: true, force: true });
