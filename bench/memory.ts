@@ -6,7 +6,7 @@
 //   2. then Bun.gc(true) and the JavaScript heap's object types (bun:jsc heapStats), the answer
 //      caches' shared budget, and RSS split anonymous / file-backed.
 //
-//   LOADOUT_SQLITE_MMAP_MB=0 LOADOUT_SQLITE_CACHE_MB=32 LOADOUT_CACHE_MB=64 bun bench/memory.ts [--requests 400] [--seed 1] [--only <regex of row names>]
+//   LOADOUT_SQLITE_MMAP_MB=0 LOADOUT_SQLITE_CACHE_MB=32 LOADOUT_CACHE_MB=64 bun bench/memory.ts [--requests 400] [--seed 1] [--only <regex of row names>] [--shrink] [--again N]
 //
 // Works on a temp copy of bench/data/full.db (createDeps runs the migration check).
 import { copyFileSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
@@ -65,6 +65,7 @@ try {
   Bun.gc(true);
   await Bun.sleep(200);
   Bun.gc(true);
+  if (process.argv.includes("--shrink")) Bun.shrink();
   const after = status();
   const h = heapStats();
   const types = Object.entries(h.objectTypeCounts).sort((a, b) => b[1] - a[1]).slice(0, 25);
@@ -75,6 +76,24 @@ try {
   console.log(`answer caches: ${(answerBudget.used / 2 ** 20).toFixed(1)} of ${(answerBudget.max / 2 ** 20).toFixed(0)} MiB in ${answerBudget.maps} maps, ${answerBudget.evictions} dropped for the budget`);
   const f = (x: ReturnType<typeof status>) => `RSS ${x.rss.toFixed(0)} MiB (anonymous ${x.anon.toFixed(0)}, file-backed ${x.file.toFixed(0)})`;
   console.log(`after the load: ${f(before)}; after Bun.gc: ${f(after)}`);
+  // The allocators give freed pages back on their own clock: measured again after a pause.
+  await Bun.sleep(3_000);
+  console.log(`3 s later: ${f(status())}`);
+  // `--again N`: what the next load pays after the collection (and `--shrink`): N more requests a row.
+  const again = Number(argOf("again", "0"));
+  if (again > 0) {
+    let sum = 0;
+    for (const e of rows) {
+      const c0 = process.cpuUsage();
+      for (let i = 0; i < again; i++) {
+        const r = await app.handle(new Request(`http://local${e.vary ? e.vary(rnd) : e.path}`, { headers: { "x-forwarded-for": `10.1.${i % 250}.1` } }));
+        await r.arrayBuffer();
+      }
+      const c = process.cpuUsage(c0);
+      sum += (c.user + c.system) / again;
+    }
+    console.log(`again, ${again} requests a row: sum of the rows' µs a request ${sum.toFixed(0)}`);
+  }
   deps.sqlite.close();
 } finally {
   rmSync(dir, { recursive: true, force: true });

@@ -35,7 +35,7 @@ describe("configuration errors name the rule", () => {
 describe("memory settings", () => {
   test("SQLite's page cache and mmap window, and the answer caches' budget: defaults, errors, and what SQLite is told", () => {
     const c = loadConfig({});
-    expect([c.LOADOUT_SQLITE_CACHE_MB, c.LOADOUT_SQLITE_MMAP_MB, c.LOADOUT_CACHE_MB]).toEqual([32, 0, 48]);
+    expect([c.LOADOUT_SQLITE_CACHE_MB, c.LOADOUT_SQLITE_MMAP_MB, c.LOADOUT_CACHE_MB]).toEqual([16, 0, 48]);
     expect(err({ LOADOUT_SQLITE_MMAP_MB: "-1" })).toBe("invalid configuration: LOADOUT_SQLITE_MMAP_MB must be a whole number of MiB from 0 to 65536");
     expect(err({ LOADOUT_SQLITE_CACHE_MB: "0" })).toBe("invalid configuration: LOADOUT_SQLITE_CACHE_MB must be a whole number of MiB from 1 to 65536");
     expect(err({ LOADOUT_CACHE_MB: "lots" })).toBe("invalid configuration: LOADOUT_CACHE_MB must be a whole number of MiB from 1 to 65536");

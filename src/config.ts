@@ -150,8 +150,8 @@ export const configSchema = z.object({
     .min(10, "LOADOUT_DEPLOY_POLL_MS must be 10 to 600000")
     .max(600_000, "LOADOUT_DEPLOY_POLL_MS must be 10 to 600000")
     .default(5000),
-  /** SQLite's page cache (PRAGMA cache_size) and memory-mapped window (PRAGMA mmap_size; 0 = read with pread), docs/performance.md "Round 2, memory". */
-  LOADOUT_SQLITE_CACHE_MB: mebibytes("LOADOUT_SQLITE_CACHE_MB", 32, 1, 65536),
+  /** SQLite's page cache (PRAGMA cache_size) and memory-mapped window (PRAGMA mmap_size; 0 = read with pread), docs/performance.md "Round 2, memory" and "Round 2b, memory". */
+  LOADOUT_SQLITE_CACHE_MB: mebibytes("LOADOUT_SQLITE_CACHE_MB", 16, 1, 65536),
   LOADOUT_SQLITE_MMAP_MB: mebibytes("LOADOUT_SQLITE_MMAP_MB", 0, 0, 65536),
   /** All in-memory answer caches together (src/shared/bytes-lru.ts answerBudget), least recently used out first. */
   LOADOUT_CACHE_MB: mebibytes("LOADOUT_CACHE_MB", 48, 1, 65536),

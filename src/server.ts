@@ -44,7 +44,7 @@ export async function serve(config: Config) {
 
   deps.jobs.start();
   // After a load, once idle, one full collection gives the load's garbage back (src/shared/idle-gc.ts).
-  const stopIdleCollector = startIdleCollector((ms) => deps.log.debug("idle garbage collection", { ms: Math.round(ms) }));
+  const stopIdleCollector = startIdleCollector((ms, step) => deps.log.debug(step === "collect" ? "idle garbage collection" : "idle footprint shrink", { ms: Math.round(ms) }));
   const crons: Cron[] = [];
   if (config.LOADOUT_SCHEDULES === "on") {
     queueFirstRun(deps, () => enqueueScan(deps));

@@ -16,8 +16,8 @@ export interface SqliteMemory {
   cacheMb: number;
   mmapMb: number;
 }
-/** The defaults (docs/performance.md "Round 2, memory": the mmap window cost 250 MiB of RSS and no measurable CPU). */
-export const DEFAULT_SQLITE_MEMORY: SqliteMemory = { cacheMb: 32, mmapMb: 0 };
+/** The defaults (docs/performance.md "Round 2, memory": the mmap window cost 250 MiB of RSS and no measurable CPU; "Round 2b": nor did a 32 MiB page cache over 16). */
+export const DEFAULT_SQLITE_MEMORY: SqliteMemory = { cacheMb: 16, mmapMb: 0 };
 
 export function openDatabase(path: string, mem: SqliteMemory = DEFAULT_SQLITE_MEMORY): { db: DB; sqlite: Database } {
   const sqlite = new Database(path, { create: true, strict: true });

@@ -1,6 +1,6 @@
 // When the idle collector collects (idle-gc.ts): after enough work, in the first quiet interval.
 import { describe, expect, test } from "bun:test";
-import { BUSY_CPU_MS, IDLE_CPU_MS, shouldCollect, startIdleCollector } from "./idle-gc";
+import { BUSY_CPU_MS, IDLE_CPU_MS, SHRINK_QUIET_CHECKS, nextStep, shouldCollect, startIdleCollector } from "./idle-gc";
 
 describe("idle garbage collection", () => {
   test("only once BUSY_CPU_MS of work went by, and only in an interval under IDLE_CPU_MS", () => {
@@ -14,18 +14,31 @@ describe("idle garbage collection", () => {
     expect(shouldCollect(s, BUSY_CPU_MS + 1_000 + IDLE_CPU_MS + 10)).toBe(false);
   });
 
+  test("the footprint is shrunk once, after SHRINK_QUIET_CHECKS quiet checks in a row following a collection", () => {
+    const s = { atCollect: 0, atCheck: 0 };
+    let cpu = BUSY_CPU_MS + 1_000;
+    expect(nextStep(s, cpu)).toBe(null); // busy
+    expect(nextStep(s, (cpu += 1))).toBe("collect");
+    for (let i = 1; i < SHRINK_QUIET_CHECKS; i++) expect(nextStep(s, (cpu += 1))).toBe(null);
+    expect(nextStep(s, (cpu += IDLE_CPU_MS))).toBe(null); // a busy check starts the count again
+    for (let i = 1; i < SHRINK_QUIET_CHECKS; i++) expect(nextStep(s, (cpu += 1))).toBe(null);
+    expect(nextStep(s, (cpu += 1))).toBe("shrink");
+    for (let i = 0; i < SHRINK_QUIET_CHECKS * 2; i++) expect(nextStep(s, (cpu += 1))).toBe(null); // once
+  });
+
   test("a started collector runs on its timer and stops", async () => {
-    const ran: number[] = [];
-    // Work for 100 ms of CPU (the threshold this collector is given), then stay quiet: a check collects.
-    const stop = startIdleCollector((ms) => ran.push(ms), 20, 100);
+    const ran: [number, string][] = [];
+    // Work for 100 ms of CPU (the threshold this collector is given), then stay quiet: a check
+    // collects, and SHRINK_QUIET_CHECKS quiet checks later the footprint is shrunk.
+    const stop = startIdleCollector((ms, step) => ran.push([ms, step]), 20, 100);
     try {
       const t0 = process.cpuUsage();
       let x = 0;
       while ((process.cpuUsage(t0).user + process.cpuUsage(t0).system) / 1000 < 100) x += Math.sqrt(x + 1);
       expect(x).toBeGreaterThan(0);
-      for (let i = 0; i < 100 && ran.length === 0; i++) await Bun.sleep(20);
-      expect(ran.length).toBe(1);
-      expect(ran[0]).toBeGreaterThanOrEqual(0);
+      for (let i = 0; i < 300 && ran.length < 2; i++) await Bun.sleep(20);
+      expect(ran.map(([, step]) => step)).toEqual(["collect", "shrink"]);
+      expect(ran[0]![0]).toBeGreaterThanOrEqual(0);
     } finally {
       stop();
     }

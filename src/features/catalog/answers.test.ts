@@ -251,4 +251,33 @@ describe("the answer caches' shared budget (src/shared/bytes-lru.ts)", () => {
       answerBudget.setMax(t.deps.config.LOADOUT_CACHE_MB * 2 ** 20);
     }
   });
+
+  test("the catalog's list, count, ranked-search and autocomplete answers count into the budget too, and stay exact under it", async () => {
+    const words = (t.deps.sqlite.query("SELECT name FROM mods WHERE state != 'unknown' ORDER BY workshop_id LIMIT 6").all() as { name: string }[]).map((r) => r.name.split(/\s+/)[0]!.toLowerCase());
+    const paths = [
+      ...[1, 2, 3].map((page) => `/api/v1/mods?page=${page}&limit=5`),
+      ...words.map((w) => `/api/v1/mods?search=${encodeURIComponent(w)}`),
+      ...words.map((w) => `/api/v1/mods/autocomplete?q=${encodeURIComponent(w.slice(0, 2))}`),
+    ];
+    const first = new Map<string, unknown>();
+    const used0 = answerBudget.used;
+    for (const p of paths) first.set(p, await get(p));
+    // Their bytes joined the shared budget as they were kept.
+    expect(answerBudget.used).toBeGreaterThan(used0);
+    const budget = 4_000;
+    const evictionsBefore = answerBudget.evictions;
+    try {
+      answerBudget.setMax(budget);
+      expect(answerBudget.used).toBeLessThanOrEqual(budget);
+      for (let round = 0; round < 3; round++) {
+        for (const p of paths) {
+          expect({ p, body: await get(p) }).toEqual({ p, body: first.get(p) });
+          expect(answerBudget.used).toBeLessThanOrEqual(budget);
+        }
+      }
+      expect(answerBudget.evictions).toBeGreaterThan(evictionsBefore);
+    } finally {
+      answerBudget.setMax(t.deps.config.LOADOUT_CACHE_MB * 2 ** 20);
+    }
+  });
 });

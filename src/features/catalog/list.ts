@@ -8,6 +8,7 @@ import { matchRows, rankRows, searchIndex, type SearchWord } from "./search-inde
 import { catalogStatements, ftsQuery, ftsQueryOf, searchWords, type AcRow, type ModSort, type ModSummaryRow } from "./repository";
 import { GenerationalAnswers, textBytes } from "./answers";
 import { generational } from "../../shared/generational";
+import { BytesLru } from "../../shared/bytes-lru";
 import type { ModSummary } from "./model";
 
 export interface ListModsParams {
@@ -20,31 +21,36 @@ export interface ListModsParams {
 
 /**
  * A small LRU of recent answers, valid while nothing was written through the connection
- * (total_changes() unchanged): popular searches and first pages cost one lookup.
+ * (total_changes() unchanged): popular searches and first pages cost one lookup. At most `max`
+ * answers, and their bytes (as `sizeOf` estimates them) count into the shared answer budget
+ * (LOADOUT_CACHE_MB, src/shared/bytes-lru.ts) with every other answer cache.
  */
 class AnswerCache<T> {
-  private map = new Map<string, T>();
+  private readonly lru: BytesLru<T>;
   private at = -1;
   /** Lookups answered from the cache, and computed (loadout_catalog_cache_lookups_total). */
   hits = 0;
   misses = 0;
-  constructor(private readonly max = 500) {}
+  constructor(
+    sizeOf: (key: string, value: T) => number,
+    private readonly max = 500,
+  ) {
+    this.lru = new BytesLru<T>(Number.MAX_SAFE_INTEGER, sizeOf);
+  }
   get(changes: number, key: string, compute: () => T): T {
     if (changes !== this.at) {
-      this.map.clear();
+      this.lru.clear();
       this.at = changes;
     }
-    const hit = this.map.get(key);
+    const hit = this.lru.get(key);
     if (hit !== undefined) {
       this.hits++;
-      this.map.delete(key);
-      this.map.set(key, hit);
       return hit;
     }
     this.misses++;
     const v = compute();
-    this.map.set(key, v);
-    if (this.map.size > this.max) this.map.delete(this.map.keys().next().value!);
+    this.lru.set(key, v);
+    if (this.lru.map.size > this.max) this.lru.delete(this.lru.map.keys().next().value!);
     return v;
   }
 }
@@ -62,10 +68,18 @@ const listCache = new WeakMap<Database, AnswerCache<Page>>();
 const countCache = new WeakMap<Database, AnswerCache<number>>();
 const rankCache = new WeakMap<Database, AnswerCache<Int32Array>>();
 const acCache = new WeakMap<Database, AnswerCache<string>>();
-function cacheFor<T>(map: WeakMap<Database, AnswerCache<T>>, sqlite: Database): AnswerCache<T> {
+// Each answer's bytes, fixed when it is kept (a page's JSON text is added later, so a page counts
+// PAGE_ROW_BYTES a mod for its rows, rowids and text together; a summary's JSON is ~0.5-1 KB).
+const PAGE_ROW_BYTES = 1_536;
+const keyBytes = (k: string) => k.length * 2 + 96;
+const pageBytes = (k: string, p: Page) => keyBytes(k) + 64 + (p.rows?.length ?? p.rowids?.length ?? 0) * PAGE_ROW_BYTES;
+const countBytes = (k: string) => keyBytes(k) + 16;
+const rankBytes = (k: string, r: Int32Array) => keyBytes(k) + 64 + r.byteLength;
+const acBytes = (k: string, t: string) => keyBytes(k) + textBytes(t);
+function cacheFor<T>(map: WeakMap<Database, AnswerCache<T>>, sqlite: Database, sizeOf: (key: string, value: T) => number): AnswerCache<T> {
   let c = map.get(sqlite);
   if (!c) {
-    c = new AnswerCache<T>();
+    c = new AnswerCache<T>(sizeOf);
     map.set(sqlite, c);
   }
   return c;
@@ -88,7 +102,7 @@ export function answerCacheCounts(sqlite: Database): { cache: "list" | "count" |
 
 function cachedPage(sqlite: Database, p: ListModsParams): Page {
   const key = JSON.stringify([p.search ?? null, p.tag ?? null, p.sort, p.page, p.limit]);
-  return cacheFor(listCache, sqlite).get(catalogStatements(sqlite).changes(), key, () => listPage(sqlite, p));
+  return cacheFor(listCache, sqlite, pageBytes).get(catalogStatements(sqlite).changes(), key, () => listPage(sqlite, p));
 }
 
 export function listMods(sqlite: Database, p: ListModsParams): { rows: ModSummaryRow[]; total: number } {
@@ -143,7 +157,7 @@ function listPage(sqlite: Database, p: ListModsParams, plan: "auto" | "sql" = "a
   if (p.tag) params.tag = p.tag;
   const cs = catalogStatements(sqlite);
   // The total does not depend on sort or page: computed once per filter while nothing changes.
-  const total = cacheFor(countCache, sqlite).get(cs.changes(), JSON.stringify([q, p.tag ?? null]), () => {
+  const total = cacheFor(countCache, sqlite, countBytes).get(cs.changes(), JSON.stringify([q, p.tag ?? null]), () => {
     // Without placeholder rows, a tag's total is a covering-index count of mod_tags.
     if (q === null && p.tag && !cs.hasPlaceholders.get()) return cs.tagCount.get(p.tag)!.n;
     return (st.count.get(params as any) as { n: number }).n;
@@ -179,7 +193,7 @@ function listFromOrders(
 /** A search's matches, best first (rank, then rowid, as the SQL path orders them). */
 function rankedMatches(sqlite: Database, q: string): Int32Array {
   const cs = catalogStatements(sqlite);
-  return cacheFor(rankCache, sqlite).get(cs.changes(), q, () => {
+  return cacheFor(rankCache, sqlite, rankBytes).get(cs.changes(), q, () => {
     const rows = cs.ftsRanked.values({ q }) as [number, number][];
     rows.sort((a, b) => a[1] - b[1] || a[0] - b[0]);
     const out = new Int32Array(rows.length);
@@ -295,7 +309,7 @@ export function autocompleteJson(sqlite: Database, text: string): string {
   const t = text.trim().normalize("NFKC");
   if (!t) return "[]";
   const st = catalogStatements(sqlite);
-  return cacheFor(acCache, sqlite).get(st.changes(), t.toLowerCase(), () => {
+  return cacheFor(acCache, sqlite, acBytes).get(st.changes(), t.toLowerCase(), () => {
     const out = st.acStarts.all({ lo: t, hi: t + "\u{10FFFF}" });
     const words = out.length >= 10 ? null : ftsQuery(t);
     if (words && /[\p{L}\p{N}]{2}/u.test(t)) {
