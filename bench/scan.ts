@@ -18,7 +18,8 @@ import { loadConfig } from "../src/config";
 import { createDeps } from "../src/runtime";
 import { createMemoryLogger } from "../src/shared/log";
 import { BattleMetricsClient, bmPageSchema, bmServerSchema, firstPageUrl, normaliseServer, readPage, readServer, type LiveServer } from "../src/features/live/battlemetrics";
-import { finishScan, newServersLists, processPage, queueScrapes, runScan, ScanState, writeModRows } from "../src/features/live/scan";
+import { finishScan, newServersLists, processPage, queueScrapes, runScan, SCAN_PAGE_CACHE_MB, ScanState, writeModRows } from "../src/features/live/scan";
+import { withPageCache } from "../src/db/client";
 import { liveRepo } from "../src/features/live/repository";
 import { publishLiveSnapshot, snapshotWithUsage, type LiveSnapshot } from "../src/features/live/snapshot";
 import type { SeedMeta } from "./seed";
@@ -134,27 +135,30 @@ async function phases(): Promise<Record<string, number>[]> {
     const unknown: string[] = [];
     let snapshot!: LiveSnapshot;
     let known!: ReturnType<typeof newServersLists>;
-    sqlite
-      .transaction(() => {
-        t = process.cpuUsage();
-        for (const servers of pages) unknown.push(...processPage(deps, servers, state));
-        known = newServersLists(state);
-        writeModRows(deps, state);
-        p["servers, raw points, mod diffs"] = cpuMs(t);
-        t = process.cpuUsage();
-        liveRepo.markVanished(sqlite, state.time);
-        p["mark vanished"] = cpuMs(t);
-        t = process.cpuUsage();
-        liveRepo.insertGlobalRaw(sqlite, state.time, state.totalPlayers, state.totalQueue, state.servers);
-        liveRepo.insertCommunityRaw(sqlite, state.time);
-        liveRepo.setState(sqlite, "last_scan_at", state.time);
-        p["global + community points"] = cpuMs(t);
-        t = process.cpuUsage();
-        snapshot = snapshotWithUsage(sqlite, state.time, now, known);
-        p["live snapshot + mod usage"] = cpuMs(t);
-        t = process.cpuUsage();
-      })
-      .immediate();
+    // As runScan: the page cache grows for the scan's writes (withPageCache).
+    withPageCache(sqlite, SCAN_PAGE_CACHE_MB, () =>
+      sqlite
+        .transaction(() => {
+          t = process.cpuUsage();
+          for (const servers of pages) unknown.push(...processPage(deps, servers, state));
+          known = newServersLists(state);
+          writeModRows(deps, state);
+          p["servers, raw points, mod diffs"] = cpuMs(t);
+          t = process.cpuUsage();
+          liveRepo.markVanished(sqlite, state.time);
+          p["mark vanished"] = cpuMs(t);
+          t = process.cpuUsage();
+          liveRepo.insertGlobalRaw(sqlite, state.time, state.totalPlayers, state.totalQueue, state.servers);
+          liveRepo.insertCommunityRaw(sqlite, state.time);
+          liveRepo.setState(sqlite, "last_scan_at", state.time);
+          p["global + community points"] = cpuMs(t);
+          t = process.cpuUsage();
+          snapshot = snapshotWithUsage(sqlite, state.time, now, known);
+          p["live snapshot + mod usage"] = cpuMs(t);
+          t = process.cpuUsage();
+        })
+        .immediate(),
+    );
     p["commit"] = cpuMs(t);
     publishLiveSnapshot(sqlite, snapshot);
     t = process.cpuUsage();

@@ -4,7 +4,7 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { loadConfig } from "./config";
-import { openDatabase } from "./db/client";
+import { openDatabase, withPageCache } from "./db/client";
 
 const err = (env: Record<string, string>) => {
   try {
@@ -48,6 +48,29 @@ describe("memory settings", () => {
       const d = openDatabase(join(dir, "y.db"));
       expect(d.sqlite.query("PRAGMA mmap_size").get()).toEqual({ mmap_size: 0 });
       d.sqlite.close();
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  test("withPageCache grows the page cache for a big write and puts the configured size back, also when the write throws", () => {
+    const dir = mkdtempSync(join(tmpdir(), "loadout-config-"));
+    try {
+      const { sqlite } = openDatabase(join(dir, "x.db"), { cacheMb: 16, mmapMb: 0 });
+      const size = () => (sqlite.query("PRAGMA cache_size").get() as { cache_size: number }).cache_size;
+      expect(withPageCache(sqlite, 64, size)).toBe(-65536);
+      expect(size()).toBe(-16384);
+      expect(() =>
+        withPageCache(sqlite, 64, () => {
+          throw new Error("write failed");
+        }),
+      ).toThrow("write failed");
+      expect(size()).toBe(-16384);
+      // An operator's larger cache is never shrunk for the write.
+      sqlite.exec("PRAGMA cache_size = -131072");
+      expect(withPageCache(sqlite, 64, size)).toBe(-131072);
+      expect(size()).toBe(-131072);
+      sqlite.close();
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }

@@ -32,6 +32,27 @@ export function openDatabase(path: string, mem: SqliteMemory = DEFAULT_SQLITE_ME
   return { db, sqlite };
 }
 
+/**
+ * Runs `fn` with SQLite's page cache at least `mb` MiB, then puts the configured size back (SQLite
+ * frees the pages past it). For a big write: the live scan's first sight inserts ~200,000 mod rows
+ * into an index keyed by workshop id, scattered over the file; with the default 16 MiB cache and
+ * `pread` (no memory map) its pages were read again and again (runScan 2.8 s with 32 MiB, 12-13 s
+ * with 16; docs/performance.md "Round 2c").
+ */
+export function withPageCache<T>(sqlite: Database, mb: number, fn: () => T): T {
+  const was = (sqlite.query("PRAGMA cache_size").get() as { cache_size: number }).cache_size;
+  const want = -Math.round(mb * 1024);
+  // Negative sizes are KiB, positive ones pages; only grow, never shrink what an operator set.
+  const bytes = (v: number) => (v < 0 ? -v * 1024 : v * (sqlite.query("PRAGMA page_size").get() as { page_size: number }).page_size);
+  if (bytes(was) >= bytes(want)) return fn();
+  sqlite.exec(`PRAGMA cache_size = ${want}`);
+  try {
+    return fn();
+  } finally {
+    sqlite.exec(`PRAGMA cache_size = ${was}`);
+  }
+}
+
 /** Running as the compiled executable (src/shared/compiled.ts). */
 export { isCompiled };
 

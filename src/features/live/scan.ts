@@ -11,6 +11,7 @@ import { queueDetailScrape } from "../scraper";
 import { BattleMetricsClient, BattleMetricsError, type LiveServer } from "./battlemetrics";
 import { pollRegisteredServers } from "./a2s-source";
 import { PermanentJobError } from "../../jobs/queue";
+import { withPageCache } from "../../db/client";
 import { recordSourceError, recordSourceOk } from "../../shared/source-status";
 import { publishLiveSnapshot, rebuildLiveSnapshot, snapshotWithUsage, type KnownLists, type LiveSnapshot } from "./snapshot";
 import { liveRepo, type CatalogMod, type ChangeRow, type CurrentMod, type ExistingServer, type ModRow } from "./repository";
@@ -361,6 +362,9 @@ export function battleMetricsRefusal(err: BattleMetricsError): string {
  * already stored is marked offline but the registered servers that did not answer, and the
  * job fails with the reason.
  */
+/** SQLite's page cache during a scan's writes, MiB (withPageCache; the configured size after). */
+export const SCAN_PAGE_CACHE_MB = 64;
+
 export async function runScan(deps: Deps, opts: RunScanOptions = {}): Promise<ScanResult> {
   const client = opts.client ?? clientFromConfig(deps);
   const state = new ScanState(deps.clock.now());
@@ -389,18 +393,21 @@ export async function runScan(deps: Deps, opts: RunScanOptions = {}): Promise<Sc
   const unknown: string[] = [];
   let vanished = 0;
   let snapshot: LiveSnapshot | null = null;
-  deps.sqlite
-    .transaction(() => {
-      if (complete) for (const servers of pages) unknown.push(...processPage(deps, servers, state));
-      if (poll.answered.length) processPage(deps, poll.answered.map((a) => a.server), state);
-      if (complete) ({ vanished, snapshot } = finishScan(deps, state));
-      else {
-        writeModRows(deps, state);
-        vanished = liveRepo.markRegisteredOffline(deps.sqlite, poll.failed.map((f) => f.target.server_id));
-        liveRepo.setState(deps.sqlite, "last_partial_scan_at", state.time);
-      }
-    })
-    .immediate();
+  // The page cache grows for the scan's writes and shrinks back after (withPageCache).
+  withPageCache(deps.sqlite, SCAN_PAGE_CACHE_MB, () =>
+    deps.sqlite
+      .transaction(() => {
+        if (complete) for (const servers of pages) unknown.push(...processPage(deps, servers, state));
+        if (poll.answered.length) processPage(deps, poll.answered.map((a) => a.server), state);
+        if (complete) ({ vanished, snapshot } = finishScan(deps, state));
+        else {
+          writeModRows(deps, state);
+          vanished = liveRepo.markRegisteredOffline(deps.sqlite, poll.failed.map((f) => f.target.server_id));
+          liveRepo.setState(deps.sqlite, "last_partial_scan_at", state.time);
+        }
+      })
+      .immediate(),
+  );
   // The scan is committed: swap in the snapshot of it (GET /game-servers answers from memory).
   if (snapshot) publishLiveSnapshot(deps.sqlite, snapshot);
   else rebuildLiveSnapshot(deps.sqlite, deps.clock.now());
