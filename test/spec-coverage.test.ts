@@ -2,10 +2,23 @@
 // the unknown-route answer (404 {error: "not found"}); resource-level 404s name the resource.
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { existsSync, readFileSync } from "node:fs";
-import { join } from "node:path";
+import { dirname, join } from "node:path";
 import { createTestApp, type TestApp } from "./helpers";
 
-const SPEC = process.env.LOADOUT_SPEC ?? join(import.meta.dir, "../../shared/spec/interface-spec.md");
+const SPEC_PATH = "shared/spec/interface-spec.md";
+/**
+ * The spec sits beside the repository (../shared). From a linked git worktree elsewhere, it sits
+ * beside the main working tree instead (found from git's common directory).
+ */
+function specPath(): string {
+  const beside = join(import.meta.dir, "../..", SPEC_PATH);
+  if (existsSync(beside)) return beside;
+  const git = Bun.spawnSync(["git", "rev-parse", "--path-format=absolute", "--git-common-dir"], { cwd: import.meta.dir });
+  const common = git.success ? git.stdout.toString().trim() : "";
+  const main = common ? join(dirname(common), "..", SPEC_PATH) : "";
+  return main && existsSync(main) ? main : beside;
+}
+const SPEC = process.env.LOADOUT_SPEC ?? specPath();
 
 function specEndpoints(): { method: string; path: string }[] {
   const text = readFileSync(SPEC, "utf8");
