@@ -8,7 +8,7 @@ import { requireListOwner, resolveListAccess, applyImport, listFull, MAX_MODS, c
 import type { ListQuery, ServerEntry, ServerMod } from "./model";
 import { ONLINE_WINDOW, toEntry } from "./entry";
 import { onlineDetailBytes } from "./detail";
-import { invalidateLiveSnapshot, liveSnapshot, onlineRow, querySnapshot, querySnapshotBytes, querySnapshotJson, type LiveSnapshot, type TopMod } from "./snapshot";
+import { invalidateLiveSnapshot, liveSnapshot, onlineRow, querySnapshot, querySnapshotBytes, type LiveSnapshot, type TopMod } from "./snapshot";
 
 export { ONLINE_WINDOW, toEntry };
 import { cachedSeriesJson } from "./series-cache";
@@ -19,11 +19,11 @@ const decoder = new TextDecoder();
 const notFound = () => new AppError(404, "game server not found");
 
 /**
- * Live servers (in the latest scan and seen within the last hour), filtered and sorted.
- * Search (search.ts): words match word starts of the name or scenario, address-like pieces the
- * address; names holding the whole query first.
+ * GET /game-servers: live servers (in the latest scan and seen within the last hour), filtered and
+ * sorted, from the in-memory snapshot of the last scan (snapshot.ts). Search (search.ts): words
+ * match word starts of the name or scenario, address-like pieces the address; names holding the
+ * whole query first.
  */
-/** GET /game-servers: from the in-memory snapshot of the last scan (snapshot.ts). */
 export function listServers(deps: Pick<Deps, "sqlite" | "clock">, q: ListQuery): ServerEntry[] {
   return querySnapshot(liveSnapshot(deps.sqlite, deps.clock.now()), q, deps.clock.now() - ONLINE_WINDOW);
 }
@@ -33,10 +33,8 @@ export function listServersBytes(deps: Pick<Deps, "sqlite" | "clock">, q: ListQu
   return querySnapshotBytes(liveSnapshot(deps.sqlite, deps.clock.now()), q, deps.clock.now() - ONLINE_WINDOW);
 }
 
-/** The same page as JSON text, from entries serialised once per snapshot. */
-export function listServersJson(deps: Pick<Deps, "sqlite" | "clock">, q: ListQuery): string {
-  return querySnapshotJson(liveSnapshot(deps.sqlite, deps.clock.now()), q, deps.clock.now() - ONLINE_WINDOW);
-}
+/** The same page as JSON text: the bytes the route sends, decoded. */
+export const listServersJson = (deps: Pick<Deps, "sqlite" | "clock">, q: ListQuery): string => decoder.decode(listServersBytes(deps, q));
 
 export function serverRow(sqlite: Database, id: string): ServerRow {
   const r = stmt(sqlite, `SELECT ${SERVER_COLUMNS} FROM game_servers g WHERE g.id = ?`).get(id) as ServerRow | null;

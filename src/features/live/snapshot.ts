@@ -149,6 +149,13 @@ export function snapshotWithUsage(sqlite: Database, usageAt: number, builtAt: nu
 }
 
 /**
+ * Mod lists the caller wrote in its open transaction and holds in memory (a scan's new servers:
+ * sid → the workshop ids of its rows, each row of the server exactly once), so a build takes them
+ * instead of reading them back (a first sight's 5,000 new lists).
+ */
+export type KnownLists = Map<number, string[]>;
+
+/**
  * Kept per connection between builds: every workshop id's number (stable: `ids[n]`), and each
  * server's mod list as last read (the numbers of its ids), with the server's id and its mod-list
  * version (game_server_mods_ver: every write to the server's mod rows sets it to a value no
@@ -160,13 +167,6 @@ export function snapshotWithUsage(sqlite: Database, usageAt: number, builtAt: nu
  * published (adoptModLists): a scan's build inside a transaction that then rolls back leaves the
  * cache as it was, so a version that rollback handed out again is never trusted.
  */
-/**
- * Mod lists the caller wrote in its open transaction and holds in memory (a scan's new servers:
- * sid → the workshop ids of its rows, each row of the server exactly once), so a build takes them
- * instead of reading them back (a first sight's 5,000 new lists).
- */
-export type KnownLists = Map<number, string[]>;
-
 interface ModList {
   id: string;
   ver: number | null;
@@ -191,8 +191,8 @@ function adoptModLists(sqlite: Database, s: LiveSnapshot) {
 /**
  * For every workshop id, the servers running it: positions in the usage order (`usedAt`, every
  * server seen within the window) and row indexes of the online ones (`rowAt`), each ascending.
- * Each server's mods are read as one JSON array (its primary-key range) and numbered (cached by
- * text, above); the (server, mod) pairs are counted, then placed into two flat Int32Arrays (a
+ * Each server's mods are read as one JSON array (its primary-key range) and numbered, only when its
+ * mod-list version moved (the cache above); the (server, mod) pairs are counted, then placed into two flat Int32Arrays (a
  * view per mod) walking the servers in usage order and in row order, so each mod's positions
  * come out ascending without a sort.
  */
@@ -218,18 +218,18 @@ function modIndex(
   const { number, ids } = cache;
   const next = new Map<number, ModList>();
   // The lists whose version moved (or that the cache does not hold), read in one statement.
-  const stale: number[] = [];
+  const stale: [sid: number, id: string, ver: number][] = [];
   for (const [sid, id, ver] of perServer) {
     const e = cache.bySid.get(sid);
     if (e && e.id === id && e.ver === ver) next.set(sid, e);
     else if (ver === null) next.set(sid, { id, ver, nums: new Int32Array(0) });
-    else stale.push(sid);
+    else stale.push([sid, id, ver]);
   }
   if (stale.length > 0) {
     // The lists the caller holds are taken as SQLite would give them (the primary key's order,
     // by workshop id: ASCII ids, so JavaScript's default sort is the same order), in the same
     // place among the others, so every id gets the number a read would give it.
-    const toRead = known ? stale.filter((sid) => !known.has(sid)) : stale;
+    const toRead = stale.map(([sid]) => sid).filter((sid) => !known?.has(sid));
     const readJson = new Map<number, string>();
     if (toRead.length > 0) {
       const read = stmt(
@@ -239,9 +239,7 @@ function modIndex(
       ).values(JSON.stringify(toRead)) as [number, string][];
       for (const [sid, json] of read) readJson.set(sid, json);
     }
-    const verOf = new Map<number, [string, number | null]>();
-    for (const [sid, id, ver] of perServer) verOf.set(sid, [id, ver]);
-    for (const sid of stale) {
+    for (const [sid, id, ver] of stale) {
       const held = known?.get(sid);
       const list = held ? [...held].sort() : (JSON.parse(readJson.get(sid)!) as string[]);
       const nums = new Int32Array(list.length);
@@ -254,7 +252,6 @@ function modIndex(
         }
         nums[k] = n;
       }
-      const [id, ver] = verOf.get(sid)!;
       next.set(sid, { id, ver, nums });
     }
   }
@@ -283,11 +280,11 @@ function modIndex(
   // Usage order → row index (+1; 0: offline), and row index → usage position.
   const rowOf = new Int32Array(nUsed);
   const posOfRow = new Int32Array(nRows);
-  for (let sid = 0; sid < usedAt.length; sid++) {
-    const p = usedAt[sid]!;
+  for (let k = 0; k < usedAt.length; k++) {
+    const p = usedAt[k]!;
     if (p === 0) continue;
-    rowOf[p - 1] = rowAt[sid]!;
-    if (rowAt[sid]! > 0) posOfRow[rowAt[sid]! - 1] = p - 1;
+    rowOf[p - 1] = rowAt[k]!;
+    if (rowAt[k]! > 0) posOfRow[rowAt[k]! - 1] = p - 1;
   }
   const usedCount = new Int32Array(ids.length + 1);
   const onlineCount = new Int32Array(ids.length + 1);
@@ -413,14 +410,6 @@ export function buildSnapshot(sqlite: Database, now: number, known?: KnownLists)
 /** GET /game-servers from the snapshot: the same rows, order and page as the SQL path. */
 export function querySnapshot(s: LiveSnapshot, q: ListQuery, since: number): ServerEntry[] {
   return pageIndexes(s, q, since).map((i) => s.entries[i]!);
-}
-
-/** The same page as JSON text (each entry serialised once per snapshot): what the route sends. */
-export function querySnapshotJson(s: LiveSnapshot, q: ListQuery, since: number): string {
-  const page = pageIndexes(s, q, since);
-  let out = "[";
-  for (let k = 0; k < page.length; k++) out += (k ? "," : "") + s.json[page[k]!];
-  return out + "]";
 }
 
 /**
