@@ -2,7 +2,8 @@
 // bun:sqlite statement (cached per connection) and set-based: batches go in as JSON arrays
 // through json_each, never one query per server or per mod. Stat series tables are
 // WITHOUT ROWID tables from src/db/custom/40_live_stats.sql (not drizzle-expressible).
-import type { Database, Statement } from "bun:sqlite";
+import type { Database } from "bun:sqlite";
+import { insertRows, stmt } from "../../db/statements";
 import type { gameServers } from "./tables";
 
 export const HOUR = 3_600_000;
@@ -11,15 +12,7 @@ export const DAY = 24 * HOUR;
 /** Raw 5-minute points are kept (and read) for 24 hours. */
 export const RAW_WINDOW = DAY;
 
-const cache = new WeakMap<Database, Map<string, Statement>>();
-/** A prepared statement, cached per connection. */
-export function stmt(sqlite: Database, sql: string): Statement {
-  let m = cache.get(sqlite);
-  if (!m) cache.set(sqlite, (m = new Map()));
-  let s = m.get(sql);
-  if (!s) m.set(sql, (s = sqlite.prepare(sql)));
-  return s;
-}
+export { stmt } from "../../db/statements";
 
 export interface ExistingServer {
   id: string;
@@ -60,28 +53,6 @@ export type ServerRow = Omit<
   >,
   "password_protected" | "official" | "online"
 > & { password_protected: number; official: number; online: number };
-
-/**
- * Multi-row INSERT in chunks of 100 rows (statements cached per chunk size), the values copied
- * into one reused argument array (slicing and flattening each chunk cost ~10 % of a first sight).
- */
-function insertRows(sqlite: Database, head: string, cols: number, rows: unknown[][]) {
-  const placeholders = `(${new Array(cols).fill("?").join(", ")})`;
-  const CHUNK = 100;
-  const full: unknown[] = new Array(CHUNK * cols);
-  const sqlOf = (n: number) => `${head} VALUES ${new Array(n).fill(placeholders).join(", ")}`;
-  const fullSql = sqlOf(CHUNK);
-  for (let i = 0; i < rows.length; i += CHUNK) {
-    const n = Math.min(CHUNK, rows.length - i);
-    const args = n === CHUNK ? full : new Array(n * cols);
-    let k = 0;
-    for (let r = i; r < i + n; r++) {
-      const row = rows[r]!;
-      for (let c = 0; c < cols; c++) args[k++] = row[c];
-    }
-    stmt(sqlite, n === CHUNK ? fullSql : sqlOf(n)).run(...(args as any[]));
-  }
-}
 
 /** From this many rows on, insertMods sets the per-row generation trigger aside (see there). */
 export const BULK_ROWS = 2000;

@@ -3,6 +3,7 @@
 // previous state intact and never half a mod. Prepared statements: a full discovery writes
 // ~42,000 mods and ~200,000 versions.
 import type { Database } from "bun:sqlite";
+import { insertRows } from "../../db/statements";
 import type { ExtractedItem } from "./items";
 import { itemKey } from "./items";
 import type { AssetRow, DependencyNode, WorkshopDetail } from "./workshop-schemas";
@@ -269,28 +270,11 @@ function stmts(sqlite: Database): Statements {
 }
 
 /**
- * One multi-row INSERT for a mod's rows of one table (its versions, tags, dependencies,
- * screenshots), instead of a statement each: the rows go in in the same order, so what is stored
- * is the same, for fewer statement runs a mod. Statements are cached per row count; a row count
- * over CHUNK (a mod's versions are capped by the site) is written in chunks.
+ * A mod's rows of one table (its versions, tags, dependencies, screenshots) go in as one
+ * multi-row INSERT (insertRows, chunks of 32: a mod's versions are capped by the site) instead of
+ * a statement each: the same rows in the same order, for fewer statement runs a mod.
  */
-const CHUNK = 32;
-const multiCache = new WeakMap<Database, Map<string, ReturnType<Database["prepare"]>>>();
-function insertRows(sqlite: Database, head: string, tail: string, cols: number, rows: number, value: (row: number, col: number) => unknown) {
-  let byKey = multiCache.get(sqlite);
-  if (!byKey) multiCache.set(sqlite, (byKey = new Map()));
-  const placeholders = `(${new Array(cols).fill("?").join(", ")})`;
-  for (let i = 0; i < rows; i += CHUNK) {
-    const n = Math.min(CHUNK, rows - i);
-    const key = `${head}|${n}`;
-    let st = byKey.get(key);
-    if (!st) byKey.set(key, (st = sqlite.prepare(`${head} VALUES ${new Array(n).fill(placeholders).join(", ")} ${tail}`)));
-    const args: unknown[] = new Array(n * cols);
-    let k = 0;
-    for (let r = i; r < i + n; r++) for (let c = 0; c < cols; c++) args[k++] = value(r, c);
-    st.run(...(args as any[]));
-  }
-}
+const MOD_ROWS_CHUNK = 32;
 
 const VERSION_HEAD = `INSERT INTO mod_versions (workshop_id, version, game_version, size_bytes, changelog, approved, published,
         scenarios_count, dependencies_count, created_at)`;
@@ -364,33 +348,33 @@ export function writeMod(sqlite: Database, m: NormalisedMod, scans: ItemScan[], 
     now,
   );
   const id = m.workshop_id;
-  const vs = m.versions;
-  insertRows(sqlite, VERSION_HEAD, VERSION_TAIL, 10, vs.length, (r, c) => {
-    const v = vs[r]!;
-    switch (c) {
-      case 0: return id;
-      case 1: return v.version;
-      case 2: return v.game_version;
-      case 3: return v.size_bytes;
-      case 4: return v.changelog;
-      case 5: return v.approved ? 1 : 0;
-      case 6: return v.published ? 1 : 0;
-      case 7: return v.scenarios_count;
-      case 8: return v.dependencies_count;
-      default: return v.created_at;
-    }
-  });
+  insertRows(
+    sqlite,
+    VERSION_HEAD,
+    10,
+    m.versions.map((v) => [id, v.version, v.game_version, v.size_bytes, v.changelog, v.approved ? 1 : 0, v.published ? 1 : 0, v.scenarios_count, v.dependencies_count, v.created_at]),
+    VERSION_TAIL,
+    MOD_ROWS_CHUNK,
+  );
   s.deleteDeps.run(id);
-  const ds = m.dependencies;
-  insertRows(sqlite, "INSERT INTO mod_dependencies (workshop_id, depends_on_id, depends_on_name, version, size_bytes)", "", 5, ds.length, (r, c) =>
-    c === 0 ? id : c === 1 ? ds[r]!.workshop_id : c === 2 ? ds[r]!.name : c === 3 ? ds[r]!.version : ds[r]!.size_bytes,
+  insertRows(
+    sqlite,
+    "INSERT INTO mod_dependencies (workshop_id, depends_on_id, depends_on_name, version, size_bytes)",
+    5,
+    m.dependencies.map((d) => [id, d.workshop_id, d.name, d.version, d.size_bytes]),
+    "",
+    MOD_ROWS_CHUNK,
   );
   s.deleteTags.run(id);
-  insertRows(sqlite, "INSERT INTO mod_tags (workshop_id, tag)", "", 2, m.tags.length, (r, c) => (c === 0 ? id : m.tags[r]));
+  insertRows(sqlite, "INSERT INTO mod_tags (workshop_id, tag)", 2, m.tags.map((t) => [id, t]), "", MOD_ROWS_CHUNK);
   s.deleteShots.run(id);
-  const sh = m.screenshots;
-  insertRows(sqlite, "INSERT INTO mod_screenshots (workshop_id, position, url, width, height)", "", 5, sh.length, (r, c) =>
-    c === 0 ? id : c === 1 ? r : c === 2 ? sh[r]!.url : c === 3 ? sh[r]!.width : sh[r]!.height,
+  insertRows(
+    sqlite,
+    "INSERT INTO mod_screenshots (workshop_id, position, url, width, height)",
+    5,
+    m.screenshots.map((x, i) => [id, i, x.url, x.width, x.height]),
+    "",
+    MOD_ROWS_CHUNK,
   );
   // Scenarios belong to the current version; older versions keep what was scraped back then.
   s.deleteScenarios.run(m.workshop_id, m.version);
