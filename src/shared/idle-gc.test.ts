@@ -1,6 +1,9 @@
 // When the idle collector collects (idle-gc.ts): after enough work, in the first quiet interval.
 import { describe, expect, test } from "bun:test";
-import { BUSY_CPU_MS, IDLE_CPU_MS, SHRINK_QUIET_CHECKS, nextStep, shouldCollect, startIdleCollector } from "./idle-gc";
+import { BUSY_CPU_MS, IDLE_CPU_MS, SHRINK_QUIET_CHECKS, nextStep, startIdleCollector, type IdleState } from "./idle-gc";
+
+/** Whether the collector collects at this check. */
+const shouldCollect = (s: IdleState, cpuMs: number) => nextStep(s, cpuMs) === "collect";
 
 describe("idle garbage collection", () => {
   test("only once BUSY_CPU_MS of work went by, and only in an interval under IDLE_CPU_MS", () => {

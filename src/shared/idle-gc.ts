@@ -53,11 +53,6 @@ export function nextStep(s: IdleState, cpuMs: number, busyCpuMs = BUSY_CPU_MS): 
   return null;
 }
 
-/** Whether to collect now, given the process CPU ms now; updates the state. */
-export function shouldCollect(s: IdleState, cpuMs: number, busyCpuMs = BUSY_CPU_MS): boolean {
-  return nextStep(s, cpuMs, busyCpuMs) === "collect";
-}
-
 const processCpuMs = () => {
   const u = process.cpuUsage();
   return (u.user + u.system) / 1000;

@@ -6,7 +6,8 @@
 // - the database state it was read at: total_changes() of this connection (every INSERT, UPDATE or
 //   DELETE through it, triggers included: a scan, a roll-up, a test's raw SQL) and
 //   PRAGMA data_version (a commit by any other connection or process). Another state drops every
-//   answer at once (the catalog's answer caches use the same rule, src/features/catalog/list.ts);
+//   answer at once (the catalog's small answer caches in src/features/catalog/list.ts key on
+//   total_changes() alone);
 // - the times it holds for: a read depends on the clock only through the start of its range (the
 //   bucket `since`) and the 24 h raw cut, and readSeries says for which `now` both give the same
 //   rows (series.from ≤ now ≤ series.until), so time passing never serves a stale answer.
