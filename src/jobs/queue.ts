@@ -6,6 +6,7 @@ import type { Database, Statement } from "bun:sqlite";
 import type { Logger } from "../shared/log";
 import type { Clock } from "../shared/time";
 import { newId } from "../shared/ids";
+import { stmt } from "../db/statements";
 import type { DB, Tx } from "../db/client";
 
 export type JobStatus = "queued" | "running" | "succeeded" | "failed" | "cancelled";
@@ -107,7 +108,6 @@ export class JobQueue {
   private timer: ReturnType<typeof setTimeout> | null = null;
   private started = false;
   private stopping = false;
-  private probeStmts = new Map<string, Statement<{ id: string; run_at: number }, [number]>>();
   private claimByIdStmt;
   private wakeQueued = false;
   private dedupeStmt;
@@ -329,17 +329,13 @@ export class JobQueue {
    * again on every new binding (measured: ~35 µs a probe instead of ~6).
    */
   private probeOf(type: string): Statement<{ id: string; run_at: number }, [number]> {
-    let st = this.probeStmts.get(type);
-    if (!st) {
-      st = this.sqlite.prepare<{ id: string; run_at: number }, [number]>(
-        `SELECT j.id, j.run_at FROM jobs j INDEXED BY jobs_queued_type_idx
-         WHERE j.status = 'queued' AND j.type = '${type.replaceAll("'", "''")}' AND j.run_at <= ?1
-           AND (j.lane IS NULL OR NOT EXISTS (SELECT 1 FROM jobs r WHERE r.lane = j.lane AND r.status = 'running'))
-         ORDER BY j.run_at, j.id LIMIT 1`,
-      );
-      this.probeStmts.set(type, st);
-    }
-    return st;
+    return stmt(
+      this.sqlite,
+      `SELECT j.id, j.run_at FROM jobs j INDEXED BY jobs_queued_type_idx
+       WHERE j.status = 'queued' AND j.type = '${type.replaceAll("'", "''")}' AND j.run_at <= ?1
+         AND (j.lane IS NULL OR NOT EXISTS (SELECT 1 FROM jobs r WHERE r.lane = j.lane AND r.status = 'running'))
+       ORDER BY j.run_at, j.id LIMIT 1`,
+    ) as Statement<{ id: string; run_at: number }, [number]>;
   }
 
   /** Claims the earliest due queued job of `types` (run_at, then id) whose lane is free, if any. */
