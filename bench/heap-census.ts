@@ -1,5 +1,5 @@
 // Who owns the live objects of the heap, and what the collector's pauses cost the requests, in
-// process on a temp copy of bench/data/full.db (no network; docs/performance.md "Round 3, GC and
+// process on a temp copy of bench/data/full.db, its online servers seen now (no network; docs/performance.md "Round 3, GC and
 // memory layout"):
 //   1. app.handle(Request) over the varied rows of bench/run.ts and the fixed GET rows, `--requests
 //      N` each, one row after the other; after each row a full collection (Bun.gc(true)) and the
@@ -11,17 +11,14 @@
 //      (run with BUN_JSC_logGC=1 to see each collection's kind and ms on stderr).
 //
 //   bun bench/heap-census.ts [--requests 200] [--latency 20000] [--seed 1] [--only <regex>]
-import { copyFileSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join, resolve } from "node:path";
+import { join } from "node:path";
 import { heapStats } from "bun:jsc";
 import { loadConfig } from "../src/config";
 import { createDeps } from "../src/runtime";
 import { createApp } from "../src/app";
 import { endpoints, variedEndpoints, vocabulary } from "./run";
-import type { SeedMeta } from "./seed";
+import { liveCopy } from "./live-copy";
 
-const ROOT = resolve(import.meta.dir, "..");
 const argOf = (n: string, d: string) => {
   const i = process.argv.indexOf(`--${n}`);
   return i >= 0 ? process.argv[i + 1]! : d;
@@ -31,10 +28,9 @@ const latency = Number(argOf("latency", "20000"));
 const only = new RegExp(argOf("only", "."), "i");
 let seed = Number(argOf("seed", "1"));
 const rnd = () => ((seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31);
-const src = join(ROOT, "bench/data/full.db");
-const meta = JSON.parse(readFileSync(`${src}.meta.json`, "utf8")) as SeedMeta;
-const dir = mkdtempSync(join(tmpdir(), "loadout-census-"));
-copyFileSync(src, join(dir, "loadout.db"));
+// A temp copy whose online servers are seen now (as bench/run.ts shifts them): the live snapshot
+// then holds them, as in the service under the bench.
+const { dir, meta, done } = liveCopy("full", "");
 
 const census = () => {
   Bun.gc(true);
@@ -103,5 +99,5 @@ try {
   }
   deps.sqlite.close();
 } finally {
-  rmSync(dir, { recursive: true, force: true });
+  done();
 }

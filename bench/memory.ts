@@ -8,19 +8,17 @@
 //
 //   LOADOUT_SQLITE_MMAP_MB=0 LOADOUT_SQLITE_CACHE_MB=32 LOADOUT_CACHE_MB=64 bun bench/memory.ts [--requests 400] [--seed 1] [--only <regex of row names>] [--shrink] [--again N]
 //
-// Works on a temp copy of bench/data/full.db (createDeps runs the migration check).
-import { copyFileSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join, resolve } from "node:path";
+// Works on a temp copy of bench/data/full.db, its online servers seen now (createDeps runs the migration check).
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
 import { heapStats } from "bun:jsc";
 import { loadConfig } from "../src/config";
 import { createDeps } from "../src/runtime";
 import { createApp } from "../src/app";
 import { answerBudget } from "../src/shared/bytes-lru";
 import { endpoints, variedEndpoints, vocabulary } from "./run";
-import type { SeedMeta } from "./seed";
+import { liveCopy } from "./live-copy";
 
-const ROOT = resolve(import.meta.dir, "..");
 const argOf = (n: string, d: string) => {
   const i = process.argv.indexOf(`--${n}`);
   return i >= 0 ? process.argv[i + 1]! : d;
@@ -29,10 +27,8 @@ const requests = Number(argOf("requests", "400"));
 const only = new RegExp(argOf("only", "."), "i");
 let seed = Number(argOf("seed", "1"));
 const rnd = () => ((seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31);
-const src = join(ROOT, "bench/data/full.db");
-const meta = JSON.parse(readFileSync(`${src}.meta.json`, "utf8")) as SeedMeta;
-const dir = mkdtempSync(join(tmpdir(), "loadout-memory-"));
-copyFileSync(src, join(dir, "loadout.db"));
+// Its online servers seen now (as bench/run.ts shifts them), so the live rows answer from a full snapshot.
+const { dir, meta, done } = liveCopy("full", "");
 
 const status = () => {
   const s = readFileSync("/proc/self/status", "utf8");
@@ -96,5 +92,5 @@ try {
   }
   deps.sqlite.close();
 } finally {
-  rmSync(dir, { recursive: true, force: true });
+  done();
 }
