@@ -71,23 +71,15 @@ const packed = generational(`SELECT value FROM catalog_state WHERE key = 'detail
 /** The packed summaries of the current generation, packed now if allowed, or null (then pages read their rows). */
 export const currentSummaries: (sqlite: Database, now?: number) => PackedSummaries | null = packed.current;
 
-/** Texts joined from the packed summaries, and read from rows (the metrics count them as hits and misses). */
-const counts = new WeakMap<Database, { hits: number; misses: number }>();
-const countsOf = (sqlite: Database) => {
-  let c = counts.get(sqlite);
-  if (!c) counts.set(sqlite, (c = { hits: 0, misses: 0 }));
-  return c;
-};
-
 registerAnswerStore({
   name: "summaries",
+  // Parts of pages, not answers: not counted as lookups (the bench's cache-hit rate of a row
+  // counts its answers). What is held for the current generation (a stale packing is no answer).
   counts(sqlite) {
     const p = packed.peek(sqlite);
-    const c = counts.get(sqlite);
-    // What is held for the current generation (a stale packing is no answer).
-    const gen = p ? (sqlite.query(`SELECT value FROM catalog_state WHERE key = 'detail_gen'`).get() as { value: number } | null)?.value ?? 0 : -1;
+    const gen = p ? ((sqlite.query(`SELECT value FROM catalog_state WHERE key = 'detail_gen'`).get() as { value: number } | null)?.value ?? 0) : -1;
     const current = p !== null && p.gen === gen;
-    return { hits: c?.hits ?? 0, misses: c?.misses ?? 0, entries: current ? p.entries : 0, bytes: p?.bytes ?? 0 };
+    return { hits: 0, misses: 0, entries: current ? p.entries : 0, bytes: p?.bytes ?? 0 };
   },
 });
 
@@ -95,7 +87,6 @@ registerAnswerStore({
 export function summaryTexts(sqlite: Database, rowids: readonly number[]): string[] {
   if (rowids.length === 0) return [];
   const p = currentSummaries(sqlite);
-  const c = countsOf(sqlite);
   const out = new Array<string | null>(rowids.length);
   let missing: number[] | null = null;
   for (let i = 0; i < rowids.length; i++) {
@@ -103,10 +94,8 @@ export function summaryTexts(sqlite: Database, rowids: readonly number[]): strin
     out[i] = s;
     if (s === null) (missing ??= []).push(rowids[i]!);
   }
-  c.hits += rowids.length - (missing?.length ?? 0);
   if (missing === null) return out as string[];
   // Not packed (a stale generation, or a row that is no catalog entry): read from the rows.
-  c.misses += missing.length;
   const got = new Map<number, string>();
   for (const r of catalogStatements(sqlite).summariesOf.all(JSON.stringify(missing))) got.set(r.rid, summaryJson(r));
   const res: string[] = [];
