@@ -10,14 +10,9 @@
 //
 // Works on a temp copy of bench/data/full.db, its online servers seen now (createDeps runs the migration check).
 import { readFileSync } from "node:fs";
-import { join } from "node:path";
 import { heapStats } from "bun:jsc";
-import { loadConfig } from "../src/config";
-import { createDeps } from "../src/runtime";
-import { createApp } from "../src/app";
 import { answerBudget } from "../src/shared/bytes-lru";
-import { endpoints, variedEndpoints, vocabulary } from "./run";
-import { liveCopy } from "./live-copy";
+import { inProcessService } from "./in-process";
 
 const argOf = (n: string, d: string) => {
   const i = process.argv.indexOf(`--${n}`);
@@ -27,8 +22,7 @@ const requests = Number(argOf("requests", "400"));
 const only = new RegExp(argOf("only", "."), "i");
 let seed = Number(argOf("seed", "1"));
 const rnd = () => ((seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31);
-// Its online servers seen now (as bench/run.ts shifts them), so the live rows answer from a full snapshot.
-const { dir, meta, done } = liveCopy("full", "");
+const svc = inProcessService(only);
 
 const status = () => {
   const s = readFileSync("/proc/self/status", "utf8");
@@ -37,11 +31,7 @@ const status = () => {
 };
 
 try {
-  const config = loadConfig({ ...process.env, LOADOUT_DATA_DIR: dir, LOADOUT_SCHEDULES: "off", LOADOUT_LOG_LEVEL: "error", LOADOUT_TRUST_PROXY: "true" });
-  const deps = createDeps(config);
-  const app = createApp(deps);
-  const v = vocabulary(join(dir, "loadout.db"));
-  const rows = [...variedEndpoints(v), ...endpoints(meta, "").filter((e) => (e.method ?? "GET") === "GET" && !e.auth)].filter((e) => only.test(e.name));
+  const { config, app, rows } = svc;
   console.log(`mmap ${config.LOADOUT_SQLITE_MMAP_MB} MiB, page cache ${config.LOADOUT_SQLITE_CACHE_MB} MiB, answer budget ${config.LOADOUT_CACHE_MB} MiB; ${requests} requests a row`);
   let total = 0;
   for (const e of rows) {
@@ -90,7 +80,6 @@ try {
     }
     console.log(`again, ${again} requests a row: sum of the rows' µs a request ${sum.toFixed(0)}`);
   }
-  deps.sqlite.close();
 } finally {
-  done();
+  svc.done();
 }
