@@ -433,8 +433,8 @@ export async function seed(scaleName: string, out: string): Promise<SeedMeta> {
   // ---------------------------------------------------------------- mod changelog (365 days)
   reseed(5);
   tx(() => {
-    const ins = sqlite.prepare(`INSERT INTO game_server_mod_changes (server_sid, time, action, workshop_id, mod_name, old_version, new_version, size_bytes)
-      VALUES (?, ?, ?, ?, ?, ?, ?, ?)`);
+    // One change per event, each its own row of the changelog (a1_changelog_events.sql).
+    const ins = sqlite.prepare(`INSERT INTO game_server_mod_events (server_sid, time, n, changes) VALUES (?, ?, 1, ?)`);
     const events: [number, number][] = [];
     for (const sid of onlineSids) {
       const n = int(10, 120);
@@ -445,8 +445,8 @@ export async function seed(scaleName: string, out: string): Promise<SeedMeta> {
       const m = zipf(usedPool, 0.9);
       const action = pick(["added", "removed", "updated", "updated"]);
       const vs = modVersionsList[m]!;
-      ins.run(sid, t, action, modIds[m]!, modNames[m]!, action === "added" ? null : vs[Math.max(0, vs.length - 2)]!,
-        action === "removed" ? null : vs[vs.length - 1]!, modSize[m]!);
+      ins.run(sid, t, JSON.stringify([[action, modIds[m]!, modNames[m]!, action === "added" ? null : vs[Math.max(0, vs.length - 2)]!,
+        action === "removed" ? null : vs[vs.length - 1]!, modSize[m]!]]));
     }
     counts.game_server_mod_changes = events.length;
   });
