@@ -11,6 +11,7 @@
 // a busy server, a mod with a deep dependency chain, the bench user's API key).
 // Over 500 lines on purpose: one script that writes every table the benchmark reads, in one pass.
 import { serverSearchText } from "../src/features/live/search";
+import { liveRepo } from "../src/features/live/repository";
 import { mkdirSync, rmSync, existsSync, statSync, writeFileSync } from "node:fs";
 import { dirname, resolve } from "node:path";
 import { openDatabase, migrate } from "../src/db/client";
@@ -537,6 +538,8 @@ export async function seed(scaleName: string, out: string): Promise<SeedMeta> {
        SELECT gm.workshop_id, coalesce(nullif(max(m.name), ''), max(gm.name), ''), count(*), sum(g.player_count), $now
        FROM game_servers g JOIN game_server_mods_by_sid gm ON gm.server_sid = g.sid LEFT JOIN mods m ON m.workshop_id = gm.workshop_id
        WHERE g.last_seen_at >= $since GROUP BY gm.workshop_id`).run({ now, since: now - HOUR });
+    // The named row per mod the usage's names come from, as the scan keeps it (a1_mod_names.sql).
+    liveRepo.refreshModNames(sqlite);
   });
   counts.stat_rows = statRows;
   phase("player history");

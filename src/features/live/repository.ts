@@ -54,6 +54,16 @@ export type ServerRow = Omit<
   "password_protected" | "official" | "online"
 > & { password_protected: number; official: number; online: number };
 
+/**
+ * Servers whose mod rows the caller wrote in its open transaction and holds in memory (a scan's
+ * new servers): their sids, and for every workshop id among their rows with a name the smallest
+ * such sid (refreshModNames takes these instead of reading the rows back).
+ */
+export interface KnownNames {
+  sids: Set<number>;
+  first: Map<string, number>;
+}
+
 /** From this many rows on, insertMods sets the per-row generation trigger aside (see there). */
 export const BULK_ROWS = 2000;
 
@@ -316,24 +326,25 @@ export const liveRepo = {
    * path, gives it a version above every earlier one): their rows can only lower a mod's sid, or
    * take away the row a mod's entry names, and only then is that mod counted again from all rows
    * (one pass over the table). A first sight: the ~5,000 new servers' ~200,000 rows by their
-   * primary key, instead of ~200,000 index entries written at random places.
+   * primary key, instead of ~200,000 index entries written at random places; with `known` (a
+   * scan's new servers, whose rows it wrote from memory in this transaction) those servers' rows
+   * are not read back: their smallest named sid per mod is given.
    */
-  refreshModNames(sqlite: Database) {
+  refreshModNames(sqlite: Database, known?: KnownNames) {
     const gen = this.getState(sqlite, "servers_gen") ?? 0;
     const since = this.getState(sqlite, "mod_names_ver") ?? 0;
     if (gen === since) return;
-    const changed = stmt(sqlite, `SELECT sid FROM game_server_mods_ver WHERE ver > ? ORDER BY sid`).values(since) as [number][];
+    const changed = (stmt(sqlite, `SELECT sid FROM game_server_mods_ver WHERE ver > ? ORDER BY sid`).values(since) as [number][]).map((r) => r[0]);
     if (changed.length > 0) {
-      const sids = JSON.stringify(changed.map((r) => r[0]));
+      const upsert = `ON CONFLICT(workshop_id) DO UPDATE SET server_sid = excluded.server_sid
+         WHERE excluded.server_sid < live_mod_names.server_sid`;
       const lost = stmt(
         sqlite,
         `SELECT f.workshop_id FROM live_mod_names f
          WHERE f.server_sid IN (SELECT value FROM json_each(?))
            AND NOT EXISTS (SELECT 1 FROM game_server_mods_by_sid x
              WHERE x.server_sid = f.server_sid AND x.workshop_id = f.workshop_id AND x.name != '')`,
-      ).values(sids) as [string][];
-      const upsert = `ON CONFLICT(workshop_id) DO UPDATE SET server_sid = excluded.server_sid
-         WHERE excluded.server_sid < live_mod_names.server_sid`;
+      ).values(JSON.stringify(changed)) as [string][];
       if (lost.length > 0) {
         const ids = JSON.stringify(lost.map((r) => r[0]));
         stmt(sqlite, `DELETE FROM live_mod_names WHERE workshop_id IN (SELECT value FROM json_each(?))`).run(ids);
@@ -344,13 +355,22 @@ export const liveRepo = {
            WHERE name != '' AND workshop_id IN (SELECT value FROM json_each(?)) GROUP BY workshop_id ${upsert}`,
         ).run(ids);
       }
-      stmt(
-        sqlite,
-        `INSERT INTO live_mod_names (workshop_id, server_sid)
-         SELECT gm.workshop_id, min(gm.server_sid) FROM json_each(?) j
-         CROSS JOIN game_server_mods_by_sid gm ON gm.server_sid = j.value
-         WHERE gm.name != '' GROUP BY gm.workshop_id ${upsert}`,
-      ).run(sids);
+      const read = known ? changed.filter((sid) => !known.sids.has(sid)) : changed;
+      if (read.length > 0) {
+        stmt(
+          sqlite,
+          `INSERT INTO live_mod_names (workshop_id, server_sid)
+           SELECT gm.workshop_id, min(gm.server_sid) FROM json_each(?) j
+           CROSS JOIN game_server_mods_by_sid gm ON gm.server_sid = j.value
+           WHERE gm.name != '' GROUP BY gm.workshop_id ${upsert}`,
+        ).run(JSON.stringify(read));
+      }
+      if (known && known.first.size > 0) {
+        stmt(
+          sqlite,
+          `INSERT INTO live_mod_names (workshop_id, server_sid) SELECT j.key, j.value FROM json_each(?) j WHERE true ${upsert}`,
+        ).run(JSON.stringify(Object.fromEntries(known.first)));
+      }
     }
     this.setState(sqlite, "mod_names_ver", gen);
   },
