@@ -118,7 +118,7 @@ const routes: [string, RegExp, Handler][] = [
   }],
   // The same in-memory work as the service: the page joined from the snapshot's JSON strings.
   ["GET", /^\/api\/v1\/game-servers$/, (_, q) =>
-    new Response(live.listServersJson(deps, {
+    new Response(live.listServersBytes(deps, {
       limit: int(q.get("limit"), 100), offset: int(q.get("offset"), 0), search: q.get("search") ?? undefined,
       sort_by: (q.get("sort_by") as any) ?? "players_desc", mod_ids: csv(q.get("mod_ids"))?.map((s) => s.toUpperCase()),
       min_players: q.get("min_players") ? Number(q.get("min_players")) : undefined,

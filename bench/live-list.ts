@@ -1,6 +1,6 @@
 // In-process cost of GET /game-servers's own work (issue 29, round 2): the varied rows' queries of
 // `bun bench/run.ts`, parsed beforehand, answered by the service function the route calls
-// (listServersJson: page from the snapshot, page cache included) and by querySnapshot (the page's
+// (listServersBytes: page from the snapshot, page cache included) and by querySnapshot (the page's
 // rows only, no bytes, no cache), µs per query; no HTTP, no Elysia. On a kept copy of the full db
 // (as bench/live-rows.ts --dir). With `bun --cpu-prof` it is the loop to profile.
 //   bun bench/live-list.ts --dir /tmp/x [--queries N] [--runs 3] [--only <regex of row names>]
@@ -8,7 +8,7 @@ import { join } from "node:path";
 import { loadConfig } from "../src/config";
 import { createDeps } from "../src/runtime";
 import { listQuery, type ListQuery } from "../src/features/live/model";
-import { listServers, listServersJson } from "../src/features/live/service";
+import { listServers, listServersBytes } from "../src/features/live/service";
 import { mulberry32 } from "../test/fixtures/prng";
 import { variedEndpoints, vocabulary } from "./run";
 import { liveCopy } from "./live-copy";
@@ -34,7 +34,7 @@ const cpu = () => {
   return c.user + c.system;
 };
 console.log(`${queries} queries a row, ${runs} runs; CPU µs per query (median of the runs)`);
-console.log("| row | listServersJson (route's work) | querySnapshot (rows only, no cache) |\n|---|---|---|");
+console.log("| row | listServersBytes (route's work) | querySnapshot (rows only, no cache) |\n|---|---|---|");
 for (const e of variedEndpoints(vocab)) {
   if (!e.name.includes("game-servers") || !only.test(e.name)) continue;
   const rnd = mulberry32(7);
@@ -49,7 +49,7 @@ for (const e of variedEndpoints(vocab)) {
     }
     return r.sort((a, b) => a - b)[runs >> 1]!.toFixed(1);
   };
-  console.log(`| ${e.name} | ${med((q) => listServersJson(deps, q))} | ${med((q) => listServers(deps, q))} |`);
+  console.log(`| ${e.name} | ${med((q) => listServersBytes(deps, q))} | ${med((q) => listServers(deps, q))} |`);
 }
 done();
 process.exit(0);

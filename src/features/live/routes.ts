@@ -25,10 +25,10 @@ export const liveRoutes = (deps: Deps) => {
   return new Elysia({ tags: ["live game servers"] })
     .use(authPlugin(deps))
     // ---- Live game servers (public) --------------------------------------------------------
-    // The page is joined from entries serialised once per snapshot (no JSON.stringify of 100
-    // objects per request); in the test app the objects are sent instead, so the response schema
-    // checks them strictly (snapshot.test.ts checks the two are the same text).
-    .get("/api/v1/game-servers", ({ query, set }) => (strictResponses ? svc.listServers(deps, query) : jsonText(set, svc.listServersJson(deps, query))), {
+    // The page is copied from entries serialised and encoded once per snapshot (no JSON.stringify
+    // of 100 objects, no string join or UTF-8 encoding per request); in the test app the objects are sent instead, so the response
+    // schema checks them strictly (snapshot.test.ts checks the two are the same text).
+    .get("/api/v1/game-servers", ({ query, set }) => (strictResponses ? svc.listServers(deps, query) : jsonText(set, svc.listServersBytes(deps, query))), {
       query: m.listQuery,
       response: { 200: z.array(m.serverEntry), 400: errorBody },
       detail: { summary: "Live servers (online, seen within the last hour), filtered and sorted", description: `sort_by: one of ${m.SERVER_SORTS.join(", ")} (default players_desc).` },

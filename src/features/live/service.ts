@@ -8,7 +8,7 @@ import { requireListOwner, resolveListAccess, applyImport, listFull, MAX_MODS, c
 import type { ListQuery, ServerEntry, ServerMod } from "./model";
 import { ONLINE_WINDOW, toEntry } from "./entry";
 import { onlineDetailBytes } from "./detail";
-import { invalidateLiveSnapshot, liveSnapshot, onlineRow, querySnapshot, querySnapshotJson, type LiveSnapshot, type TopMod } from "./snapshot";
+import { invalidateLiveSnapshot, liveSnapshot, onlineRow, querySnapshot, querySnapshotBytes, type LiveSnapshot, type TopMod } from "./snapshot";
 
 export { ONLINE_WINDOW, toEntry };
 import { cachedSeriesJson } from "./series-cache";
@@ -28,10 +28,13 @@ export function listServers(deps: Pick<Deps, "sqlite" | "clock">, q: ListQuery):
   return querySnapshot(liveSnapshot(deps.sqlite, deps.clock.now()), q, deps.clock.now() - ONLINE_WINDOW);
 }
 
-/** The same page as JSON text joined from entries serialised once per snapshot (what the route sends). */
-export function listServersJson(deps: Pick<Deps, "sqlite" | "clock">, q: ListQuery): string {
-  return querySnapshotJson(liveSnapshot(deps.sqlite, deps.clock.now()), q, deps.clock.now() - ONLINE_WINDOW);
+/** The same page as UTF-8 JSON copied from entries encoded once per snapshot (what the route sends). */
+export function listServersBytes(deps: Pick<Deps, "sqlite" | "clock">, q: ListQuery): Uint8Array {
+  return querySnapshotBytes(liveSnapshot(deps.sqlite, deps.clock.now()), q, deps.clock.now() - ONLINE_WINDOW);
 }
+
+/** The same page as JSON text: the bytes the route sends, decoded. */
+export const listServersJson = (deps: Pick<Deps, "sqlite" | "clock">, q: ListQuery): string => decoder.decode(listServersBytes(deps, q));
 
 export function serverRow(sqlite: Database, id: string): ServerRow {
   const r = stmt(sqlite, `SELECT ${SERVER_COLUMNS} FROM game_servers g WHERE g.id = ?`).get(id) as ServerRow | null;

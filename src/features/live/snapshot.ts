@@ -414,55 +414,48 @@ export function querySnapshot(s: LiveSnapshot, q: ListQuery, since: number): Ser
 }
 
 /**
- * The same page as JSON text, joined from each entry's JSON (serialised once per snapshot): what
- * the route sends. Text, not UTF-8 bytes: Bun makes a Response of a string without copying it,
- * where a Uint8Array body is copied into every Response, so a page of bytes cost two 15–50 KB
- * buffers a request (built, then copied) against one joined string (docs/performance.md, Issue
- * 29 "Round 3, fixed cost and lists").
+ * The same page as UTF-8 JSON, copied from each entry's bytes (encoded once per snapshot, on the
+ * first request): no string is joined or encoded per request. What the route sends.
  */
-export function querySnapshotJson(s: LiveSnapshot, q: ListQuery, since: number): string {
+export function querySnapshotBytes(s: LiveSnapshot, q: ListQuery, since: number): Uint8Array {
   // While no held row has left the online window (the usual case between two scans: a scan sees
   // every server it keeps online), the page depends on the query alone: kept per snapshot.
   const pages = pagesOf(s);
   const cacheable = since <= columnsOf(s).minSeen;
   const key = cacheable ? JSON.stringify(q) : "";
   const hit = cacheable ? pages.get(key) : undefined;
-  if (hit !== undefined) return hit.text;
-  const page = pageIndexes(s, q, since);
-  const wide = wideEntries(s);
-  const parts = new Array<string>(page.length);
-  let w = 0;
-  for (let k = 0; k < page.length; k++) {
-    parts[k] = s.json[page[k]!]!;
-    w |= wide[page[k]!]!;
-  }
-  const out = `[${parts.join(",")}]`;
-  if (cacheable) pages.set(key, { text: out, bytes: (out.length << w) + key.length * 2 + 64 });
+  if (hit) return hit;
+  const out = pageBytes(s, q, since);
+  if (cacheable) pages.set(key, out);
   return out;
 }
 
 /** At most this many bytes of pages are kept a snapshot. */
 export const PAGE_CACHE_BYTES = 8 * 2 ** 20;
-/** A kept page and what it holds: 1 byte a character, 2 when one of its entries has a character past U+00FF (JavaScriptCore's 16-bit strings). */
-type KeptPage = { text: string; bytes: number };
-const pageCaches = new WeakMap<LiveSnapshot, BytesLru<KeptPage>>();
+const pageCaches = new WeakMap<LiveSnapshot, BytesLru<Uint8Array>>();
 const arraySize = (k: string, v: { byteLength: number }) => v.byteLength + k.length * 2 + 64;
 function pagesOf(s: LiveSnapshot) {
   let p = pageCaches.get(s);
-  if (!p) pageCaches.set(s, (p = new BytesLru<KeptPage>(PAGE_CACHE_BYTES, (_, v) => v.bytes)));
+  if (!p) pageCaches.set(s, (p = new BytesLru<Uint8Array>(PAGE_CACHE_BYTES, arraySize)));
   return p;
 }
 
-const wideJson = new WeakMap<LiveSnapshot, Uint8Array>();
-/** 1 for each entry whose JSON has a character past U+00FF, else 0 (found once per snapshot). */
-function wideEntries(s: LiveSnapshot): Uint8Array {
-  let w = wideJson.get(s);
-  if (!w) {
-    w = new Uint8Array(s.json.length);
-    for (let i = 0; i < s.json.length; i++) w[i] = /[^\u0000-\u00ff]/.test(s.json[i]!) ? 1 : 0;
-    wideJson.set(s, w);
+function pageBytes(s: LiveSnapshot, q: ListQuery, since: number): Uint8Array {
+  const page = pageIndexes(s, q, since);
+  const rows = entryBytes(s);
+  let size = 2 + Math.max(0, page.length - 1);
+  for (let k = 0; k < page.length; k++) size += rows[page[k]!]!.length;
+  const out = new Uint8Array(size);
+  out[0] = 0x5b; // [
+  let at = 1;
+  for (let k = 0; k < page.length; k++) {
+    if (k) out[at++] = 0x2c; // ,
+    const b = rows[page[k]!]!;
+    out.set(b, at);
+    at += b.length;
   }
-  return w;
+  out[at] = 0x5d; // ]
+  return out;
 }
 
 function pageIndexes(s: LiveSnapshot, q: ListQuery, since: number): number[] {
@@ -853,6 +846,16 @@ function columnsOf(s: LiveSnapshot): Columns {
   return c;
 }
 
+const entryJsonBytes = new WeakMap<LiveSnapshot, Uint8Array[]>();
+const utf8 = new TextEncoder();
+
+/** Each entry's JSON as UTF-8 (what querySnapshotBytes copies). */
+function entryBytes(s: LiveSnapshot): Uint8Array[] {
+  let b = entryJsonBytes.get(s);
+  if (!b) entryJsonBytes.set(s, (b = s.json.map((j) => utf8.encode(j))));
+  return b;
+}
+
 const hostsLower = new WeakMap<LiveSnapshot, string[]>();
 
 function lowerHosts(s: LiveSnapshot): string[] {
@@ -866,7 +869,8 @@ export function searchIndexBytes(s: LiveSnapshot): number {
   const ix = wordIndexes.get(s);
   const r = ranks.get(s);
   return (ix ? ix.bytes + ix.recent.bytes : 0) + (r ? Object.keys(r).length * s.rows.length * 4 : 0) + (hostsLower.has(s) ? s.rows.length * 60 : 0) + (columns.has(s) ? s.rows.length * 26 : 0) +
-    (pageCaches.get(s)?.bytes ?? 0) + (wideJson.has(s) ? s.rows.length : 0) + listBitsBytes(s);
+    (entryJsonBytes.get(s)?.reduce((n, b) => n + b.length + 64, 0) ?? 0) +
+    (pageCaches.get(s)?.bytes ?? 0) + listBitsBytes(s);
 }
 
 /** What the list's row bitsets of a snapshot hold (counted in searchIndexBytes): bytes, 0 before the first list request. */
