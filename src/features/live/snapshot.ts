@@ -23,6 +23,7 @@ import type { Database } from "bun:sqlite";
 import type { ListQuery, ServerEntry } from "./model";
 import { SERVER_SORTS } from "./model";
 import { HOUR, liveRepo, SERVER_COLUMNS, stmt, type ServerRow } from "./repository";
+import { generation } from "../../db/statements";
 import { ONLINE_WINDOW, ORDER, serverBase, toEntry, type ServerBaseRow } from "./entry";
 
 type Row = ServerRow & { search_text: string };
@@ -76,8 +77,8 @@ const asciiLower = (s: string) => s.replace(/[A-Z]+/g, (m) => m.toLowerCase());
 let builds = 0;
 const snapshots = new WeakMap<Database, LiveSnapshot>();
 
-const readGen = (sqlite: Database) =>
-  (stmt(sqlite, `SELECT value FROM live_state WHERE key = 'servers_gen'`).get() as { value: number } | null)?.value ?? 0;
+/** live_state.servers_gen (src/db/statements.ts `generation`: once per run of JavaScript and per write). */
+const readGen = (sqlite: Database) => generation(sqlite, "live_state", "servers_gen");
 
 /** The current snapshot, built on first use and whenever SQLite moved on since it was read. */
 export function liveSnapshot(sqlite: Database, now: number): LiveSnapshot {
