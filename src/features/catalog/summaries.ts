@@ -13,6 +13,7 @@
 // PACK_MS (a crawl writing keeps moving it); in between a page reads its own rows.
 import type { Database } from "bun:sqlite";
 import { generational } from "../../shared/generational";
+import { generation } from "../../db/statements";
 import { chunkBytes, TextPacker, type PackedTexts } from "../../shared/packed-texts";
 import { registerAnswerStore } from "./answers";
 import { catalogStatements, type ModSummaryRow } from "./repository";
@@ -77,7 +78,7 @@ registerAnswerStore({
   // counts its answers). What is held for the current generation (a stale packing is no answer).
   counts(sqlite) {
     const p = packed.peek(sqlite);
-    const gen = p ? ((sqlite.query(`SELECT value FROM catalog_state WHERE key = 'detail_gen'`).get() as { value: number } | null)?.value ?? 0) : -1;
+    const gen = p ? generation(sqlite, "catalog_state", "detail_gen") : -1;
     const current = p !== null && p.gen === gen;
     return { hits: 0, misses: 0, entries: current ? p.entries : 0, bytes: p?.bytes ?? 0 };
   },
