@@ -25,10 +25,21 @@ interface State<V, K> {
   misses: number;
 }
 
-/** Every store (the metrics report their sizes and hit counts). */
-const stores: GenerationalAnswers<unknown, unknown>[] = [];
+/** A store the metrics report (a GenerationalAnswers, or another keeper of answers: summaries.ts). */
+export interface AnswerStore {
+  readonly name: string;
+  counts(sqlite: Database): { hits: number; misses: number; entries: number; bytes: number };
+}
 
-export class GenerationalAnswers<V, K = string> {
+/** Every store (the metrics report their sizes and hit counts). */
+const stores: AnswerStore[] = [];
+
+/** Adds a store to those the metrics report. */
+export function registerAnswerStore(s: AnswerStore): void {
+  stores.push(s);
+}
+
+export class GenerationalAnswers<V, K = string> implements AnswerStore {
   private readonly states = new WeakMap<Database, State<V, K>>();
 
   constructor(
@@ -37,7 +48,7 @@ export class GenerationalAnswers<V, K = string> {
     private readonly maxBytes: number,
     private readonly sizeOf: (v: V) => number,
   ) {
-    stores.push(this as GenerationalAnswers<unknown, unknown>);
+    registerAnswerStore(this);
   }
 
   /** This database's answers, emptied first when the generation moved since the last lookup. */
