@@ -48,14 +48,15 @@ export const GROWTH_CRON = "0 */3 * * *";
 /** The scheduled run is a full discovery when the last one is older than this. */
 export const FULL_DISCOVERY_EVERY_MS = 24 * 3_600_000;
 /**
- * Mods per scrape.detail_batch job that discovery queues (any number works): four listing pages
+ * Mods per scrape.detail_batch job that discovery queues (any number works): eight listing pages
  * of 16. A batch's mods are written in one transaction, and a commit writes every B-tree page it
  * dirtied to the WAL; most of a mod's index entries (its id, name, size and date in the sort
  * indexes, its versions', tags' and dependencies' keys) land on pages no other mod of the batch
- * touches, so pages a commit per mod fall from ~13 at 16 mods to ~9 at 64 (docs/performance.md,
- * "Round 3, crawl"), and there are a quarter as many jobs to claim and finish.
+ * touches, so the pages written a mod fall from ~13 in batches of 16 to ~9 at 64 and ~6.5 at 128
+ * (docs/performance.md, "Round 3, crawl"), and there are an eighth as many jobs to claim and
+ * finish. At the default 2 requests a second a batch reads for about a minute.
  */
-const LISTING_BATCH = 64;
+const LISTING_BATCH = 128;
 /** Mods per dependency batch (`if_unknown`), queued by a detail batch for its unknown dependencies. */
 const DEPENDENCY_BATCH = 16;
 
@@ -226,6 +227,9 @@ export async function discover(deps: Deps, mode: ScrapeMode, ctx?: Pick<JobConte
   let pageSize = 0;
   // New and changed mods wait here until a batch is full (or the walk ends, however it ends).
   let pending: string[] = [];
+  // Every id the walk read (the unseen step's "seen": unchanged rows are not written, so
+  // listed_at no longer marks them).
+  const seen = new Set<string>();
   const flush = () => {
     if (pending.length) queueDetailBatch(deps, pending);
     pending = [];
@@ -251,6 +255,7 @@ export async function discover(deps: Deps, mode: ScrapeMode, ctx?: Pick<JobConte
       for (const sk of listing.skipped) deps.log.warn("workshop listing row skipped", { page, workshop_id: sk.id, error: sk.error });
       const decisions = repo.reconcileListingPage(deps.sqlite, listing.rows, deps.clock.now());
       for (const [id, d] of decisions) {
+        seen.add(id);
         if (d === "unchanged") continue;
         pending.push(id);
         result.queued++;
@@ -267,7 +272,7 @@ export async function discover(deps: Deps, mode: ScrapeMode, ctx?: Pick<JobConte
   }
   if (mode === "full" && result.complete) {
     // Listed mods this crawl did not see: one detail scrape each tells vanished from private.
-    const unseen = repo.modsUnseenSince(deps.sqlite, startedAt);
+    const unseen = repo.modsUnseenSince(deps.sqlite, startedAt, seen);
     deps.sqlite.transaction(() => {
       for (let i = 0; i < unseen.length; i += LISTING_BATCH) queueDetailBatch(deps, unseen.slice(i, i + LISTING_BATCH));
       repo.setScraperState(deps.sqlite, "last_full_discovery", startedAt);
