@@ -6,8 +6,9 @@
 //   scrape.incremental  the same walk without the unseen-mods step: the listing's `newest` sort
 //                       may order by creation, so only a whole walk finds every mod whose
 //                       currentVersionNumber or updatedAt changed (rows carry both)
-//   scrape.detail_batch the detail scrapes of one listing page (discovery queues one job per
-//                       page, not one per mod: 1,750 jobs for a full crawl instead of 42,000);
+//   scrape.detail_batch the detail scrapes of up to 128 new or changed mods (discovery queues one
+//                       job per eight listing pages, not one per mod: ~330 jobs for a full crawl
+//                       instead of 42,000), written in one transaction;
 //                       a mod that fails gets its own scrape.detail job (retries, clear error);
 //                       the unknown mods of its mods' dependency trees become dependency
 //                       batches (`if_unknown`: mods known by the time they run are not read)
@@ -36,7 +37,7 @@ export const JOB_SCRAPE_INCREMENTAL = "scrape.incremental";
 export const JOB_GROWTH = "catalog.growth";
 import { JOB_ITEMS_SCAN, queueItemsScan } from "./queue";
 export { JOB_ITEMS_SCAN, queueItemsScan };
-/** Detail scrapes of one listing page's new/changed mods, queued by discovery. */
+/** Detail scrapes of new/changed mods (up to 128, eight listing pages), queued by discovery. */
 export const JOB_SCRAPE_DETAIL_BATCH = "scrape.detail_batch";
 export { JOB_SCRAPE_DETAIL };
 
