@@ -6,8 +6,9 @@
 //   scrape.incremental  the same walk without the unseen-mods step: the listing's `newest` sort
 //                       may order by creation, so only a whole walk finds every mod whose
 //                       currentVersionNumber or updatedAt changed (rows carry both)
-//   scrape.detail_batch the detail scrapes of one listing page (discovery queues one job per
-//                       page, not one per mod: 1,750 jobs for a full crawl instead of 42,000);
+//   scrape.detail_batch the detail scrapes of up to 128 new or changed mods (discovery queues one
+//                       job per eight listing pages, not one per mod: ~330 jobs for a full crawl
+//                       instead of 42,000), written in one transaction;
 //                       a mod that fails gets its own scrape.detail job (retries, clear error);
 //                       the unknown mods of its mods' dependency trees become dependency
 //                       batches (`if_unknown`: mods known by the time they run are not read)
@@ -29,13 +30,14 @@ import * as repo from "./repository";
 import type { ScraperHooks } from "./hooks";
 import { rollupGrowth } from "./growth";
 import { recordSourceError, recordSourceOk } from "../../shared/source-status";
+import { stmt } from "../../db/statements";
 
 export const JOB_SCRAPE_FULL = "scrape.full";
 export const JOB_SCRAPE_INCREMENTAL = "scrape.incremental";
 export const JOB_GROWTH = "catalog.growth";
 import { JOB_ITEMS_SCAN, queueItemsScan } from "./queue";
 export { JOB_ITEMS_SCAN, queueItemsScan };
-/** Detail scrapes of one listing page's new/changed mods, queued by discovery. */
+/** Detail scrapes of new/changed mods (up to 128, eight listing pages), queued by discovery. */
 export const JOB_SCRAPE_DETAIL_BATCH = "scrape.detail_batch";
 export { JOB_SCRAPE_DETAIL };
 
@@ -46,8 +48,18 @@ export const jobTypeForMode = (mode: ScrapeMode) => (mode === "full" ? JOB_SCRAP
 export const GROWTH_CRON = "0 */3 * * *";
 /** The scheduled run is a full discovery when the last one is older than this. */
 export const FULL_DISCOVERY_EVERY_MS = 24 * 3_600_000;
-/** Mods per scrape.detail_batch job (any number works; one job per listing page in practice). */
-const DETAIL_BATCH = 16;
+/**
+ * Mods per scrape.detail_batch job that discovery queues (any number works): eight listing pages
+ * of 16. A batch's mods are written in one transaction, and a commit writes every B-tree page it
+ * dirtied to the WAL; most of a mod's index entries (its id, name, size and date in the sort
+ * indexes, its versions', tags' and dependencies' keys) land on pages no other mod of the batch
+ * touches, so the pages written a mod fall from ~13 in batches of 16 to ~9 at 64 and ~6.5 at 128
+ * (docs/performance.md, "Round 3, crawl"), and there are an eighth as many jobs to claim and
+ * finish. At the default 2 requests a second a batch reads for about a minute.
+ */
+const LISTING_BATCH = 128;
+/** Mods per dependency batch (`if_unknown`), queued by a detail batch for its unknown dependencies. */
+const DEPENDENCY_BATCH = 16;
 
 const clients = new WeakMap<Deps, WorkshopClient>();
 /** One client per process (per Deps), so every job shares the one polite request rate. */
@@ -214,41 +226,56 @@ export async function discover(deps: Deps, mode: ScrapeMode, ctx?: Pick<JobConte
   const startedAt = deps.clock.now();
   const result: DiscoveryResult = { mode, pages: 0, pages_total: 0, rows: 0, skipped_rows: 0, queued: 0, unseen_queued: 0, complete: false };
   let pageSize = 0;
-  for (let page = 1; page <= MAX_LISTING_PAGES; page++) {
-    let listing;
-    try {
-      listing = await client.listing({ page, sort: "newest" }, ctx?.signal);
-    } catch (err) {
-      throw permanentIfHopeless(deps, err);
+  // New and changed mods wait here until a batch is full (or the walk ends, however it ends).
+  let pending: string[] = [];
+  // Every id the walk read (the unseen step's "seen": unchanged rows are not written, so
+  // listed_at no longer marks them).
+  const seen = new Set<string>();
+  const flush = () => {
+    if (pending.length) queueDetailBatch(deps, pending);
+    pending = [];
+  };
+  try {
+    for (let page = 1; page <= MAX_LISTING_PAGES; page++) {
+      let listing;
+      try {
+        listing = await client.listing({ page, sort: "newest" }, ctx?.signal);
+      } catch (err) {
+        throw permanentIfHopeless(deps, err);
+      }
+      const onPage = listing.rows.length + listing.skipped.length;
+      if (onPage === 0) {
+        result.complete = true;
+        break;
+      }
+      pageSize ||= onPage;
+      result.pages = page;
+      result.pages_total = Math.max(page, Math.ceil(listing.count / pageSize));
+      result.rows += listing.rows.length;
+      result.skipped_rows += listing.skipped.length;
+      for (const sk of listing.skipped) deps.log.warn("workshop listing row skipped", { page, workshop_id: sk.id, error: sk.error });
+      const decisions = repo.reconcileListingPage(deps.sqlite, listing.rows, deps.clock.now());
+      for (const [id, d] of decisions) {
+        seen.add(id);
+        if (d === "unchanged") continue;
+        pending.push(id);
+        result.queued++;
+        if (pending.length >= LISTING_BATCH) flush();
+      }
+      ctx?.progress({ mode, pages_done: page, pages_total: result.pages_total, queued: result.queued, skipped_rows: result.skipped_rows });
+      if (result.rows + result.skipped_rows >= listing.count) {
+        result.complete = true;
+        break;
+      }
     }
-    const onPage = listing.rows.length + listing.skipped.length;
-    if (onPage === 0) {
-      result.complete = true;
-      break;
-    }
-    pageSize ||= onPage;
-    result.pages = page;
-    result.pages_total = Math.max(page, Math.ceil(listing.count / pageSize));
-    result.rows += listing.rows.length;
-    result.skipped_rows += listing.skipped.length;
-    for (const sk of listing.skipped) deps.log.warn("workshop listing row skipped", { page, workshop_id: sk.id, error: sk.error });
-    const decisions = repo.reconcileListingPage(deps.sqlite, listing.rows, deps.clock.now());
-    const toScrape = [...decisions].filter(([, d]) => d !== "unchanged").map(([id]) => id);
-    if (toScrape.length) {
-      queueDetailBatch(deps, toScrape);
-      result.queued += toScrape.length;
-    }
-    ctx?.progress({ mode, pages_done: page, pages_total: result.pages_total, queued: result.queued, skipped_rows: result.skipped_rows });
-    if (result.rows + result.skipped_rows >= listing.count) {
-      result.complete = true;
-      break;
-    }
+  } finally {
+    flush();
   }
   if (mode === "full" && result.complete) {
     // Listed mods this crawl did not see: one detail scrape each tells vanished from private.
-    const unseen = repo.modsUnseenSince(deps.sqlite, startedAt);
+    const unseen = repo.modsUnseenSince(deps.sqlite, startedAt, seen);
     deps.sqlite.transaction(() => {
-      for (let i = 0; i < unseen.length; i += DETAIL_BATCH) queueDetailBatch(deps, unseen.slice(i, i + DETAIL_BATCH));
+      for (let i = 0; i < unseen.length; i += LISTING_BATCH) queueDetailBatch(deps, unseen.slice(i, i + LISTING_BATCH));
       repo.setScraperState(deps.sqlite, "last_full_discovery", startedAt);
     })();
     result.unseen_queued = unseen.length;
@@ -285,6 +312,56 @@ export function queueFirstRun(deps: Deps, enqueueLiveScan: () => string): { craw
 
 function queueDetailBatch(deps: Deps, ids: string[], ifUnknown = false): string {
   return deps.jobs.enqueue(JOB_SCRAPE_DETAIL_BATCH, ifUnknown ? { workshop_ids: ids, if_unknown: true } : { workshop_ids: ids }, { db: deps.db });
+}
+
+/**
+ * `fn` in a savepoint of the caller's transaction, released when it returns and rolled back
+ * when it throws: what a nested `sqlite.transaction(fn)()` does, from cached statements instead
+ * of a transaction function (and its four wrappers) made for every mod.
+ */
+function inSavepoint<T>(deps: Deps, fn: () => T): T {
+  stmt(deps.sqlite, "SAVEPOINT scrape_mod").run();
+  try {
+    const r = fn();
+    stmt(deps.sqlite, "RELEASE scrape_mod").run();
+    return r;
+  } catch (err) {
+    stmt(deps.sqlite, "ROLLBACK TO scrape_mod").run();
+    stmt(deps.sqlite, "RELEASE scrape_mod").run();
+    throw err;
+  }
+}
+
+/** The dependency batch last queued by this process, which later batches fill up while it waits. */
+const openDependencyBatch = new WeakMap<Deps, string>();
+
+/**
+ * Queues `ids` (unknown dependencies, each once) for reading in dependency batches of up to 16:
+ * first into the room left in the dependency batch this process queued last, while it is still
+ * queued (its payload rewritten in the caller's transaction), then in new batches. During a
+ * crawl most batches name one or two unknown mods, most of them read by their listing batch by
+ * the time the dependency batch runs: filled up, there are a fraction as many jobs, each checking
+ * up to 16 mods, instead of one job (a claim and two commits) for every batch that named any.
+ */
+function queueDependencyBatches(deps: Deps, ids: string[]): void {
+  let rest = ids;
+  const openId = openDependencyBatch.get(deps);
+  if (openId) {
+    const row = stmt(deps.sqlite, "SELECT payload FROM jobs WHERE id = ? AND status = 'queued'").get(openId) as { payload: string } | null;
+    const held: string[] = row ? (JSON.parse(row.payload).workshop_ids ?? []) : [];
+    if (row && held.length < DEPENDENCY_BATCH) {
+      const have = new Set(held);
+      const fresh = rest.filter((id) => !have.has(id));
+      const add = fresh.slice(0, DEPENDENCY_BATCH - held.length);
+      if (add.length) {
+        stmt(deps.sqlite, "UPDATE jobs SET payload = ? WHERE id = ? AND status = 'queued'").run(JSON.stringify({ workshop_ids: [...held, ...add], if_unknown: true }), openId);
+      }
+      rest = fresh.slice(add.length);
+    } else if (row) rest = rest.filter((id) => !held.includes(id));
+  }
+  for (let i = 0; i < rest.length; i += DEPENDENCY_BATCH) {
+    openDependencyBatch.set(deps, queueDetailBatch(deps, rest.slice(i, i + DEPENDENCY_BATCH), true));
+  }
 }
 
 export interface BatchResult {
@@ -355,10 +432,10 @@ export async function scrapeDetailBatch(
       const unknownDeps = new Set<string>();
       for (const d of fetched) {
         try {
-          // A nested transaction is a savepoint: a mod that fails rolls back alone (its
-          // dependencies with it: they are added only once it is stored).
+          // Each mod in a savepoint: a mod that fails rolls back alone (its dependencies with
+          // it: they are added only once it is stored).
           const mine = new Set<string>();
-          const r = deps.sqlite.transaction(() => storeDetail(deps, hooks, d, now, mine))();
+          const r = inSavepoint(deps, () => storeDetail(deps, hooks, d, now, mine));
           for (const id of mine) unknownDeps.add(id);
           out[r.status]++;
         } catch (err) {
@@ -371,7 +448,7 @@ export async function scrapeDetailBatch(
         const stored = repo.knownModIds(deps.sqlite, [...unknownDeps]);
         const ownJob = new Set([...out.deferred.map((x) => x.workshop_id), ...failed.map(([id]) => id)]);
         const toQueue = [...unknownDeps].filter((id) => !stored.has(id) && !ownJob.has(id));
-        for (let i = 0; i < toQueue.length; i += DETAIL_BATCH) queueDetailBatch(deps, toQueue.slice(i, i + DETAIL_BATCH), true);
+        queueDependencyBatches(deps, toQueue);
         if (toQueue.length) out.queued_dependencies = toQueue.length;
       }
     })

@@ -246,7 +246,8 @@ function prepare(sqlite: Database) {
     ),
     touchListed: sqlite.prepare(
       `UPDATE mods SET subscriber_count = $subscriber_count, rating = $rating, rating_count = $rating_count, listed_at = $now
-       WHERE workshop_id = $workshop_id AND state != 'unknown'`,
+       WHERE workshop_id = $workshop_id AND state != 'unknown'
+         AND (subscriber_count IS NOT $subscriber_count OR rating IS NOT $rating OR rating_count IS NOT $rating_count)`,
     ),
     unseenSince: sqlite.prepare<{ workshop_id: string }, [number]>(
       "SELECT workshop_id FROM mods WHERE state IN ('active', 'unlisted') AND (listed_at IS NULL OR listed_at < ?)",
@@ -406,7 +407,9 @@ export type ListingDecision = "new" | "changed" | "unchanged";
 
 /**
  * Compares a listing page with the catalog: rows that are new or changed need a detail scrape;
- * unchanged ones get their counters refreshed (one transaction for the page).
+ * the others get their counters refreshed (one transaction for the page), and only when a
+ * counter moved: a row the listing shows as it was is not written at all (a re-crawl of an
+ * unchanged catalog writes nothing; the walk keeps the ids it saw for `modsUnseenSince`).
  */
 export function reconcileListingPage(sqlite: Database, rows: AssetRow[], now: number): Map<string, ListingDecision> {
   const s = stmts(sqlite);
@@ -436,9 +439,16 @@ export function reconcileListingPage(sqlite: Database, rows: AssetRow[], now: nu
   return out;
 }
 
-/** Mods the catalog shows as listed that a complete crawl started at `since` did not see. */
-export function modsUnseenSince(sqlite: Database, since: number): string[] {
-  return stmts(sqlite).unseenSince.all(since).map((r) => r.workshop_id);
+/**
+ * Mods the catalog shows as listed that a complete crawl started at `since` did not see: not in
+ * `seen` (the ids its walk read) and not stored since it started (a detail scrape of the same
+ * crawl, e.g. of a dependency, wrote them).
+ */
+export function modsUnseenSince(sqlite: Database, since: number, seen: ReadonlySet<string>): string[] {
+  return stmts(sqlite)
+    .unseenSince.all(since)
+    .map((r) => r.workshop_id)
+    .filter((id) => !seen.has(id));
 }
 
 export function getScraperState(sqlite: Database, key: string): number | null {

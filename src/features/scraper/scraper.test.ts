@@ -125,6 +125,32 @@ describe("scraper: full discovery", () => {
     expect(count("SELECT count(*) AS n FROM mods")).toBe(9);
   });
 
+  test("a re-crawl writes no mods row the listing shows unchanged; a moved counter is written alone; unseen mods are still found", async () => {
+    await runFull();
+    // Every write to a mods row from here on is counted (test-only trigger).
+    t.deps.sqlite.exec(`CREATE TABLE mod_writes (workshop_id TEXT);
+      CREATE TRIGGER count_mod_writes AFTER UPDATE ON mods BEGIN INSERT INTO mod_writes VALUES (new.workshop_id); END`);
+    const writes = () => (t.deps.sqlite.query("SELECT workshop_id FROM mod_writes").all() as { workshop_id: string }[]).map((r) => r.workshop_id);
+    const detailGen = () => count("SELECT value AS n FROM catalog_state WHERE key = 'detail_gen'");
+    const gen = detailGen();
+    t.clock.advance(60_000);
+    const second = await runFull();
+    expect(job(second).result).toMatchObject({ queued: 0, unseen_queued: 0, complete: true });
+    expect(writes()).toEqual([]);
+    expect(detailGen()).toBe(gen);
+    fake.mods.get(SMALL.core)!.subscriberCount = 123_456;
+    fake.remove(SMALL.chainC);
+    fake.changed();
+    t.clock.advance(60_000);
+    const third = await runFull();
+    expect(job(third).result).toMatchObject({ queued: 0, unseen_queued: 1, complete: true });
+    // The counter, then the vanished mod's detail scrape marking it removed.
+    expect(writes()).toEqual([SMALL.core, SMALL.chainC]);
+    expect(modRow(SMALL.core).subscriber_count).toBe(123_456);
+    expect(modRow(SMALL.chainC).state).toBe("removed");
+    expect(detailGen()).toBeGreaterThan(gen);
+  });
+
   test("a mod that vanished or went private keeps its data with that state", async () => {
     await runFull();
     fake.remove(SMALL.chainC);

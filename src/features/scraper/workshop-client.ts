@@ -154,11 +154,12 @@ export class WorkshopClient {
     if (!this.buildIdPromise) {
       this.buildIdPromise = (async () => {
         try {
-          const res = await this.request(`${this.baseUrl}/workshop`, signal);
+          const { res, deadline } = await this.request(`${this.baseUrl}/workshop`, signal);
           if (!res.ok) {
+            deadline.end();
             throw new WorkshopHttpError(`workshop page answered HTTP ${res.status}`, res.status);
           }
-          const id = extractBuildId(await res.text());
+          const id = extractBuildId(await read(res, deadline));
           this.buildId = id;
           this.stats.buildIdRefreshes++;
           return id;
@@ -239,8 +240,9 @@ export class WorkshopClient {
     let buildId = await this.getBuildId(signal);
     for (let refreshed = false; ; refreshed = true) {
       const url = `${this.baseUrl}/_next/data/${encodeURIComponent(buildId)}/${path}?${query}`;
-      const res = await this.request(url, signal);
+      const { res, deadline } = await this.request(url, signal);
       if (res.status === 404) {
+        deadline.end();
         await res.body?.cancel().catch(() => {});
         if (refreshed) throw new WorkshopNotFoundError(`workshop ${what}: not found`);
         const fresh = await this.refreshBuildId(signal);
@@ -249,10 +251,11 @@ export class WorkshopClient {
         continue;
       }
       if (!res.ok) {
+        deadline.end();
         await res.body?.cancel().catch(() => {});
         throw new WorkshopHttpError(`workshop ${what}: HTTP ${res.status}`, res.status);
       }
-      const text = await res.text();
+      const text = await read(res, deadline);
       try {
         return JSON.parse(text);
       } catch {
@@ -276,31 +279,36 @@ export class WorkshopClient {
 
   /**
    * One GET with rate limiting, a timeout and retries on 429/5xx/network errors.
-   * Returns the final response (any status that is not retried, or a 404).
+   * Returns the final response (any status that is not retried, or a 404) and its deadline,
+   * which the caller ends once it has read the body (`read`).
    */
-  private async request(url: string, signal?: AbortSignal): Promise<Response> {
+  private async request(url: string, signal?: AbortSignal): Promise<{ res: Response; deadline: Deadline }> {
     let lastError = "";
     for (let attempt = 0; attempt <= this.maxRetries; attempt++) {
       await this.takeSlot(signal);
       this.stats.requests++;
-      const timeout = AbortSignal.timeout(this.timeoutMs);
-      const combined = signal ? AbortSignal.any([signal, timeout]) : timeout;
+      // The request's own deadline (and the caller's signal) abort it; the deadline ends with the
+      // body read (`read`). A timer cleared when done, not AbortSignal.timeout, whose timer stays
+      // armed for the whole 20 s and then fires (with an abort event) for every request made.
+      const deadline = new Deadline(this.timeoutMs, signal);
       let res: Response | null = null;
       try {
         res = await sourceFetch(
           url,
-          { headers: { "User-Agent": this.userAgent, Accept: "application/json, text/html;q=0.9" }, signal: combined },
+          { headers: { "User-Agent": this.userAgent, Accept: "application/json, text/html;q=0.9" }, signal: deadline.signal },
           { origin: this.origin, fetchImpl: this.fetchFn },
         );
       } catch (err) {
+        deadline.end();
         if (signal?.aborted) throw signal.reason ?? err;
         if (err instanceof OffOriginError) {
           throw new WorkshopRedirectError(`workshop ${pathOf(url)}: ${err.message}; if the site has moved, set LOADOUT_WORKSHOP_URL to its new origin`);
         }
-        lastError = timeout.aborted ? `timed out after ${this.timeoutMs} ms` : describeFetchFailure(err, url);
+        lastError = deadline.timedOut ? `timed out after ${this.timeoutMs} ms` : describeFetchFailure(err, url);
       }
       if (res) {
-        if (res.status !== 429 && res.status < 500) return res;
+        if (res.status !== 429 && res.status < 500) return { res, deadline };
+        deadline.end();
         lastError = `HTTP ${res.status}`;
         const retryAfter = parseRetryAfter(res.headers.get("retry-after"), this.now());
         await res.body?.cancel().catch(() => {});
@@ -333,6 +341,53 @@ export class WorkshopClient {
     this.nextSlot = Math.max(this.nextSlot, this.now() + wait);
     this.stats.waitedMs += wait;
     if (wait > 0) await this.sleep(wait, signal);
+  }
+}
+
+/**
+ * One request's deadline: its signal aborts when the timeout passes (a TimeoutError, as
+ * AbortSignal.timeout gives) or when the caller's signal aborts; `end` clears the timer and
+ * lets go of the caller's signal.
+ */
+class Deadline {
+  private readonly controller = new AbortController();
+  private readonly timer: ReturnType<typeof setTimeout>;
+  private readonly onAbort: (() => void) | null = null;
+  timedOut = false;
+
+  constructor(
+    ms: number,
+    private readonly outer?: AbortSignal,
+  ) {
+    this.timer = setTimeout(() => {
+      this.timedOut = true;
+      this.controller.abort(new DOMException("The operation timed out.", "TimeoutError"));
+    }, ms);
+    if (outer) {
+      if (outer.aborted) this.controller.abort(outer.reason);
+      else {
+        this.onAbort = () => this.controller.abort(outer.reason);
+        outer.addEventListener("abort", this.onAbort, { once: true });
+      }
+    }
+  }
+
+  get signal(): AbortSignal {
+    return this.controller.signal;
+  }
+
+  end(): void {
+    clearTimeout(this.timer);
+    if (this.onAbort) this.outer!.removeEventListener("abort", this.onAbort);
+  }
+}
+
+/** The body as text, within the request's deadline (which ends with it, however it ends). */
+async function read(res: Response, deadline: Deadline): Promise<string> {
+  try {
+    return await res.text();
+  } finally {
+    deadline.end();
   }
 }
 
