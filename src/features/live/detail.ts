@@ -74,7 +74,8 @@ function variantTable(sqlite: Database): Variants {
 }
 
 function variantOf(t: Variants, wid: string, name: string, version: string | null): number {
-  const key = J([wid, name, version]);
+  // Unambiguous without JSON.stringify: each text after its length.
+  const key = `${wid.length}:${wid}${name.length}:${name}${version === null ? "-" : `+${version}`}`;
   let v = t.index.get(key);
   if (v === undefined) {
     t.index.set(key, (v = t.wid.length));
@@ -376,7 +377,10 @@ function buildDetail(
  * What the detail caches hold (for the metrics): answers of the snapshot `s`, the catalog's mods
  * with their items and variants, and the servers' mod lists of `s` read so far.
  */
-export function detailCacheStats(sqlite: Database, s: LiveSnapshot | null): { servers: number; bytes: number; mods: number; modBytes: number; lists: number; listBytes: number } {
+export function detailCacheStats(
+  sqlite: Database,
+  s: LiveSnapshot | null,
+): { servers: number; bytes: number; mods: number; modBytes: number; parts: number; lists: number; listBytes: number } {
   const a = s ? answers.get(s) : undefined;
   const c = catalogs.get(sqlite);
   let lists = 0;
@@ -389,7 +393,9 @@ export function detailCacheStats(sqlite: Database, s: LiveSnapshot | null): { se
       listBytes += "sql" in m ? 32 : m.variants.byteLength + m.positions.byteLength + 160;
     }
   }
+  // The variant table: its strings (2 bytes a character) twice (the arrays and the index key).
   const t = variantTables.get(sqlite);
-  if (t) for (let v = 0; v < t.wid.length; v++) listBytes += 2 * (t.wid[v]!.length + t.name[v]!.length + (t.version[v]?.length ?? 0)) * 2 + 100;
-  return { servers: a?.lru.map.size ?? 0, bytes: a?.lru.bytes ?? 0, mods: c?.map.size ?? 0, modBytes: c?.bytes ?? 0, lists, listBytes };
+  if (t) for (let v = 0; v < t.wid.length; v++) listBytes += 4 * (t.wid[v]!.length + t.name[v]!.length + (t.version[v]?.length ?? 0)) + 100;
+  const parts = c ? c.parts.reduce((n, p) => n + (p ? 1 : 0), 0) : 0;
+  return { servers: a?.lru.map.size ?? 0, bytes: a?.lru.bytes ?? 0, mods: c?.map.size ?? 0, modBytes: c?.bytes ?? 0, parts, lists, listBytes };
 }
