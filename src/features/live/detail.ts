@@ -28,7 +28,7 @@
 import type { Database } from "bun:sqlite";
 import { BytesLru } from "../../shared/bytes-lru";
 import { toIso } from "../../shared/time";
-import { entryJson, type LiveSnapshot, type ServerModList } from "./snapshot";
+import { entryJson, peekLiveSnapshot, type LiveSnapshot, type ServerModList } from "./snapshot";
 import { stmt, type ServerRow } from "./repository";
 
 /** Whole answers kept a snapshot (UTF-8 bytes), of at least KEEP_FROM_BYTES each. */
@@ -53,20 +53,22 @@ const answers = new WeakMap<LiveSnapshot, { gen: number; lru: BytesLru<Uint8Arra
 
 // ---- Variants: (workshop id, reported name, reported version), numbered per database ----------
 
-/** Every variant seen, by number; a table is started anew (with the catalog caches) past MAX_VARIANTS. */
+/**
+ * Every variant seen, by number: its key (the three texts, each after its length, so no two
+ * variants share one), decoded when its part is rendered; a table is started anew (with the
+ * catalog caches) past MAX_VARIANTS.
+ */
 interface Variants {
   index: Map<string, number>;
-  wid: string[];
-  name: string[];
-  version: (string | null)[];
+  keys: string[];
 }
 const MAX_VARIANTS = 200_000;
 const variantTables = new WeakMap<Database, Variants>();
 
 function variantTable(sqlite: Database): Variants {
   let t = variantTables.get(sqlite);
-  if (!t || t.wid.length > MAX_VARIANTS) {
-    variantTables.set(sqlite, (t = { index: new Map(), wid: [], name: [], version: [] }));
+  if (!t || t.keys.length > MAX_VARIANTS) {
+    variantTables.set(sqlite, (t = { index: new Map(), keys: [] }));
     // Rendered variants are held by number: numbers of another table mean other variants.
     catalogs.delete(sqlite);
   }
@@ -74,24 +76,33 @@ function variantTable(sqlite: Database): Variants {
 }
 
 function variantOf(t: Variants, wid: string, name: string, version: string | null): number {
-  // Unambiguous without JSON.stringify: each text after its length.
   const key = `${wid.length}:${wid}${name.length}:${name}${version === null ? "-" : `+${version}`}`;
   let v = t.index.get(key);
   if (v === undefined) {
-    t.index.set(key, (v = t.wid.length));
-    t.wid.push(wid);
-    t.name.push(name);
-    t.version.push(version);
+    t.index.set(key, (v = t.keys.length));
+    t.keys.push(key);
   }
   return v;
 }
 
+/** A variant's workshop id, reported name and version, from its key. */
+function decodeVariant(key: string): { wid: string; name: string; version: string | null } {
+  const a = key.indexOf(":");
+  const widEnd = a + 1 + Number(key.slice(0, a));
+  const b = key.indexOf(":", widEnd);
+  const nameEnd = b + 1 + Number(key.slice(widEnd, b));
+  return { wid: key.slice(a + 1, widEnd), name: key.slice(b + 1, nameEnd), version: key[nameEnd] === "-" ? null : key.slice(nameEnd + 1) };
+}
+
 // ---- A server's mod list, per mod-list version --------------------------------------------------
 
-/** A server's mods in position order (variant numbers of `table`, positions), or `sql`: answered by the SQL path. */
-type ServerMods = { table: Variants; variants: Int32Array; positions: Int32Array } | { sql: true };
+/**
+ * A server's mods in position order (variant numbers of `table`, and their positions, null when
+ * they are 0, 1, 2, …: the usual case), or `sql`: answered by the SQL path.
+ */
+type ServerMods = { table: Variants; variants: Int32Array; positions: Int32Array | null } | { sql: true };
 const serverMods = new WeakMap<ServerModList, ServerMods>();
-const NO_MODS = { variants: new Int32Array(0), positions: new Int32Array(0) };
+const NO_MODS = { variants: new Int32Array(0), positions: null };
 
 /**
  * A server's mods as it reported them: one range read of the clustered (server_sid, workshop_id)
@@ -114,12 +125,14 @@ function modsOf(sqlite: Database, s: LiveSnapshot, sid: number): ServerMods {
   else {
     const variants = new Int32Array(rows.length);
     const positions = new Int32Array(rows.length);
+    let counted = true;
     for (let k = 0; k < rows.length; k++) {
       const [wid, name, version, position] = rows[k]!;
       variants[k] = variantOf(table, wid, name, version);
       positions[k] = position;
+      if (position !== k) counted = false;
     }
-    out = { table, variants, positions };
+    out = { table, variants, positions: counted ? null : positions };
   }
   // Kept only when read at the version the snapshot holds (a write since then: the next request
   // has a new snapshot, whose list has the new version).
@@ -230,13 +243,11 @@ const EMPTY = new Uint8Array(0);
 function partOf(sqlite: Database, c: CatalogParts, t: Variants, v: number): Part {
   const kept = c.parts[v];
   if (kept) return kept;
-  const wid = t.wid[v]!;
+  const { wid, name: reported, version } = decodeVariant(t.keys[v]!);
   const m = catalogMod(sqlite, c, wid);
   const old = m.parts.find((p) => p.v === v);
   if (old) return (c.parts[v] = old);
-  const reported = t.name[v]!;
-  const version = t.version[v]!;
-  const name = reported !== "" && reported !== null ? reported : m.name;
+  const name = reported !== "" ? reported : m.name;
   const head = encoder.encode(`{"workshop_id":${J(wid)},"name":${J(name)},"version":${J(version)},"position":`);
   const itemVersion = version !== null && m.scanned.includes(version) ? version : m.version;
   let items: Uint8Array = EMPTY;
@@ -320,7 +331,7 @@ function buildDetail(
   r: ServerRow,
   row: number,
   online: boolean,
-  mods: { table: Variants; variants: Int32Array; positions: Int32Array },
+  mods: { table: Variants; variants: Int32Array; positions: Int32Array | null },
 ): Uint8Array {
   const { table, variants, positions } = mods;
   const entry = entryJson(s, row);
@@ -335,7 +346,7 @@ function buildDetail(
     const p = c.parts[v] ?? partOf(sqlite, c, table, v);
     heads[k] = p.head;
     tails[k] = p.tail;
-    size += p.head.byteLength + digitsOf(positions[k]!) + p.tail.byteLength;
+    size += p.head.byteLength + digitsOf(positions ? positions[k]! : k) + p.tail.byteLength;
     if (p.items.byteLength > 0) {
       size += p.items.byteLength + (nItems > 0 ? 1 : 0);
       items[nItems++] = p.items;
@@ -352,8 +363,9 @@ function buildDetail(
     if (k > 0) out[at++] = 44; // ,
     out.set(heads[k]!, at);
     at += heads[k]!.byteLength;
-    const d = digitsOf(positions[k]!);
-    writeInt(out, at, positions[k]!, d);
+    const position = positions ? positions[k]! : k;
+    const d = digitsOf(position);
+    writeInt(out, at, position, d);
     at += d;
     out.set(tails[k]!, at);
     at += tails[k]!.byteLength;
@@ -390,12 +402,81 @@ export function detailCacheStats(
       const m = serverMods.get(l);
       if (!m) continue;
       lists++;
-      listBytes += "sql" in m ? 32 : m.variants.byteLength + m.positions.byteLength + 160;
+      listBytes += "sql" in m ? 32 : m.variants.byteLength + (m.positions?.byteLength ?? 0) + 160;
     }
   }
-  // The variant table: its strings (2 bytes a character) twice (the arrays and the index key).
+  // The variant table: each key (2 bytes a character at most) and its place in the map and array.
   const t = variantTables.get(sqlite);
-  if (t) for (let v = 0; v < t.wid.length; v++) listBytes += 4 * (t.wid[v]!.length + t.name[v]!.length + (t.version[v]?.length ?? 0)) + 100;
+  if (t) for (const k of t.keys) listBytes += 2 * k.length + 80;
   const parts = c ? c.parts.reduce((n, p) => n + (p ? 1 : 0), 0) : 0;
   return { servers: a?.lru.map.size ?? 0, bytes: a?.lru.bytes ?? 0, mods: c?.map.size ?? 0, modBytes: c?.bytes ?? 0, parts, lists, listBytes };
 }
+
+// ---- Warming ahead, while idle ----------------------------------------------------------------------
+
+/** Where the warm is: the snapshot and catalog generation it prepares, and the next row. */
+const warmCursors = new WeakMap<Database, { s: LiveSnapshot; gen: number; next: number }>();
+
+/**
+ * Prepares, for at most `budgetMs`, what the next rows of the current snapshot need (their mod
+ * lists, their variants' parts), so their first request copies its answer together like any other.
+ * The same work a first request does (modsOf, partOf), only earlier; returns true once every row
+ * of the current snapshot and catalog generation is prepared (or there is no snapshot).
+ */
+export function warmDetails(sqlite: Database, budgetMs: number): boolean {
+  const s = peekLiveSnapshot(sqlite);
+  if (!s) return true;
+  const gen = readCatalogGen(sqlite);
+  let w = warmCursors.get(sqlite);
+  if (!w || w.s !== s || w.gen !== gen) warmCursors.set(sqlite, (w = { s, gen, next: 0 }));
+  const c = catalogCache(sqlite, gen);
+  const until = performance.now() + budgetMs;
+  while (w.next < s.rows.length) {
+    const mods = modsOf(sqlite, s, s.rows[w.next++]!.sid);
+    if (!("sql" in mods)) for (let k = 0; k < mods.variants.length; k++) if (!c.parts[mods.variants[k]!]) partOf(sqlite, c, mods.table, mods.variants[k]!);
+    if (performance.now() >= until) break;
+  }
+  return w.next >= s.rows.length;
+}
+
+/**
+ * In the server (src/server.ts): every `everyMs`, when the process used under a tenth of that in
+ * CPU since the last check (nobody to speak of is waiting), warms in slices of SLICE_MS (a request
+ * arriving waits at most one) for up to a quarter of the interval. At start that is every online
+ * server (~1.5–2 s of CPU at full scale, spread over the first idle seconds); after a scan only the
+ * servers whose mods changed and variants not seen before; after a catalog change every variant
+ * again. An error (none expected) stops it and is handed to `onError`. Unref'd; returns a stop function.
+ */
+export function startDetailWarmer(sqlite: Database, onError: (e: unknown) => void, everyMs = 500): () => void {
+  const cpuMs = () => {
+    const u = process.cpuUsage();
+    return (u.user + u.system) / 1000;
+  };
+  let last = cpuMs();
+  let stopped = false;
+  const slices = (left: number) => {
+    if (stopped || left <= 0) return void (last = cpuMs());
+    const t = performance.now();
+    try {
+      if (warmDetails(sqlite, SLICE_MS)) return void (last = cpuMs());
+    } catch (e) {
+      // Only ever an optimisation: stop, and let requests prepare what they need.
+      stopped = true;
+      clearInterval(timer);
+      return onError(e);
+    }
+    setImmediate(() => slices(left - (performance.now() - t)));
+  };
+  const timer = setInterval(() => {
+    const now = cpuMs();
+    const idle = now - last < everyMs / 10;
+    last = now;
+    if (idle) slices(everyMs / 4);
+  }, everyMs);
+  timer.unref();
+  return () => {
+    stopped = true;
+    clearInterval(timer);
+  };
+}
+const SLICE_MS = 4;

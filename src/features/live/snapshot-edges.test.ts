@@ -15,7 +15,7 @@ import { listServers, serverDetail, serverDetailJson, topMods, topServers } from
 import { listServersSql, serverDetailSql, topModsSql, topServersSql } from "../../../test/truth/live-sql";
 import { liveRepo } from "./repository";
 import { buildSnapshot, liveSnapshot as snap } from "./snapshot";
-import { detailCacheStats, KEEP_FROM_BYTES } from "./detail";
+import { detailCacheStats, KEEP_FROM_BYTES, warmDetails } from "./detail";
 import { answerBudget } from "../../shared/bytes-lru";
 const liveSnapshot = (deps: { sqlite: any; clock: { now(): number } }) => snap(deps.sqlite, deps.clock.now());
 
@@ -340,6 +340,30 @@ describe("a server's detail copied from kept parts", () => {
     }
     same();
     expect(detailCacheStats(t.deps.sqlite, liveSnapshot(t.deps)).parts).toBeGreaterThan(0);
+  });
+
+  test("warming ahead prepares every online server's list and parts without a request, in slices, again after a catalog write", () => {
+    const s = t.deps.sqlite;
+    // A catalog write: every part is of the old generation; a mod-row write: a new snapshot.
+    s.query(`UPDATE mods SET size_bytes = size_bytes + 1 WHERE workshop_id = ?`).run(M[0]);
+    s.query(`UPDATE game_server_mods SET version = '1.0.1' WHERE server_id = ? AND workshop_id = ?`).run(sid(8), M[0]);
+    liveSnapshot(t.deps); // the scan would have published it
+    // Server 8's list is new (the others' carried over); the parts held are of the old generation.
+    expect(detailCacheStats(s, liveSnapshot(t.deps)).lists).toBe(5);
+    const gen = () => (s.query(`SELECT value FROM live_state WHERE key = 'catalog_gen'`).get() as { value: number }).value;
+    const atGen = gen();
+    // A zero budget still prepares one row a call: the slices end.
+    let calls = 0;
+    while (!warmDetails(s, 0)) calls++;
+    expect(calls).toBeGreaterThan(2);
+    const st = detailCacheStats(s, liveSnapshot(t.deps));
+    expect(st.lists).toBe(6);
+    expect(st.parts).toBeGreaterThanOrEqual(9);
+    expect(st.servers).toBe(0);
+    expect(gen()).toBe(atGen); // warming writes nothing
+    // Done until something changes; then the answers are SQLite's.
+    expect(warmDetails(s, 0)).toBe(true);
+    same();
   });
 
   test("a kept big answer is answered again after a write to its mod's items", () => {
