@@ -442,7 +442,7 @@ export function warmDetails(sqlite: Database, budgetMs: number): boolean {
 /**
  * In the server (src/server.ts): every `everyMs`, when the process used under a tenth of that in
  * CPU since the last check (nobody to speak of is waiting), warms in slices of SLICE_MS (a request
- * arriving waits at most one) for up to a quarter of the interval. At start that is every online
+ * arriving waits at most one) for up to half the interval. At start that is every online
  * server (~1.5–2 s of CPU at full scale, spread over the first idle seconds); after a scan only the
  * servers whose mods changed and variants not seen before; after a catalog change every variant
  * again. An error (none expected) stops it and is handed to `onError`. Unref'd; returns a stop function.
@@ -471,7 +471,7 @@ export function startDetailWarmer(sqlite: Database, onError: (e: unknown) => voi
     const now = cpuMs();
     const idle = now - last < everyMs / 10;
     last = now;
-    if (idle) slices(everyMs / 4);
+    if (idle) slices(everyMs / 2);
   }, everyMs);
   timer.unref();
   return () => {
