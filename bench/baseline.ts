@@ -25,6 +25,7 @@ import { listItems } from "../src/features/lists/repository";
 import { exportFragment, exportFileName, type ExportType } from "../src/features/lists/server-json-format";
 import { unreadCount } from "../src/features/events/repository";
 import { createProcessRegistry } from "../src/features/platform/routes";
+import { startDetailWarmer } from "../src/features/live/detail";
 
 const [dbPath, portArg] = process.argv.slice(2);
 if (!dbPath || !portArg) {
@@ -165,4 +166,6 @@ Bun.serve({
     return notFound();
   },
 });
+// The same work as the service beside its requests: server details prepared ahead while idle.
+startDetailWarmer(sqlite, (e) => console.error("detail warming stopped", e));
 console.log(`baseline listening on ${portArg}`);
