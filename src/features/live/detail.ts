@@ -4,20 +4,21 @@
 //   snapshot.ts `entryJson`) and five more fields.
 // - `mods`: per mod the server runs, in its order, `{workshop_id, name, version, position, ...}`.
 //   What comes before `position` depends on the mod, the name and the version the server reports
-//   (a *variant*: ~17,600 at full scale, against ~193,000 (server, mod) rows), what comes after on
+//   (a *variant*: ~24,000 at full scale, against ~193,000 (server, mod) rows), what comes after on
 //   the catalog's side of the mod alone (size, image, latest version, in catalog); both are kept
 //   as UTF-8 per catalog generation, the position's digits written per request.
 // - `mod_items`: mod by mod in the server's order, the catalog's items of the version the server
 //   runs (when that version was scanned, else the catalog's latest) sorted by type and name,
 //   serialised once per catalog generation per (mod, item version, mod name) (~8,700 at full scale).
-// A server's mod list (its variants by number and positions, in position order, two Int32Arrays)
+// A server's mod list (its variants by number, in position order, and the positions unless 0, 1, …)
 // is read from SQLite once per mod-list version (game_server_mods_ver, moved by every write to the
 // server's mod rows) and kept with the snapshot's list of that version, which the next snapshot
 // carries over while the version stays: between scans, and across scans for unchanged servers, a
 // request reads no SQL but the two generations. The catalog's side of each mod (name, size, image,
 // version, scanned versions: a mods row is wide, its description before those columns) is read
-// once a catalog generation. Whole answers are also kept per live snapshot and catalog generation
-// (least recently used out), so a busy server's 105 KB answer is sent as is.
+// once a catalog generation. Whole answers of 64 KB or more are also kept per live snapshot and
+// catalog generation (least recently used out), so a busy server's 105 KB answer is sent as is.
+// While the process is idle, all of this is prepared ahead for every online server (warmDetails).
 //
 // Exactness: service.ts `detailOf` (the SQL path, and the tests' truth) orders the items by
 // (position, type, name, path, item_key), so a server's items are its mods' fragments in the
@@ -440,12 +441,13 @@ export function warmDetails(sqlite: Database, budgetMs: number): boolean {
 }
 
 /**
- * In the server (src/server.ts): every `everyMs`, when the process used under a tenth of that in
- * CPU since the last check (nobody to speak of is waiting), warms in slices of SLICE_MS (a request
- * arriving waits at most one) for up to half the interval. At start that is every online
- * server (~1.5–2 s of CPU at full scale, spread over the first idle seconds); after a scan only the
- * servers whose mods changed and variants not seen before; after a catalog change every variant
- * again. An error (none expected) stops it and is handed to `onError`. Unref'd; returns a stop function.
+ * In the server (src/server.ts): warms in slices of SLICE_MS (a request arriving waits at most
+ * one), one after another while the process is otherwise idle: every `everyMs` it checks the CPU
+ * the process used besides the slices, and under a tenth of the interval (nobody to speak of is
+ * waiting) it warms until the next check, else it waits. At start that is every online server
+ * (~2 s of CPU at full scale, in the first idle seconds); after a scan only the servers whose mods
+ * changed and variants not seen before; after a catalog change every variant again. An error (none
+ * expected) stops it and is handed to `onError`. Unref'd; returns a stop function.
  */
 export function startDetailWarmer(sqlite: Database, onError: (e: unknown) => void, everyMs = 500): () => void {
   const cpuMs = () => {
@@ -453,30 +455,39 @@ export function startDetailWarmer(sqlite: Database, onError: (e: unknown) => voi
     return (u.user + u.system) / 1000;
   };
   let last = cpuMs();
+  let own = 0; // CPU ms of the slices since the last check
+  let warming = false;
   let stopped = false;
-  const slices = (left: number) => {
-    if (stopped || left <= 0) return void (last = cpuMs());
-    const t = performance.now();
+  const slice = () => {
+    if (stopped || !warming) return;
+    const t = cpuMs();
+    let done: boolean;
     try {
-      if (warmDetails(sqlite, SLICE_MS)) return void (last = cpuMs());
+      done = warmDetails(sqlite, SLICE_MS);
     } catch (e) {
       // Only ever an optimisation: stop, and let requests prepare what they need.
-      stopped = true;
-      clearInterval(timer);
+      stop();
       return onError(e);
     }
-    setImmediate(() => slices(left - (performance.now() - t)));
+    own += cpuMs() - t;
+    if (done) warming = false;
+    else setImmediate(slice);
   };
   const timer = setInterval(() => {
     const now = cpuMs();
-    const idle = now - last < everyMs / 10;
+    const idle = now - last - own < everyMs / 10;
     last = now;
-    if (idle) slices(everyMs / 2);
+    own = 0;
+    if (idle && !warming) {
+      warming = true;
+      setImmediate(slice);
+    } else if (!idle) warming = false;
   }, everyMs);
   timer.unref();
-  return () => {
+  function stop() {
     stopped = true;
     clearInterval(timer);
-  };
+  }
+  return stop;
 }
 const SLICE_MS = 4;

@@ -15,7 +15,7 @@ import { listServers, serverDetail, serverDetailJson, topMods, topServers } from
 import { listServersSql, serverDetailSql, topModsSql, topServersSql } from "../../../test/truth/live-sql";
 import { liveRepo } from "./repository";
 import { buildSnapshot, liveSnapshot as snap } from "./snapshot";
-import { detailCacheStats, KEEP_FROM_BYTES, warmDetails } from "./detail";
+import { detailCacheStats, KEEP_FROM_BYTES, startDetailWarmer, warmDetails } from "./detail";
 import { answerBudget } from "../../shared/bytes-lru";
 const liveSnapshot = (deps: { sqlite: any; clock: { now(): number } }) => snap(deps.sqlite, deps.clock.now());
 
@@ -363,6 +363,23 @@ describe("a server's detail copied from kept parts", () => {
     expect(gen()).toBe(atGen); // warming writes nothing
     // Done until something changes; then the answers are SQLite's.
     expect(warmDetails(s, 0)).toBe(true);
+    same();
+  });
+
+  test("the warmer prepares a new snapshot's lists once the process is idle, and stops", async () => {
+    const s = t.deps.sqlite;
+    s.query(`UPDATE game_server_mods SET version = '1.0.2' WHERE server_id = ? AND workshop_id = ?`).run(sid(8), M[0]);
+    liveSnapshot(t.deps);
+    expect(detailCacheStats(s, liveSnapshot(t.deps)).lists).toBe(5);
+    const errors: unknown[] = [];
+    const stop = startDetailWarmer(s, (e) => errors.push(e), 20);
+    try {
+      for (let i = 0; i < 200 && detailCacheStats(s, liveSnapshot(t.deps)).lists < 6; i++) await Bun.sleep(25);
+    } finally {
+      stop();
+    }
+    expect(errors).toEqual([]);
+    expect(detailCacheStats(s, liveSnapshot(t.deps)).lists).toBe(6);
     same();
   });
 
