@@ -354,29 +354,27 @@ function buildDetail(
     }
   }
   const out = new Uint8Array(size);
-  out.set(SERVER_HEAD, 0);
-  let at = SERVER_HEAD.byteLength;
-  out.set(entry.subarray(0, entry.byteLength - 1), at); // without its closing brace
-  at += entry.byteLength - 1;
-  out.set(rest, at);
-  at += rest.byteLength;
+  let at = 0;
+  const put = (b: Uint8Array) => {
+    out.set(b, at);
+    at += b.byteLength;
+  };
+  put(SERVER_HEAD);
+  put(entry.subarray(0, entry.byteLength - 1)); // without its closing brace
+  put(rest);
   for (let k = 0; k < n; k++) {
     if (k > 0) out[at++] = 44; // ,
-    out.set(heads[k]!, at);
-    at += heads[k]!.byteLength;
+    put(heads[k]!);
     const position = positions ? positions[k]! : k;
     const d = digitsOf(position);
     writeInt(out, at, position, d);
     at += d;
-    out.set(tails[k]!, at);
-    at += tails[k]!.byteLength;
+    put(tails[k]!);
   }
-  out.set(MODS_END, at);
-  at += MODS_END.byteLength;
+  put(MODS_END);
   for (let k = 0; k < nItems; k++) {
     if (k > 0) out[at++] = 44; // ,
-    out.set(items[k]!, at);
-    at += items[k]!.byteLength;
+    put(items[k]!);
   }
   out[at++] = 93; // ]
   out[at] = 125; // }
