@@ -277,12 +277,11 @@ function partOf(sqlite: Database, c: CatalogParts, t: Variants, v: number): Part
 
 /**
  * The answer of an online server (its row from the snapshot `s`, `online` its online flag at
- * this time), as UTF-8 JSON: kept per snapshot and catalog generation, else copied together from
+ * this time) at catalog generation `gen` (read with the snapshot's, one statement), as UTF-8 JSON: kept per snapshot and catalog generation, else copied together from
  * the parts above; `sql` answers (the SQL path's object) when the server's positions are not
  * distinct 32-bit integers.
  */
-export function onlineDetailBytes(sqlite: Database, s: LiveSnapshot, r: ServerRow, row: number, online: boolean, sql: () => unknown): Uint8Array {
-  const gen = readCatalogGen(sqlite);
+export function onlineDetailBytes(sqlite: Database, s: LiveSnapshot, gen: number, r: ServerRow, row: number, online: boolean, sql: () => unknown): Uint8Array {
   let a = answers.get(s);
   if (!a || a.gen !== gen) answers.set(s, (a = { gen, lru: new BytesLru<Uint8Array>(DETAIL_CACHE_BYTES, sizeOf) }));
   const kept = a.lru.get(r.id);
