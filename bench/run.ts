@@ -344,6 +344,12 @@ async function stop(p: Subprocess) {
 
 interface Load extends LoadFigures {
   bytes_per_response: number;
+  /**
+   * CPU time of the answering process (service or baseline: user + system, all its threads, from
+   * /proc/<pid>/stat) over the load, divided by the requests answered: µs a request, robust to a
+   * busy machine where req/s and p99 are not (wrk only).
+   */
+  cpu_us_per_request?: number;
   /** Catalog answer caches (list + count + autocomplete) over this measurement, when asked. */
   cache_hit_rate?: number | null;
 }
@@ -376,9 +382,34 @@ let keyCounter = 0;
 
 type LoadGenerator = "wrk" | "autocannon";
 
-async function drive(base: string, ep: Endpoint, connections: number, seconds: number, apiKeys: number, amount: number | undefined, load: LoadGenerator): Promise<Load> {
+/** CPU ticks (user + system) the process has used; 0 when /proc cannot tell. */
+function cpuTicks(pid: number): number {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
+    const f = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+    return Number(f[11]) + Number(f[12]); // utime, stime (fields 14 and 15)
+  } catch {
+    return 0;
+  }
+}
+const CLK_TCK = (() => {
+  try {
+    return Number(Bun.spawnSync(["getconf", "CLK_TCK"]).stdout.toString().trim()) || 100;
+  } catch {
+    return 100;
+  }
+})();
+
+async function drive(base: string, ep: Endpoint, connections: number, seconds: number, apiKeys: number, amount: number | undefined, load: LoadGenerator, pid?: number): Promise<Load> {
   const rnd = mulberry32(42); // the same sequence of queries for the service and the baseline
-  if (load === "wrk") return driveWrk(base, { method: ep.method ?? "GET", path: ep.path, vary: ep.vary, body: ep.body, auth: ep.auth }, connections, seconds, apiKeys, rnd);
+  if (load === "wrk") {
+    let t0 = 0;
+    const l: Load = await driveWrk(base, { method: ep.method ?? "GET", path: ep.path, vary: ep.vary, body: ep.body, auth: ep.auth }, connections, seconds, apiKeys, rnd, () => {
+      if (pid) t0 = cpuTicks(pid);
+    });
+    if (pid && l.requests > 0) l.cpu_us_per_request = Math.round((((cpuTicks(pid) - t0) / CLK_TCK) * 1e6) / l.requests);
+    return l;
+  }
   const headers: Record<string, string> = {};
   if (ep.body) headers["content-type"] = "application/json";
   const r = await autocannon({
@@ -756,13 +787,13 @@ export async function runBench(opts: BenchOptions) {
       row.same_body = pb.status === 200 ? sameBody(ps.body, pb.body, ep) : false;
       for (const c of opts.connections) {
         const before = ep.cacheRate ? cacheTotals(await scrape(S, !opts.amount)) : null;
-        const s = await drive(S, ep, c, opts.duration, meta.ids.api_keys ?? 1, opts.amount, load);
+        const s = await drive(S, ep, c, opts.duration, meta.ids.api_keys ?? 1, opts.amount, load, svc.pid);
         if (before) {
           const after = cacheTotals(await scrape(S, !opts.amount));
           const n = after.hits + after.misses - before.hits - before.misses;
           s.cache_hit_rate = opts.amount ? null : n > 0 ? Math.round(((after.hits - before.hits) / n) * 1000) / 1000 : null;
         }
-        const b = await drive(B, ep, c, opts.duration, meta.ids.api_keys ?? 1, opts.amount, load);
+        const b = await drive(B, ep, c, opts.duration, meta.ids.api_keys ?? 1, opts.amount, load, base.pid);
         row.service.push(s);
         row.baseline.push(b);
         row.ratio_rps.push(b.rps > 0 ? Math.round((s.rps / b.rps) * 100) / 100 : null);
@@ -770,7 +801,8 @@ export async function runBench(opts: BenchOptions) {
         log(`${ep.name.padEnd(32)} c=${String(c).padEnd(3)} service p50 ${lat(s.p50).padStart(4)} p99 ${lat(s.p99).padStart(5)} ms ${String(s.rps).padStart(8)} req/s` +
           ` | baseline p50 ${lat(b.p50).padStart(4)} p99 ${lat(b.p99).padStart(5)} ms ${String(b.rps).padStart(8)} req/s | ratio ${row.ratio_rps.at(-1)}` +
           (s.non2xx || s.errors ? ` | service non-2xx ${s.non2xx} errors ${s.errors}` : "") +
-          (s.cache_hit_rate != null ? ` | cache hits ${(s.cache_hit_rate * 100).toFixed(1)}%` : ""));
+          (s.cache_hit_rate != null ? ` | cache hits ${(s.cache_hit_rate * 100).toFixed(1)}%` : "") +
+          (s.cpu_us_per_request != null ? ` | CPU µs/request ${s.cpu_us_per_request} (baseline ${b.cpu_us_per_request ?? "?"})` : ""));
       }
       const ib = opts.connections.indexOf(ep.budgetAt ?? 1);
       const at = ib >= 0 ? row.service[ib] : undefined;

@@ -18,7 +18,7 @@ import { loadConfig } from "../src/config";
 import { createDeps } from "../src/runtime";
 import { createMemoryLogger } from "../src/shared/log";
 import { BattleMetricsClient, bmPageSchema, bmServerSchema, firstPageUrl, normaliseServer, readPage, readServer, type LiveServer } from "../src/features/live/battlemetrics";
-import { finishScan, newServersLists, processPage, queueScrapes, runScan, SCAN_PAGE_CACHE_MB, ScanState, writeModRows } from "../src/features/live/scan";
+import { finishScan, newServersLists, newServersNames, processPage, queueScrapes, runScan, SCAN_PAGE_CACHE_MB, ScanState, writeModRows } from "../src/features/live/scan";
 import { withPageCache } from "../src/db/client";
 import { liveRepo } from "../src/features/live/repository";
 import { publishLiveSnapshot, snapshotWithUsage, type LiveSnapshot } from "../src/features/live/snapshot";
@@ -135,6 +135,7 @@ async function phases(): Promise<Record<string, number>[]> {
     const unknown: string[] = [];
     let snapshot!: LiveSnapshot;
     let known!: ReturnType<typeof newServersLists>;
+    let names!: ReturnType<typeof newServersNames>;
     // As runScan: the page cache grows for the scan's writes (withPageCache).
     withPageCache(sqlite, SCAN_PAGE_CACHE_MB, () =>
       sqlite
@@ -142,6 +143,7 @@ async function phases(): Promise<Record<string, number>[]> {
           t = process.cpuUsage();
           for (const servers of pages) unknown.push(...processPage(deps, servers, state));
           known = newServersLists(state);
+          names = newServersNames(state);
           writeModRows(deps, state);
           p["servers, raw points, mod diffs"] = cpuMs(t);
           t = process.cpuUsage();
@@ -153,6 +155,7 @@ async function phases(): Promise<Record<string, number>[]> {
           liveRepo.setState(sqlite, "last_scan_at", state.time);
           p["global + community points"] = cpuMs(t);
           t = process.cpuUsage();
+          liveRepo.refreshModNames(sqlite, names);
           snapshot = snapshotWithUsage(sqlite, state.time, now, known);
           p["live snapshot + mod usage"] = cpuMs(t);
           t = process.cpuUsage();

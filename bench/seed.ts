@@ -11,6 +11,7 @@
 // a busy server, a mod with a deep dependency chain, the bench user's API key).
 // Over 500 lines on purpose: one script that writes every table the benchmark reads, in one pass.
 import { serverSearchText } from "../src/features/live/search";
+import { liveRepo } from "../src/features/live/repository";
 import { mkdirSync, rmSync, existsSync, statSync, writeFileSync } from "node:fs";
 import { dirname, resolve } from "node:path";
 import { openDatabase, migrate } from "../src/db/client";
@@ -433,8 +434,8 @@ export async function seed(scaleName: string, out: string): Promise<SeedMeta> {
   // ---------------------------------------------------------------- mod changelog (365 days)
   reseed(5);
   tx(() => {
-    const ins = sqlite.prepare(`INSERT INTO game_server_mod_changes (server_sid, time, action, workshop_id, mod_name, old_version, new_version, size_bytes)
-      VALUES (?, ?, ?, ?, ?, ?, ?, ?)`);
+    // One change per event, each its own row of the changelog (a3_changelog_events.sql).
+    const ins = sqlite.prepare(`INSERT INTO game_server_mod_events (server_sid, time, n, changes) VALUES (?, ?, 1, ?)`);
     const events: [number, number][] = [];
     for (const sid of onlineSids) {
       const n = int(10, 120);
@@ -445,8 +446,8 @@ export async function seed(scaleName: string, out: string): Promise<SeedMeta> {
       const m = zipf(usedPool, 0.9);
       const action = pick(["added", "removed", "updated", "updated"]);
       const vs = modVersionsList[m]!;
-      ins.run(sid, t, action, modIds[m]!, modNames[m]!, action === "added" ? null : vs[Math.max(0, vs.length - 2)]!,
-        action === "removed" ? null : vs[vs.length - 1]!, modSize[m]!);
+      ins.run(sid, t, JSON.stringify([[action, modIds[m]!, modNames[m]!, action === "added" ? null : vs[Math.max(0, vs.length - 2)]!,
+        action === "removed" ? null : vs[vs.length - 1]!, modSize[m]!]]));
     }
     counts.game_server_mod_changes = events.length;
   });
@@ -537,6 +538,8 @@ export async function seed(scaleName: string, out: string): Promise<SeedMeta> {
        SELECT gm.workshop_id, coalesce(nullif(max(m.name), ''), max(gm.name), ''), count(*), sum(g.player_count), $now
        FROM game_servers g JOIN game_server_mods_by_sid gm ON gm.server_sid = g.sid LEFT JOIN mods m ON m.workshop_id = gm.workshop_id
        WHERE g.last_seen_at >= $since GROUP BY gm.workshop_id`).run({ now, since: now - HOUR });
+    // The named row per mod the usage's names come from, as the scan keeps it (a4_mod_names.sql).
+    liveRepo.refreshModNames(sqlite);
   });
   counts.stat_rows = statRows;
   phase("player history");

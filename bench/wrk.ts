@@ -72,8 +72,12 @@ end
 `;
 }
 
-/** Drives one endpoint for `seconds` with `connections` keep-alive connections (wrk -t2 at 2 or more). */
-export async function driveWrk(base: string, req: WrkRequest, connections: number, seconds: number, apiKeys: number, rnd: () => number): Promise<WrkLoad> {
+/**
+ * Drives one endpoint for `seconds` with `connections` keep-alive connections (wrk -t2 at 2 or more).
+ * `started` is called once wrk runs (the paths are written by then): a caller timing the service's
+ * CPU over the load starts there.
+ */
+export async function driveWrk(base: string, req: WrkRequest, connections: number, seconds: number, apiKeys: number, rnd: () => number, started?: () => void): Promise<WrkLoad> {
   const dir = mkdtempSync(join(tmpdir(), "loadout-wrk-"));
   try {
     let pathsFile: string | null = null;
@@ -87,6 +91,7 @@ export async function driveWrk(base: string, req: WrkRequest, connections: numbe
     writeFileSync(lua, script(req, pathsFile, Math.max(1, apiKeys)));
     const threads = Math.min(2, connections);
     const p = spawn(["wrk", `-t${threads}`, `-c${connections}`, `-d${seconds}s`, "--timeout", "30s", "-s", lua, base], { stdout: "pipe", stderr: "pipe" });
+    started?.();
     const [out, err] = await Promise.all([new Response(p.stdout).text(), new Response(p.stderr).text()]);
     await p.exited;
     const line = out.split("\n").find((l) => l.startsWith("WRKJSON "));

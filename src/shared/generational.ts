@@ -3,7 +3,8 @@
 // writer can leave it stale). A read that finds another generation builds anew, but at most once
 // every `rebuildMs`: building costs, and while a writer keeps writing (a crawl) the caller answers
 // from SQL between builds, which is always right. One per database handle.
-import type { Database, Statement } from "bun:sqlite";
+import type { Database } from "bun:sqlite";
+import { generation } from "../db/statements";
 
 export interface Generational<T extends { gen: number }> {
   /** The structure of the current generation, built now if allowed, or null (answer from SQL). */
@@ -13,7 +14,8 @@ export interface Generational<T extends { gen: number }> {
 }
 
 /**
- * @param genSql a query of one row with the generation as `value`
+ * @param genSql the generation's read, `SELECT value FROM <catalog_state|live_state> WHERE key = '<key>'`
+ *   (read through `generation` in src/db/statements.ts: once per run of JavaScript and per write)
  * @param build builds the structure as of generation `gen` (in its own read transaction)
  */
 export function generational<T extends { gen: number }>(
@@ -21,15 +23,19 @@ export function generational<T extends { gen: number }>(
   rebuildMs: number,
   build: (sqlite: Database, gen: number) => T,
 ): Generational<T> {
-  const states = new WeakMap<Database, { value: T | null; lastBuild: number; gen: Statement<{ value: number }, []> }>();
+  const at = /^SELECT value FROM (catalog_state|live_state) WHERE key = '(\w+)'$/.exec(genSql);
+  if (!at) throw new Error(`generational: not a generation read: ${genSql}`);
+  const table = at[1] as "catalog_state" | "live_state";
+  const key = at[2]!;
+  const states = new WeakMap<Database, { value: T | null; lastBuild: number }>();
   return {
     current(sqlite, now = performance.now()) {
       let s = states.get(sqlite);
       if (!s) {
-        s = { value: null, lastBuild: -Infinity, gen: sqlite.prepare(genSql) as Statement<{ value: number }, []> };
+        s = { value: null, lastBuild: -Infinity };
         states.set(sqlite, s);
       }
-      const gen = s.gen.get()?.value ?? 0;
+      const gen = generation(sqlite, table, key);
       if (s.value?.gen === gen) return s.value;
       if (now - s.lastBuild < rebuildMs) return null;
       s.lastBuild = now;

@@ -6,12 +6,14 @@
 // Generations (src/db/custom/98_catalog_answers_gen.sql): triggers move catalog_state.detail_gen
 // on every write to mods (but the crawl's listed_at mark) and mod_dependencies, growth_gen on every
 // write to mod_growth and mod_growth_buckets, by any code path or process. A lookup reads the
-// generation (one prepared single-row read) and drops every answer of another one, so no answer
+// generation (`generation` in src/db/statements.ts: one read of catalog_state per run of
+// JavaScript and per write through the connection) and drops every answer of another one, so no answer
 // outlives a write it depends on. Bounded in bytes (2 a character, the least recently used answer
 // out first; `many`'s parts of pages are read with peek, oldest first out), each store by its own
 // cap and all answer caches together by their shared budget (src/shared/bytes-lru.ts).
-import type { Database, Statement } from "bun:sqlite";
+import type { Database } from "bun:sqlite";
 import { BytesLru } from "../../shared/bytes-lru";
+import { generation } from "../../db/statements";
 
 type GenKey = "detail_gen" | "growth_gen";
 
@@ -21,13 +23,23 @@ interface State<V, K> {
   /** Lookups answered from memory, and read anew (the metrics count them). */
   hits: number;
   misses: number;
-  genStmt: Statement<{ value: number }, []>;
+}
+
+/** A store the metrics report (a GenerationalAnswers, or another keeper of answers: summaries.ts). */
+export interface AnswerStore {
+  readonly name: string;
+  counts(sqlite: Database): { hits: number; misses: number; entries: number; bytes: number };
 }
 
 /** Every store (the metrics report their sizes and hit counts). */
-const stores: GenerationalAnswers<unknown, unknown>[] = [];
+const stores: AnswerStore[] = [];
 
-export class GenerationalAnswers<V, K = string> {
+/** Adds a store to those the metrics report. */
+export function registerAnswerStore(s: AnswerStore): void {
+  stores.push(s);
+}
+
+export class GenerationalAnswers<V, K = string> implements AnswerStore {
   private readonly states = new WeakMap<Database, State<V, K>>();
 
   constructor(
@@ -36,17 +48,17 @@ export class GenerationalAnswers<V, K = string> {
     private readonly maxBytes: number,
     private readonly sizeOf: (v: V) => number,
   ) {
-    stores.push(this as GenerationalAnswers<unknown, unknown>);
+    registerAnswerStore(this);
   }
 
   /** This database's answers, emptied first when the generation moved since the last lookup. */
   private current(sqlite: Database): State<V, K> {
     let s = this.states.get(sqlite);
     if (!s) {
-      s = { gen: -1, answers: new BytesLru<V, K>(this.maxBytes, (_, v) => this.sizeOf(v)), hits: 0, misses: 0, genStmt: sqlite.prepare(`SELECT value FROM catalog_state WHERE key = '${this.genKey}'`) as Statement<{ value: number }, []> };
+      s = { gen: -1, answers: new BytesLru<V, K>(this.maxBytes, (_, v) => this.sizeOf(v)), hits: 0, misses: 0 };
       this.states.set(sqlite, s);
     }
-    const gen = s.genStmt.get()?.value ?? 0;
+    const gen = generation(sqlite, "catalog_state", this.genKey);
     if (gen !== s.gen) {
       s.answers.clear();
       s.gen = gen;

@@ -126,6 +126,18 @@ describe("dependency graph in memory", () => {
     compare(sqlite, [a, b, c, ...ids.slice(0, 60)]);
     sqlite.query("UPDATE mods SET state = 'active' WHERE workshop_id = ?").run(a);
   });
+
+  test("texts with wide characters come back from the packed graph as they are", () => {
+    const sqlite = t.deps.sqlite;
+    const [a, b] = ids.filter((id) => svc.getDependencyCounts(sqlite, id, "sql").deps > 0) as [string, string];
+    sqlite.query("UPDATE mods SET name = 'Мод 中 \u{1F600} é', version = 'v\u{1F600}1' WHERE workshop_id = ?").run(a);
+    sqlite.query("UPDATE mod_dependencies SET depends_on_name = 'Зависимость \u{1F600}', version = NULL WHERE workshop_id = ?").run(b);
+    const g = depGraph(sqlite, performance.now() + 20 * REBUILD_MS)!;
+    expect(depGraph(sqlite)).toBe(g);
+    expect(svc.getModDetail(t.deps, a).name).toBe("Мод 中 \u{1F600} é");
+    expect(svc.getModDetail(t.deps, b).dependencies.length).toBeGreaterThan(0);
+    compare(sqlite, [a, b, ...ids]);
+  });
 });
 
 describe("binaryCompare", () => {

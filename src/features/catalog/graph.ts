@@ -20,6 +20,7 @@
 import type { Database } from "bun:sqlite";
 import { generational } from "../../shared/generational";
 import { VISIBLE } from "./orders";
+import { chunkBytes, PackedTextIndex, TextPacker, type PackedTexts } from "../../shared/packed-texts";
 
 /** One node of a dependency closure, as the SQL path reads it (repository.ts getDependencyClosure). */
 export interface GraphNodeRow {
@@ -51,19 +52,24 @@ export interface DepGraph {
   nodes: number;
   entries: number;
   edges: number;
+  /**
+   * The graph's texts packed (src/shared/packed-texts.ts): a few long strings and typed arrays
+   * instead of ~210,000 strings at full scale, which every collection of the heap had to mark.
+   * Node n's workshop id; a catalog entry's name and version (null for other nodes).
+   */
+  ids: PackedTexts;
+  name: PackedTexts;
+  version: PackedTexts;
   /** workshop_id → node. */
-  index: Map<string, number>;
-  ids: string[];
-  /** Catalog entries' name, version and size; null for other nodes. */
-  name: (string | null)[];
-  version: (string | null)[];
-  size: (number | null)[];
+  index: PackedTextIndex;
+  /** A catalog entry's size (NaN for other nodes). */
+  size: Float64Array;
   /** Edges of node n: e in [start[n], start[n+1]), in rowid order. */
   start: Int32Array;
   to: Int32Array;
-  edgeName: string[];
-  edgeVersion: (string | null)[];
-  edgeSize: number[];
+  edgeName: PackedTexts;
+  edgeVersion: PackedTexts;
+  edgeSize: Float64Array;
   /** The same edges of each node in the primary key's order, depends_on_id (positions e). */
   byKey: Int32Array;
   /** Edges ending at node n (rows of mod_dependencies whose depends_on_id is its id). */
@@ -95,9 +101,6 @@ export function binaryCompare(a: string, b: string): number {
   return a.length - b.length;
 }
 
-/** Bytes of a string held in memory (2 a character and a header; an estimate). */
-const strBytes = (s: string | null) => (s === null ? 8 : 32 + 2 * s.length);
-
 export function buildDepGraph(sqlite: Database, gen: number): DepGraph {
   const t0 = performance.now();
   return sqlite.transaction(() => {
@@ -110,32 +113,19 @@ export function buildDepGraph(sqlite: Database, gen: number): DepGraph {
       string | null,
       number,
     ][];
-    const index = new Map<string, number>();
+    // Nodes numbered while building with a Map and an array of ids (both dropped after).
+    const numbering = new Map<string, number>();
     const ids: string[] = [];
-    const name: (string | null)[] = [];
-    const version: (string | null)[] = [];
-    const size: (number | null)[] = [];
-    let bytes = 0;
     const node = (id: string): number => {
-      let n = index.get(id);
+      let n = numbering.get(id);
       if (n === undefined) {
         n = ids.length;
-        index.set(id, n);
+        numbering.set(id, n);
         ids.push(id);
-        name.push(null);
-        version.push(null);
-        size.push(null);
-        bytes += strBytes(id) + 48;
       }
       return n;
     };
-    for (const [id, nm, v, s] of mods) {
-      const n = node(id);
-      name[n] = nm;
-      version[n] = v;
-      size[n] = s;
-      bytes += strBytes(nm) + strBytes(v) + 24;
-    }
+    for (const m of mods) node(m[0]);
     const entries = ids.length;
     const E = rows.length;
     const from = new Int32Array(E);
@@ -150,20 +140,16 @@ export function buildDepGraph(sqlite: Database, gen: number): DepGraph {
     for (let n = 0; n < N; n++) start[n + 1]! += start[n]!;
     const fill = start.slice(0, N);
     const to = new Int32Array(E);
-    const edgeName = new Array<string>(E);
-    const edgeVersion = new Array<string | null>(E);
-    const edgeSize = new Array<number>(E);
+    const order = new Int32Array(E);
+    const edgeSize = new Float64Array(E);
     const dependents = new Int32Array(N);
     for (let i = 0; i < E; i++) {
-      const r = rows[i]!;
       const e = fill[from[i]!]!++;
-      const t = index.get(r[1])!;
+      const t = numbering.get(rows[i]![1])!;
       to[e] = t;
+      order[e] = i;
       dependents[t]!++;
-      edgeName[e] = r[2];
-      edgeVersion[e] = r[3];
-      edgeSize[e] = r[4];
-      bytes += strBytes(r[2]) + strBytes(r[3]) + 40;
+      edgeSize[e] = rows[i]![4];
     }
     // The same runs in the primary key's order (depends_on_id): the order SQLite's recursive walk
     // reaches a node's dependencies in (it searches the primary key's index).
@@ -174,7 +160,48 @@ export function buildDepGraph(sqlite: Database, gen: number): DepGraph {
       const b = start[n + 1]!;
       if (b - a > 1) byKey.subarray(a, b).sort((x, y) => binaryCompare(ids[to[x]!]!, ids[to[y]!]!));
     }
-    bytes += 4 * (3 * E + 4 * N + 1);
+    // The texts: ids in one packer of their own (looked up by the index), names and versions in
+    // another. Not deduplicated: a map of ~170,000 texts made the build ~1.5x slower for ~1 MB.
+    const idPack = new TextPacker();
+    const idCol = idPack.column(N);
+    for (let n = 0; n < N; n++) idCol.set(n, ids[n]!);
+    idPack.finish();
+    const pack = new TextPacker();
+    const nameCol = pack.column(N);
+    const versionCol = pack.column(N);
+    const size = new Float64Array(N).fill(Number.NaN);
+    for (let n = 0; n < entries; n++) {
+      const m = mods[n]!;
+      nameCol.set(n, m[1]);
+      versionCol.set(n, m[2]);
+      size[n] = m[3];
+    }
+    const edgeNameCol = pack.column(E);
+    const edgeVersionCol = pack.column(E);
+    for (let e = 0; e < E; e++) {
+      const r = rows[order[e]!]!;
+      edgeNameCol.set(e, r[2]);
+      edgeVersionCol.set(e, r[3]);
+    }
+    pack.finish();
+    const idTexts = idCol.build();
+    const index = new PackedTextIndex(idTexts, ids);
+    const name = nameCol.build();
+    const version = versionCol.build();
+    const edgeName = edgeNameCol.build();
+    const edgeVersion = edgeVersionCol.build();
+    const bytes =
+      chunkBytes(idTexts.chunks) +
+      chunkBytes(name.chunks) +
+      idTexts.arrayBytes +
+      name.arrayBytes +
+      version.arrayBytes +
+      edgeName.arrayBytes +
+      edgeVersion.arrayBytes +
+      index.bytes +
+      size.byteLength +
+      edgeSize.byteLength +
+      4 * (3 * E + 4 * N + 1);
     return {
       gen,
       builtAt: Date.now(),
@@ -182,10 +209,10 @@ export function buildDepGraph(sqlite: Database, gen: number): DepGraph {
       nodes: N,
       entries,
       edges: E,
-      index,
-      ids,
+      ids: idTexts,
       name,
       version,
+      index,
       size,
       start,
       to,
@@ -213,29 +240,32 @@ export const peekDepGraph: (sqlite: Database) => DepGraph | null = graphs.peek;
 /** Whether the id is a catalog entry (a mod row that is not a placeholder). */
 export function isEntry(g: DepGraph, id: string): boolean {
   const n = g.index.get(id);
-  return n !== undefined && g.name[n] !== null;
+  return n >= 0 && n < g.entries;
 }
 
 /** A catalog entry's name and size (null when the id is none). */
 export function entryOf(g: DepGraph, id: string): { name: string; size_bytes: number } | null {
   const n = g.index.get(id);
-  if (n === undefined || g.name[n] === null) return null;
-  return { name: g.name[n]!, size_bytes: g.size[n]! };
+  if (n < 0 || n >= g.entries) return null;
+  return { name: g.name.get(n)!, size_bytes: g.size[n]! };
 }
+
+/** A node's size as the SQL path reads it (null for a node that is no catalog entry). */
+const sizeOf = (g: DepGraph, n: number): number | null => (n < g.entries ? g.size[n]! : null);
 
 /** Edges of node n in rowid order, as the SQL path's json_group_array gives them. */
 function edgesOf(g: DepGraph, n: number): GraphNodeRow["edges"] {
   const a = g.start[n]!;
   const b = g.start[n + 1]!;
   const out = new Array<GraphNodeRow["edges"][number]>(b - a);
-  for (let e = a; e < b; e++) out[e - a] = [g.ids[g.to[e]!]!, g.edgeName[e]!, g.edgeVersion[e]!, g.edgeSize[e]!];
+  for (let e = a; e < b; e++) out[e - a] = [g.ids.get(g.to[e]!)!, g.edgeName.get(e)!, g.edgeVersion.get(e), g.edgeSize[e]!];
   return out;
 }
 
 /** The transitive closure of `id` (itself first), in the order and with the values the SQL path reads. */
 export function closureOf(g: DepGraph, id: string): GraphNodeRow[] {
   const root = g.index.get(id);
-  if (root === undefined) return [{ workshop_id: id, name: null, version: null, size_bytes: null, edges: [] }];
+  if (root < 0) return [{ workshop_id: id, name: null, version: null, size_bytes: null, edges: [] }];
   const stamp = (g.stamp = (g.stamp + 1) | 0 || 1);
   if (stamp === 1) g.mark.fill(0);
   const q = g.queue;
@@ -255,7 +285,7 @@ export function closureOf(g: DepGraph, id: string): GraphNodeRow[] {
   const out = new Array<GraphNodeRow>(tail);
   for (let i = 0; i < tail; i++) {
     const n = q[i]!;
-    out[i] = { workshop_id: g.ids[n]!, name: g.name[n]!, version: g.version[n]!, size_bytes: g.size[n]!, edges: edgesOf(g, n) };
+    out[i] = { workshop_id: g.ids.get(n)!, name: g.name.get(n), version: g.version.get(n), size_bytes: sizeOf(g, n), edges: edgesOf(g, n) };
   }
   return out;
 }
@@ -263,20 +293,20 @@ export function closureOf(g: DepGraph, id: string): GraphNodeRow[] {
 /** The direct dependencies of `id` in rowid order, as the SQL path reads them. */
 export function directDependenciesOf(g: DepGraph, id: string): DirectDependencyRow[] {
   const n = g.index.get(id);
-  if (n === undefined) return [];
+  if (n < 0) return [];
   const a = g.start[n]!;
   const b = g.start[n + 1]!;
   const out = new Array<DirectDependencyRow>(b - a);
   for (let e = a; e < b; e++) {
     const t = g.to[e]!;
     out[e - a] = {
-      depends_on_id: g.ids[t]!,
-      depends_on_name: g.edgeName[e]!,
-      version: g.edgeVersion[e]!,
+      depends_on_id: g.ids.get(t)!,
+      depends_on_name: g.edgeName.get(e)!,
+      version: g.edgeVersion.get(e),
       size_bytes: g.edgeSize[e]!,
-      name: g.name[t]!,
-      latest_version: g.version[t]!,
-      latest_size: g.size[t]!,
+      name: g.name.get(t),
+      latest_version: g.version.get(t),
+      latest_size: sizeOf(g, t),
     };
   }
   return out;
@@ -285,6 +315,6 @@ export function directDependenciesOf(g: DepGraph, id: string): DirectDependencyR
 /** Edges from `id` and edges to it. */
 export function countsOf(g: DepGraph, id: string): { deps: number; dependents: number } {
   const n = g.index.get(id);
-  if (n === undefined) return { deps: 0, dependents: 0 };
+  if (n < 0) return { deps: 0, dependents: 0 };
   return { deps: g.start[n + 1]! - g.start[n]!, dependents: g.dependents[n]! };
 }

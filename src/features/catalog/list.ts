@@ -6,10 +6,9 @@ import type { Database } from "bun:sqlite";
 import { catalogOrders, pageOf, type OrderedSort } from "./orders";
 import { matchRows, rankRows, searchIndex, type SearchWord } from "./search-index";
 import { catalogStatements, ftsQuery, ftsQueryOf, searchWords, type AcRow, type ModSort, type ModSummaryRow } from "./repository";
-import { GenerationalAnswers, textBytes } from "./answers";
-import { generational } from "../../shared/generational";
+import { textBytes } from "./answers";
 import { BytesLru } from "../../shared/bytes-lru";
-import type { ModSummary } from "./model";
+import { summaryJson, summaryTexts } from "./summaries";
 
 export interface ListModsParams {
   search?: string;
@@ -220,62 +219,7 @@ function listRanked(
   return { rows: null, rowids: Array.from(ranked.subarray(offset, offset + p.limit)), total: ranked.length };
 }
 
-const parseTags = (json: string): string[] => {
-  try {
-    const v = JSON.parse(json);
-    return Array.isArray(v) ? v.map(String) : [];
-  } catch {
-    return [];
-  }
-};
-
-/** A catalog entry's summary as the API answers it (list pages, the detail's first fields). */
-export const summaryOf = (r: ModSummaryRow): ModSummary => ({
-  workshop_id: r.workshop_id,
-  name: r.name,
-  version: r.version,
-  size_bytes: r.size_bytes,
-  image_url: r.image_url,
-  tags: parseTags(r.tags_json),
-});
-
-const summaryJson = (r: ModSummaryRow) => JSON.stringify(summaryOf(r));
-
-/**
- * Each catalog entry's summary as JSON text by rowid, serialised once per detail generation
- * (answers.ts; 98_catalog_answers_gen.sql: any write to a mods column a summary shows moves it).
- * ~210 characters a mod: all 42,000 fit in the bound.
- */
-export const summaryAnswers = new GenerationalAnswers<string, number>("summaries", "detail_gen", 24 * 2 ** 20, textBytes);
-
-/**
- * Every catalog entry's summary serialised in one read of mods, once per detail generation and at
- * most once every SUMMARY_FILL_MS (a crawl writing keeps moving it): a varied page (a deep page,
- * a search) then finds its summaries held instead of reading its rows, from its first sight on.
- * Triggered by a page that misses some; ~42,000 entries fit in the store's bound.
- */
-const SUMMARY_FILL_MS = 10_000;
-const summaryFill = generational(`SELECT value FROM catalog_state WHERE key = 'detail_gen'`, SUMMARY_FILL_MS, (sqlite, gen) => {
-  const t0 = performance.now();
-  const kept = sqlite.transaction(() => {
-    const rows = catalogStatements(sqlite).allSummaries.all();
-    return summaryAnswers.fill(sqlite, gen, (function* () {
-      for (const r of rows) yield [r.rid, summaryJson(r)] as const;
-    })());
-  })();
-  return { gen, kept, buildMs: performance.now() - t0 };
-});
-
-/** The summaries of these rowids as JSON text, in this order (rowids that are no mod left out). */
-function summaryTexts(sqlite: Database, rowids: number[]): string[] {
-  if (rowids.length === 0) return [];
-  return summaryAnswers.many(sqlite, rowids, (missing) => {
-    summaryFill.current(sqlite);
-    const got = new Map<number, string>();
-    for (const r of catalogStatements(sqlite).summariesOf.all(JSON.stringify(missing))) got.set(r.rid, summaryJson(r));
-    return got;
-  });
-}
+export { summaryOf } from "./summaries";
 
 /** The summary rows of these rowids, in this order. */
 function summaries(sqlite: Database, rowids: number[]): ModSummaryRow[] {

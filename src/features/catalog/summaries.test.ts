@@ -1,6 +1,6 @@
-// Every catalog entry's summary serialised in one read (list.ts summaryFill): the first page that
-// misses fills them all, pages answer what the SQL path answers, and a write after the fill is
-// seen on the next page (the fill of an older generation is dropped, not used).
+// Every catalog entry's summary serialised in one read and packed (summaries.ts): the first page
+// fills them all, pages answer what the SQL path answers, and a write after the fill is seen on
+// the next page (the packing of an older generation is not used; the next one holds the write).
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { createTestApp, type TestApp } from "../../../test/helpers";
 import { mulberry32 } from "../../../test/fixtures/prng";
@@ -8,6 +8,7 @@ import { insertCatalogRows } from "../../../test/fixtures/catalog-rows";
 import { listModsSql } from "../../../test/truth/catalog-sql";
 import { answerStoreCounts } from "./answers";
 import { summaryOf } from "./list";
+import { currentSummaries, PACK_MS } from "./summaries";
 import type { ModSort } from "./repository";
 
 let t: TestApp;
@@ -60,11 +61,22 @@ describe("summaries filled in one read", () => {
     expect(after.mods[1]!.workshop_id).toBe(first.workshop_id);
     expect(after).toEqual(truth({ sort: "name_asc", page: 1, limit: 2 }));
     // A search page joins summaries (its rowids ranked by FTS5 while the index is stale): those of
-    // the old generation were dropped, the page's own were read, and no new fill ran yet.
+    // the old generation are not used, the page's own rows were read, and no new packing ran yet
+    // (none held for the current generation).
     const found = await page("search=renamed");
     expect(found.mods.map((m) => m.name)).toEqual(["!!! renamed"]);
     const { rows, total } = listModsSql(t.deps.sqlite, { search: "renamed", sort: "relevance", page: 1, limit: 20 });
     expect(found).toEqual({ mods: rows.map(summaryOf), total, pages: 1 });
-    expect(held()).toBe(1);
+    expect(held()).toBe(0);
+    // Once the interval has passed, the next packing holds every entry, the write among them.
+    const p = currentSummaries(t.deps.sqlite, performance.now() + 2 * PACK_MS)!;
+    expect(p).not.toBeNull();
+    expect(held()).toBe(visible());
+    expect(await page("search=renamed")).toEqual(found);
+    expect(await page("sort=name_asc&limit=2")).toEqual(after);
+    expect(await page("sort=name_asc&page=2&limit=7")).toEqual(truth({ sort: "name_asc", page: 2, limit: 7 }));
+    const packedPage = await page("sort=name_asc&limit=3");
+    expect(packedPage.mods[0]!.name).toBe("!!! renamed");
+    expect(packedPage).toEqual(truth({ sort: "name_asc", page: 1, limit: 3 }));
   });
 });

@@ -54,6 +54,16 @@ export type ServerRow = Omit<
   "password_protected" | "official" | "online"
 > & { password_protected: number; official: number; online: number };
 
+/**
+ * Servers whose mod rows the caller wrote in its open transaction and holds in memory (a scan's
+ * new servers): their sids, and for every workshop id among their rows with a name the smallest
+ * such sid (refreshModNames takes these instead of reading the rows back).
+ */
+export interface KnownNames {
+  sids: Set<number>;
+  first: Map<string, number>;
+}
+
 /** From this many rows on, insertMods sets the per-row generation trigger aside (see there). */
 export const BULK_ROWS = 2000;
 
@@ -82,16 +92,17 @@ export function bumpServersGen(sqlite: Database) {
 }
 
 export type ModRow = [server_sid: number, workshop_id: string, name: string, version: string | null, position: number];
-export type ChangeRow = [
-  sid: number,
-  time: number,
-  action: string,
+/** One change of a server's mod list, as the changelog answers it (without the time). */
+export type ChangeEntry = [
+  action: "added" | "removed" | "updated",
   workshop_id: string,
   mod_name: string,
   old_version: string | null,
   new_version: string | null,
   size_bytes: number | null,
 ];
+/** A server's changes in one scan, in the order found: one game_server_mod_events row. */
+export type ModEvent = [sid: number, time: number, changes: ChangeEntry[]];
 
 export const liveRepo = {
   /**
@@ -117,12 +128,16 @@ export const liveRepo = {
     ).run(JSON.stringify([...sids]));
   },
 
-  insertChanges(sqlite: Database, rows: ChangeRow[]) {
+  /**
+   * The changelog: one row per server and scan, its changes as one JSON array
+   * (a3_changelog_events.sql): a first sight's ~200,000 `added` entries are ~5,000 rows.
+   */
+  insertEvents(sqlite: Database, events: ModEvent[]) {
     insertRows(
       sqlite,
-      `INSERT INTO game_server_mod_changes (server_sid, time, action, workshop_id, mod_name, old_version, new_version, size_bytes)`,
-      8,
-      rows,
+      `INSERT INTO game_server_mod_events (server_sid, time, n, changes)`,
+      4,
+      events.map(([sid, time, changes]) => [sid, time, changes.length, JSON.stringify(changes)]),
     );
   },
 
@@ -235,17 +250,6 @@ export const liveRepo = {
     stmt(sqlite, `DELETE FROM game_server_mods_by_sid WHERE server_sid = ? AND workshop_id = ?`).run(serverSid, workshopId);
   },
 
-  insertChange(
-    sqlite: Database,
-    c: { sid: number; time: number; action: string; workshop_id: string; mod_name: string; old_version: string | null; new_version: string | null; size_bytes: number | null },
-  ) {
-    stmt(
-      sqlite,
-      `INSERT INTO game_server_mod_changes (server_sid, time, action, workshop_id, mod_name, old_version, new_version, size_bytes)
-       VALUES (?, ?, ?, ?, ?, ?, ?, ?)`,
-    ).run(c.sid, c.time, c.action, c.workshop_id, c.mod_name, c.old_version, c.new_version, c.size_bytes);
-  },
-
   setModSummary(sqlite: Database, id: string, count: number, size: number, hash: string) {
     stmt(sqlite, `UPDATE game_servers SET mods_count = ?, mods_size_bytes = ?, mods_hash = ? WHERE id = ?`).run(
       count,
@@ -315,16 +319,78 @@ export const liveRepo = {
   },
 
   /**
+   * Brings live_mod_names up to date (a4_mod_names.sql): for every workshop id, the smallest sid
+   * of its mod rows with a name, the row live_mod_usage takes a name from when the catalog has
+   * none (what the per-mod index answered first). Only the servers whose mod-list version moved
+   * since the last refresh are read (game_server_mods_ver: every write to a server's rows, by any
+   * path, gives it a version above every earlier one): their rows can only lower a mod's sid, or
+   * take away the row a mod's entry names, and only then is that mod counted again from all rows
+   * (one pass over the table). A first sight: the ~5,000 new servers' ~200,000 rows by their
+   * primary key, instead of ~200,000 index entries written at random places; with `known` (a
+   * scan's new servers, whose rows it wrote from memory in this transaction) those servers' rows
+   * are not read back: their smallest named sid per mod is given.
+   */
+  refreshModNames(sqlite: Database, known?: KnownNames) {
+    const gen = this.getState(sqlite, "servers_gen") ?? 0;
+    const since = this.getState(sqlite, "mod_names_ver") ?? 0;
+    if (gen === since) return;
+    const changed = (stmt(sqlite, `SELECT sid FROM game_server_mods_ver WHERE ver > ? ORDER BY sid`).values(since) as [number][]).map((r) => r[0]);
+    if (changed.length > 0) {
+      const upsert = `ON CONFLICT(workshop_id) DO UPDATE SET server_sid = excluded.server_sid
+         WHERE excluded.server_sid < live_mod_names.server_sid`;
+      const lost = stmt(
+        sqlite,
+        `SELECT f.workshop_id FROM live_mod_names f
+         WHERE f.server_sid IN (SELECT value FROM json_each(?))
+           AND NOT EXISTS (SELECT 1 FROM game_server_mods_by_sid x
+             WHERE x.server_sid = f.server_sid AND x.workshop_id = f.workshop_id AND x.name != '')`,
+      ).values(JSON.stringify(changed)) as [string][];
+      if (lost.length > 0) {
+        const ids = JSON.stringify(lost.map((r) => r[0]));
+        stmt(sqlite, `DELETE FROM live_mod_names WHERE workshop_id IN (SELECT value FROM json_each(?))`).run(ids);
+        stmt(
+          sqlite,
+          `INSERT INTO live_mod_names (workshop_id, server_sid)
+           SELECT workshop_id, min(server_sid) FROM game_server_mods_by_sid
+           WHERE name != '' AND workshop_id IN (SELECT value FROM json_each(?)) GROUP BY workshop_id ${upsert}`,
+        ).run(ids);
+      }
+      const read = known ? changed.filter((sid) => !known.sids.has(sid)) : changed;
+      if (read.length > 0) {
+        stmt(
+          sqlite,
+          `INSERT INTO live_mod_names (workshop_id, server_sid)
+           SELECT gm.workshop_id, min(gm.server_sid) FROM json_each(?) j
+           CROSS JOIN game_server_mods_by_sid gm ON gm.server_sid = j.value
+           WHERE gm.name != '' GROUP BY gm.workshop_id ${upsert}`,
+        ).run(JSON.stringify(read));
+      }
+      if (known && known.first.size > 0) {
+        stmt(
+          sqlite,
+          `INSERT INTO live_mod_names (workshop_id, server_sid) SELECT j.key, j.value FROM json_each(?) j WHERE true ${upsert}`,
+        ).run(JSON.stringify(Object.fromEntries(known.first)));
+      }
+    }
+    this.setState(sqlite, "mod_names_ver", gen);
+  },
+
+  /**
    * Replaces live_mod_usage with `usage` ([workshop id, servers, players] of every mod run by a
-   * server seen in the hour before `now`); names are joined here (one lookup per distinct mod).
+   * server seen in the hour before `now`); names are joined here (one lookup per distinct mod):
+   * the catalog's, else the name of the mod's row with the smallest sid among those with one
+   * (live_mod_names, brought up to date first).
    */
   writeModUsage(sqlite: Database, now: number, usage: [string, number, number][]) {
+    this.refreshModNames(sqlite);
     stmt(sqlite, `DELETE FROM live_mod_usage`).run();
     stmt(
       sqlite,
       `INSERT INTO live_mod_usage (workshop_id, name, server_count, player_count, updated_at)
        SELECT j.value ->> 0,
-         coalesce(nullif(m.name, ''), (SELECT x.name FROM game_server_mods_by_sid x WHERE x.workshop_id = j.value ->> 0 AND x.name != '' LIMIT 1), ''),
+         coalesce(nullif(m.name, ''), (SELECT x.name FROM live_mod_names f
+           JOIN game_server_mods_by_sid x ON x.server_sid = f.server_sid AND x.workshop_id = f.workshop_id
+           WHERE f.workshop_id = j.value ->> 0), ''),
          j.value ->> 1, j.value ->> 2, $now
        FROM json_each($usage) j LEFT JOIN mods m ON m.workshop_id = j.value ->> 0`,
     ).run({ now, usage: JSON.stringify(usage) });

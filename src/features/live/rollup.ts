@@ -156,13 +156,13 @@ export function runRollups(deps: Pick<Deps, "sqlite" | "clock">, now = deps.cloc
         ).run({ cut: blockCut }).changes +
         stmt(sqlite, `DELETE FROM live_global_stats_3h WHERE time < ?`).run(blockCut).changes +
         stmt(sqlite, `DELETE FROM live_community_stats_3h WHERE time < ?`).run(blockCut).changes;
-      // Ids grow with time: the expired rows are a rowid prefix, found by scanning only them.
-      result.deleted.changelog = stmt(
-        sqlite,
-        `DELETE FROM game_server_mod_changes WHERE id < coalesce(
-           (SELECT id FROM game_server_mod_changes WHERE time >= $cut ORDER BY id LIMIT 1),
-           (SELECT max(id) + 1 FROM game_server_mod_changes))`,
-      ).run({ cut: now - CHANGELOG_RETENTION }).changes;
+      // Ids grow with time: the expired rows are a rowid prefix, found by scanning only them
+      // (one row per server and scan, a3_changelog_events.sql; the count is of changes).
+      const expired = `id < coalesce((SELECT id FROM game_server_mod_events WHERE time >= $cut ORDER BY id LIMIT 1),
+           (SELECT max(id) + 1 FROM game_server_mod_events))`;
+      const cut = { cut: now - CHANGELOG_RETENTION };
+      result.deleted.changelog = (stmt(sqlite, `SELECT coalesce(sum(n), 0) AS n FROM game_server_mod_events WHERE ${expired}`).get(cut) as { n: number }).n;
+      stmt(sqlite, `DELETE FROM game_server_mod_events WHERE ${expired}`).run(cut);
     })
     .immediate();
 

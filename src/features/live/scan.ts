@@ -14,7 +14,7 @@ import { PermanentJobError } from "../../jobs/queue";
 import { withPageCache } from "../../db/client";
 import { recordSourceError, recordSourceOk } from "../../shared/source-status";
 import { publishLiveSnapshot, rebuildLiveSnapshot, snapshotWithUsage, type KnownLists, type LiveSnapshot } from "./snapshot";
-import { liveRepo, type CatalogMod, type ChangeRow, type CurrentMod, type ExistingServer, type ModRow } from "./repository";
+import { liveRepo, type CatalogMod, type ChangeEntry, type CurrentMod, type ExistingServer, type KnownNames, type ModEvent, type ModRow } from "./repository";
 
 export interface ScanResult {
   /** Registered servers that answered A2S, and those that did not (marked offline). */
@@ -58,9 +58,9 @@ class ScanState {
   pages = 0;
   unknownQueued = new Set<string>();
   bySource = { battlemetrics: 0, a2s: 0 };
-  /** The scan's new game_server_mods rows and changelog rows, written at its end (writeModRows). */
+  /** The scan's new game_server_mods rows and changelog rows (one per server), written at its end (writeModRows). */
   modRows: ModRow[] = [];
-  changeRows: ChangeRow[] = [];
+  events: ModEvent[] = [];
   /** The sids of the servers this scan inserted with their mod lists (all their rows are in modRows). */
   newSids = new Set<number>();
   constructor(readonly time: number) {}
@@ -206,9 +206,10 @@ export function processPage(deps: Pick<Deps, "sqlite">, servers: LiveServer[], s
       liveRepo.insertRawPoints(sqlite, points);
 
       // Mod diffs for servers whose list changed (or that are new).
-      const { modRows, changeRows } = state;
+      const { modRows, events } = state;
       for (const c of changed) {
         const old = current.get(c.sid) ?? new Map<string, CurrentMod>();
+        const changes: ChangeEntry[] = [];
         c.server.mods.forEach((m, position) => {
           const cat = catalog.get(m.workshop_id);
           const o = old.get(m.workshop_id);
@@ -217,7 +218,7 @@ export function processPage(deps: Pick<Deps, "sqlite">, servers: LiveServer[], s
           const version = m.version ?? o?.version ?? null;
           if (!o) {
             modRows.push([c.sid, m.workshop_id, name, version, position]);
-            changeRows.push([c.sid, time, "added", m.workshop_id, name || (cat?.name ?? ""), null, version, cat?.size_bytes ?? null]);
+            changes.push(["added", m.workshop_id, name || (cat?.name ?? ""), null, version, cat?.size_bytes ?? null]);
             state.modChanges++;
             if (!cat && !state.unknownQueued.has(m.workshop_id)) {
               state.unknownQueued.add(m.workshop_id);
@@ -225,7 +226,7 @@ export function processPage(deps: Pick<Deps, "sqlite">, servers: LiveServer[], s
             }
           } else {
             if (o.version !== version && o.version !== null && version !== null) {
-              changeRows.push([c.sid, time, "updated", m.workshop_id, name || (cat?.name ?? ""), o.version, version, cat?.size_bytes ?? null]);
+              changes.push(["updated", m.workshop_id, name || (cat?.name ?? ""), o.version, version, cat?.size_bytes ?? null]);
               state.modChanges++;
             }
             if (o.version !== version || o.name !== name || o.position !== position) {
@@ -237,9 +238,10 @@ export function processPage(deps: Pick<Deps, "sqlite">, servers: LiveServer[], s
         for (const o of old.values()) {
           const cat = catalog.get(o.workshop_id);
           liveRepo.deleteMod(sqlite, c.sid, o.workshop_id);
-          changeRows.push([c.sid, time, "removed", o.workshop_id, o.name || (cat?.name ?? ""), o.version, null, cat?.size_bytes ?? null]);
+          changes.push(["removed", o.workshop_id, o.name || (cat?.name ?? ""), o.version, null, cat?.size_bytes ?? null]);
           state.modChanges++;
         }
+        if (changes.length > 0) events.push([c.sid, time, changes]);
         if (!c.isNew) liveRepo.setModSummary(sqlite, c.id, c.server.mods.length, sizeOf(c.server.mods), c.hash);
       }
     })
@@ -250,21 +252,21 @@ export function processPage(deps: Pick<Deps, "sqlite">, servers: LiveServer[], s
 /**
  * Writes the scan's new mod rows and changelog rows, once for the whole scan (before anything
  * reads them: the usage refresh), in the order found: a new server's rows then follow its
- * time-ordered id, so the primary key takes them as appends, and changelog ids keep the
- * changelog's order (a server's mods by position, then the removed ones). Sorting the ~200,000
- * rows of a first sight by workshop id for the other index cost more than it saved
- * (docs/performance.md, "Item 4, the scan").
+ * time-ordered id, so the primary key takes them as appends, and the changelog's rows (one per
+ * server, its changes in one JSON array) keep the changelog's order. Sorting the ~200,000
+ * mod rows of a first sight by workshop id cost more than it saved (docs/performance.md, "Item 4,
+ * the scan").
  */
 export function writeModRows(deps: Pick<Deps, "sqlite">, state: ScanState): void {
   const rows = state.modRows;
-  const changes = state.changeRows;
+  const events = state.events;
   state.modRows = [];
-  state.changeRows = [];
-  if (rows.length === 0 && changes.length === 0) return;
+  state.events = [];
+  if (rows.length === 0 && events.length === 0) return;
   deps.sqlite
     .transaction(() => {
       liveRepo.insertMods(deps.sqlite, rows);
-      liveRepo.insertChanges(deps.sqlite, changes);
+      liveRepo.insertEvents(deps.sqlite, events);
     })
     .immediate();
 }
@@ -285,15 +287,32 @@ export function newServersLists(state: ScanState): KnownLists {
 }
 
 /**
- * Closes a complete scan: its mod rows, vanished servers, global and community points, then the
- * snapshot of the scan and the per-mod usage counted from it (snapshotWithUsage). Returns the
- * snapshot, to publish once the scan's transaction has committed.
+ * The new servers' smallest sid with a named row per mod, as this scan writes them (before
+ * writeModRows takes the rows): refreshModNames takes them instead of reading ~200,000 rows back
+ * on a first sight.
+ */
+export function newServersNames(state: ScanState): KnownNames {
+  const first = new Map<string, number>();
+  for (const r of state.modRows) {
+    if (r[2] === "" || !state.newSids.has(r[0])) continue;
+    const at = first.get(r[1]);
+    if (at === undefined || r[0] < at) first.set(r[1], r[0]);
+  }
+  return { sids: state.newSids, first };
+}
+
+/**
+ * Closes a complete scan: its mod rows, vanished servers, global and community points, the
+ * names the usage takes from the mod rows (refreshModNames), then the snapshot of the scan and
+ * the per-mod usage counted from it (snapshotWithUsage). Returns the snapshot, to publish once
+ * the scan's transaction has committed.
  */
 export function finishScan(deps: Pick<Deps, "sqlite" | "clock">, state: ScanState): { vanished: number; snapshot: LiveSnapshot } {
   const { sqlite } = deps;
   let vanished = 0;
   let snapshot!: LiveSnapshot;
   const known = newServersLists(state);
+  const names = newServersNames(state);
   sqlite
     .transaction(() => {
       writeModRows(deps, state);
@@ -301,6 +320,8 @@ export function finishScan(deps: Pick<Deps, "sqlite" | "clock">, state: ScanStat
       liveRepo.insertGlobalRaw(sqlite, state.time, state.totalPlayers, state.totalQueue, state.servers);
       liveRepo.insertCommunityRaw(sqlite, state.time);
       liveRepo.setState(sqlite, "last_scan_at", state.time);
+      // The usage's names from the rows as written (writeModUsage's own refresh then finds it done).
+      liveRepo.refreshModNames(sqlite, names);
       snapshot = snapshotWithUsage(sqlite, state.time, deps.clock.now(), known);
     })
     .immediate();

@@ -12,7 +12,7 @@ import { invalidateLiveSnapshot, liveSnapshot, liveSnapshotAndCatalogGen, online
 
 export { ONLINE_WINDOW, toEntry };
 import { cachedSeriesJson } from "./series-cache";
-import { DAY, HOUR, RAW_WINDOW, SERVER_COLUMNS, THREE_HOURS, liveRepo, stmt, type ServerRow } from "./repository";
+import { DAY, HOUR, RAW_WINDOW, SERVER_COLUMNS, THREE_HOURS, liveRepo, stmt, type ChangeEntry, type ServerRow } from "./repository";
 
 const encoder = new TextEncoder();
 const decoder = new TextDecoder();
@@ -123,17 +123,46 @@ export function serverMods(deps: Pick<Deps, "sqlite">, id: string, page: number,
   return { items, total: agg.total, total_size_bytes: agg.size, page, pages: pagesOf(agg.total, limit), limit };
 }
 
+/**
+ * A server's mod changelog, newest first: its game_server_mod_events rows (one per scan that
+ * changed its list, a3_changelog_events.sql) newest first, each one's changes last to first; only
+ * the rows on the page are read and parsed.
+ */
 export function modChangelog(deps: Pick<Deps, "sqlite">, id: string, page: number, limit: number) {
   const r = serverRow(deps.sqlite, id);
-  const total = (stmt(deps.sqlite, `SELECT count(*) AS n FROM game_server_mod_changes WHERE server_sid = ?`).get(r.sid) as { n: number }).n;
-  const rows = stmt(
-    deps.sqlite,
-    `SELECT time, action, workshop_id, mod_name, old_version, new_version, size_bytes FROM game_server_mod_changes
-     WHERE server_sid = ? ORDER BY id DESC LIMIT ? OFFSET ?`,
-  ).all(r.sid, limit, (page - 1) * limit) as any[];
-  const items = rows.map(({ time, ...rest }) => ({ timestamp: toIso(time), ...rest }));
+  const events = stmt(deps.sqlite, `SELECT id, n FROM game_server_mod_events WHERE server_sid = ? ORDER BY id DESC`).values(r.sid) as [
+    number,
+    number,
+  ][];
+  let total = 0;
+  for (const e of events) total += e[1];
+  const read = stmt(deps.sqlite, `SELECT time, changes FROM game_server_mod_events WHERE id = ?`);
+  const items: ReturnType<typeof changeItem>[] = [];
+  let skip = (page - 1) * limit;
+  for (const [eventId, n] of events) {
+    if (items.length >= limit) break;
+    if (skip >= n) {
+      skip -= n;
+      continue;
+    }
+    const e = read.get(eventId) as { time: number; changes: string };
+    const changes = JSON.parse(e.changes) as ChangeEntry[];
+    const timestamp = toIso(e.time);
+    for (let k = changes.length - 1 - skip; k >= 0 && items.length < limit; k--) items.push(changeItem(timestamp, changes[k]!));
+    skip = 0;
+  }
   return { items, total, page, pages: pagesOf(total, limit), limit };
 }
+
+const changeItem = (timestamp: string, [action, workshop_id, mod_name, old_version, new_version, size_bytes]: ChangeEntry) => ({
+  timestamp,
+  action,
+  workshop_id,
+  mod_name,
+  old_version,
+  new_version,
+  size_bytes,
+});
 
 // ---------------------------------------------------------------------------------------------
 // Stat series. Every series (server, global, community) has a raw table and hourly and 3-hour

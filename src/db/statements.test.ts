@@ -1,0 +1,66 @@
+// generation(): a generation counter read once per run of JavaScript and per write through the
+// connection, never stale: this connection's writes are seen at once (triggers included), another
+// connection's commits from the next run on, and nothing is kept inside or across a rolled-back
+// transaction.
+import { afterEach, beforeEach, describe, expect, test } from "bun:test";
+import { Database } from "bun:sqlite";
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { generation } from "./statements";
+
+describe("generation", () => {
+  let dir: string;
+  let db: Database;
+  let other: Database;
+  beforeEach(() => {
+    dir = mkdtempSync(join(tmpdir(), "loadout-gen-"));
+    db = new Database(join(dir, "x.db"));
+    db.exec("PRAGMA journal_mode = WAL");
+    db.exec("CREATE TABLE catalog_state (key TEXT PRIMARY KEY, value INTEGER NOT NULL)");
+    db.exec("CREATE TABLE mods (id INTEGER PRIMARY KEY, name TEXT)");
+    db.exec("INSERT INTO catalog_state VALUES ('detail_gen', 1), ('fts_gen', 10)");
+    db.exec("CREATE TRIGGER mods_gen AFTER INSERT ON mods BEGIN UPDATE catalog_state SET value = value + 1 WHERE key = 'detail_gen'; END");
+    other = new Database(join(dir, "x.db"));
+  });
+  afterEach(() => {
+    other.close();
+    db.close();
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  test("every key of the table, 0 for a key it does not hold", () => {
+    expect(generation(db, "catalog_state", "detail_gen")).toBe(1);
+    expect(generation(db, "catalog_state", "fts_gen")).toBe(10);
+    expect(generation(db, "catalog_state", "nope")).toBe(0);
+  });
+
+  test("a write through the connection (here by a trigger) is seen by the next read of the same run", () => {
+    expect(generation(db, "catalog_state", "detail_gen")).toBe(1);
+    db.run("INSERT INTO mods (name) VALUES ('a')");
+    expect(generation(db, "catalog_state", "detail_gen")).toBe(2);
+  });
+
+  test("another connection's commit is seen from the next run on", async () => {
+    expect(generation(db, "catalog_state", "detail_gen")).toBe(1);
+    other.run("UPDATE catalog_state SET value = 5 WHERE key = 'detail_gen'");
+    // The same run shares one state (as one read would have been before or after the commit).
+    expect(generation(db, "catalog_state", "detail_gen")).toBe(1);
+    await Promise.resolve();
+    expect(generation(db, "catalog_state", "detail_gen")).toBe(5);
+  });
+
+  test("inside a transaction every read is SQLite's, and a rollback leaves nothing kept", () => {
+    expect(generation(db, "catalog_state", "detail_gen")).toBe(1);
+    db.exec("BEGIN");
+    db.run("INSERT INTO mods (name) VALUES ('a')");
+    expect(generation(db, "catalog_state", "detail_gen")).toBe(2);
+    db.exec("ROLLBACK");
+    expect(generation(db, "catalog_state", "detail_gen")).toBe(1);
+    // A transaction with no read inside: its rolled-back writes still moved total_changes().
+    db.exec("BEGIN");
+    db.run("INSERT INTO mods (name) VALUES ('b')");
+    db.exec("ROLLBACK");
+    expect(generation(db, "catalog_state", "detail_gen")).toBe(1);
+  });
+});
