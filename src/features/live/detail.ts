@@ -14,7 +14,7 @@
 // is read from SQLite once per mod-list version (game_server_mods_ver, moved by every write to the
 // server's mod rows) and kept with the snapshot's list of that version, which the next snapshot
 // carries over while the version stays: between scans, and across scans for unchanged servers, a
-// request reads no SQL but the two generations (one statement). The catalog's side of each mod (name, size, image,
+// request reads no SQL but the two generations (one statement a run of JavaScript, db/statements). The catalog's side of each mod (name, size, image,
 // version, scanned versions: a mods row is wide, its description before those columns) is read
 // once a catalog generation. Whole answers of 64 KB or more are also kept per live snapshot and
 // catalog generation (least recently used out), so a busy server's 105 KB answer is sent as is.
@@ -31,6 +31,7 @@ import { BytesLru } from "../../shared/bytes-lru";
 import { toIso } from "../../shared/time";
 import { entryJson, peekLiveSnapshot, type LiveSnapshot, type ServerModList } from "./snapshot";
 import { stmt, type ServerRow } from "./repository";
+import { generation } from "../../db/statements";
 
 /** Whole answers kept a snapshot (UTF-8 bytes), of at least KEEP_FROM_BYTES each. */
 export const DETAIL_CACHE_BYTES = 8 * 2 ** 20;
@@ -46,8 +47,8 @@ const encoder = new TextEncoder();
 const sizeOf = (k: string, v: Uint8Array) => v.byteLength + k.length * 2 + 64;
 const J = JSON.stringify;
 
-const readCatalogGen = (sqlite: Database) =>
-  (stmt(sqlite, `SELECT value FROM live_state WHERE key = 'catalog_gen'`).get() as { value: number } | null)?.value ?? 0;
+/** live_state.catalog_gen (db/statements `generation`: read with servers_gen, once per run of JavaScript). */
+const readCatalogGen = (sqlite: Database) => generation(sqlite, "live_state", "catalog_gen");
 
 /** Per snapshot: the catalog generation its kept answers were joined at, and the answers by server id. */
 const answers = new WeakMap<LiveSnapshot, { gen: number; lru: BytesLru<Uint8Array> }>();
@@ -277,11 +278,12 @@ function partOf(sqlite: Database, c: CatalogParts, t: Variants, v: number): Part
 
 /**
  * The answer of an online server (its row from the snapshot `s`, `online` its online flag at
- * this time) at catalog generation `gen` (read with the snapshot's, one statement), as UTF-8 JSON: kept per snapshot and catalog generation, else copied together from
+ * this time), as UTF-8 JSON: kept per snapshot and catalog generation, else copied together from
  * the parts above; `sql` answers (the SQL path's object) when the server's positions are not
  * distinct 32-bit integers.
  */
-export function onlineDetailBytes(sqlite: Database, s: LiveSnapshot, gen: number, r: ServerRow, row: number, online: boolean, sql: () => unknown): Uint8Array {
+export function onlineDetailBytes(sqlite: Database, s: LiveSnapshot, r: ServerRow, row: number, online: boolean, sql: () => unknown): Uint8Array {
+  const gen = readCatalogGen(sqlite);
   let a = answers.get(s);
   if (!a || a.gen !== gen) answers.set(s, (a = { gen, lru: new BytesLru<Uint8Array>(DETAIL_CACHE_BYTES, sizeOf) }));
   const kept = a.lru.get(r.id);

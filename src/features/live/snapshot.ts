@@ -88,25 +88,9 @@ const readGen = (sqlite: Database) => generation(sqlite, "live_state", "servers_
 
 /** The current snapshot, built on first use and whenever SQLite moved on since it was read. */
 export function liveSnapshot(sqlite: Database, now: number): LiveSnapshot {
-  return liveSnapshotAt(sqlite, now, readGen(sqlite));
-}
-
-/**
- * The current snapshot and the catalog's generation (live_state.catalog_gen, what the server
- * detail's parts are kept by) from one statement: the detail reads both on every request.
- */
-export function liveSnapshotAndCatalogGen(sqlite: Database, now: number): { s: LiveSnapshot; catalogGen: number } {
-  const [gen, catalogGen] = (stmt(
-    sqlite,
-    `SELECT (SELECT value FROM live_state WHERE key = 'servers_gen'), (SELECT value FROM live_state WHERE key = 'catalog_gen')`,
-  ).values() as [number | null, number | null][])[0]!;
-  return { s: liveSnapshotAt(sqlite, now, gen ?? 0), catalogGen: catalogGen ?? 0 };
-}
-
-function liveSnapshotAt(sqlite: Database, now: number, gen: number): LiveSnapshot {
   let s = snapshots.get(sqlite);
   // Another generation, or a clock set back before what the snapshot holds: build anew.
-  if (!s || s.gen !== gen || now - ONLINE_WINDOW < s.cut) {
+  if (!s || s.gen !== readGen(sqlite) || now - ONLINE_WINDOW < s.cut) {
     s = buildSnapshot(sqlite, now);
     snapshots.set(sqlite, s);
     adoptModLists(sqlite, s);
