@@ -1,12 +1,15 @@
 // GET /game-servers/:id for every online server (issue 29, "any online server detail"), in
-// process: app.handle through the whole stack on a copy of bench/data/full.db, CPU and wall µs per
+// process: app.handle through the whole stack on a copy of bench/data/full.db (its online servers
+// shifted to be seen now, bench/live-copy.ts: else they are offline and answered by the SQL path),
+// CPU and wall µs per
 // request for three passes: every online server once in a shuffled order (cold caches), the same
 // again (the per-mod catalog part warm; most whole answers evicted: 5,000 answers are ~150 MB),
 // and the busiest server 2,000 times (a kept answer).
-//   bun bench/detail-passes.ts --dir <dir holding a copy as loadout.db> [--root <a source tree>]
+//   bun bench/detail-passes.ts --dir <dir for a kept copy, loadout.db> [--root <a source tree>]
 // --root measures another tree (e.g. `git archive <commit>` unpacked, node_modules linked) against
 // the same kind of copy, for a before/after pair run back to back.
 import { resolve } from "node:path";
+import { liveCopy } from "./live-copy";
 
 const argOf = (n: string, d: string) => {
   const i = process.argv.indexOf(`--${n}`);
@@ -14,7 +17,8 @@ const argOf = (n: string, d: string) => {
 };
 const root = resolve(argOf("root", resolve(import.meta.dir, "..")));
 const dir = argOf("dir", "");
-if (!dir) throw new Error("--dir <dir with loadout.db, a copy of bench/data/full.db> is required");
+if (!dir) throw new Error("--dir <dir for a kept copy of bench/data/full.db> is required");
+liveCopy("full", dir);
 const { loadConfig } = await import(`${root}/src/config`);
 const { createDeps } = await import(`${root}/src/runtime`);
 const { createApp } = await import(`${root}/src/app`);

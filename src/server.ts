@@ -13,6 +13,7 @@ import { queueFirstRun } from "./features/scraper/jobs";
 import { enqueueScan } from "./features/live/jobs";
 import { webAssets } from "./features/web/assets";
 import { startIdleCollector } from "./shared/idle-gc";
+import { startDetailWarmer } from "./features/live";
 
 /** A second `serve` on a data dir another process serves: one line, exit 1. */
 export class DataDirTakenError extends Error {}
@@ -45,6 +46,8 @@ export async function serve(config: Config) {
   deps.jobs.start();
   // After a load, once idle, one full collection gives the load's garbage back (src/shared/idle-gc.ts).
   const stopIdleCollector = startIdleCollector((ms, step) => deps.log.debug(step === "collect" ? "idle garbage collection" : "idle footprint shrink", { ms: Math.round(ms) }));
+  // While idle, online servers' details are prepared ahead (their mod lists, their mods' parts).
+  const stopDetailWarmer = startDetailWarmer(deps.sqlite, (e) => deps.log.warn("server detail warming stopped", { error: String(e) }));
   const crons: Cron[] = [];
   if (config.LOADOUT_SCHEDULES === "on") {
     queueFirstRun(deps, () => enqueueScan(deps));
@@ -72,6 +75,7 @@ export async function serve(config: Config) {
       deps.log.info("shutting down", { signal });
       for (const c of crons) c.stop();
       stopIdleCollector();
+      stopDetailWarmer();
       await server.stop(false); // stop accepting; in-flight requests finish
       await deps.jobs.stop(15_000); // the running job step finishes (or is requeued at next start)
       deps.sqlite.exec("PRAGMA wal_checkpoint(TRUNCATE)");

@@ -18,3 +18,5 @@ export const liveFeature: FeatureModule = {
 export { peekLiveSnapshot, searchIndexBytes as liveSearchIndexBytes } from "./snapshot";
 export { seriesCacheStats } from "./series-cache";
 export { detailCacheStats as liveDetailCacheStats } from "./detail";
+// What the server starts beside the app: the idle-time warming of server details.
+export { startDetailWarmer } from "./detail";

@@ -8,7 +8,7 @@ import { requireListOwner, resolveListAccess, applyImport, listFull, MAX_MODS, c
 import type { ListQuery, ServerEntry, ServerMod } from "./model";
 import { ONLINE_WINDOW, toEntry } from "./entry";
 import { onlineDetailBytes } from "./detail";
-import { invalidateLiveSnapshot, liveSnapshot, onlineRow, querySnapshot, querySnapshotBytes, type LiveSnapshot, type TopMod } from "./snapshot";
+import { invalidateLiveSnapshot, liveSnapshot, onlineRow, onlineRowIndex, querySnapshot, querySnapshotBytes, type LiveSnapshot, type TopMod } from "./snapshot";
 
 export { ONLINE_WINDOW, toEntry };
 import { cachedSeriesJson } from "./series-cache";
@@ -58,9 +58,10 @@ const toMod = (r: any): ServerMod => ({ ...r, in_catalog: !!r.in_catalog });
 export function serverDetailBytes(deps: Pick<Deps, "sqlite" | "clock">, id: string): Uint8Array {
   const now = deps.clock.now();
   const snap = liveSnapshot(deps.sqlite, now);
-  const r = onlineRow(snap, id, now - ONLINE_WINDOW);
-  if (!r) return encoder.encode(JSON.stringify(detailOf(deps.sqlite, serverRow(deps.sqlite, id), now)));
-  return onlineDetailBytes(deps.sqlite, snap, r, serverOf(r, now), () => detailOf(deps.sqlite, r, now));
+  const i = onlineRowIndex(snap, id, now - ONLINE_WINDOW);
+  if (i < 0) return encoder.encode(JSON.stringify(detailOf(deps.sqlite, serverRow(deps.sqlite, id), now)));
+  const r = snap.rows[i]!;
+  return onlineDetailBytes(deps.sqlite, snap, r, i, r.last_seen_at >= now - ONLINE_WINDOW, () => detailOf(deps.sqlite, r, now));
 }
 
 /** The same answer as JSON text. */

@@ -15,7 +15,8 @@ import { listServers, serverDetail, serverDetailJson, topMods, topServers } from
 import { listServersSql, serverDetailSql, topModsSql, topServersSql } from "../../../test/truth/live-sql";
 import { liveRepo } from "./repository";
 import { buildSnapshot, liveSnapshot as snap } from "./snapshot";
-import { detailCacheStats } from "./detail";
+import { detailCacheStats, KEEP_FROM_BYTES, startDetailWarmer, warmDetails } from "./detail";
+import { answerBudget } from "../../shared/bytes-lru";
 const liveSnapshot = (deps: { sqlite: any; clock: { now(): number } }) => snap(deps.sqlite, deps.clock.now());
 
 const HOUR = 3_600_000;
@@ -162,12 +163,14 @@ describe("snapshot = SQL on a generated data set", () => {
     }
     clock.set(NOW);
     same();
-    // Whole answers kept for the snapshot, and the items of each mod version serialised once.
+    // Each online server's mod list kept, and the items of each mod version serialised once; these
+    // answers are all small, so none is kept whole (KEEP_FROM_BYTES).
     const cached = detailCacheStats(s, liveSnapshot(t.deps));
-    expect(cached.servers).toBeGreaterThan(50);
-    expect(cached.bytes).toBeGreaterThan(0);
+    expect(cached.lists).toBeGreaterThan(50);
+    expect(cached.servers).toBe(0);
     expect(cached.mods).toBeGreaterThanOrEqual(20);
     expect(cached.modBytes).toBeGreaterThan(0);
+    expect(cached.parts).toBeGreaterThanOrEqual(20);
     // Raw SQL writes to what the detail joins from the catalog: each is seen by the next read.
     const used = (s.query(`SELECT gm.workshop_id AS id FROM game_server_mods gm JOIN game_servers g ON g.id = gm.server_id
       WHERE g.online = 1 AND g.last_seen_at = ? AND gm.workshop_id IN (SELECT workshop_id FROM mods) LIMIT 1`).get(NOW) as { id: string }).id;
@@ -224,6 +227,168 @@ describe("snapshot = SQL on a generated data set", () => {
     const again = buildSnapshot(t.deps.sqlite, NOW);
     expect(again.gen).toBe(s.gen);
     expect(again.entries).toEqual(s.entries);
+  });
+});
+
+describe("a server's detail copied from kept parts", () => {
+  // Mods named by the servers or not, versions scanned or not, positions negative, past 32 bits or
+  // fractional, one server with over KEEP_FROM_BYTES of items, one with no mods, one offline.
+  let t: TestApp;
+  let clock: TestClock;
+  const M = ["A000000000000001", "A000000000000002", "A000000000000003", "A000000000000004", "A0000000000000FF"];
+  const BIG = "B000000000000001";
+  const sid = (n: number) => `0190aaaa-0000-7000-8000-${String(n).padStart(12, "0")}`;
+  const SERVERS: { n: number; online: number; mods: [string, string, string | null, number][] }[] = [
+    { n: 1, online: 1, mods: [[M[0]!, "", "1.0.0", 0], [M[1]!, "Reported \"name\" ✓", "0.9.0", 1], [M[4]!, "", null, 2]] },
+    { n: 2, online: 1, mods: [[M[0]!, "Other name", "1.0.0", 5], [M[1]!, "", "1.0.0", 2], [M[2]!, "", "2.0", -3], [M[3]!, "Ωmega", "", 7]] },
+    { n: 3, online: 1, mods: [[M[0]!, "", "1.0.0", 0], [M[1]!, "", "1.0.0", 3_000_000_000]] },
+    { n: 4, online: 1, mods: [[M[0]!, "", "1.0.0", 0], [M[2]!, "", "1.0.0", 1.5]] },
+    { n: 5, online: 1, mods: [[BIG, "", "1.0.0", 0], [M[0]!, "", "1.0.0", 1]] },
+    { n: 6, online: 1, mods: [] },
+    { n: 7, online: 0, mods: [[M[0]!, "", "1.0.0", 0]] },
+    { n: 8, online: 1, mods: [[M[1]!, "Reported \"name\" ✓", "0.9.0", 0], [M[0]!, "", "1.0.0", 1]] },
+  ];
+  const ids = SERVERS.map((x) => sid(x.n));
+
+  beforeAll(async () => {
+    clock = new TestClock(NOW);
+    t = await createTestApp({ clock });
+    const s = t.deps.sqlite;
+    M.slice(0, 4).forEach((m, i) =>
+      s.query(`INSERT INTO mods (workshop_id, name, version, size_bytes, image_url, state) VALUES (?, ?, '1.0.0', ?, ?, 'active')`).run(m, `Mod ${i}`, 1000 * i, i % 2 ? null : `https://x/${i}.png`),
+    );
+    s.query(`INSERT INTO mods (workshop_id, name, version, size_bytes, state) VALUES (?, 'Big', '1.0.0', 5, 'active')`).run(BIG);
+    const item = s.query(`INSERT INTO mod_items (workshop_id, version, item_key, item_type, name, path, guid) VALUES (?, ?, ?, ?, ?, ?, ?)`);
+    for (const [i, m] of M.slice(0, 4).entries()) for (let k = 0; k < 3; k++) item.run(m, "1.0.0", `k${k}`, k % 2 ? "weapon" : "vehicle", `Item ${i}.${k}`, `Prefabs/${i}/${k}.et`, k ? `${i}${k}`.padStart(16, "0") : null);
+    // Mod 1's 0.9.0 was scanned too: servers reporting it list its items, the others the catalog's.
+    for (let k = 0; k < 2; k++) item.run(M[1], "0.9.0", `old${k}`, "gear", `Old ${k}`, `Prefabs/old/${k}.et`, null);
+    s.query(`INSERT INTO mod_item_scans (workshop_id, version, item_count, scanned_at) VALUES (?, '0.9.0', 2, 0), (?, '1.0.0', 3, 0)`).run(M[1], M[1]);
+    for (let k = 0; k < 700; k++) item.run(BIG, "1.0.0", `b${k}`, "weapon", `Big item ${k}`, `Prefabs/Big/Weapons/Rifles/Item_${k}_With_A_Long_Name.et`, String(k).padStart(16, "0"));
+    for (const x of SERVERS) {
+      s.query(
+        `INSERT INTO game_servers (id, sid, host_address, name, ip, port, player_count, player_count_limit, scenario_name, game_version,
+           tags, search_text, mods_count, online, first_seen_at, last_seen_at)
+         VALUES (?, ?, ?, ?, '10.1.0.1', ?, 3, 64, 'Conflict', '1.2.0', ',pc,', ?, ?, ?, ?, ?)`,
+      ).run(sid(x.n), 100 + x.n, `10.1.0.1:${2000 + x.n}`, `Server ${x.n}`, 2000 + x.n, serverSearchText(`Server ${x.n}`, "Conflict"), x.mods.length, x.online, NOW - 86_400_000, x.online ? NOW : NOW - 86_400_000);
+      for (const [w, name, version, position] of x.mods) {
+        s.query(`INSERT INTO game_server_mods (server_id, workshop_id, name, version, position) VALUES (?, ?, ?, ?, ?)`).run(sid(x.n), w, name, version, position);
+      }
+    }
+  });
+  afterAll(() => t.close());
+
+  const same = () => {
+    for (const id of ids) {
+      const text = serverDetailJson(t.deps, id);
+      expect({ id, text }).toEqual({ id, text: JSON.stringify(serverDetailSql(t.deps, id)) });
+    }
+  };
+
+  test("every kind of mod row answers SQLite's text; lists, parts and big answers are kept", () => {
+    same();
+    same();
+    const st = detailCacheStats(t.deps.sqlite, liveSnapshot(t.deps));
+    // Servers 1, 2, 5 and 8 from kept lists, 3 and 4 kept as answered by the SQL path (6 has no mod rows, 7 is offline).
+    expect(st.lists).toBe(6);
+    // Only server 5's answer is big enough to be kept whole.
+    expect(serverDetailJson(t.deps, sid(5)).length).toBeGreaterThanOrEqual(KEEP_FROM_BYTES);
+    expect(st.servers).toBe(1);
+    expect(st.bytes).toBeGreaterThanOrEqual(KEEP_FROM_BYTES);
+    // Mod 1 reported as "Reported…"/0.9.0 by servers 1 and 8 is one variant: one part, shared.
+    expect(st.parts).toBeGreaterThanOrEqual(8);
+    expect(st.mods).toBe(6);
+    // The old version's items under the reported name, the catalog's elsewhere.
+    const d1 = JSON.parse(serverDetailJson(t.deps, sid(1)));
+    expect(d1.mod_items.filter((i: any) => i.workshop_id === M[1]).map((i: any) => [i.version, i.mod_name])).toEqual([
+      ["0.9.0", 'Reported "name" ✓'],
+      ["0.9.0", 'Reported "name" ✓'],
+    ]);
+    expect(JSON.parse(serverDetailJson(t.deps, sid(2))).mods.map((m: any) => m.position)).toEqual([-3, 2, 5, 7]);
+  });
+
+  test("a new snapshot keeps the lists of servers whose mods did not change, and answers the new server fields", () => {
+    same();
+    const before = liveSnapshot(t.deps);
+    t.deps.sqlite.query(`UPDATE game_servers SET name = 'Renamed', player_count = 9 WHERE id = ?`).run(sid(1));
+    const after = liveSnapshot(t.deps);
+    expect(after).not.toBe(before);
+    expect(after.modLists.get(101)).toBe(before.modLists.get(101));
+    expect(JSON.parse(serverDetailJson(t.deps, sid(1))).server.name).toBe("Renamed");
+    same();
+    expect(detailCacheStats(t.deps.sqlite, after).lists).toBe(6);
+    // A write to one server's mod rows: a new list for it alone.
+    t.deps.sqlite.query(`UPDATE game_server_mods SET name = 'Now named' WHERE server_id = ? AND workshop_id = ?`).run(sid(2), M[2]);
+    const third = liveSnapshot(t.deps);
+    expect(third.modLists.get(102)).not.toBe(after.modLists.get(102));
+    expect(third.modLists.get(101)).toBe(after.modLists.get(101));
+    same();
+    expect(JSON.parse(serverDetailJson(t.deps, sid(2))).mods[0].name).toBe("Now named");
+  });
+
+  test("the catalog's parts give way to the answer budget, and answers stay SQLite's", () => {
+    same();
+    const max = answerBudget.max;
+    try {
+      answerBudget.setMax(1);
+      const st = detailCacheStats(t.deps.sqlite, liveSnapshot(t.deps));
+      expect(st.mods).toBe(0);
+      expect(st.parts).toBe(0);
+      expect(st.servers).toBe(0);
+      same();
+    } finally {
+      answerBudget.setMax(max);
+    }
+    same();
+    expect(detailCacheStats(t.deps.sqlite, liveSnapshot(t.deps)).parts).toBeGreaterThan(0);
+  });
+
+  test("warming ahead prepares every online server's list and parts without a request, in slices, again after a catalog write", () => {
+    const s = t.deps.sqlite;
+    // A catalog write: every part is of the old generation; a mod-row write: a new snapshot.
+    s.query(`UPDATE mods SET size_bytes = size_bytes + 1 WHERE workshop_id = ?`).run(M[0]);
+    s.query(`UPDATE game_server_mods SET version = '1.0.1' WHERE server_id = ? AND workshop_id = ?`).run(sid(8), M[0]);
+    liveSnapshot(t.deps); // the scan would have published it
+    // Server 8's list is new (the others' carried over); the parts held are of the old generation.
+    expect(detailCacheStats(s, liveSnapshot(t.deps)).lists).toBe(5);
+    const gen = () => (s.query(`SELECT value FROM live_state WHERE key = 'catalog_gen'`).get() as { value: number }).value;
+    const atGen = gen();
+    // A zero budget still prepares one row a call: the slices end.
+    let calls = 0;
+    while (!warmDetails(s, 0)) calls++;
+    expect(calls).toBeGreaterThan(2);
+    const st = detailCacheStats(s, liveSnapshot(t.deps));
+    expect(st.lists).toBe(6);
+    expect(st.parts).toBeGreaterThanOrEqual(9);
+    expect(st.servers).toBe(0);
+    expect(gen()).toBe(atGen); // warming writes nothing
+    // Done until something changes; then the answers are SQLite's.
+    expect(warmDetails(s, 0)).toBe(true);
+    same();
+  });
+
+  test("the warmer prepares a new snapshot's lists once the process is idle, and stops", async () => {
+    const s = t.deps.sqlite;
+    s.query(`UPDATE game_server_mods SET version = '1.0.2' WHERE server_id = ? AND workshop_id = ?`).run(sid(8), M[0]);
+    liveSnapshot(t.deps);
+    expect(detailCacheStats(s, liveSnapshot(t.deps)).lists).toBe(5);
+    const errors: unknown[] = [];
+    const stop = startDetailWarmer(s, (e) => errors.push(e), 20);
+    try {
+      for (let i = 0; i < 200 && detailCacheStats(s, liveSnapshot(t.deps)).lists < 6; i++) await Bun.sleep(25);
+    } finally {
+      stop();
+    }
+    expect(errors).toEqual([]);
+    expect(detailCacheStats(s, liveSnapshot(t.deps)).lists).toBe(6);
+    same();
+  });
+
+  test("a kept big answer is answered again after a write to its mod's items", () => {
+    same();
+    const before = serverDetailJson(t.deps, sid(5));
+    t.deps.sqlite.query(`UPDATE mod_items SET name = 'Changed' WHERE workshop_id = ? AND item_key = 'b7'`).run(BIG);
+    expect(serverDetailJson(t.deps, sid(5))).not.toBe(before);
+    same();
   });
 });
 
@@ -303,5 +468,20 @@ describe("a scan commit swaps the snapshot whole", () => {
     const gen = (t.deps.sqlite.query(`SELECT value FROM live_state WHERE key = 'servers_gen'`).get() as { value: number }).value;
     expect(s.gen).toBe(gen);
     expect(s.builtAt).toBe(clock.now());
+  });
+
+  test("after each scan every online server's detail is SQLite's text (lists read at the version the scan wrote)", async () => {
+    const client = new BattleMetricsClient({ baseUrl: fake.url, minIntervalMs: 0, sleep: async () => {} });
+    for (const fixture of ["scan-1", "scan-2", "scan-1"]) {
+      clock.advance(5 * 60_000);
+      fake.setServers(loadBmFixture(fixture));
+      await runScan(t.deps, { client });
+      const online = listServersSql(t.deps, listQuery.parse({ limit: "200" }));
+      expect(online.length).toBeGreaterThan(0);
+      for (const pass of [0, 1]) {
+        for (const e of online) expect({ pass, id: e.id, text: serverDetailJson(t.deps, e.id) }).toEqual({ pass, id: e.id, text: JSON.stringify(serverDetailSql(t.deps, e.id)) });
+      }
+      expect(detailCacheStats(t.deps.sqlite, liveSnapshot(t.deps)).lists).toBeGreaterThan(0);
+    }
   });
 });

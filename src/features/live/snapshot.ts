@@ -68,6 +68,12 @@ export interface LiveSnapshot {
     /** workshop id → positions (ascending) of the servers running it. */
     byMod: ReadonlyMap<string, Int32Array>;
   };
+  /**
+   * sid → the server's mod list as this snapshot read it (every server seen within the window):
+   * its mod-list version, the same object from one snapshot to the next while the version stays,
+   * so the server detail keeps what it derives from a list per list (detail.ts).
+   */
+  modLists: ReadonlyMap<number, ServerModList>;
   /** Approximate bytes held (rows, entries, JSON, orders, mod index). */
   bytes: number;
 }
@@ -173,6 +179,8 @@ interface ModList {
   ver: number | null;
   nums: Int32Array;
 }
+/** A server's mod list as a snapshot holds it: the server's id and its mod-list version (null: no mod rows). */
+export type ServerModList = Readonly<Pick<ModList, "id" | "ver">>;
 interface ModListCache {
   number: Map<string, number>;
   ids: string[];
@@ -413,6 +421,7 @@ export function buildSnapshot(sqlite: Database, now: number, known?: KnownLists)
       byId: index,
       topMods: Object.freeze(topMods),
       usage: Object.freeze({ seen, players, json: Object.freeze(usedJson), byMod: usedByMod }),
+      modLists: lists,
       bytes,
     });
     pendingLists.set(snapshot, lists);
@@ -868,6 +877,9 @@ function entryBytes(s: LiveSnapshot): Uint8Array[] {
   return b;
 }
 
+/** Row `i`'s entry as UTF-8 JSON (the server detail starts its `server` with it). */
+export const entryJson = (s: LiveSnapshot, i: number): Uint8Array => entryBytes(s)[i]!;
+
 const hostsLower = new WeakMap<LiveSnapshot, string[]>();
 
 function lowerHosts(s: LiveSnapshot): string[] {
@@ -893,10 +905,14 @@ export function listBitsBytes(s: LiveSnapshot): number {
 
 /** An online server's row (online = 1 and seen since `since`), or null: then SQLite answers. */
 export function onlineRow(s: LiveSnapshot, id: string, since: number): ServerRow | null {
+  const i = onlineRowIndex(s, id, since);
+  return i < 0 ? null : s.rows[i]!;
+}
+
+/** The index in `s.rows` of an online server's row (as onlineRow), or -1. */
+export function onlineRowIndex(s: LiveSnapshot, id: string, since: number): number {
   const i = s.byId.get(id);
-  if (i === undefined) return null;
-  const r = s.rows[i]!;
-  return r.last_seen_at >= since ? r : null;
+  return i !== undefined && s.rows[i]!.last_seen_at >= since ? i : -1;
 }
 
 /** Positions (in the usage order) of the servers running a mod seen at or after `since`. */
