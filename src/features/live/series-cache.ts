@@ -26,7 +26,7 @@ import { stmt } from "./repository";
 /** At most this many bytes of series answers (their UTF-8 JSON) are kept per database. */
 export const SERIES_CACHE_BYTES = 16 * 2 ** 20;
 
-interface Answer {
+export interface Answer {
   from: number;
   until: number;
   /** JSON text, ASCII only (times, keys, numbers). */
@@ -84,6 +84,14 @@ export interface SeriesAnswer {
  * or community before anything is kept).
  */
 export function cachedSeriesJson(sqlite: Database, key: string, now: number, read: () => SeriesAnswer): string {
+  return cachedSeriesText(sqlite, key, now, () => {
+    const a = read();
+    return { body: JSON.stringify(a.points), from: a.from, until: a.until };
+  });
+}
+
+/** The same for a read that writes its JSON text itself (a server's series, series-days.ts). */
+export function cachedSeriesText(sqlite: Database, key: string, now: number, read: () => Answer): string {
   const c = cacheOf(sqlite);
   const hit = c.get(key, now);
   if (hit) {
@@ -92,9 +100,8 @@ export function cachedSeriesJson(sqlite: Database, key: string, now: number, rea
   }
   c.misses++;
   const a = read();
-  const body = JSON.stringify(a.points);
-  if (a.from <= now && now <= a.until) c.answers.set(key, { from: a.from, until: a.until, body });
-  return body;
+  if (a.from <= now && now <= a.until) c.answers.set(key, a);
+  return a.body;
 }
 
 /** What the series cache holds (for the metrics): answers and bytes, and lookups by result. */

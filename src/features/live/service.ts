@@ -11,7 +11,8 @@ import { onlineDetailBytes } from "./detail";
 import { invalidateLiveSnapshot, liveSnapshot, onlineRow, querySnapshot, querySnapshotBytes, type LiveSnapshot, type TopMod } from "./snapshot";
 
 export { ONLINE_WINDOW, toEntry };
-import { cachedSeriesJson } from "./series-cache";
+import { cachedSeriesJson, cachedSeriesText } from "./series-cache";
+import { PointsWriter } from "./series-days";
 import { DAY, HOUR, RAW_WINDOW, SERVER_COLUMNS, THREE_HOURS, liveRepo, stmt, type ServerRow } from "./repository";
 
 const encoder = new TextEncoder();
@@ -303,9 +304,52 @@ export function serverStatsRead(deps: Pick<Deps, "sqlite">, id: string, days: nu
   return { points, from: s.from, until: s.until };
 }
 
+/**
+ * The same answer as JSON text, written from the server's day rows (series-days.ts: one statement
+ * for the buckets before the watermark, then the tail as in readSeriesAt) without the point
+ * objects; the same clock window as readSeriesAt. Null when a day row is not of the compact form
+ * (a bucket value that is not an integer, a time off the step): the caller reads the bucket rows.
+ */
+export function serverStatsText(sqlite: Database, now: number, sid: number, days: number): { body: string; from: number; until: number } | null {
+  const res = resolutionFor(days);
+  const { tail } = seriesSql(SERVER_SERIES, res);
+  const params: Record<string, string | number> = { rawFrom: now - RAW_WINDOW, key: sid };
+  const w = new PointsWriter();
+  if (res === "raw") {
+    const rows = stmt(sqlite, tail).values(tailParams(params, res)) as number[][];
+    w.rows(rows);
+    return { body: w.body(), from: now, until: rows.length ? rows[0]![0]! + RAW_WINDOW : Infinity };
+  }
+  const step = res === "3h" ? THREE_HOURS : HOUR;
+  const since = Math.floor((now - days * DAY) / step) * step;
+  params.since = since;
+  params.w1 = liveRepo.getState(sqlite, "hourly_until") ?? 0;
+  if (res === "3h") params.w3 = liveRepo.getState(sqlite, "3h_until") ?? 0;
+  const headTo = (res === "3h" ? params.w3 : params.w1) as number;
+  if (since < headTo) {
+    const text = (
+      stmt(sqlite, `SELECT group_concat(day || points, '/') FROM ${res === "3h" ? "game_server_stats_3h_days" : "game_server_stats_hourly_days"} WHERE sid = $sid AND day >= $d0 AND day <= $d1`).values({
+        sid,
+        d0: Math.floor(since / DAY),
+        d1: Math.floor((headTo - 1) / DAY),
+      }) as [string | null][]
+    )[0]![0];
+    if (text != null && !w.days(text, step, since, headTo)) return null;
+  }
+  w.rows(stmt(sqlite, tail).values(tailParams(params, res)) as number[][]);
+  const rawFloor = Math.max(since, params.w1 as number);
+  return { body: w.body(), from: since + days * DAY, until: Math.min(since + days * DAY + step - 1, rawFloor + RAW_WINDOW) };
+}
+
 export function serverStatsBody(deps: Pick<Deps, "sqlite" | "clock">, id: string, days: number): string {
   const now = deps.clock.now();
-  return cachedSeriesJson(deps.sqlite, `server ${id} ${days}`, now, () => serverStatsRead(deps, id, days, now));
+  return cachedSeriesText(deps.sqlite, `server ${id} ${days}`, now, () => {
+    const r = serverRow(deps.sqlite, id);
+    const a = serverStatsText(deps.sqlite, now, r.sid, days);
+    if (a) return a;
+    const s = serverStatsRead(deps, id, days, now);
+    return { body: JSON.stringify(s.points), from: s.from, until: s.until };
+  });
 }
 
 /** The same text as UTF-8 bytes. */
