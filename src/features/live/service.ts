@@ -11,7 +11,7 @@ import { onlineDetailBytes } from "./detail";
 import { invalidateLiveSnapshot, liveSnapshot, onlineRow, querySnapshot, querySnapshotBytes, type LiveSnapshot, type TopMod } from "./snapshot";
 
 export { ONLINE_WINDOW, toEntry };
-import { cachedSeriesJson, cachedSeriesText } from "./series-cache";
+import { cachedSeriesJson, cachedSeriesText, type SeriesText } from "./series-cache";
 import { PointsWriter } from "./series-days";
 import { DAY, HOUR, RAW_WINDOW, SERVER_COLUMNS, THREE_HOURS, liveRepo, stmt, type ServerRow } from "./repository";
 
@@ -284,11 +284,10 @@ function seriesIso(t: number): string {
   return s;
 }
 
-// Each series answer is read once per database state and clock step and kept as its JSON text
+// Each series answer is read once per database state and clock step and kept as its UTF-8 JSON
 // (series-cache.ts); the *Read functions read SQLite every time (the cache's source and the tests'
-// truth), the *Body functions are what production sends (the text as kept), the *Json functions
-// the same as UTF-8 bytes, and the object functions parse that same text (the test app's strict
-// response schemas check it).
+// truth), the *Body functions (also named *Json) are what production sends (the bytes as kept),
+// and the object functions parse that same text (the test app's strict response schemas check it).
 
 /** A server's series from SQLite (404 for an unknown server). */
 export function serverStatsRead(deps: Pick<Deps, "sqlite">, id: string, days: number, now: number) {
@@ -310,7 +309,7 @@ export function serverStatsRead(deps: Pick<Deps, "sqlite">, id: string, days: nu
  * objects; the same clock window as readSeriesAt. Null when a day row is not of the compact form
  * (a bucket value that is not an integer, a time off the step): the caller reads the bucket rows.
  */
-export function serverStatsText(sqlite: Database, now: number, sid: number, days: number): { body: string; from: number; until: number } | null {
+export function serverStatsText(sqlite: Database, now: number, sid: number, days: number): SeriesText | null {
   const res = resolutionFor(days);
   const { tail } = seriesSql(SERVER_SERIES, res);
   const params: Record<string, string | number> = { rawFrom: now - RAW_WINDOW, key: sid };
@@ -341,7 +340,7 @@ export function serverStatsText(sqlite: Database, now: number, sid: number, days
   return { body: w.body(), from: since + days * DAY, until: Math.min(since + days * DAY + step - 1, rawFloor + RAW_WINDOW) };
 }
 
-export function serverStatsBody(deps: Pick<Deps, "sqlite" | "clock">, id: string, days: number): string {
+export function serverStatsBody(deps: Pick<Deps, "sqlite" | "clock">, id: string, days: number): Uint8Array {
   const now = deps.clock.now();
   return cachedSeriesText(deps.sqlite, `server ${id} ${days}`, now, () => {
     const r = serverRow(deps.sqlite, id);
@@ -352,11 +351,11 @@ export function serverStatsBody(deps: Pick<Deps, "sqlite" | "clock">, id: string
   });
 }
 
-/** The same text as UTF-8 bytes. */
-export const serverStatsJson = (deps: Pick<Deps, "sqlite" | "clock">, id: string, days: number): Uint8Array => encoder.encode(serverStatsBody(deps, id, days));
+/** The same bytes (the name the other series' readers share). */
+export const serverStatsJson = serverStatsBody;
 
 export const serverStats = (deps: Pick<Deps, "sqlite" | "clock">, id: string, days: number) =>
-  JSON.parse(serverStatsBody(deps, id, days)) as ReturnType<typeof serverStatsRead>["points"];
+  JSON.parse(decoder.decode(serverStatsBody(deps, id, days))) as ReturnType<typeof serverStatsRead>["points"];
 
 export function serverStatsRange(deps: Pick<Deps, "sqlite">, id: string) {
   const r = serverRow(deps.sqlite, id);
@@ -375,16 +374,16 @@ export function globalPlayersRead(deps: Pick<Deps, "sqlite">, days: number, now:
   return { points, from: s.from, until: s.until };
 }
 
-export function globalPlayersBody(deps: Pick<Deps, "sqlite" | "clock">, days: number): string {
+export function globalPlayersBody(deps: Pick<Deps, "sqlite" | "clock">, days: number): Uint8Array {
   const now = deps.clock.now();
   return cachedSeriesJson(deps.sqlite, `global ${days}`, now, () => globalPlayersRead(deps, days, now));
 }
 
-/** The same text as UTF-8 bytes. */
-export const globalPlayersJson = (deps: Pick<Deps, "sqlite" | "clock">, days: number): Uint8Array => encoder.encode(globalPlayersBody(deps, days));
+/** The same bytes. */
+export const globalPlayersJson = globalPlayersBody;
 
 export const globalPlayers = (deps: Pick<Deps, "sqlite" | "clock">, days: number) =>
-  JSON.parse(globalPlayersBody(deps, days)) as ReturnType<typeof globalPlayersRead>["points"];
+  JSON.parse(decoder.decode(globalPlayersBody(deps, days))) as ReturnType<typeof globalPlayersRead>["points"];
 
 export const globalPlayersRange = (deps: Pick<Deps, "sqlite">) => ({ oldest: oldestOf(deps, GLOBAL_SERIES, null) });
 
@@ -408,16 +407,16 @@ export function communityPlayersRead(deps: Pick<Deps, "sqlite">, communityId: st
   return { points, from: s.from, until: s.until };
 }
 
-export function communityPlayersBody(deps: Pick<Deps, "sqlite" | "clock">, communityId: string, days: number): string {
+export function communityPlayersBody(deps: Pick<Deps, "sqlite" | "clock">, communityId: string, days: number): Uint8Array {
   const now = deps.clock.now();
   return cachedSeriesJson(deps.sqlite, `community ${communityId} ${days}`, now, () => communityPlayersRead(deps, communityId, days, now));
 }
 
-/** The same text as UTF-8 bytes. */
-export const communityPlayersJson = (deps: Pick<Deps, "sqlite" | "clock">, communityId: string, days: number): Uint8Array => encoder.encode(communityPlayersBody(deps, communityId, days));
+/** The same bytes. */
+export const communityPlayersJson = communityPlayersBody;
 
 export const communityPlayers = (deps: Pick<Deps, "sqlite" | "clock">, communityId: string, days: number) =>
-  JSON.parse(communityPlayersBody(deps, communityId, days)) as ReturnType<typeof communityPlayersRead>["points"];
+  JSON.parse(decoder.decode(communityPlayersBody(deps, communityId, days))) as ReturnType<typeof communityPlayersRead>["points"];
 
 export function communityPlayersRange(deps: Pick<Deps, "sqlite">, communityId: string) {
   requireCommunity(deps.sqlite, communityId);
