@@ -72,13 +72,15 @@ const avg = (sum: number, n: number) => (n > 0 ? Math.round(sum / n) : 0);
 
 /** Builds one answer: points appended in time order, then `body()`. */
 export class PointsWriter {
-  private out = "";
+  private readonly parts: string[] = ["["];
 
   point(t: number, n: number, ps: number, qs: number, xs: number, pm: number): void {
     const q = avg(qs, n);
     const w = avg(xs, n);
-    const head = (this.out === "" ? prefixOf(t).slice(1) : prefixOf(t)) + num(avg(ps, n));
-    this.out += q === 0 && w === 0 && pm >= 0 && pm < 1024 && Number.isInteger(pm) ? head + QUIET_TAIL[pm]! : head + Q + num(q) + W + num(w) + M + num(pm) + "}";
+    const parts = this.parts;
+    parts.push(parts.length === 1 ? prefixOf(t).slice(1) : prefixOf(t), num(avg(ps, n)));
+    if (q === 0 && w === 0 && pm >= 0 && pm < 1024 && Number.isInteger(pm)) parts.push(QUIET_TAIL[pm]!);
+    else parts.push(Q, num(q), W, num(w), M, num(pm), "}");
   }
 
   /** Rows of (time, n, ps, pm, qs, xs), as the series SQL selects them (`.values()`). */
@@ -93,69 +95,58 @@ export class PointsWriter {
    */
   days(s: string, step: number, from: number, to: number): boolean {
     const len = s.length;
-    const before = this.out;
+    const before = this.parts.length;
     let i = 0;
     let prevDay = -1;
     let dayStart = 0;
-    let c = 0;
-    const int = (): number => {
-      // An integer ends at the next character that is not a digit; a leading '-' is its sign.
-      c = s.charCodeAt(i);
-      let neg = false;
-      if (c === 45) {
-        neg = true;
-        c = s.charCodeAt(++i);
-      }
-      let v = 0;
-      const start = i;
-      while (c >= 48 && c <= 57) {
-        v = v * 10 + (c - 48);
-        c = s.charCodeAt(++i);
-      }
-      if (i === start) throw BAD;
-      return neg ? -v : v;
-    };
-    try {
-      while (i < len) {
-        c = s.charCodeAt(i);
-        if (c === 47 || i === 0) {
-          if (c === 47) i++;
-          const d = int();
-          if (d <= prevDay) throw BAD;
-          prevDay = d;
-          dayStart = d * DAY_MS;
-          c = s.charCodeAt(i);
+    // Five integers a bucket; each ends at the next character that is not a digit (a leading '-'
+    // is its sign), and all but the last must end at a ','.
+    const v = [0, 0, 0, 0, 0];
+    while (i < len) {
+      let c = s.charCodeAt(i);
+      if (c === 47 || i === 0) {
+        if (c === 47) c = s.charCodeAt(++i);
+        let d = 0;
+        const start = i;
+        while (c >= 48 && c <= 57) {
+          d = d * 10 + (c - 48);
+          c = s.charCodeAt(++i);
         }
-        if (c < 97 || c > 122) throw BAD;
-        const t = dayStart + (c - 97) * step;
-        i++;
-        const n = int();
-        if (c !== 44) throw BAD;
-        i++;
-        const ps = int();
-        if (c !== 44) throw BAD;
-        i++;
-        const qs = int();
-        if (c !== 44) throw BAD;
-        i++;
-        const xs = int();
-        if (c !== 44) throw BAD;
-        i++;
-        const pm = int();
-        if (t >= from && t < to) this.point(t, n, ps, qs, xs, pm);
+        if (i === start || d <= prevDay) return this.undo(before);
+        prevDay = d;
+        dayStart = d * DAY_MS;
       }
-    } catch (e) {
-      if (e !== BAD) throw e;
-      this.out = before;
-      return false;
+      if (c < 97 || c > 122) return this.undo(before);
+      const t = dayStart + (c - 97) * step;
+      for (let k = 0; k < 5; k++) {
+        c = s.charCodeAt(++i);
+        let neg = false;
+        if (c === 45) {
+          neg = true;
+          c = s.charCodeAt(++i);
+        }
+        let x = 0;
+        const start = i;
+        while (c >= 48 && c <= 57) {
+          x = x * 10 + (c - 48);
+          c = s.charCodeAt(++i);
+        }
+        if (i === start || (k < 4 && c !== 44)) return this.undo(before);
+        v[k] = neg ? -x : x;
+      }
+      if (t >= from && t < to) this.point(t, v[0]!, v[1]!, v[2]!, v[3]!, v[4]!);
     }
     return true;
   }
 
+  private undo(length: number): false {
+    this.parts.length = length;
+    return false;
+  }
+
   /** The JSON array. */
   body(): string {
-    return "[" + this.out + "]";
+    this.parts.push("]");
+    return this.parts.join("");
   }
 }
-
-const BAD = new Error("series day text not of the expected form");
