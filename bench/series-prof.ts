@@ -1,15 +1,19 @@
-// Where a missed stat series read spends its time (issue 29, round 2): random online and offline
-// servers and every range on a copy of bench/data/full.db, in-process, no HTTP. CPU µs per read of
-// each step added in turn: the SQL (bun:sqlite rows), the points as objects, JSON.stringify, and
-// the Response made of the text as a string (what the service sends) or as UTF-8 bytes (before).
+// Where a missed stat series read spends its time (issue 29, rounds 2 and 3): random online and
+// offline servers and every range on a copy of bench/data/full.db, in-process, no HTTP. CPU µs per
+// read of each step added in turn: the SQL (bun:sqlite rows), the points as objects,
+// JSON.stringify, and the Response made of the text as a string or as UTF-8 bytes (round 2's
+// path); then what the service does since round 3: the JSON written from the day rows
+// (serverStatsText, series-days.ts), alone and with its Response.
 //   bun bench/series-prof.ts <copy of full.db> [iterations]
 import { Database } from "bun:sqlite";
 import { mulberry32 } from "../test/fixtures/prng";
-import { readSeriesAt, SERVER_SERIES, serverStatsRead } from "../src/features/live/service";
+import { readSeriesAt, SERVER_SERIES, serverStatsRead, serverStatsText } from "../src/features/live/service";
 
 const [path, itArg] = process.argv.slice(2);
 const sqlite = new Database(path!);
-sqlite.exec("PRAGMA mmap_size = 268435456");
+// As the service opens it (src/db/client.ts DEFAULT_SQLITE_MEMORY): a 16 MiB page cache, no memory map.
+sqlite.exec("PRAGMA cache_size = -16384");
+sqlite.exec("PRAGMA mmap_size = 0");
 const iterations = Number(itArg ?? 300);
 const now = (sqlite.query("SELECT value FROM live_state WHERE key = 'last_scan_at'").get() as { value: number }).value + 60_000;
 const online = sqlite.query("SELECT id, sid FROM game_servers WHERE online = 1").all() as { id: string; sid: number }[];
@@ -24,6 +28,8 @@ const steps: [string, (s: { id: string; sid: number }, days: number) => number][
   ["+stringify", (s, days) => JSON.stringify(serverStatsRead(deps, s.id, days, now).points).length],
   ["+Response(string)", (s, days) => (new Response(JSON.stringify(serverStatsRead(deps, s.id, days, now).points), headers), 1)],
   ["+encode+Response(bytes)", (s, days) => (new Response(enc.encode(JSON.stringify(serverStatsRead(deps, s.id, days, now).points)), headers), 1)],
+  ["day rows → text", (s, days) => serverStatsText(sqlite, now, s.sid, days)!.body.length],
+  ["+Response(string)", (s, days) => (new Response(serverStatsText(sqlite, now, s.sid, days)!.body, headers), 1)],
 ];
 for (const [pool, ids] of [["online", online], ["offline", offline]] as const) {
   for (const days of [...DAYS, 0]) {

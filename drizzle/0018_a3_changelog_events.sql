@@ -1,5 +1,5 @@
 -- Custom SQL migration file, put your code below! ---- from src/db/custom/a3_changelog_events.sql
--- The mod changelog as one row per server and scan (issue 29, round 3): a server's first
+-- The mod changelog as one row per server and scan: a server's first
 -- sighting records its whole list as `added` (docs/live.md), ~200,000 rows and their index
 -- entries for a first sight of 5,000 servers (~0.2-0.3 s of the scan); one row per server and
 -- scan is ~5,000. `changes` is a JSON array of [action, workshop_id, mod_name, old_version,

@@ -1,5 +1,5 @@
 -- Custom SQL migration file, put your code below! ---- from src/db/custom/a4_mod_names.sql
--- The per-mod index of the mod rows (workshop_id, server_sid) goes (issue 29, round 3): a first
+-- The per-mod index of the mod rows (workshop_id, server_sid) goes: a first
 -- sight's ~200,000 rows each took an entry scattered over it, ~0.4 s of the scan's ~2.4 s. Its
 -- readers: the snapshot counts the usage in memory; the growth job reads the rows of the servers
 -- seen in the hour by their primary key; what needs it is live_mod_usage's name for a mod the

@@ -16,6 +16,7 @@ import { createMemoryLogger } from "../../src/shared/log";
 import { BattleMetricsClient } from "../../src/features/live/battlemetrics";
 import { runScan } from "../../src/features/live/scan";
 import { runRollups } from "../../src/features/live/rollup";
+import { bulkLoadSeries } from "../../src/features/live/series-days";
 import { DAY, HOUR, THREE_HOURS } from "../../src/features/live/repository";
 import { generatedModId } from "./battlemetrics";
 
@@ -87,6 +88,8 @@ if (year) {
   const putRaw = sqlite.prepare(`INSERT OR REPLACE INTO game_server_stats_raw VALUES (?, ?, ?, 0, 0)`);
   const block0 = Math.floor(now / THREE_HOURS) * THREE_HOURS;
   const hour0 = Math.floor(now / HOUR) * HOUR;
+  // The day rows of the buckets (src/features/live/series-days.ts) in one pass after the load.
+  bulkLoadSeries(sqlite, () => {
   for (const sid of sids) {
     sqlite.transaction(() => {
       for (let b = 1; b <= 365 * 8; b++) {
@@ -100,6 +103,7 @@ if (year) {
       for (let r = 2; r <= 288; r++) putRaw.run(sid, now - r * 5 * 60_000, (sid + r) % 90);
     })();
   }
+  });
   sqlite.transaction(() => {
     for (let b = 1; b <= 365 * 8; b++)
       sqlite.query(`INSERT OR REPLACE INTO live_global_stats_3h VALUES (?, 36, ?, ?, 0, ?, ?)`).run(block0 - b * THREE_HOURS, 36 * 150_000, 160_000, 36 * 5000, 5100);

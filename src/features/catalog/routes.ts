@@ -96,8 +96,8 @@ export const catalogRoutes = (deps: Deps) => {
       detail: { summary: "Items added, removed and changed between two versions" },
     })
     .get("/:workshopID/stats/growth", ({ params, query, set }) => {
-      const text = svc.getGrowthJson(deps, params.workshopID, query.days);
-      return strict ? JSON.parse(text) : jsonText(set, text);
+      const body = svc.getGrowthJson(deps, params.workshopID, query.days);
+      return strict ? JSON.parse(new TextDecoder().decode(body)) : jsonText(set, body);
     }, {
       params: M.workshopIdParams,
       query: M.growthQuery,

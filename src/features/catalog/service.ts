@@ -336,13 +336,19 @@ export function getGrowth(deps: Deps, id: string, days: number): z.infer<typeof 
   return out;
 }
 
-/** GET /mods/:id/stats/growth as JSON text, read and serialised once per growth generation and 3-hour bucket (answers.ts). */
-export const growthAnswers = new GenerationalAnswers<string>("growth", "growth_gen", 8 * 2 ** 20, textBytes);
+/**
+ * GET /mods/:id/stats/growth as UTF-8 JSON, read, serialised and encoded once per growth generation
+ * and 3-hour bucket (answers.ts). Kept as bytes: Bun 1.4.5 sends a big body (~200 KB for 180 days)
+ * cheaper as a Uint8Array than as a string (docs/performance.md, Issue 29 "Round 3, stat series").
+ */
+export const growthAnswers = new GenerationalAnswers<Uint8Array>("growth", "growth_gen", 8 * 2 ** 20, (b) => b.byteLength + 64);
 
-export function getGrowthJson(deps: Deps, id: string, days: number): string {
+const utf8 = new TextEncoder();
+
+export function getGrowthJson(deps: Deps, id: string, days: number): Uint8Array {
   // The answer depends on the current bucket (the window's end) besides the stored rows.
   const key = `${id}|${days}|${bucketOf(deps.clock.now())}`;
-  return growthAnswers.get(deps.sqlite, key, () => JSON.stringify(getGrowth(deps, id, days)));
+  return growthAnswers.get(deps.sqlite, key, () => utf8.encode(JSON.stringify(getGrowth(deps, id, days))));
 }
 
 export function getGrowthRange(deps: Deps, id: string): { oldest: string | null } {

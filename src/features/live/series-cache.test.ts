@@ -231,7 +231,7 @@ describe("the series answers kept in memory", () => {
       }
       expect(seriesCacheStats(t.deps.sqlite).misses).toBe(misses + 1); // one read, then two answers from memory
     }
-    // The kept strings count as many bytes as their text has.
+    // The kept answers count their bytes (ASCII: as many as their text has characters).
     const kept = seriesCacheStats(t.deps.sqlite);
     expect({ answers: kept.answers, bytes: kept.bytes }).toEqual({ answers: 4, bytes: textBytes });
   });

@@ -1,7 +1,7 @@
 // The stat series' answers from memory: GET /game-servers/:id/stats,
 // /stats/global-players and /stats/community-players read up to ~2,920 bucket rows and build as
 // many points per request, yet their data changes only when a scan, a roll-up or another write
-// commits. An answer is kept as its JSON text (what production sends, no serialising per request)
+// commits. An answer is kept as its UTF-8 JSON (what production sends, no serialising per request)
 // with:
 // - the database state it was read at: total_changes() of this connection (every INSERT, UPDATE or
 //   DELETE through it, triggers included: a scan, a roll-up, a test's raw SQL) and
@@ -14,14 +14,16 @@
 // At most SERIES_CACHE_BYTES of answers (least recently used out first);
 // loadout_live_series_cache_bytes / _answers report what it holds.
 //
-// An answer is kept and sent as the string JSON.stringify gives (series JSON is ASCII: one byte
-// per character, so its length is its size in the byte budget), not as UTF-8 bytes: Bun makes a
-// Response of a string without copying it, where a Uint8Array body is copied into every Response
-// (a 330 KB year of points: ~25-50 µs and 330 KB of garbage per request), and a miss no longer
-// encodes (docs/performance.md, Issue 29 "Round 2, stat series").
+// An answer is kept and sent as UTF-8 bytes (round 3): under wrk at 32 clients a bare Bun.serve
+// (Bun 1.4.5) sending a 333 KB JSON body used ~121 µs of CPU a request as a Uint8Array against
+// ~140 as a flat string and ~181 encoding it each time (`bun bench/body-send.ts`; round 2 had
+// measured the string cheaper on the Bun of then), so a miss encodes its text once.
+// docs/performance.md, Issue 29 "Round 2, stat series" and "Round 3, stat series".
 import type { Database } from "bun:sqlite";
 import { BytesLru } from "../../shared/bytes-lru";
 import { stmt } from "./repository";
+
+const encoder = new TextEncoder();
 
 /** At most this many bytes of series answers (their UTF-8 JSON) are kept per database. */
 export const SERIES_CACHE_BYTES = 16 * 2 ** 20;
@@ -29,12 +31,19 @@ export const SERIES_CACHE_BYTES = 16 * 2 ** 20;
 interface Answer {
   from: number;
   until: number;
-  /** JSON text, ASCII only (times, keys, numbers). */
+  /** UTF-8 JSON. */
+  body: Uint8Array;
+}
+
+/** What a read that writes its own JSON text returns (a server's series, series-days.ts). */
+export interface SeriesText {
   body: string;
+  from: number;
+  until: number;
 }
 
 class SeriesCache {
-  readonly answers = new BytesLru<Answer>(SERIES_CACHE_BYTES, (_, a) => a.body.length);
+  readonly answers = new BytesLru<Answer>(SERIES_CACHE_BYTES, (_, a) => a.body.byteLength);
   hits = 0;
   misses = 0;
   private changes = -1;
@@ -48,7 +57,7 @@ class SeriesCache {
     this.version = version;
   }
 
-  get(key: string, now: number): string | undefined {
+  get(key: string, now: number): Uint8Array | undefined {
     const a = this.answers.get(key);
     if (!a) return undefined;
     if (now < a.from || now > a.until) {
@@ -79,11 +88,19 @@ export interface SeriesAnswer {
 }
 
 /**
- * A series answer as JSON text: from memory when an answer of the same key was read at the
+ * A series answer as UTF-8 JSON: from memory when an answer of the same key was read at the
  * current database state and holds for `now`, else `read()` (which throws for an unknown server
  * or community before anything is kept).
  */
-export function cachedSeriesJson(sqlite: Database, key: string, now: number, read: () => SeriesAnswer): string {
+export function cachedSeriesJson(sqlite: Database, key: string, now: number, read: () => SeriesAnswer): Uint8Array {
+  return cachedSeriesText(sqlite, key, now, () => {
+    const a = read();
+    return { body: JSON.stringify(a.points), from: a.from, until: a.until };
+  });
+}
+
+/** The same for a read that writes its JSON text itself. */
+export function cachedSeriesText(sqlite: Database, key: string, now: number, read: () => SeriesText): Uint8Array {
   const c = cacheOf(sqlite);
   const hit = c.get(key, now);
   if (hit) {
@@ -92,7 +109,7 @@ export function cachedSeriesJson(sqlite: Database, key: string, now: number, rea
   }
   c.misses++;
   const a = read();
-  const body = JSON.stringify(a.points);
+  const body = encoder.encode(a.body);
   if (a.from <= now && now <= a.until) c.answers.set(key, { from: a.from, until: a.until, body });
   return body;
 }

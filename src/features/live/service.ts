@@ -11,7 +11,8 @@ import { onlineDetailBytes } from "./detail";
 import { invalidateLiveSnapshot, liveSnapshot, onlineRow, onlineRowIndex, querySnapshot, querySnapshotBytes, type LiveSnapshot, type TopMod } from "./snapshot";
 
 export { ONLINE_WINDOW, toEntry };
-import { cachedSeriesJson } from "./series-cache";
+import { cachedSeriesJson, cachedSeriesText, type SeriesText } from "./series-cache";
+import { PointsWriter } from "./series-days";
 import { DAY, HOUR, RAW_WINDOW, SERVER_COLUMNS, THREE_HOURS, liveRepo, stmt, type ChangeEntry, type ServerRow } from "./repository";
 
 const encoder = new TextEncoder();
@@ -313,11 +314,10 @@ function seriesIso(t: number): string {
   return s;
 }
 
-// Each series answer is read once per database state and clock step and kept as its JSON text
+// Each series answer is read once per database state and clock step and kept as its UTF-8 JSON
 // (series-cache.ts); the *Read functions read SQLite every time (the cache's source and the tests'
-// truth), the *Body functions are what production sends (the text as kept), the *Json functions
-// the same as UTF-8 bytes, and the object functions parse that same text (the test app's strict
-// response schemas check it).
+// truth), the *Body functions (also named *Json) are what production sends (the bytes as kept),
+// and the object functions parse that same text (the test app's strict response schemas check it).
 
 /** A server's series from SQLite (404 for an unknown server). */
 export function serverStatsRead(deps: Pick<Deps, "sqlite">, id: string, days: number, now: number) {
@@ -333,16 +333,59 @@ export function serverStatsRead(deps: Pick<Deps, "sqlite">, id: string, days: nu
   return { points, from: s.from, until: s.until };
 }
 
-export function serverStatsBody(deps: Pick<Deps, "sqlite" | "clock">, id: string, days: number): string {
-  const now = deps.clock.now();
-  return cachedSeriesJson(deps.sqlite, `server ${id} ${days}`, now, () => serverStatsRead(deps, id, days, now));
+/**
+ * The same answer as JSON text, written from the server's day rows (series-days.ts: one statement
+ * for the buckets before the watermark, then the tail as in readSeriesAt) without the point
+ * objects; the same clock window as readSeriesAt. Null when a day row is not of the compact form
+ * (a bucket value that is not an integer, a time off the step): the caller reads the bucket rows.
+ */
+export function serverStatsText(sqlite: Database, now: number, sid: number, days: number): SeriesText | null {
+  const res = resolutionFor(days);
+  const { tail } = seriesSql(SERVER_SERIES, res);
+  const params: Record<string, string | number> = { rawFrom: now - RAW_WINDOW, key: sid };
+  const w = new PointsWriter();
+  if (res === "raw") {
+    const rows = stmt(sqlite, tail).values(tailParams(params, res)) as number[][];
+    w.rows(rows);
+    return { body: w.body(), from: now, until: rows.length ? rows[0]![0]! + RAW_WINDOW : Infinity };
+  }
+  const step = res === "3h" ? THREE_HOURS : HOUR;
+  const since = Math.floor((now - days * DAY) / step) * step;
+  params.since = since;
+  params.w1 = liveRepo.getState(sqlite, "hourly_until") ?? 0;
+  if (res === "3h") params.w3 = liveRepo.getState(sqlite, "3h_until") ?? 0;
+  const headTo = (res === "3h" ? params.w3 : params.w1) as number;
+  if (since < headTo) {
+    const text = (
+      stmt(sqlite, `SELECT group_concat(day || points, '/') FROM ${res === "3h" ? "game_server_stats_3h_days" : "game_server_stats_hourly_days"} WHERE sid = $sid AND day >= $d0 AND day <= $d1`).values({
+        sid,
+        d0: Math.floor(since / DAY),
+        d1: Math.floor((headTo - 1) / DAY),
+      }) as [string | null][]
+    )[0]![0];
+    if (text != null && !w.days(text, step, since, headTo)) return null;
+  }
+  w.rows(stmt(sqlite, tail).values(tailParams(params, res)) as number[][]);
+  const rawFloor = Math.max(since, params.w1 as number);
+  return { body: w.body(), from: since + days * DAY, until: Math.min(since + days * DAY + step - 1, rawFloor + RAW_WINDOW) };
 }
 
-/** The same text as UTF-8 bytes. */
-export const serverStatsJson = (deps: Pick<Deps, "sqlite" | "clock">, id: string, days: number): Uint8Array => encoder.encode(serverStatsBody(deps, id, days));
+export function serverStatsBody(deps: Pick<Deps, "sqlite" | "clock">, id: string, days: number): Uint8Array {
+  const now = deps.clock.now();
+  return cachedSeriesText(deps.sqlite, `server ${id} ${days}`, now, () => {
+    const r = serverRow(deps.sqlite, id);
+    const a = serverStatsText(deps.sqlite, now, r.sid, days);
+    if (a) return a;
+    const s = serverStatsRead(deps, id, days, now);
+    return { body: JSON.stringify(s.points), from: s.from, until: s.until };
+  });
+}
+
+/** The same bytes (the name the other series' readers share). */
+export const serverStatsJson = serverStatsBody;
 
 export const serverStats = (deps: Pick<Deps, "sqlite" | "clock">, id: string, days: number) =>
-  JSON.parse(serverStatsBody(deps, id, days)) as ReturnType<typeof serverStatsRead>["points"];
+  JSON.parse(decoder.decode(serverStatsBody(deps, id, days))) as ReturnType<typeof serverStatsRead>["points"];
 
 export function serverStatsRange(deps: Pick<Deps, "sqlite">, id: string) {
   const r = serverRow(deps.sqlite, id);
@@ -361,16 +404,16 @@ export function globalPlayersRead(deps: Pick<Deps, "sqlite">, days: number, now:
   return { points, from: s.from, until: s.until };
 }
 
-export function globalPlayersBody(deps: Pick<Deps, "sqlite" | "clock">, days: number): string {
+export function globalPlayersBody(deps: Pick<Deps, "sqlite" | "clock">, days: number): Uint8Array {
   const now = deps.clock.now();
   return cachedSeriesJson(deps.sqlite, `global ${days}`, now, () => globalPlayersRead(deps, days, now));
 }
 
-/** The same text as UTF-8 bytes. */
-export const globalPlayersJson = (deps: Pick<Deps, "sqlite" | "clock">, days: number): Uint8Array => encoder.encode(globalPlayersBody(deps, days));
+/** The same bytes. */
+export const globalPlayersJson = globalPlayersBody;
 
 export const globalPlayers = (deps: Pick<Deps, "sqlite" | "clock">, days: number) =>
-  JSON.parse(globalPlayersBody(deps, days)) as ReturnType<typeof globalPlayersRead>["points"];
+  JSON.parse(decoder.decode(globalPlayersBody(deps, days))) as ReturnType<typeof globalPlayersRead>["points"];
 
 export const globalPlayersRange = (deps: Pick<Deps, "sqlite">) => ({ oldest: oldestOf(deps, GLOBAL_SERIES, null) });
 
@@ -394,16 +437,16 @@ export function communityPlayersRead(deps: Pick<Deps, "sqlite">, communityId: st
   return { points, from: s.from, until: s.until };
 }
 
-export function communityPlayersBody(deps: Pick<Deps, "sqlite" | "clock">, communityId: string, days: number): string {
+export function communityPlayersBody(deps: Pick<Deps, "sqlite" | "clock">, communityId: string, days: number): Uint8Array {
   const now = deps.clock.now();
   return cachedSeriesJson(deps.sqlite, `community ${communityId} ${days}`, now, () => communityPlayersRead(deps, communityId, days, now));
 }
 
-/** The same text as UTF-8 bytes. */
-export const communityPlayersJson = (deps: Pick<Deps, "sqlite" | "clock">, communityId: string, days: number): Uint8Array => encoder.encode(communityPlayersBody(deps, communityId, days));
+/** The same bytes. */
+export const communityPlayersJson = communityPlayersBody;
 
 export const communityPlayers = (deps: Pick<Deps, "sqlite" | "clock">, communityId: string, days: number) =>
-  JSON.parse(communityPlayersBody(deps, communityId, days)) as ReturnType<typeof communityPlayersRead>["points"];
+  JSON.parse(decoder.decode(communityPlayersBody(deps, communityId, days))) as ReturnType<typeof communityPlayersRead>["points"];
 
 export function communityPlayersRange(deps: Pick<Deps, "sqlite">, communityId: string) {
   requireCommunity(deps.sqlite, communityId);
