@@ -53,7 +53,8 @@ export function nextStep(s: IdleState, cpuMs: number, busyCpuMs = BUSY_CPU_MS): 
   return null;
 }
 
-const processCpuMs = () => {
+/** This process's CPU time so far, ms (user + system). */
+export const processCpuMs = () => {
   const u = process.cpuUsage();
   return (u.user + u.system) / 1000;
 };

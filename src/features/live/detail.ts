@@ -28,6 +28,7 @@
 // of raw catalog and live write and after scans.
 import type { Database } from "bun:sqlite";
 import { BytesLru } from "../../shared/bytes-lru";
+import { processCpuMs } from "../../shared/idle-gc";
 import { toIso } from "../../shared/time";
 import { entryJson, peekLiveSnapshot, type LiveSnapshot, type ServerModList } from "./snapshot";
 import { stmt, type ServerRow } from "./repository";
@@ -449,17 +450,13 @@ export function warmDetails(sqlite: Database, budgetMs: number): boolean {
  * expected) stops it and is handed to `onError`. Unref'd; returns a stop function.
  */
 export function startDetailWarmer(sqlite: Database, onError: (e: unknown) => void, everyMs = 500): () => void {
-  const cpuMs = () => {
-    const u = process.cpuUsage();
-    return (u.user + u.system) / 1000;
-  };
-  let last = cpuMs();
+  let last = processCpuMs();
   let own = 0; // CPU ms of the slices since the last check
   let warming = false;
   let stopped = false;
   const slice = () => {
     if (stopped || !warming) return;
-    const t = cpuMs();
+    const t = processCpuMs();
     let done: boolean;
     try {
       done = warmDetails(sqlite, SLICE_MS);
@@ -468,12 +465,12 @@ export function startDetailWarmer(sqlite: Database, onError: (e: unknown) => voi
       stop();
       return onError(e);
     }
-    own += cpuMs() - t;
+    own += processCpuMs() - t;
     if (done) warming = false;
     else setImmediate(slice);
   };
   const timer = setInterval(() => {
-    const now = cpuMs();
+    const now = processCpuMs();
     const idle = now - last - own < everyMs / 10;
     last = now;
     own = 0;
