@@ -14,11 +14,11 @@ import { runRollups } from "./rollup";
 import { DAY, HOUR, THREE_HOURS } from "./repository";
 import { seriesCacheStats, SERIES_CACHE_BYTES } from "./series-cache";
 import {
-  communityPlayersJson,
+  communityPlayersBody,
   communityPlayersRead,
-  globalPlayersJson,
+  globalPlayersBody,
   globalPlayersRead,
-  serverStatsJson,
+  serverStatsBody,
   serverStatsRead,
 } from "./service";
 
@@ -36,9 +36,9 @@ const scan = () => runScan(t.deps, { client: new BattleMetricsClient({ baseUrl: 
 /** The cached answer and the one read from SQLite now, as text. */
 function both(kind: "server" | "global" | "community", key: string, days: number) {
   const now = clock.now();
-  if (kind === "server") return { got: text(serverStatsJson(t.deps, key, days)), want: JSON.stringify(serverStatsRead(t.deps, key, days, now).points) };
-  if (kind === "global") return { got: text(globalPlayersJson(t.deps, days)), want: JSON.stringify(globalPlayersRead(t.deps, days, now).points) };
-  return { got: text(communityPlayersJson(t.deps, key, days)), want: JSON.stringify(communityPlayersRead(t.deps, key, days, now).points) };
+  if (kind === "server") return { got: text(serverStatsBody(t.deps, key, days)), want: JSON.stringify(serverStatsRead(t.deps, key, days, now).points) };
+  if (kind === "global") return { got: text(globalPlayersBody(t.deps, days)), want: JSON.stringify(globalPlayersRead(t.deps, days, now).points) };
+  return { got: text(communityPlayersBody(t.deps, key, days)), want: JSON.stringify(communityPlayersRead(t.deps, key, days, now).points) };
 }
 
 beforeAll(async () => {
@@ -126,7 +126,7 @@ describe("the series answers kept in memory", () => {
   test("a scan, a roll-up and a write by another connection are seen by the next read", async () => {
     clock.set(T0 + 30 * 60_000);
     const s = servers[1]!;
-    const day = () => serverStatsJson(t.deps, s.id, 1);
+    const day = () => serverStatsBody(t.deps, s.id, 1);
     const first = text(day());
     expect(text(day())).toBe(first); // kept
     // A scan five minutes later adds a raw point for every server it saw.
@@ -136,18 +136,18 @@ describe("the series answers kept in memory", () => {
     expect(afterScan).toBe(JSON.stringify(serverStatsRead(t.deps, s.id, 1, clock.now()).points));
     expect(afterScan).not.toBe(first);
     // A roll-up moves the watermarks and buckets: the 14-day series is read again.
-    const hourly = text(serverStatsJson(t.deps, s.id, 14));
+    const hourly = text(serverStatsBody(t.deps, s.id, 14));
     clock.advance(2 * HOUR);
     runRollups(t.deps);
-    expect(text(serverStatsJson(t.deps, s.id, 14))).toBe(JSON.stringify(serverStatsRead(t.deps, s.id, 14, clock.now()).points));
-    expect(text(serverStatsJson(t.deps, s.id, 14))).not.toBe(hourly);
+    expect(text(serverStatsBody(t.deps, s.id, 14))).toBe(JSON.stringify(serverStatsRead(t.deps, s.id, 14, clock.now()).points));
+    expect(text(serverStatsBody(t.deps, s.id, 14))).not.toBe(hourly);
     // Another connection (another process) writes a point: this connection's total_changes() does
     // not move, its data_version does.
-    const global = text(globalPlayersJson(t.deps, 1));
+    const global = text(globalPlayersBody(t.deps, 1));
     const other = new Database(join(t.deps.config.LOADOUT_DATA_DIR, "loadout.db"));
     other.query("INSERT OR REPLACE INTO live_global_stats_raw VALUES (?, 12345, 0, 4)").run(clock.now() - 60_000);
     other.close();
-    const seen = text(globalPlayersJson(t.deps, 1));
+    const seen = text(globalPlayersBody(t.deps, 1));
     expect(seen).not.toBe(global);
     expect(seen).toContain('"total_players_max":12345');
     expect(seen).toBe(JSON.stringify(globalPlayersRead(t.deps, 1, clock.now()).points));

@@ -45,7 +45,7 @@ export function bulkLoadSeries<T>(sqlite: Database, load: () => T): T {
 
 // ---------------------------------------------------------------------------------------------
 // Writing the points. A point is `{"time":…,"player_count":…,"queue_players_count":…,
-// "wait_time_estimation":…,"player_count_max":…}`, averages rounded as service.ts's avg() does.
+// "wait_time_estimation":…,"player_count_max":…}`, averages rounded by avg() (which service.ts's point objects use too).
 // Its pieces are joined as a string (JavaScriptCore ropes, flattened once when sent): a per-time
 // prefix kept for every series (bucket times are the same for all servers), the numbers, and the
 // usual tail with no queue and no wait as one piece.
@@ -68,7 +68,8 @@ function prefixOf(t: number): string {
   return p;
 }
 
-const avg = (sum: number, n: number) => (n > 0 ? Math.round(sum / n) : 0);
+/** A bucket's average as the series answer it: rounded, 0 for an empty bucket. */
+export const avg = (sum: number, n: number) => (n > 0 ? Math.round(sum / n) : 0);
 
 /** Builds one answer: points appended in time order, then `body()`. */
 export class PointsWriter {

@@ -12,7 +12,7 @@ import { invalidateLiveSnapshot, liveSnapshot, onlineRow, onlineRowIndex, queryS
 
 export { ONLINE_WINDOW, toEntry };
 import { cachedSeriesJson, cachedSeriesText, type SeriesText } from "./series-cache";
-import { PointsWriter } from "./series-days";
+import { PointsWriter, avg } from "./series-days";
 import { DAY, HOUR, RAW_WINDOW, SERVER_COLUMNS, THREE_HOURS, liveRepo, stmt, type ChangeEntry, type ServerRow } from "./repository";
 
 const encoder = new TextEncoder();
@@ -297,8 +297,6 @@ function oldestOf(deps: Pick<Deps, "sqlite">, d: SeriesDef, key: string | number
   return r.t == null ? null : toIso(r.t);
 }
 
-const avg = (sum: number, n: number) => (n > 0 ? Math.round(sum / n) : 0);
-
 /**
  * toIso of series times: bucket and scan times are the same for every server (a year of 3-hour
  * buckets is 2,920 times), and formatting them was a third of an uncached 365-day read. At most
@@ -316,7 +314,7 @@ function seriesIso(t: number): string {
 
 // Each series answer is read once per database state and clock step and kept as its UTF-8 JSON
 // (series-cache.ts); the *Read functions read SQLite every time (the cache's source and the tests'
-// truth), the *Body functions (also named *Json) are what production sends (the bytes as kept),
+// truth), the *Body functions are what production sends (the bytes as kept),
 // and the object functions parse that same text (the test app's strict response schemas check it).
 
 /** A server's series from SQLite (404 for an unknown server). */
@@ -381,9 +379,6 @@ export function serverStatsBody(deps: Pick<Deps, "sqlite" | "clock">, id: string
   });
 }
 
-/** The same bytes (the name the other series' readers share). */
-export const serverStatsJson = serverStatsBody;
-
 export const serverStats = (deps: Pick<Deps, "sqlite" | "clock">, id: string, days: number) =>
   JSON.parse(decoder.decode(serverStatsBody(deps, id, days))) as ReturnType<typeof serverStatsRead>["points"];
 
@@ -408,9 +403,6 @@ export function globalPlayersBody(deps: Pick<Deps, "sqlite" | "clock">, days: nu
   const now = deps.clock.now();
   return cachedSeriesJson(deps.sqlite, `global ${days}`, now, () => globalPlayersRead(deps, days, now));
 }
-
-/** The same bytes. */
-export const globalPlayersJson = globalPlayersBody;
 
 export const globalPlayers = (deps: Pick<Deps, "sqlite" | "clock">, days: number) =>
   JSON.parse(decoder.decode(globalPlayersBody(deps, days))) as ReturnType<typeof globalPlayersRead>["points"];
@@ -441,9 +433,6 @@ export function communityPlayersBody(deps: Pick<Deps, "sqlite" | "clock">, commu
   const now = deps.clock.now();
   return cachedSeriesJson(deps.sqlite, `community ${communityId} ${days}`, now, () => communityPlayersRead(deps, communityId, days, now));
 }
-
-/** The same bytes. */
-export const communityPlayersJson = communityPlayersBody;
 
 export const communityPlayers = (deps: Pick<Deps, "sqlite" | "clock">, communityId: string, days: number) =>
   JSON.parse(decoder.decode(communityPlayersBody(deps, communityId, days))) as ReturnType<typeof communityPlayersRead>["points"];
