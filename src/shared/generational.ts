@@ -14,19 +14,16 @@ export interface Generational<T extends { gen: number }> {
 }
 
 /**
- * @param genSql the generation's read, `SELECT value FROM <catalog_state|live_state> WHERE key = '<key>'`
- *   (read through `generation` in src/db/statements.ts: once per run of JavaScript and per write)
+ * @param table, key the generation counter: the row `key` of catalog_state or live_state (read
+ *   through `generation` in src/db/statements.ts: once per run of JavaScript and per write)
  * @param build builds the structure as of generation `gen` (in its own read transaction)
  */
 export function generational<T extends { gen: number }>(
-  genSql: string,
+  table: "catalog_state" | "live_state",
+  key: string,
   rebuildMs: number,
   build: (sqlite: Database, gen: number) => T,
 ): Generational<T> {
-  const at = /^SELECT value FROM (catalog_state|live_state) WHERE key = '(\w+)'$/.exec(genSql);
-  if (!at) throw new Error(`generational: not a generation read: ${genSql}`);
-  const table = at[1] as "catalog_state" | "live_state";
-  const key = at[2]!;
   const states = new WeakMap<Database, { value: T | null; lastBuild: number }>();
   return {
     current(sqlite, now = performance.now()) {

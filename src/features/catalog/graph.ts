@@ -229,7 +229,7 @@ export function buildDepGraph(sqlite: Database, gen: number): DepGraph {
   })();
 }
 
-const graphs = generational(`SELECT value FROM catalog_state WHERE key = 'detail_gen'`, REBUILD_MS, buildDepGraph);
+const graphs = generational("catalog_state", "detail_gen", REBUILD_MS, buildDepGraph);
 
 /** The graph of the current generation, built now if allowed, or null: then the caller reads SQL. */
 export const depGraph: (sqlite: Database, now?: number) => DepGraph | null = graphs.current;

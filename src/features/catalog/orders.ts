@@ -92,7 +92,7 @@ export function buildOrders(sqlite: Database, gen: number): CatalogOrders {
   })();
 }
 
-const orders = generational(`SELECT value FROM catalog_state WHERE key = 'mods_gen'`, REBUILD_MS, buildOrders);
+const orders = generational("catalog_state", "mods_gen", REBUILD_MS, buildOrders);
 
 /**
  * The orders of the current generation, built now if allowed (first use, or the last build was

@@ -156,7 +156,7 @@ export function buildSearchIndex(sqlite: Database, gen: number): SearchIndex {
   })();
 }
 
-const indexes = generational(`SELECT value FROM catalog_state WHERE key = 'fts_gen'`, REBUILD_MS, buildSearchIndex);
+const indexes = generational("catalog_state", "fts_gen", REBUILD_MS, buildSearchIndex);
 
 /**
  * The search index of the current generation, built now if allowed (first use, or the last

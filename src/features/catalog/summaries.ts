@@ -67,7 +67,7 @@ function packSummaries(sqlite: Database, gen: number): PackedSummaries {
   })();
 }
 
-const packed = generational(`SELECT value FROM catalog_state WHERE key = 'detail_gen'`, PACK_MS, packSummaries);
+const packed = generational("catalog_state", "detail_gen", PACK_MS, packSummaries);
 
 /** The packed summaries of the current generation, packed now if allowed, or null (then pages read their rows). */
 export const currentSummaries: (sqlite: Database, now?: number) => PackedSummaries | null = packed.current;
