@@ -24,40 +24,37 @@ function randomTexts(seed: number, n: number): (string | null)[] {
 }
 
 describe("packed texts", () => {
-  for (const dedupe of [false, true]) {
-    test(`every text back as it went in (dedupe ${dedupe}), two columns sharing the chunks`, () => {
-      const a = randomTexts(1, 3_000);
-      const b = randomTexts(2, 2_000);
-      const p = new TextPacker(dedupe);
-      const ca = p.column(a.length);
-      const cb = p.column(b.length);
-      a.forEach((s, i) => ca.set(i, s));
-      b.forEach((s, i) => cb.set(i, s));
-      p.finish();
-      const pa = ca.build();
-      const pb = cb.build();
-      expect(pa.chunks).toBe(pb.chunks);
-      expect(pa.chunks.length).toBeGreaterThan(2);
-      expect(a.map((_, i) => pa.get(i))).toEqual(a);
-      expect(b.map((_, i) => pb.get(i))).toEqual(b);
-      for (let i = 0; i < a.length; i++) {
-        expect(pa.has(i)).toBe(a[i] !== null);
-        if (a[i] !== null) {
-          expect(pa.equals(i, a[i]!)).toBe(true);
-          expect(pa.equals(i, a[i]! + "x")).toBe(false);
-        }
+  test("every text back as it went in, two columns sharing the chunks", () => {
+    const a = randomTexts(1, 3_000);
+    const b = randomTexts(2, 2_000);
+    const p = new TextPacker();
+    const ca = p.column(a.length);
+    const cb = p.column(b.length);
+    a.forEach((s, i) => ca.set(i, s));
+    b.forEach((s, i) => cb.set(i, s));
+    p.finish();
+    const pa = ca.build();
+    const pb = cb.build();
+    expect(pa.chunks).toBe(pb.chunks);
+    expect(pa.chunks.length).toBeGreaterThan(2);
+    expect(a.map((_, i) => pa.get(i))).toEqual(a);
+    expect(b.map((_, i) => pb.get(i))).toEqual(b);
+    for (let i = 0; i < a.length; i++) {
+      expect(pa.has(i)).toBe(a[i] !== null);
+      if (a[i] !== null) {
+        expect(pa.equals(i, a[i]!)).toBe(true);
+        expect(pa.equals(i, a[i]! + "x")).toBe(false);
       }
-      expect(pa.get(a.length)).toBeNull();
-      // Deduplicated: fewer characters held than the texts have.
-      const total = [...a, ...b].reduce((n, s) => n + (s?.length ?? 0), 0);
-      if (dedupe) expect(pa.chunks.join("").length).toBeLessThan(total);
-      else expect(pa.chunks.join("").length).toBe(total);
-    });
-  }
+    }
+    expect(pa.get(a.length)).toBeNull();
+    // Every text held once, as it went in: the chunks hold exactly the texts' characters.
+    const total = [...a, ...b].reduce((n, s) => n + (s?.length ?? 0), 0);
+    expect(pa.chunks.join("").length).toBe(total);
+  });
 
   test("the index finds each distinct text's first index, and -1 for any other text", () => {
     const texts = randomTexts(3, 5_000);
-    const p = new TextPacker(true);
+    const p = new TextPacker();
     const c = p.column(texts.length);
     texts.forEach((s, i) => c.set(i, s));
     p.finish();

@@ -7,7 +7,6 @@
 // over two chunks; a chunk is 8-bit when all its characters are Latin-1, so one wide character
 // widens only its own chunk) and gives each text's place; the columns it builds (PackedTexts) read
 // a text back as a slice of its chunk (a new short-lived string per read, collected young).
-// Equal texts are stored once when the packer deduplicates (names and versions repeat).
 
 /** A chunk is closed once it holds at least this many characters. */
 export const CHUNK_CHARS = 1 << 16;
@@ -18,26 +17,15 @@ export class TextPacker {
   private readonly chunks: string[] = [];
   private parts: string[] = [];
   private partChars = 0;
-  private readonly seen: Map<string, number> | null;
   private finished = false;
-
-  /** `dedupe`: equal texts share one place (a map kept while packing). */
-  constructor(dedupe = false) {
-    this.seen = dedupe ? new Map() : null;
-  }
 
   /** The place of `s` in the packed text. */
   add(s: string): number {
     if (this.finished) throw new Error("TextPacker: add after finish");
-    if (this.seen) {
-      const at = this.seen.get(s);
-      if (at !== undefined) return at;
-    }
     if (this.partChars > 0 && this.partChars + s.length > CHUNK_CHARS) this.close();
     const at = this.chunks.length * SPAN + this.partChars;
     this.parts.push(s);
     this.partChars += s.length;
-    this.seen?.set(s, at);
     return at;
   }
 
@@ -51,14 +39,6 @@ export class TextPacker {
     if (this.finished) return;
     this.close();
     this.finished = true;
-    this.seen?.clear();
-  }
-
-  /** Characters held in all chunks. */
-  get chars(): number {
-    let n = this.partChars;
-    for (const c of this.chunks) n += c.length;
-    return n;
   }
 
   private close(): void {
