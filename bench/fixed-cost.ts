@@ -66,7 +66,14 @@ if (beforeTree) {
 
 const id = meta.ids;
 const fixed = (p: string) => () => p;
-const VARIED = ["varied: game-servers filters", "varied: game-servers popular mod_ids", "varied: mods search 2 random words", "varied: mods tag + sort + page", "varied: mod detail (any mod)"];
+const VARIED = [
+  "varied: game-servers filters",
+  "varied: game-servers popular mod_ids",
+  "varied: mods search 2 random words",
+  "varied: mods tag + sort + page",
+  "varied: mod detail (any mod)",
+  "varied: server stats (any online, 1–365 days)",
+];
 const rows: { name: string; path: () => string; vary?: (rnd: () => number) => string; paths?: () => () => string }[] = [
   { name: "health", path: fixed("/api/v1/health") },
   { name: "mods list (cached page)", path: fixed("/api/v1/mods") },

@@ -89,6 +89,11 @@ export class PointsWriter {
     for (const r of rows) this.point(r[0]!, r[1]!, r[2]!, r[4]!, r[5]!, r[3]!);
   }
 
+  /** Raw points as rows of (time, players, queue, wait): each a bucket of one sample. */
+  rawRows(rows: number[][]): void {
+    for (const r of rows) this.point(r[0]!, 1, r[1]!, r[2]!, r[3]!, r[1]!);
+  }
+
   /**
    * Day rows joined as `<day><points>/<day><points>…` in ascending day order, of buckets `step`
    * apart: the points with from ≤ time < to. False (and nothing kept of them) when the text is not

@@ -43,6 +43,13 @@ export function serverRow(sqlite: Database, id: string): ServerRow {
   return r;
 }
 
+/** A server's series key (`sid`) by its id; 404 for an unknown server. */
+function serverSid(sqlite: Database, id: string): number {
+  const r = stmt(sqlite, "SELECT sid FROM game_servers WHERE id = ?").values(id) as [number][];
+  if (r.length === 0) throw notFound();
+  return r[0]![0];
+}
+
 const MOD_SELECT = `SELECT gm.workshop_id, coalesce(nullif(gm.name, ''), m.name, '') AS name, gm.version, gm.position,
     coalesce(m.size_bytes, 0) AS size_bytes, m.image_url, nullif(m.version, '') AS latest_version,
     (m.workshop_id IS NOT NULL) AS in_catalog
@@ -337,14 +344,18 @@ export function serverStatsRead(deps: Pick<Deps, "sqlite">, id: string, days: nu
  * objects; the same clock window as readSeriesAt. Null when a day row is not of the compact form
  * (a bucket value that is not an integer, a time off the step): the caller reads the bucket rows.
  */
+const RAW_POINTS_SQL = `SELECT time, players, queue, wait FROM ${SERVER_SERIES.raw} WHERE sid = $key AND time >= $rawFrom ORDER BY time`;
+
 export function serverStatsText(sqlite: Database, now: number, sid: number, days: number): SeriesText | null {
   const res = resolutionFor(days);
   const { tail } = seriesSql(SERVER_SERIES, res);
   const params: Record<string, string | number> = { rawFrom: now - RAW_WINDOW, key: sid };
   const w = new PointsWriter();
   if (res === "raw") {
-    const rows = stmt(sqlite, tail).values(tailParams(params, res)) as number[][];
-    w.rows(rows);
+    // The raw points as (time, players, queue, wait): the four columns the points need, not the
+    // six of the tail's shape (bun:sqlite's cost is per cell: ~90 µs against ~130 for 288 points).
+    const rows = stmt(sqlite, RAW_POINTS_SQL).values({ key: sid, rawFrom: params.rawFrom! }) as number[][];
+    w.rawRows(rows);
     return { body: w.body(), from: now, until: rows.length ? rows[0]![0]! + RAW_WINDOW : Infinity };
   }
   const step = res === "3h" ? THREE_HOURS : HOUR;
@@ -371,8 +382,7 @@ export function serverStatsText(sqlite: Database, now: number, sid: number, days
 export function serverStatsBody(deps: Pick<Deps, "sqlite" | "clock">, id: string, days: number): Uint8Array {
   const now = deps.clock.now();
   return cachedSeriesText(deps.sqlite, `server ${id} ${days}`, now, () => {
-    const r = serverRow(deps.sqlite, id);
-    const a = serverStatsText(deps.sqlite, now, r.sid, days);
+    const a = serverStatsText(deps.sqlite, now, serverSid(deps.sqlite, id), days);
     if (a) return a;
     const s = serverStatsRead(deps, id, days, now);
     return { body: JSON.stringify(s.points), from: s.from, until: s.until };
