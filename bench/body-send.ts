@@ -1,8 +1,8 @@
 // What sending a big cached body costs Bun itself (issue 29, round 3, the fixed 200–330 KB stat
 // series rows): a bare Bun.serve answering every request with the same ASCII JSON of N bytes, kept
-// as a string (flat, 8-bit), as a Uint8Array, or as a string re-encoded per request, under wrk at 32
+// as a string (flat, 8-bit), as a Uint8Array, as a Blob made once, or as a string re-encoded per request, under wrk at 32
 // clients; the server process's CPU per request (/proc/<pid>/stat), alternating the kinds.
-//   bun bench/body-send.ts [--bytes 333000] [--seconds 5] [--rounds 3]
+//   bun bench/body-send.ts [--bytes 333000] [--seconds 5] [--rounds 3] [--kinds string,bytes,blob,encode each]
 // (run as the server with --serve <kind> <port> <bytes> by itself)
 import { readFileSync } from "node:fs";
 import { spawn } from "bun";
@@ -25,17 +25,25 @@ if (process.argv[2] === "--serve") {
   text.charCodeAt(0); // flat
   const bin = new TextEncoder().encode(text);
   const headers = { "content-type": "application/json;charset=utf-8" };
+  const blob = new Blob([bin], { type: headers["content-type"] });
   Bun.serve({
     port,
     hostname: "127.0.0.1",
     fetch: () =>
-      kind === "string" ? new Response(text, { headers }) : kind === "bytes" ? new Response(bin, { headers }) : new Response(new TextEncoder().encode(text), { headers }),
+      kind === "string"
+        ? new Response(text, { headers })
+        : kind === "bytes"
+          ? new Response(bin, { headers })
+          : kind === "blob"
+            ? new Response(blob)
+            : new Response(new TextEncoder().encode(text), { headers }),
   });
 } else {
   const bytes = Number(argOf("bytes", "333000"));
   const seconds = Number(argOf("seconds", "5"));
   const rounds = Number(argOf("rounds", "3"));
-  const results: Record<string, number[]> = { string: [], bytes: [], "encode each": [] };
+  const kinds = argOf("kinds", "string,bytes,blob,encode each").split(",");
+  const results: Record<string, number[]> = Object.fromEntries(kinds.map((k) => [k, [] as number[]]));
   for (let r = 0; r < rounds; r++) {
     for (const kind of Object.keys(results)) {
       const port = 20000 + Math.floor(Math.random() * 20000);

@@ -1,9 +1,10 @@
 // The fixed cost of a request, in process: app.handle(new Request(...)) in a loop on cheap rows
 // (health, a cached /mods page, autocomplete, server detail, a 404) and on the varied rows that
 // pay it on top of their own work (varied game-server filters, popular mod_ids, two random words,
-// tag + sort + page, any mod's detail: the same queries as bench/run.ts's rows), against the app
-// as production composes it (createApp with the default config: response validation off), the
-// request log line going to a file as under the bench. µs per request, median of several rounds.
+// tag + sort + page, any mod's detail, any server's 1–365-day stats: the same queries as
+// bench/run.ts's rows), against the app as production composes it (createApp with the default
+// config: response validation off), the request log line going to a file as under the bench. µs
+// per request, median of several rounds.
 //
 //   bun bench/fixed-cost.ts [--dir <dir for a kept copy>] [--iterations N] [--rounds R] [--only regex]
 //   bun --cpu-prof --cpu-prof-dir /tmp/x bench/fixed-cost.ts --only health --iterations 200000 --rounds 1
