@@ -97,7 +97,7 @@ function fromFragments(sid: number, days: number): Uint8Array {
   out[o] = 93;
   return out;
 }
-const today = (sid: number, days: number) => enc.encode(serverStatsText(db, now, sid, days)!.body);
+const today = (sid: number, days: number): Uint8Array => enc.encode(serverStatsText(db, now, sid, days)!.body);
 
 const RANGES = [30, 90, 365];
 const rnd = mulberry32(3);
