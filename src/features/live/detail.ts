@@ -43,6 +43,11 @@ export const KEEP_FROM_BYTES = 64 * 1024;
  * database: ~13 MB hold every mod the 5,000 online servers of the full-scale bench run.
  */
 export const CATALOG_BYTES = 16 * 2 ** 20;
+let catalogCap = CATALOG_BYTES;
+/** The catalog parts' cap (CATALOG_BYTES unless a test sets another); a store already full stays so. */
+export function setCatalogPartsCap(bytes: number): void {
+  catalogCap = bytes;
+}
 
 const encoder = new TextEncoder();
 const sizeOf = (k: string, v: Uint8Array) => v.byteLength + k.length * 2 + 64;
@@ -162,7 +167,7 @@ function modsOf(sqlite: Database, s: LiveSnapshot, sid: number): ServerMods {
  * the request alone (SQL, as a first request) and the warm stops preparing parts.
  */
 class PartStore {
-  readonly lru = new BytesLru<PartStore>(CATALOG_BYTES, (_k, v) => v.counted);
+  readonly lru = new BytesLru<PartStore>(catalogCap, (_k, v) => v.counted);
   /** `bytes` when last counted in the budget (the same at set and at delete). */
   counted = 0;
   /** By variant number: its head, its mod's tail, its items (EMPTY when none); undefined: not prepared. */
@@ -215,7 +220,7 @@ class PartStore {
       // chunk, twice the last (64 KiB to 1 MiB).
       const own = text.length * 3 > CHUNK_MAX / 4 ? encoder.encode(text) : null;
       const size = own ? own.byteLength : Math.min(CHUNK_MAX, Math.max(CHUNK_MIN, this.chunk.byteLength * 2));
-      if (this.bytes + size > CATALOG_BYTES || !this.kept) {
+      if (this.bytes + size > catalogCap || !this.kept) {
         this.full = true;
         return null;
       }
@@ -262,7 +267,11 @@ const catalogs = new WeakMap<Database, PartStore>();
 /** The store of generation `gen` (a new one when the budget gave the last one up, or another generation's). */
 function catalogCache(sqlite: Database, gen: number): PartStore {
   let c = catalogs.get(sqlite);
-  if (!c || c.gen !== gen || !c.lru.get("parts")) catalogs.set(sqlite, (c = new PartStore(gen)));
+  if (!c || c.gen !== gen || !c.lru.get("parts")) {
+    // Another generation's store leaves the budget now, not when it is collected.
+    c?.lru.clear();
+    catalogs.set(sqlite, (c = new PartStore(gen)));
+  }
   return c;
 }
 
