@@ -66,7 +66,7 @@ if (beforeTree) {
 
 const id = meta.ids;
 const fixed = (p: string) => () => p;
-const VARIED = ["varied: game-servers filters", "varied: game-servers popular mod_ids", "varied: mods search 2 random words", "varied: mods tag + sort + page", "varied: mod detail (any mod)"];
+const VARIED = ["varied: game-server detail (any online)", "varied: game-servers filters", "varied: game-servers popular mod_ids", "varied: mods search 2 random words", "varied: mods tag + sort + page", "varied: mod detail (any mod)"];
 const rows: { name: string; path: () => string; vary?: (rnd: () => number) => string; paths?: () => () => string }[] = [
   { name: "health", path: fixed("/api/v1/health") },
   { name: "mods list (cached page)", path: fixed("/api/v1/mods") },

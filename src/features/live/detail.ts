@@ -200,9 +200,13 @@ class PartStore {
     this.lru.set("parts", this);
   }
 
-  /** Bytes held: the chunks, a view and an array slot a piece, the maps' keys and entries. */
+  /**
+   * Bytes held: the chunks; a part's three array slots and its head's view (~72); a mod's map
+   * entry, object, tail view and two strings (~184); an item list's entry, view and key (~120); the
+   * strings' characters (at most 2 bytes each).
+   */
   get bytes(): number {
-    return this.chunkBytes + 2 * this.chars + 96 * (this.parts + this.mods.size + this.itemLists.size) + 48 * this.mods.size;
+    return this.chunkBytes + 72 * this.parts + 184 * this.mods.size + 120 * this.itemLists.size + 2 * this.chars;
   }
 
   /** Whether the budget still holds this store. */
