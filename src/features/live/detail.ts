@@ -307,34 +307,15 @@ function itemsText(sqlite: Database, wid: string, version: string, name: string)
   }
 }
 
-/**
- * What a variant needs of its mod in the catalog, as one string: the catalog's name, `-` (unknown
- * to the catalog: no version) or `+` and the version, then the scanned versions, each text after
- * its length (so any text reads back).
- */
+/** What a variant needs of its mod in the catalog, kept as one string (JSON: [name, version, ...scanned]). */
 interface ModFacts {
   name: string;
   version: string | null;
   scanned: string[];
 }
-const lenText = (x: string) => `${x.length}:${x}`;
-function modText(m: ModFacts): string {
-  return lenText(m.name) + (m.version === null ? "-" : `+${lenText(m.version)}`) + m.scanned.map(lenText).join("");
-}
+const modText = (m: ModFacts): string => J([m.name, m.version, ...m.scanned]);
 function readModText(text: string): ModFacts {
-  let at = 0;
-  const next = () => {
-    const colon = text.indexOf(":", at);
-    const end = colon + 1 + Number(text.slice(at, colon));
-    const x = text.slice(colon + 1, end);
-    at = end;
-    return x;
-  };
-  const name = next();
-  const known = text[at++] === "+";
-  const version = known ? next() : null;
-  const scanned: string[] = [];
-  while (at < text.length) scanned.push(next());
+  const [name, version, ...scanned] = JSON.parse(text) as [string, string | null, ...string[]];
   return { name, version, scanned };
 }
 
