@@ -68,6 +68,7 @@ if (beforeTree) {
 const id = meta.ids;
 const fixed = (p: string) => () => p;
 const VARIED = [
+  "varied: game-server detail (any online)",
   "varied: game-servers filters",
   "varied: game-servers popular mod_ids",
   "varied: mods search 2 random words",

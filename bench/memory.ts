@@ -6,13 +6,17 @@
 //   2. then Bun.gc(true) and the JavaScript heap's object types (bun:jsc heapStats), the answer
 //      caches' shared budget, and RSS split anonymous / file-backed.
 //
-//   LOADOUT_SQLITE_MMAP_MB=0 LOADOUT_SQLITE_CACHE_MB=32 LOADOUT_CACHE_MB=64 bun bench/memory.ts [--requests 400] [--seed 1] [--only <regex of row names>] [--shrink] [--again N]
+//   LOADOUT_SQLITE_MMAP_MB=0 LOADOUT_SQLITE_CACHE_MB=32 LOADOUT_CACHE_MB=64 bun bench/memory.ts [--requests 400] [--seed 1] [--only <regex of row names>] [--shrink] [--again N] [--warm]
+//
+// --warm: first every online server's detail prepared, as the server's warmer does in its first
+// idle seconds (src/features/live/detail.ts warmDetails), and RSS after it.
 //
 // Works on a temp copy of bench/data/full.db, its online servers seen now (createDeps runs the migration check).
 import { readFileSync } from "node:fs";
 import { heapStats } from "bun:jsc";
 import { answerBudget } from "../src/shared/bytes-lru";
 import { inProcessService } from "./in-process";
+import { warmDetails } from "../src/features/live/detail";
 
 const argOf = (n: string, d: string) => {
   const i = process.argv.indexOf(`--${n}`);
@@ -33,6 +37,14 @@ const status = () => {
 try {
   const { config, app, rows } = svc;
   console.log(`mmap ${config.LOADOUT_SQLITE_MMAP_MB} MiB, page cache ${config.LOADOUT_SQLITE_CACHE_MB} MiB, answer budget ${config.LOADOUT_CACHE_MB} MiB; ${requests} requests a row`);
+  if (process.argv.includes("--warm")) {
+    await (await app.handle(new Request("http://local/api/v1/game-servers?limit=1"))).arrayBuffer();
+    const c0 = process.cpuUsage();
+    // In slices, as the warmer runs (the collector runs between them).
+    while (!warmDetails(svc.deps.sqlite, 4)) await new Promise((res) => setImmediate(res));
+    const c = process.cpuUsage(c0);
+    console.log(`warm: ${((c.user + c.system) / 1000).toFixed(0)} ms CPU; RSS ${status().rss.toFixed(0)} MiB (anonymous ${status().anon.toFixed(0)})`);
+  }
   let total = 0;
   for (const e of rows) {
     const c0 = process.cpuUsage();

@@ -578,7 +578,7 @@ function markdown(res: any): string {
       `catalog search index of ${mem.catalog_search_terms ?? "—"} terms, ~${((mem.catalog_search_bytes ?? 0) / 2 ** 20).toFixed(1)} MiB, built in ${mem.catalog_search_build_ms ?? "—"} ms; ` +
       `catalog dependency graph ~${((mem.catalog_graph_bytes ?? 0) / 2 ** 20).toFixed(1)} MiB, built in ${mem.catalog_graph_build_ms ?? "—"} ms; ` +
       `server details kept for the snapshot: ${mem.live_detail_cache_servers ?? "—"}, ${((mem.live_detail_cache_bytes ?? 0) / 2 ** 20).toFixed(2)} MiB; ` +
-      `catalog mods kept for them, items serialised: ${mem.live_detail_catalog_mods ?? "—"}, ${((mem.live_detail_catalog_bytes ?? 0) / 2 ** 20).toFixed(2)} MiB; ` +
+      `catalog mods kept for them, items serialised: ${mem.live_detail_catalog_mods ?? "—"}, ${((mem.live_detail_catalog_bytes ?? 0) / 2 ** 20).toFixed(2)} MiB, ${mem.live_detail_parts ?? "—"} variants' parts; ` +
       `servers' mod lists kept for them: ${mem.live_detail_lists ?? "—"}, ${((mem.live_detail_lists_bytes ?? 0) / 2 ** 20).toFixed(2)} MiB; ` +
       `stat series answers kept: ${mem.live_series_cache_answers ?? "—"}, ${((mem.live_series_cache_bytes ?? 0) / 2 ** 20).toFixed(2)} MiB; ` +
       `live list search indexes and encoded entries: ${((mem.live_search_index_bytes ?? 0) / 2 ** 20).toFixed(2)} MiB; ` +
@@ -858,6 +858,7 @@ export async function runBench(opts: BenchOptions) {
       live_detail_cache_bytes: m.get("loadout_live_detail_cache_bytes") ?? null,
       live_detail_catalog_mods: m.get("loadout_live_detail_catalog_mods") ?? null,
       live_detail_catalog_bytes: m.get("loadout_live_detail_catalog_bytes") ?? null,
+      live_detail_parts: m.get("loadout_live_detail_parts") ?? null,
       live_detail_lists: m.get("loadout_live_detail_lists") ?? null,
       live_detail_lists_bytes: m.get("loadout_live_detail_lists_bytes") ?? null,
       live_series_cache_answers: m.get("loadout_live_series_cache_answers") ?? null,

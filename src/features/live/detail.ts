@@ -43,6 +43,11 @@ export const KEEP_FROM_BYTES = 64 * 1024;
  * database: ~13 MB hold every mod the 5,000 online servers of the full-scale bench run.
  */
 export const CATALOG_BYTES = 16 * 2 ** 20;
+let catalogCap = CATALOG_BYTES;
+/** The catalog parts' cap (CATALOG_BYTES unless a test sets another); a store already full stays so. */
+export function setCatalogPartsCap(bytes: number): void {
+  catalogCap = bytes;
+}
 
 const encoder = new TextEncoder();
 const sizeOf = (k: string, v: Uint8Array) => v.byteLength + k.length * 2 + 64;
@@ -57,9 +62,9 @@ const answers = new WeakMap<LiveSnapshot, { gen: number; lru: BytesLru<Uint8Arra
 // ---- Variants: (workshop id, reported name, reported version), numbered per database ----------
 
 /**
- * Every variant seen, by number: its key (the three texts, each after its length, so no two
- * variants share one), decoded when its part is rendered; a table is started anew (with the
- * catalog caches) past MAX_VARIANTS.
+ * Every variant seen, by number: its key (SQLite's json_array of the three values, written by the
+ * mod-list read itself: one string a row, and no two variants share one), decoded when its part is
+ * rendered; a table is started anew (with the catalog caches) past MAX_VARIANTS.
  */
 interface Variants {
   index: Map<string, number>;
@@ -71,15 +76,17 @@ const variantTables = new WeakMap<Database, Variants>();
 function variantTable(sqlite: Database): Variants {
   let t = variantTables.get(sqlite);
   if (!t || t.keys.length > MAX_VARIANTS) {
-    variantTables.set(sqlite, (t = { index: new Map(), keys: [] }));
     // Rendered variants are held by number: numbers of another table mean other variants.
-    catalogs.delete(sqlite);
+    if (t) {
+      catalogs.get(sqlite)?.lru.clear();
+      catalogs.delete(sqlite);
+    }
+    variantTables.set(sqlite, (t = { index: new Map(), keys: [] }));
   }
   return t;
 }
 
-function variantOf(t: Variants, wid: string, name: string, version: string | null): number {
-  const key = `${wid.length}:${wid}${name.length}:${name}${version === null ? "-" : `+${version}`}`;
+function variantOf(t: Variants, key: string): number {
   let v = t.index.get(key);
   if (v === undefined) {
     t.index.set(key, (v = t.keys.length));
@@ -90,11 +97,8 @@ function variantOf(t: Variants, wid: string, name: string, version: string | nul
 
 /** A variant's workshop id, reported name and version, from its key. */
 function decodeVariant(key: string): { wid: string; name: string; version: string | null } {
-  const a = key.indexOf(":");
-  const widEnd = a + 1 + Number(key.slice(0, a));
-  const b = key.indexOf(":", widEnd);
-  const nameEnd = b + 1 + Number(key.slice(widEnd, b));
-  return { wid: key.slice(a + 1, widEnd), name: key.slice(b + 1, nameEnd), version: key[nameEnd] === "-" ? null : key.slice(nameEnd + 1) };
+  const [wid, name, version] = JSON.parse(key) as [string, string, string | null];
+  return { wid, name, version };
 }
 
 // ---- A server's mod list, per mod-list version --------------------------------------------------
@@ -112,7 +116,7 @@ const NO_MODS = { variants: new Int32Array(0), positions: null };
  * key of game_server_mods_by_sid (the table behind the game_server_mods view), with the mod-list
  * version in the same statement (one consistent read); sorted by position here.
  */
-const SERVER_MODS = `SELECT workshop_id, name, version, position, (SELECT ver FROM game_server_mods_ver WHERE sid = ?1)
+const SERVER_MODS = `SELECT json_array(workshop_id, name, version), position, (SELECT ver FROM game_server_mods_ver WHERE sid = ?1)
   FROM game_server_mods_by_sid WHERE server_sid = ?1`;
 
 function modsOf(sqlite: Database, s: LiveSnapshot, sid: number): ServerMods {
@@ -121,17 +125,17 @@ function modsOf(sqlite: Database, s: LiveSnapshot, sid: number): ServerMods {
   const kept = list ? serverMods.get(list) : undefined;
   if (kept && ("sql" in kept || kept.table === table)) return kept;
   if (list && list.ver === null) return { table, ...NO_MODS };
-  const rows = stmt(sqlite, SERVER_MODS).values(sid) as [string, string, string | null, number, number | null][];
-  rows.sort((x, y) => x[3] - y[3]);
+  const rows = stmt(sqlite, SERVER_MODS).values(sid) as [string, number, number | null][];
+  rows.sort((x, y) => x[1] - y[1]);
   let out: ServerMods;
-  if (rows.some((r, k) => (r[3] | 0) !== r[3] || (k > 0 && r[3] === rows[k - 1]![3]))) out = { sql: true };
+  if (rows.some((r, k) => (r[1] | 0) !== r[1] || (k > 0 && r[1] === rows[k - 1]![1]))) out = { sql: true };
   else {
     const variants = new Int32Array(rows.length);
     const positions = new Int32Array(rows.length);
     let counted = true;
     for (let k = 0; k < rows.length; k++) {
-      const [wid, name, version, position] = rows[k]!;
-      variants[k] = variantOf(table, wid, name, version);
+      const [key, position] = rows[k]!;
+      variants[k] = variantOf(table, key);
       positions[k] = position;
       if (position !== k) counted = false;
     }
@@ -139,68 +143,139 @@ function modsOf(sqlite: Database, s: LiveSnapshot, sid: number): ServerMods {
   }
   // Kept only when read at the version the snapshot holds (a write since then: the next request
   // has a new snapshot, whose list has the new version).
-  if (list && rows.length > 0 && rows[0]![4] === list.ver) serverMods.set(list, out);
+  if (list && rows.length > 0 && rows[0]![2] === list.ver) serverMods.set(list, out);
   return out;
 }
 
 // ---- The catalog's side, per catalog generation --------------------------------------------------
 
-/** A variant's part of the answer: its `mods[]` object before and after the position, and its items. */
-interface Part {
-  v: number;
-  head: Uint8Array;
-  tail: Uint8Array;
-  items: Uint8Array;
-}
-
 /**
- * A mod as the catalog has it (empty fields when the catalog does not know it), its scanned
- * versions, what follows `position` in its `mods[]` object (`tail`), its items serialised as
- * answers list them (per item version and mod name: a mod has one or a few), and its variants'
- * parts. Immutable: a new part makes a new object (the cache counts its bytes).
+ * The catalog's side of one catalog generation, packed (round 4): every UTF-8 piece (each variant's
+ * `mods[]` object up to `"position":`, each mod's rest of it, each (mod, item version, mod name)'s
+ * items) is written into a few large chunks, and kept as a view of its chunk, by variant number in
+ * three arrays (a request looks up each of its ~40 variants by index). A mod's tail and an item
+ * list are one view shared by the variants that use them. What a new variant of a mod needs of the
+ * catalog (its name, version and scanned versions) is kept as one string a mod. So the garbage
+ * collector sees ~40,000 cells and a few chunks where round 3 had ~230,000 objects (a Part, a
+ * CatalogMod and their arrays, copied whole on every new part), and the allocator a few large
+ * blocks instead of ~40,000 small ones (docs/performance.md "Round 4, memory and server detail").
+ *
+ * The store is one entry of a BytesLru (its cap CATALOG_BYTES, in the answer caches' budget): read
+ * once a request (its place in the budget's least-recently-used order), counted again at each new
+ * chunk, and dropped whole when the budget gives it up (the next request starts a new one). Once a
+ * new chunk would pass the cap the store takes nothing more: a variant not in it is rendered for
+ * the request alone (SQL, as a first request) and the warm stops preparing parts.
  */
-interface CatalogMod {
-  known: boolean;
-  name: string;
-  version: string | null;
-  scanned: readonly string[];
-  tail: Uint8Array;
-  items: readonly { version: string; name: string; bytes: Uint8Array }[];
-  parts: readonly Part[];
-}
+class PartStore {
+  readonly lru = new BytesLru<PartStore>(catalogCap, (_k, v) => v.counted);
+  /** `bytes` when last counted in the budget (the same at set and at delete). */
+  counted = 0;
+  /** By variant number: its head, its mod's tail, its items (EMPTY when none); undefined: not prepared. */
+  readonly heads: (Uint8Array | undefined)[] = [];
+  readonly tails: Uint8Array[] = [];
+  readonly items: Uint8Array[] = [];
+  /** Variants prepared. */
+  parts = 0;
+  /** By workshop id: the mod's tail view and its catalog text (modText). */
+  readonly mods = new Map<string, { tail: Uint8Array; text: string }>();
+  /** By `${wid}\n${item version}\n${name}` (workshop ids have no newline): the items' view. */
+  readonly itemLists = new Map<string, Uint8Array>();
+  private readonly chunks: Uint8Array[] = [];
+  private chunk = EMPTY;
+  private used = 0;
+  /** Bytes of the chunks. */
+  chunkBytes = 0;
+  /** Characters of the kept keys and mod texts. */
+  private chars = 0;
+  full = false;
 
-const modSize = (k: string, m: CatalogMod) =>
-  2 * (k.length + m.name.length + (m.version?.length ?? 0)) + m.scanned.length * 48 + m.tail.byteLength + 200 +
-  m.items.reduce((n, i) => n + i.bytes.byteLength + 2 * (i.version.length + i.name.length) + 80, 0) +
-  m.parts.reduce((n, p) => n + p.head.byteLength + 80, 0);
-
-/**
- * The catalog's side of one catalog generation: each mod's CatalogMod by workshop id (one
- * BytesLru, so it counts in the answer caches' budget and gives way to it), and each variant's
- * part by number (an array: a request looks up ~40, one index each), holding only parts of mods
- * the BytesLru holds (a mod dropped or replaced there drops its variants here).
- */
-class CatalogParts extends BytesLru<CatalogMod> {
-  readonly parts: (Part | undefined)[] = [];
   constructor(readonly gen: number) {
-    super(CATALOG_BYTES, modSize);
+    this.count();
   }
-  override delete(key: string, value: CatalogMod | undefined = this.map.get(key)): void {
-    if (value) for (const p of value.parts) this.parts[p.v] = undefined;
-    super.delete(key, value);
+
+  /** Counts the store again in the budget (which may give it up: it is then not kept). */
+  private count(): void {
+    this.lru.delete("parts");
+    this.counted = this.bytes;
+    this.lru.set("parts", this);
   }
-  override clear(): void {
-    this.parts.length = 0;
-    super.clear();
+
+  /**
+   * Bytes held: the chunks; a part's three array slots and its head's view (~72); a mod's map
+   * entry, object, tail view and two strings (~184); an item list's entry, view and key (~120); the
+   * strings' characters (at most 2 bytes each).
+   */
+  get bytes(): number {
+    return this.chunkBytes + 72 * this.parts + 184 * this.mods.size + 120 * this.itemLists.size + 2 * this.chars;
+  }
+
+  /** Whether the budget still holds this store. */
+  get kept(): boolean {
+    return this.lru.map.size > 0;
+  }
+
+  /** `text` as UTF-8 in a chunk (a view of it); null when the store is full. */
+  put(text: string): Uint8Array | null {
+    if (text.length === 0) return EMPTY;
+    let r = encoder.encodeInto(text, this.chunk.subarray(this.used));
+    if (r.read < text.length) {
+      if (this.full) return null;
+      // A text of over a quarter chunk gets its own buffer (exactly its size); the others a new
+      // chunk, twice the last (64 KiB to 1 MiB).
+      const own = text.length * 3 > CHUNK_MAX / 4 ? encoder.encode(text) : null;
+      const size = own ? own.byteLength : Math.min(CHUNK_MAX, Math.max(CHUNK_MIN, this.chunk.byteLength * 2));
+      if (this.bytes + size > catalogCap || !this.kept) {
+        this.full = true;
+        return null;
+      }
+      if (own) {
+        this.chunkBytes += size;
+        this.count();
+        return own;
+      }
+      this.chunk = new Uint8Array(size);
+      this.chunks.push(this.chunk);
+      this.chunkBytes += size;
+      this.used = 0;
+      r = encoder.encodeInto(text, this.chunk);
+      this.count();
+    }
+    const view = this.chunk.subarray(this.used, this.used + r.written);
+    this.used += r.written;
+    return view;
+  }
+
+  addMod(wid: string, tail: Uint8Array, text: string): void {
+    this.mods.set(wid, { tail, text });
+    this.chars += wid.length + text.length;
+  }
+
+  addItems(key: string, view: Uint8Array): void {
+    this.itemLists.set(key, view);
+    this.chars += key.length;
+  }
+
+  setPart(v: number, head: Uint8Array, tail: Uint8Array, items: Uint8Array): void {
+    this.heads[v] = head;
+    this.tails[v] = tail;
+    this.items[v] = items;
+    this.parts++;
   }
 }
+const CHUNK_MIN = 64 * 1024;
+const CHUNK_MAX = 1024 * 1024;
 
 /** Per database: the catalog's side of the current catalog generation. */
-const catalogs = new WeakMap<Database, CatalogParts>();
+const catalogs = new WeakMap<Database, PartStore>();
 
-function catalogCache(sqlite: Database, gen: number): CatalogParts {
+/** The store of generation `gen` (a new one when the budget gave the last one up, or another generation's). */
+function catalogCache(sqlite: Database, gen: number): PartStore {
   let c = catalogs.get(sqlite);
-  if (!c || c.gen !== gen) catalogs.set(sqlite, (c = new CatalogParts(gen)));
+  if (!c || c.gen !== gen || !c.lru.get("parts")) {
+    // Another generation's store leaves the budget now, not when it is collected.
+    c?.lru.clear();
+    catalogs.set(sqlite, (c = new PartStore(gen)));
+  }
   return c;
 }
 
@@ -210,69 +285,107 @@ const SCANNED = `SELECT version FROM mod_item_scans WHERE workshop_id = ?`;
 /** One mod version's items in the answer's order (the same as detailOf's within a mod). */
 const ITEMS = `SELECT item_type, name, path, guid FROM mod_items WHERE workshop_id = ? AND version = ?`
   + ` ORDER BY item_type, name, path, item_key`;
+/**
+ * The same items as one text, comma-joined JSON objects written by SQLite (null: none): one string
+ * a list where ITEMS made four a row and JavaScript one more a row (the warm's garbage: ~2 million
+ * strings at full scale, round 4). SQLite's JSON text of a string is JSON.stringify's (the same
+ * escapes, \uXXXX in lower case for the other control characters, everything else as is);
+ * snapshot-edges.test.ts compares the two over every character of the Basic Multilingual Plane.
+ */
+const ITEMS_JSON = `SELECT group_concat(json_object('workshop_id', ?1, 'mod_name', ?3, 'version', ?2,
+    'type', item_type, 'name', name, 'path', path, 'guid', guid), ',' ORDER BY item_type, name, path, item_key)
+  FROM mod_items WHERE workshop_id = ?1 AND version = ?2`;
+
+/** A mod version's items as the answer lists them under `name` (comma-joined UTF-16 text, "" when none). */
+function itemsText(sqlite: Database, wid: string, version: string, name: string): string {
+  try {
+    return ((stmt(sqlite, ITEMS_JSON).values(wid, version, name) as [string | null][])[0]?.[0]) ?? "";
+  } catch {
+    // A value SQLite's JSON cannot hold (a BLOB: only a raw write stores one): JSON.stringify's text.
+    const rows = stmt(sqlite, ITEMS).values(wid, version) as [unknown, unknown, unknown, unknown][];
+    return rows.map(([type, iname, path, guid]) => J({ workshop_id: wid, mod_name: name, version, type, name: iname, path, guid })).join(",");
+  }
+}
+
+/** What a variant needs of its mod in the catalog, kept as one string (JSON: [name, version, ...scanned]). */
+interface ModFacts {
+  name: string;
+  version: string | null;
+  scanned: string[];
+}
+const modText = (m: ModFacts): string => J([m.name, m.version, ...m.scanned]);
+function readModText(text: string): ModFacts {
+  const [name, version, ...scanned] = JSON.parse(text) as [string, string | null, ...string[]];
+  return { name, version, scanned };
+}
 
 /**
- * service.ts MOD_SELECT field by field after `position`: the catalog's size (0 when unknown),
- * image and version (null when empty), and whether the catalog knows the mod.
+ * service.ts MOD_SELECT field by field after `position` (the `tail`): the catalog's size (0 when
+ * unknown), image and version (null when empty), and whether the catalog knows the mod; with the
+ * mod's name, version and scanned versions.
  */
-function catalogMod(sqlite: Database, c: CatalogParts, wid: string): CatalogMod {
-  const kept = c.peek(wid);
-  if (kept) return kept;
+function catalogMod(sqlite: Database, wid: string): { facts: ModFacts; tail: string } {
   const r = stmt(sqlite, CATALOG_MOD).get(wid) as { name: string; size_bytes: number; image_url: string | null; version: string } | null;
-  const scanned = (stmt(sqlite, SCANNED).all(wid) as { version: string }[]).map((s) => s.version);
-  const m: CatalogMod = r
+  const scanned = (stmt(sqlite, SCANNED).values(wid) as [string][]).map((s) => s[0]);
+  return r
     ? {
-        known: true,
-        name: r.name,
-        version: r.version,
-        scanned,
-        tail: encoder.encode(`,"size_bytes":${J(r.size_bytes)},"image_url":${J(r.image_url)},"latest_version":${J(r.version === "" ? null : r.version)},"in_catalog":true}`),
-        items: [],
-        parts: [],
+        facts: { name: r.name, version: r.version, scanned },
+        tail: `,"size_bytes":${J(r.size_bytes)},"image_url":${J(r.image_url)},"latest_version":${J(r.version === "" ? null : r.version)},"in_catalog":true}`,
       }
-    : { known: false, name: "", version: null, scanned, tail: encoder.encode(`,"size_bytes":0,"image_url":null,"latest_version":null,"in_catalog":false}`), items: [], parts: [] };
-  c.set(wid, m);
-  return m;
+    : { facts: { name: "", version: null, scanned }, tail: `,"size_bytes":0,"image_url":null,"latest_version":null,"in_catalog":false}` };
 }
 
 const EMPTY = new Uint8Array(0);
 
+/** One variant's pieces, rendered for one request when the store is full (not kept). */
+const spare: { head: Uint8Array; tail: Uint8Array; items: Uint8Array } = { head: EMPTY, tail: EMPTY, items: EMPTY };
+
 /**
- * Variant `v`'s part: its `mods[]` object up to `"position":` (the name the server reports, else
+ * Prepares variant `v`: its `mods[]` object up to `"position":` (the name the server reports, else
  * the catalog's) and after it (the mod's tail), and the items of the version it runs when that was
  * scanned, else of the catalog's version (SQLite compares the versions as text, exactly), as the
- * answer lists them under its name (comma-joined UTF-8, empty when none).
+ * answer lists them under its name (comma-joined UTF-8, empty when none). Kept in the store; when
+ * the store is full, left in `spare` for the request alone (returns false).
  */
-function partOf(sqlite: Database, c: CatalogParts, t: Variants, v: number): Part {
-  const kept = c.parts[v];
-  if (kept) return kept;
+function partOf(sqlite: Database, c: PartStore, t: Variants, v: number): boolean {
   const { wid, name: reported, version } = decodeVariant(t.keys[v]!);
-  const m = catalogMod(sqlite, c, wid);
-  const old = m.parts.find((p) => p.v === v);
-  if (old) return (c.parts[v] = old);
-  const name = reported !== "" ? reported : m.name;
-  const head = encoder.encode(`{"workshop_id":${J(wid)},"name":${J(name)},"version":${J(version)},"position":`);
-  const itemVersion = version !== null && m.scanned.includes(version) ? version : m.version;
-  let items: Uint8Array = EMPTY;
-  let next = m;
+  const kept = c.mods.get(wid);
+  let facts: ModFacts;
+  let tail: Uint8Array | null;
+  if (kept) {
+    facts = readModText(kept.text);
+    tail = kept.tail;
+  } else {
+    const m = catalogMod(sqlite, wid);
+    facts = m.facts;
+    tail = c.put(m.tail);
+    if (tail) c.addMod(wid, tail, modText(facts));
+    else tail = encoder.encode(m.tail);
+  }
+  const name = reported !== "" ? reported : facts.name;
+  const headText = `{"workshop_id":${J(wid)},"name":${J(name)},"version":${J(version)},"position":`;
+  const itemVersion = version !== null && facts.scanned.includes(version) ? version : facts.version;
+  let items: Uint8Array | null = EMPTY;
   if (itemVersion !== null) {
-    const same = m.items.find((i) => i.version === itemVersion && i.name === name);
-    if (same) items = same.bytes;
+    const key = `${wid}\n${itemVersion}\n${name}`;
+    const same = c.itemLists.get(key);
+    if (same) items = same;
     else {
-      const rows = stmt(sqlite, ITEMS).all(wid, itemVersion) as { item_type: string; name: string; path: string; guid: string | null }[];
-      if (rows.length > 0) {
-        items = encoder.encode(
-          rows.map((i) => J({ workshop_id: wid, mod_name: name, version: itemVersion, type: i.item_type, name: i.name, path: i.path, guid: i.guid })).join(","),
-        );
-      }
-      next = { ...next, items: [...next.items, { version: itemVersion, name, bytes: items }] };
+      const text = itemsText(sqlite, wid, itemVersion, name);
+      items = c.put(text);
+      if (items) c.addItems(key, items);
+      else items = encoder.encode(text);
     }
   }
-  const part: Part = { v, head, tail: m.tail, items };
-  // Replacing the mod drops its variants' parts from the array (CatalogParts.delete): set them after.
-  c.set(wid, { ...next, parts: [...next.parts, part] });
-  if (c.peek(wid)) for (const p of c.peek(wid)!.parts) c.parts[p.v] = p;
-  return part;
+  const head = c.put(headText);
+  if (head && c.kept) {
+    c.setPart(v, head, tail, items);
+    return true;
+  }
+  spare.head = head ?? encoder.encode(headText);
+  spare.tail = tail;
+  spare.items = items;
+  return false;
 }
 
 // ---- The answer -------------------------------------------------------------------------------------
@@ -329,7 +442,7 @@ const MODS_END = encoder.encode(`],"mod_items":[`);
  */
 function buildDetail(
   sqlite: Database,
-  c: CatalogParts,
+  c: PartStore,
   s: LiveSnapshot,
   r: ServerRow,
   row: number,
@@ -346,13 +459,20 @@ function buildDetail(
   let nItems = 0;
   for (let k = 0; k < n; k++) {
     const v = variants[k]!;
-    const p = c.parts[v] ?? partOf(sqlite, c, table, v);
-    heads[k] = p.head;
-    tails[k] = p.tail;
-    size += p.head.byteLength + digitsOf(positions ? positions[k]! : k) + p.tail.byteLength;
-    if (p.items.byteLength > 0) {
-      size += p.items.byteLength + (nItems > 0 ? 1 : 0);
-      items[nItems++] = p.items;
+    let head = c.heads[v];
+    let tail: Uint8Array;
+    let its: Uint8Array;
+    if (head !== undefined || partOf(sqlite, c, table, v)) {
+      head = c.heads[v]!;
+      tail = c.tails[v]!;
+      its = c.items[v]!;
+    } else ({ head, tail, items: its } = spare);
+    heads[k] = head;
+    tails[k] = tail;
+    size += head.byteLength + digitsOf(positions ? positions[k]! : k) + tail.byteLength;
+    if (its.byteLength > 0) {
+      size += its.byteLength + (nItems > 0 ? 1 : 0);
+      items[nItems++] = its;
     }
   }
   const out = new Uint8Array(size);
@@ -409,8 +529,8 @@ export function detailCacheStats(
   // The variant table: each key (2 bytes a character at most) and its place in the map and array.
   const t = variantTables.get(sqlite);
   if (t) for (const k of t.keys) listBytes += 2 * k.length + 80;
-  const parts = c ? c.parts.reduce((n, p) => n + (p ? 1 : 0), 0) : 0;
-  return { servers: a?.lru.map.size ?? 0, bytes: a?.lru.bytes ?? 0, mods: c?.map.size ?? 0, modBytes: c?.bytes ?? 0, parts, lists, listBytes };
+  const held = c?.kept ? c : undefined;
+  return { servers: a?.lru.map.size ?? 0, bytes: a?.lru.bytes ?? 0, mods: held?.mods.size ?? 0, modBytes: held?.bytes ?? 0, parts: held?.parts ?? 0, lists, listBytes };
 }
 
 // ---- Warming ahead, while idle ----------------------------------------------------------------------
@@ -434,7 +554,7 @@ export function warmDetails(sqlite: Database, budgetMs: number): boolean {
   const until = performance.now() + budgetMs;
   while (w.next < s.rows.length) {
     const mods = modsOf(sqlite, s, s.rows[w.next++]!.sid);
-    if (!("sql" in mods)) for (let k = 0; k < mods.variants.length; k++) if (!c.parts[mods.variants[k]!]) partOf(sqlite, c, mods.table, mods.variants[k]!);
+    if (!("sql" in mods) && !c.full) for (let k = 0; k < mods.variants.length; k++) if (c.heads[mods.variants[k]!] === undefined) partOf(sqlite, c, mods.table, mods.variants[k]!);
     if (performance.now() >= until) break;
   }
   return w.next >= s.rows.length;

@@ -15,7 +15,7 @@ import { listServers, serverDetail, serverDetailJson, topMods, topServers } from
 import { listServersSql, serverDetailSql, topModsSql, topServersSql } from "../../../test/truth/live-sql";
 import { liveRepo } from "./repository";
 import { buildSnapshot, liveSnapshot as snap } from "./snapshot";
-import { detailCacheStats, KEEP_FROM_BYTES, startDetailWarmer, warmDetails } from "./detail";
+import { CATALOG_BYTES, detailCacheStats, KEEP_FROM_BYTES, setCatalogPartsCap, startDetailWarmer, warmDetails } from "./detail";
 import { answerBudget } from "../../shared/bytes-lru";
 const liveSnapshot = (deps: { sqlite: any; clock: { now(): number } }) => snap(deps.sqlite, deps.clock.now());
 
@@ -389,6 +389,64 @@ describe("a server's detail copied from kept parts", () => {
     t.deps.sqlite.query(`UPDATE mod_items SET name = 'Changed' WHERE workshop_id = ? AND item_key = 'b7'`).run(BIG);
     expect(serverDetailJson(t.deps, sid(5))).not.toBe(before);
     same();
+  });
+
+  test("SQLite's JSON text of a string is JSON.stringify's, for every character of the Basic Multilingual Plane and beyond", () => {
+    // The items' JSON is written by SQLite (detail.ts ITEMS_JSON), the variant keys by json_array.
+    const q = t.deps.sqlite.query(`SELECT json_object('a', ?1, 'n', NULL) AS j`);
+    const texts: string[] = [];
+    for (let c = 0; c < 0x80; c++) texts.push(String.fromCharCode(c), `x${String.fromCharCode(c)}y`);
+    for (let c = 0x80; c < 0x10000; c += 64) {
+      let x = "";
+      for (let d = c; d < c + 64; d++) if (d < 0xd800 || d > 0xdfff) x += String.fromCharCode(d);
+      texts.push(x);
+    }
+    texts.push("😀 \u{1F600}", "\u2028\u2029", '"\\/', "");
+    const differ = texts.filter((x) => (q.get(x) as { j: string }).j !== JSON.stringify({ a: x, n: null }));
+    expect(differ).toEqual([]);
+  });
+
+  test("items and names of every kind of character, and a BLOB written raw, answer SQLite's text", () => {
+    const s = t.deps.sqlite;
+    const odd = ["\u0000\u0001\u001f\b\f\n\r\t", '"quoted" \\back\\slash /', "\u2028 line \u2029 para", "😀 emoji ✓ Ωmega 日本", "\u007f\u0080\u00ff"];
+    const item = s.query(`INSERT INTO mod_items (workshop_id, version, item_key, item_type, name, path, guid) VALUES (?, '1.0.0', ?, ?, ?, ?, ?)`);
+    odd.forEach((x, k) => item.run(M[3], `odd${k}`, x, `${x} name`, `Prefabs/${x}.et`, x));
+    s.query(`UPDATE game_server_mods SET name = ? WHERE server_id = ? AND workshop_id = ?`).run(odd.join("|"), sid(2), M[3]);
+    same();
+    expect(serverDetailJson(t.deps, sid(2))).toContain(JSON.stringify(odd[3]).slice(1, -1));
+    // A BLOB (only raw SQL stores one): SQLite's JSON cannot hold it, the items are written by JSON.stringify.
+    s.query(`UPDATE mod_items SET guid = X'00ff' WHERE workshop_id = ? AND item_key = 'odd0'`).run(M[3]);
+    same();
+    s.query(`DELETE FROM mod_items WHERE workshop_id = ? AND item_key LIKE 'odd%'`).run(M[3]);
+    same();
+  });
+
+  test("a catalog store at its cap takes nothing more: answers stay SQLite's, the warm ends, and the next generation's store fills again", () => {
+    const s = t.deps.sqlite;
+    const bump = () => s.query(`UPDATE mods SET size_bytes = size_bytes + 1 WHERE workshop_id = ?`).run(M[0]);
+    try {
+      setCatalogPartsCap(1);
+      bump();
+      same();
+      const st = detailCacheStats(s, liveSnapshot(t.deps));
+      expect(st.parts).toBe(0);
+      expect(st.mods).toBe(0);
+      let calls = 0;
+      while (!warmDetails(s, 0)) expect(++calls).toBeLessThan(100);
+      same();
+    } finally {
+      setCatalogPartsCap(CATALOG_BYTES);
+    }
+    bump();
+    same();
+    const st = detailCacheStats(s, liveSnapshot(t.deps));
+    expect(st.parts).toBeGreaterThanOrEqual(8);
+    // The store counts in the answer budget what the gauge reports, and leaves it whole when dropped.
+    const used = answerBudget.used;
+    expect(used).toBeGreaterThanOrEqual(st.modBytes);
+    bump();
+    same();
+    expect(answerBudget.used - used).toBeLessThan(st.modBytes);
   });
 });
 

@@ -31,6 +31,7 @@ describe("/metrics", () => {
       expect(body).toMatch(/^loadout_live_detail_cache_bytes 0$/m);
       expect(body).toMatch(/^loadout_live_detail_catalog_mods 0$/m);
       expect(body).toMatch(/^loadout_live_detail_catalog_bytes 0$/m);
+      expect(body).toMatch(/^loadout_live_detail_parts 0$/m);
       expect(body).toMatch(/^loadout_live_detail_lists 0$/m);
       expect(body).toMatch(/^loadout_live_detail_lists_bytes 0$/m);
       expect(body).toMatch(/^loadout_catalog_orders_mods 0$/m);

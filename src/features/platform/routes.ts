@@ -128,6 +128,7 @@ export function createProcessRegistry(deps: Deps): Registry {
   snapshotGauge("loadout_live_detail_cache_bytes", "Bytes of server details kept for the current live snapshot", () => details().bytes);
   snapshotGauge("loadout_live_detail_catalog_mods", "Mods kept from the catalog for server details, with their items serialised (this catalog generation)", () => details().mods);
   snapshotGauge("loadout_live_detail_catalog_bytes", "Bytes of the mods kept from the catalog for server details, their items' JSON included", () => details().modBytes);
+  snapshotGauge("loadout_live_detail_parts", "Variants (mod, reported name, version) whose parts are ready for server details (this catalog generation)", () => details().parts);
   snapshotGauge("loadout_live_detail_lists", "Online servers' mod lists kept for server details (per mod-list version)", () => details().lists);
   snapshotGauge("loadout_live_detail_lists_bytes", "Bytes of the mod lists kept for server details, with the table of the (mod, reported name, version) they number", () => details().listBytes);
   snapshotGauge("loadout_live_search_index_bytes", "Bytes of the live snapshot's search indexes, candidate rows kept and encoded entries (built on first use)", () => {
