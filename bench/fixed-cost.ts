@@ -1,7 +1,8 @@
 // The fixed cost of a request, in process: app.handle(new Request(...)) in a loop on cheap rows
-// (health, a cached /mods page, autocomplete, server detail, a 404) and on the varied rows that
-// pay it on top of their own work (varied game-server filters, popular mod_ids, two random words,
-// tag + sort + page, any mod's detail: the same queries as bench/run.ts's rows), against the app
+// (health, a cached /mods page, autocomplete, server detail, a mod's metrics, a 404) and on the
+// varied rows that pay it on top of their own work (varied game-server filters, popular mod_ids,
+// two random words, tag + sort + page, deep pages, autocomplete prefixes, any mod's detail and
+// deps: the same queries as bench/run.ts's rows), against the app
 // as production composes it (createApp with the default config: response validation off), the
 // request log line going to a file as under the bench. µs per request, median of several rounds.
 //
@@ -66,7 +67,16 @@ if (beforeTree) {
 
 const id = meta.ids;
 const fixed = (p: string) => () => p;
-const VARIED = ["varied: game-servers filters", "varied: game-servers popular mod_ids", "varied: mods search 2 random words", "varied: mods tag + sort + page", "varied: mod detail (any mod)"];
+const VARIED = [
+  "varied: game-servers filters",
+  "varied: game-servers popular mod_ids",
+  "varied: mods search 2 random words",
+  "varied: mods tag + sort + page",
+  "varied: mods deep pages",
+  "varied: mods autocomplete prefixes",
+  "varied: mod detail (any mod)",
+  "varied: mod deps (any mod with some)",
+];
 const rows: { name: string; path: () => string; vary?: (rnd: () => number) => string; paths?: () => () => string }[] = [
   { name: "health", path: fixed("/api/v1/health") },
   { name: "mods list (cached page)", path: fixed("/api/v1/mods") },
@@ -74,6 +84,7 @@ const rows: { name: string; path: () => string; vary?: (rnd: () => number) => st
   { name: "top-mods", path: fixed("/api/v1/stats/top-mods") },
   { name: "not found (404)", path: fixed("/api/v1/no-such-route") },
   { name: "server detail", path: fixed(`/api/v1/game-servers/${id.server_busy}`) },
+  { name: "/mod/:id/metrics", path: fixed(`/mod/${id.mod_popular}/metrics`) },
   ...(VARIED.some((n) => only.test(n))
     ? (() => {
         // The varied rows' query sequences, seeded as bench/run.ts's (each row its own stream).

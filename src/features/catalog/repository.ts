@@ -74,7 +74,6 @@ class CatalogStatements {
   readonly growthBuckets: Statement<{ bucket: number }, [number, number]>;
   readonly growthRows: Statement<any, [{ id: string; from: number; to: number }]>;
   readonly growthOldest: Statement<{ b: number | null }, [string]>;
-  readonly totalChanges: Statement<{ c: number }, []>;
   readonly hasPlaceholders: Statement<{ x: number }, []>;
   readonly tagCount: Statement<{ n: number }, [string]>;
   readonly acStarts: Statement<AcRow, [{ lo: string; hi: string }]>;
@@ -144,7 +143,6 @@ class CatalogStatements {
         (SELECT max(bucket) FROM mod_growth WHERE workshop_id = $id AND bucket <= $from), $from)
       ORDER BY bucket`) as any;
     this.growthOldest = q("SELECT min(bucket) AS b FROM mod_growth WHERE workshop_id = ?");
-    this.totalChanges = q("SELECT total_changes() AS c");
     this.hasPlaceholders = q("SELECT 1 AS x FROM mods WHERE state = 'unknown' LIMIT 1");
     this.tagCount = q("SELECT count(*) AS n FROM mod_tags WHERE tag = ?");
     // Names starting with the text (case-insensitive range on the partial NOCASE index).
@@ -203,11 +201,6 @@ class CatalogStatements {
       this.lists.set(key, s);
     }
     return s;
-  }
-
-  /** Changes made through this connection so far: a cheap key that moves on every write. */
-  changes(): number {
-    return (this.totalChanges.get() as { c: number }).c;
   }
 }
 

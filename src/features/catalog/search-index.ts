@@ -49,6 +49,15 @@ export interface SearchIndex {
   start: Int32Array;
   docs: Int32Array;
   freq: Float64Array;
+  /**
+   * The name column's own postings (the autocomplete's `name : (…)` query, ranked by bm25() with
+   * only the name's instances counted): term t's rows nameDocs[nameStart[t]..nameStart[t+1])
+   * ascending, with how many times the term is in the row's name. Null when a count would not
+   * fit (then FTS5 answers the autocomplete).
+   */
+  nameStart: Int32Array;
+  nameDocs: Int32Array;
+  nameCount: Uint16Array | null;
   /** rowid → tokens in the row (all columns). */
   size: Int32Array;
   /** rowid → bm25()'s length term of the row, k1 * (1 - b + b * D / avgdl), computed as it computes it. */
@@ -113,10 +122,23 @@ export function buildSearchIndex(sqlite: Database, gen: number): SearchIndex {
     const starts: number[] = [];
     const docs = new Int32Array(inst.length);
     const freq = new Float64Array(inst.length);
+    // The name column's postings: instances come ordered by term, row, column.
+    const nameStarts: number[] = [];
+    const nameDocs: number[] = [];
+    const nameCounts: number[] = [];
     let n = 0;
     let term: string | null = null;
     for (const [t, doc, col] of inst) {
       const w = weight[col] ?? 1;
+      if (t !== term) nameStarts.push(nameDocs.length);
+      if (col === "name") {
+        const last = nameDocs.length - 1;
+        if (t === term && last >= nameStarts[nameStarts.length - 1]! && nameDocs[last] === doc) nameCounts[last]!++;
+        else {
+          nameDocs.push(doc);
+          nameCounts.push(1);
+        }
+      }
       if (t !== term) {
         term = t;
         terms.push(t);
@@ -130,6 +152,8 @@ export function buildSearchIndex(sqlite: Database, gen: number): SearchIndex {
       n++;
     }
     starts.push(n);
+    nameStarts.push(nameDocs.length);
+    const nameCount = nameCounts.some((c) => c > 0xffff) ? null : Uint16Array.from(nameCounts);
     const avgdl = nRow > 0 ? nToken / nRow : 0;
     const norm = new Float64Array(maxRow + 1);
     for (let r = 0; r <= maxRow; r++) norm[r] = K1 * (1 - B + (B * size[r]!) / avgdl);
@@ -147,11 +171,15 @@ export function buildSearchIndex(sqlite: Database, gen: number): SearchIndex {
       start: Int32Array.from(starts),
       docs: d,
       freq: f,
+      nameStart: Int32Array.from(nameStarts),
+      nameDocs: Int32Array.from(nameDocs),
+      nameCount,
       size,
       norm,
       phrases: new Map(),
       scratch: new Float64Array(maxRow + 1),
-      bytes: d.byteLength + f.byteLength + 5 * size.byteLength + 8 * starts.length + terms.reduce((s, t) => s + 40 + 2 * t.length, 0),
+      bytes:
+        d.byteLength + f.byteLength + 5 * size.byteLength + 8 * starts.length + 6 * nameDocs.length + terms.reduce((s, t) => s + 40 + 2 * t.length, 0),
     });
   })();
 }
@@ -230,20 +258,32 @@ function lowerBound(ix: SearchIndex, t: string): number {
   return lo;
 }
 
-function phraseOf(ix: SearchIndex, term: string, prefix: boolean): Phrase {
-  const key = (prefix ? "*" : "=") + term;
-  const hit = ix.phrases.get(key);
-  if (hit) {
-    ix.phrases.delete(key);
-    ix.phrases.set(key, hit);
-    return hit;
-  }
+/** The terms a word matches: the term itself, or (a prefix) every term starting with it. */
+function termIds(ix: SearchIndex, term: string, prefix: boolean): number[] {
   const ids: number[] = [];
   for (let i = lowerBound(ix, term); i < ix.sorted.length; i++) {
     const t = ix.terms[ix.sorted[i]!]!;
     if (prefix ? !t.startsWith(term) : t !== term) break;
     ids.push(ix.sorted[i]!);
   }
+  return ids;
+}
+
+/** A phrase kept in the index's phrase cache, counted as a use. */
+function cachedPhrase(ix: SearchIndex, key: string): Phrase | undefined {
+  const hit = ix.phrases.get(key);
+  if (hit) {
+    ix.phrases.delete(key);
+    ix.phrases.set(key, hit);
+  }
+  return hit;
+}
+
+function phraseOf(ix: SearchIndex, term: string, prefix: boolean): Phrase {
+  const key = (prefix ? "*" : "=") + term;
+  const hit = cachedPhrase(ix, key);
+  if (hit) return hit;
+  const ids = termIds(ix, term, prefix);
   if (ids.length === 1) {
     // One term: its postings as they are (kept per index, so a bitmap made for it is kept too).
     let held = termPhrases.get(ix);
@@ -276,6 +316,37 @@ function phraseOf(ix: SearchIndex, term: string, prefix: boolean): Phrase {
   return phrase;
 }
 
+/**
+ * A word's phrase restricted to the name column (`name : "word"*`): the rows whose name holds a
+ * matching term, each with bm25()'s frequency of it there (the name's weight once per instance,
+ * summed as fts5_aux.c sums them). Made from the name postings and kept in the phrase cache.
+ */
+function namePhraseOf(ix: SearchIndex, term: string, prefix: boolean): Phrase {
+  const key = (prefix ? "n*" : "n=") + term;
+  const hit = cachedPhrase(ix, key);
+  if (hit) return hit;
+  const w = BM25_WEIGHTS.name;
+  const count = ix.nameCount!;
+  const acc = ix.scratch;
+  const touched: number[] = [];
+  for (const id of termIds(ix, term, prefix)) {
+    for (let j = ix.nameStart[id]!; j < ix.nameStart[id + 1]!; j++) {
+      const d = ix.nameDocs[j]!;
+      if (acc[d] === 0) touched.push(d);
+      acc[d]! += w * count[j]!; // per instance, as bm25() sums: whole numbers, so exactly the same
+    }
+  }
+  const docs = Int32Array.from(touched).sort();
+  const freq = new Float64Array(docs.length);
+  for (let i = 0; i < docs.length; i++) {
+    freq[i] = acc[docs[i]!]!;
+    acc[docs[i]!] = 0;
+  }
+  const phrase = { docs, freq };
+  cachePhrase(ix, key, phrase);
+  return phrase;
+}
+
 const termPhrases = new WeakMap<SearchIndex, Map<number, Phrase>>();
 const cachedPostings = new WeakMap<SearchIndex, number>();
 function cachePhrase(ix: SearchIndex, key: string, p: Phrase): void {
@@ -289,13 +360,16 @@ function cachePhrase(ix: SearchIndex, key: string, p: Phrase): void {
   cachedPostings.set(ix, held);
 }
 
-/** The phrases of a search, or null when a word cannot be folded exactly (SQL answers). */
-function phrasesOf(ix: SearchIndex, words: readonly SearchWord[]): Phrase[] | null {
+/**
+ * The phrases of a search (of the name column alone with `nameOnly`), or null when a word cannot
+ * be folded exactly (SQL answers).
+ */
+function phrasesOf(ix: SearchIndex, words: readonly SearchWord[], nameOnly = false): Phrase[] | null {
   const out: Phrase[] = [];
   for (const w of words) {
     const term = foldWord(w.text);
     if (term === null) return null;
-    out.push(phraseOf(ix, term, w.prefix));
+    out.push(nameOnly ? namePhraseOf(ix, term, w.prefix) : phraseOf(ix, term, w.prefix));
   }
   return out;
 }
@@ -437,7 +511,23 @@ export function rankRows(
   keep?: (row: number) => boolean,
 ): { rowids: Int32Array; total: number } | null {
   const ph = phrasesOf(ix, words);
-  if (!ph) return null;
+  return ph && rankPhrases(ix, ph, top, keep);
+}
+
+/**
+ * The rows whose name matches every word, best first, as FTS5 orders the autocomplete's
+ * `name : (…)` query by its rank (bm25() with the catalog's weights, of which only the name's
+ * instances count; the row's length and the averages are all columns', as bm25() reads them),
+ * then rowid: the first `top`. Null: SQL answers (a word FTS5 alone can fold, or a count past
+ * what the index keeps).
+ */
+export function rankNameRows(ix: SearchIndex, words: readonly SearchWord[], top: number): { rowids: Int32Array; total: number } | null {
+  if (ix.nameCount === null) return null;
+  const ph = phrasesOf(ix, words, true);
+  return ph && rankPhrases(ix, ph, top);
+}
+
+function rankPhrases(ix: SearchIndex, ph: Phrase[], top: number, keep?: (row: number) => boolean): { rowids: Int32Array; total: number } {
   // bm25() of fts5_aux.c: IDF per phrase from the rows matching it alone, clamped to 1e-6; per
   // row, the sum over phrases in query order of idf * (f * (k1 + 1)) / (f + norm), negated.
   const idf = ph.map((p) => {
