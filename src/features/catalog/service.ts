@@ -311,6 +311,33 @@ export function getDependencyCounts(sqlite: Database, id: string, plan: Plan = "
   return countsAnswers.get(sqlite, id, () => repo.getDependencyCounts(sqlite, id));
 }
 
+/** What /mod/:id/metrics shows of the catalog entry itself: its labels and size. */
+export interface ModLabels {
+  workshop_id: string;
+  name: string;
+  author_name: string;
+  size_bytes: number;
+}
+
+/**
+ * A catalog entry's labels and size, read once per detail generation (answers.ts): the live
+ * feature's /mod/:id/metrics read the whole row (SELECT m.*, ~10 µs of its ~15) for four columns.
+ */
+export const labelAnswers = new GenerationalAnswers<ModLabels>(
+  "labels",
+  "detail_gen",
+  2 ** 20,
+  (v) => 128 + 2 * (v.workshop_id.length + v.name.length + v.author_name.length),
+);
+
+/** A catalog entry's labels and size (404 `mod_not_found` unless the catalog knows it). */
+export function getModLabels(deps: Pick<Deps, "sqlite">, id: string): ModLabels {
+  return labelAnswers.get(deps.sqlite, id, () => {
+    const m = requireMod(deps, id);
+    return { workshop_id: m.workshop_id, name: m.name, author_name: m.author_name, size_bytes: m.size_bytes };
+  });
+}
+
 export function getGrowth(deps: Deps, id: string, days: number): z.infer<typeof M.growthPoint>[] {
   requireModExists(deps, id);
   const now = deps.clock.now();
