@@ -553,7 +553,10 @@ function rankPhrases(ix: SearchIndex, ph: Phrase[], top: number, keep?: (row: nu
       rows[n] = row;
       scores[n++] = -1.0 * (0.0 + w * ((f * (K1 + 1.0)) / (f + ix.norm[row]!)));
     }
+  } else if (ph.length === 2 && (n = rankTwoByBits(ix, ph, idf, keep, rows, scores)) >= 0) {
+    // two words, long lists: scored inside the bitmap walk (below)
   } else {
+    n = 0;
     intersect(ix, ph, (row, at) => {
       if (keep && !keep(row)) return;
       const nm = ix.norm[row]!;
@@ -571,6 +574,52 @@ function rankPhrases(ix: SearchIndex, ph: Phrase[], top: number, keep?: (row: nu
 
 let rowBuf = new Int32Array(0);
 let scoreBuf = new Float64Array(0);
+
+/**
+ * Two phrases whose shortest list is long (where intersect() ANDs bitmaps): the same walk with the
+ * scoring inside it, as rankPhrases' general case scores (the same operations in the same order,
+ * so the same numbers), without a call per match: the search's costliest part (the profile of two
+ * random words, issue 29 round 4). The matches' count, or -1 when intersect() would walk the lists
+ * (a short list, or the bitmaps' bound reached).
+ */
+function rankTwoByBits(
+  ix: SearchIndex,
+  ph: Phrase[],
+  idf: number[],
+  keep: ((row: number) => boolean) | undefined,
+  rows: Int32Array,
+  scores: Float64Array,
+): number {
+  const [p0, p1] = [ph[0]!, ph[1]!];
+  if (p0.docs.length === 0 || p1.docs.length === 0) return 0;
+  if (Math.min(p0.docs.length, p1.docs.length) * 2 < (ix.norm.length + 31) >>> 5) return -1;
+  const b0 = bitsOf(ix, p0);
+  const b1 = b0 && bitsOf(ix, p1);
+  if (!b0 || !b1) return -1;
+  const [a, c, ba, bc] = [b0.words, b1.words, b0.before, b1.before];
+  const [f0s, f1s, norm] = [p0.freq, p1.freq, ix.norm];
+  const [i0, i1] = [idf[0]!, idf[1]!];
+  let n = 0;
+  for (let w = 0; w < a.length; w++) {
+    let x = a[w]! & c[w]!;
+    while (x !== 0) {
+      const b = 31 - Math.clz32(x & -x);
+      x &= x - 1;
+      const row = (w << 5) | b;
+      if (keep && !keep(row)) continue;
+      const below = b === 0 ? 0 : 0xffffffff >>> (32 - b);
+      const f0 = f0s[ba[w]! + popcount(a[w]! & below)]!;
+      const f1 = f1s[bc[w]! + popcount(c[w]! & below)]!;
+      const nm = norm[row]!;
+      let s = 0.0;
+      s += i0 * ((f0 * (K1 + 1.0)) / (f0 + nm));
+      s += i1 * ((f1 * (K1 + 1.0)) / (f1 + nm));
+      rows[n] = row;
+      scores[n++] = -1.0 * s;
+    }
+  }
+  return n;
+}
 
 /** The rows of the `top` lowest scores (ties: lower rowid first), in that order. */
 function best(rows: Int32Array, scores: Float64Array, n: number, top: number): Int32Array {
