@@ -8,7 +8,7 @@ import { matchRows, rankNameRows, rankRows, searchIndex, type SearchWord } from 
 import { catalogStatements, ftsQueryOf, searchWords, type AcRow, type ModSort, type ModSummaryRow } from "./repository";
 import { textBytes } from "./answers";
 import { BytesLru } from "../../shared/bytes-lru";
-import { generation } from "../../db/statements";
+import { generationKey } from "../../db/statements";
 import { currentSummaries, summaryJson, summaryTexts } from "./summaries";
 
 export interface ListModsParams {
@@ -28,9 +28,9 @@ export interface ListModsParams {
  * issue 29 round 4 any write through the connection (total_changes()) dropped them all, and every
  * prefix the autocomplete was asked for next was computed again.
  */
+const CATALOG_GENS = ["detail_gen", "mods_gen", "fts_gen"] as const;
 function catalogVersion(sqlite: Database): string {
-  const g = (k: string) => generation(sqlite, "catalog_state", k);
-  return `${g("detail_gen")}|${g("mods_gen")}|${g("fts_gen")}`;
+  return generationKey(sqlite, "catalog_state", CATALOG_GENS);
 }
 
 /**

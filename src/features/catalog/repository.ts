@@ -58,6 +58,7 @@ export type AcRow = { workshop_id: string; name: string; image_url: string | nul
 class CatalogStatements {
   private lists = new Map<string, ListStatements>();
   readonly mod: Statement<ModRow, [string]>;
+  readonly modAt: Statement<ModRow, [number]>;
   readonly visible: Statement<{ state: string }, [string]>;
   readonly deps: Statement<DirectDependencyRow, [string]>;
   readonly autocomplete: Statement<AcRow, [{ q: string }]>;
@@ -85,6 +86,7 @@ class CatalogStatements {
   constructor(private readonly sqlite: Database) {
     const q = <R, P extends any = any>(sql: string) => sqlite.prepare(sql) as unknown as Statement<R, P extends any[] ? P : any>;
     this.mod = q(`SELECT m.* FROM mods m WHERE m.workshop_id = ? AND ${VISIBLE}`);
+    this.modAt = q(`SELECT m.* FROM mods m WHERE m.rowid = ? AND ${VISIBLE}`);
     this.visible = q(`SELECT m.state FROM mods m WHERE m.workshop_id = ? AND ${VISIBLE}`);
     this.deps = q(`
       SELECT d.depends_on_id, d.depends_on_name, d.version, d.size_bytes,
@@ -216,6 +218,11 @@ export function catalogStatements(sqlite: Database): CatalogStatements {
 
 export function getMod(sqlite: Database, id: string): ModRow | null {
   return catalogStatements(sqlite).mod.get(id) ?? null;
+}
+
+/** The row at this rowid (a catalog entry's, as the dependency graph knows it), or null. */
+export function getModAt(sqlite: Database, rowid: number): ModRow | null {
+  return catalogStatements(sqlite).modAt.get(rowid) ?? null;
 }
 
 export function modExists(sqlite: Database, id: string): boolean {
