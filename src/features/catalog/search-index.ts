@@ -305,15 +305,7 @@ function phraseOf(ix: SearchIndex, term: string, prefix: boolean): Phrase {
       acc[d]! += ix.freq[j]!;
     }
   }
-  const docs = Int32Array.from(touched).sort();
-  const freq = new Float64Array(docs.length);
-  for (let i = 0; i < docs.length; i++) {
-    freq[i] = acc[docs[i]!]!;
-    acc[docs[i]!] = 0;
-  }
-  const phrase = { docs, freq };
-  cachePhrase(ix, key, phrase);
-  return phrase;
+  return keepSummed(ix, key, touched);
 }
 
 /**
@@ -336,6 +328,12 @@ function namePhraseOf(ix: SearchIndex, term: string, prefix: boolean): Phrase {
       acc[d]! += w * count[j]!; // per instance, as bm25() sums: whole numbers, so exactly the same
     }
   }
+  return keepSummed(ix, key, touched);
+}
+
+/** The rows a phrase's terms summed into the index's scratch, as a phrase (the scratch left zeroed), kept in the cache. */
+function keepSummed(ix: SearchIndex, key: string, touched: number[]): Phrase {
+  const acc = ix.scratch;
   const docs = Int32Array.from(touched).sort();
   const freq = new Float64Array(docs.length);
   for (let i = 0; i < docs.length; i++) {
