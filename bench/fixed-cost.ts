@@ -1,10 +1,11 @@
 // The fixed cost of a request, in process: app.handle(new Request(...)) in a loop on cheap rows
-// (health, a cached /mods page, autocomplete, server detail, a 404) and on the varied rows that
-// pay it on top of their own work (varied game-server filters, popular mod_ids, two random words,
-// tag + sort + page, any mod's detail, any server's 1–365-day stats: the same queries as
-// bench/run.ts's rows), against the app as production composes it (createApp with the default
-// config: response validation off), the request log line going to a file as under the bench. µs
-// per request, median of several rounds.
+// (health, a cached /mods page, autocomplete, server detail, a mod's metrics, a 404) and on the
+// varied rows that pay it on top of their own work (any online server's detail, varied game-server
+// filters, popular mod_ids, two random words, tag + sort + page, deep pages, autocomplete prefixes,
+// any mod's detail and deps, any server's 1–365-day stats: the same queries as bench/run.ts's
+// rows), against the app as production composes it (createApp with the default config: response
+// validation off), the request log line going to a file as under the bench. µs per request,
+// median of several rounds.
 //
 //   bun bench/fixed-cost.ts [--dir <dir for a kept copy>] [--iterations N] [--rounds R] [--only regex]
 //   bun --cpu-prof --cpu-prof-dir /tmp/x bench/fixed-cost.ts --only health --iterations 200000 --rounds 1
@@ -73,7 +74,10 @@ const VARIED = [
   "varied: game-servers popular mod_ids",
   "varied: mods search 2 random words",
   "varied: mods tag + sort + page",
+  "varied: mods deep pages",
+  "varied: mods autocomplete prefixes",
   "varied: mod detail (any mod)",
+  "varied: mod deps (any mod with some)",
   "varied: server stats (any online, 1–365 days)",
 ];
 const rows: { name: string; path: () => string; vary?: (rnd: () => number) => string; paths?: () => () => string }[] = [
@@ -83,6 +87,7 @@ const rows: { name: string; path: () => string; vary?: (rnd: () => number) => st
   { name: "top-mods", path: fixed("/api/v1/stats/top-mods") },
   { name: "not found (404)", path: fixed("/api/v1/no-such-route") },
   { name: "server detail", path: fixed(`/api/v1/game-servers/${id.server_busy}`) },
+  { name: "/mod/:id/metrics", path: fixed(`/mod/${id.mod_popular}/metrics`) },
   ...(VARIED.some((n) => only.test(n))
     ? (() => {
         // The varied rows' query sequences, seeded as bench/run.ts's (each row its own stream).

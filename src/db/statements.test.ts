@@ -7,7 +7,7 @@ import { Database } from "bun:sqlite";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { generation } from "./statements";
+import { generation, generationKey } from "./statements";
 
 describe("generation", () => {
   let dir: string;
@@ -48,6 +48,21 @@ describe("generation", () => {
     expect(generation(db, "catalog_state", "detail_gen")).toBe(1);
     await Promise.resolve();
     expect(generation(db, "catalog_state", "detail_gen")).toBe(5);
+  });
+
+  test("generationKey: several counters as one key, moving with any of them, inside a transaction too", async () => {
+    const key = () => generationKey(db, "catalog_state", ["detail_gen", "fts_gen", "nope"]);
+    expect(key()).toBe("1|10|0|");
+    db.run("INSERT INTO mods (name) VALUES ('a')");
+    expect(key()).toBe("2|10|0|");
+    other.run("UPDATE catalog_state SET value = 11 WHERE key = 'fts_gen'");
+    await Promise.resolve();
+    expect(key()).toBe("2|11|0|");
+    db.exec("BEGIN");
+    db.run("INSERT INTO mods (name) VALUES ('b')");
+    expect(key()).toBe("3|11|0|");
+    db.exec("ROLLBACK");
+    expect(key()).toBe("2|11|0|");
   });
 
   test("inside a transaction every read is SQLite's, and a rollback leaves nothing kept", () => {

@@ -52,13 +52,31 @@ export function insertRows(sqlite: Database, head: string, cols: number, rows: r
  * no counter): every read there is SQLite's, and the values kept before it are dropped.
  */
 export function generation(sqlite: Database, table: "catalog_state" | "live_state", key: string): number {
+  const values = generationValues(sqlite, table);
+  if (values === null) return ((stmt(sqlite, `SELECT value FROM ${table} WHERE key = ?`).values(key) as [number][])[0]?.[0] as number | undefined) ?? 0;
+  return values.get(key) ?? 0;
+}
+
+/**
+ * Several counters of one table as one key (their values joined), read as `generation` reads one,
+ * with one check of total_changes() for all: what an answer cache depending on several keeps.
+ */
+export function generationKey(sqlite: Database, table: "catalog_state" | "live_state", keys: readonly string[]): string {
+  const values = generationValues(sqlite, table);
+  let out = "";
+  for (const k of keys) out += `${values === null ? generation(sqlite, table, k) : (values.get(k) ?? 0)}|`;
+  return out;
+}
+
+/** The table's counters as kept for this run of JavaScript (read now if not kept); null inside a transaction. */
+function generationValues(sqlite: Database, table: "catalog_state" | "live_state"): Map<string, number> | null {
   let per = generationMemos.get(sqlite);
   if (!per) generationMemos.set(sqlite, (per = new Map()));
   let m = per.get(table);
   if (!m) per.set(table, (m = { values: null, changes: -1, queued: false }));
   if (sqlite.inTransaction) {
     m.values = null;
-    return ((stmt(sqlite, `SELECT value FROM ${table} WHERE key = ?`).values(key) as [number][])[0]?.[0] as number | undefined) ?? 0;
+    return null;
   }
   const changes = (stmt(sqlite, "SELECT total_changes()").values() as [number][])[0]![0];
   if (m.values === null || m.changes !== changes) {
@@ -75,6 +93,6 @@ export function generation(sqlite: Database, table: "catalog_state" | "live_stat
       });
     }
   }
-  return m.values.get(key) ?? 0;
+  return m.values;
 }
 const generationMemos = new WeakMap<Database, Map<string, { values: Map<string, number> | null; changes: number; queued: boolean }>>();

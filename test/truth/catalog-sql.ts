@@ -2,12 +2,32 @@
 // GET /mods without the orders in memory, and a mod's live usage from SQLite alone (the service
 // answers usage from the live snapshot). No production code imports this file.
 import type { Database } from "bun:sqlite";
-import { getDependencyCounts, type ModSummaryRow } from "../../src/features/catalog/repository";
+import { catalogStatements, ftsQuery, getDependencyCounts, type AcRow, type ModSummaryRow } from "../../src/features/catalog/repository";
 import { listModsUncached, type ListModsParams } from "../../src/features/catalog/list";
 
 /** The SQL path of GET /mods, whatever the orders in memory. */
 export function listModsSql(sqlite: Database, p: ListModsParams): { rows: ModSummaryRow[]; total: number } {
   return listModsUncached(sqlite, p, "sql");
+}
+
+/**
+ * The SQL path of GET /mods/autocomplete (as it was answered before issue 29 round 4): names
+ * starting with the text from the name index, then FTS5's `name : (…)` query by rank and rowid.
+ */
+export function autocompleteSql(sqlite: Database, text: string): AcRow[] {
+  const t = text.trim().normalize("NFKC");
+  if (!t) return [];
+  const st = catalogStatements(sqlite);
+  const out = st.acStarts.all({ lo: t, hi: t + "\u{10FFFF}" });
+  const words = out.length >= 10 ? null : ftsQuery(t);
+  if (words && /[\p{L}\p{N}]{2}/u.test(t)) {
+    const seen = new Set(out.map((r) => r.workshop_id));
+    for (const r of st.autocomplete.all({ q: `name : (${words})` })) {
+      if (out.length >= 10) break;
+      if (!seen.has(r.workshop_id)) out.push(r);
+    }
+  }
+  return out.map((r) => ({ workshop_id: r.workshop_id, name: r.name, image_url: r.image_url }));
 }
 
 export interface ServerUsingRow {

@@ -119,8 +119,14 @@ describe("dependency counts of /mods/:id/stats and /mod/:id/metrics from memory"
     expect(await stats(SMALL.core)).toEqual({ ...before, dependents_count: before.dependents_count + 1 });
     expect(await metrics(SMALL.core)).toContain(`loadout_mod_dependents{workshop_id="${SMALL.core}"} ${before.dependents_count + 1}\n`);
     expect((await stats(SMALL.weapons)).dependencies_count).toBe(1);
+    // The labels and size are kept per detail generation (getModLabels): a write is seen at once.
     sql("UPDATE mods SET author_name = 'Someone Else' WHERE workshop_id = ?", SMALL.core);
     expect(await metrics(SMALL.core)).toContain(`author="Someone Else"`);
+    sql("UPDATE mods SET size_bytes = 4242, name = 'Core \"Renamed\"' WHERE workshop_id = ?", SMALL.core);
+    const renamed = await metrics(SMALL.core);
+    expect(renamed).toContain(`loadout_mod_size_bytes{workshop_id="${SMALL.core}"} 4242\n`);
+    expect(renamed).toContain(`name="Core \\"Renamed\\"",author="Someone Else"`);
+    expect(await metrics(SMALL.weapons)).toContain(`loadout_mod_info{workshop_id="${SMALL.weapons}"`);
     sql("UPDATE mods SET state = 'unknown' WHERE workshop_id = ?", SMALL.weapons);
     expect((await t.req("GET", `/api/v1/mods/${SMALL.weapons}/stats`)).status).toBe(404);
     expect((await t.req("GET", `/mod/${SMALL.weapons}/metrics`)).status).toBe(404);

@@ -64,6 +64,8 @@ export interface DepGraph {
   index: PackedTextIndex;
   /** A catalog entry's size (NaN for other nodes). */
   size: Float64Array;
+  /** A catalog entry's rowid in mods (entries only: nodes 0..entries-1; -1: past 32 bits, read by id). */
+  rowid: Int32Array;
   /** Edges of node n: e in [start[n], start[n+1]), in rowid order. */
   start: Int32Array;
   to: Int32Array;
@@ -104,7 +106,7 @@ export function binaryCompare(a: string, b: string): number {
 export function buildDepGraph(sqlite: Database, gen: number): DepGraph {
   const t0 = performance.now();
   return sqlite.transaction(() => {
-    const mods = sqlite.query(`SELECT m.workshop_id, m.name, m.version, m.size_bytes FROM mods m WHERE ${VISIBLE}`).values() as [string, string, string, number][];
+    const mods = sqlite.query(`SELECT m.workshop_id, m.name, m.version, m.size_bytes, m.rowid FROM mods m WHERE ${VISIBLE}`).values() as [string, string, string, number, number][];
     // In rowid order: a scan of the table (its primary key's index would cost a row lookup each).
     const rows = sqlite.query("SELECT workshop_id, depends_on_id, depends_on_name, version, size_bytes FROM mod_dependencies ORDER BY rowid").values() as [
       string,
@@ -170,11 +172,13 @@ export function buildDepGraph(sqlite: Database, gen: number): DepGraph {
     const nameCol = pack.column(N);
     const versionCol = pack.column(N);
     const size = new Float64Array(N).fill(Number.NaN);
+    const rowid = new Int32Array(entries);
     for (let n = 0; n < entries; n++) {
       const m = mods[n]!;
       nameCol.set(n, m[1]);
       versionCol.set(n, m[2]);
       size[n] = m[3];
+      rowid[n] = m[4] <= 0x7fffffff ? m[4] : -1; // past 32 bits (never, in practice): read by id
     }
     const edgeNameCol = pack.column(E);
     const edgeVersionCol = pack.column(E);
@@ -200,6 +204,7 @@ export function buildDepGraph(sqlite: Database, gen: number): DepGraph {
       edgeVersion.arrayBytes +
       index.bytes +
       size.byteLength +
+      rowid.byteLength +
       edgeSize.byteLength +
       4 * (3 * E + 4 * N + 1);
     return {
@@ -214,6 +219,7 @@ export function buildDepGraph(sqlite: Database, gen: number): DepGraph {
       version,
       index,
       size,
+      rowid,
       start,
       to,
       edgeName,
@@ -241,6 +247,15 @@ export const peekDepGraph: (sqlite: Database) => DepGraph | null = graphs.peek;
 export function isEntry(g: DepGraph, id: string): boolean {
   const n = g.index.get(id);
   return n >= 0 && n < g.entries;
+}
+
+/**
+ * Whether the id is a catalog entry (-1: no), and its rowid in mods if the graph holds it (0: read
+ * it by id): its row read without the id's index.
+ */
+export function rowidOf(g: DepGraph, id: string): number {
+  const n = g.index.get(id);
+  return n >= 0 && n < g.entries ? Math.max(g.rowid[n]!, 0) : -1;
 }
 
 /** A catalog entry's name and size (null when the id is none). */

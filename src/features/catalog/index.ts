@@ -6,7 +6,7 @@ export const catalogFeature: FeatureModule = { name: "catalog", routes: catalogR
 
 // One mod: 404 `mod_not_found` unless the catalog knows it, its row, its dependency counts
 // (the live feature's usage answers, live/mod-usage.ts).
-export { requireMod, requireModExists, getDependencyCounts } from "./service";
+export { requireModExists, getDependencyCounts, getModLabels } from "./service";
 export { liveStats, workshopIdParams } from "./model";
 
 // What other features may read of the catalog's in-memory state (the platform's /metrics).

@@ -4,11 +4,12 @@
 // repository.ts.
 import type { Database } from "bun:sqlite";
 import { catalogOrders, pageOf, type OrderedSort } from "./orders";
-import { matchRows, rankRows, searchIndex, type SearchWord } from "./search-index";
-import { catalogStatements, ftsQuery, ftsQueryOf, searchWords, type AcRow, type ModSort, type ModSummaryRow } from "./repository";
+import { matchRows, rankNameRows, rankRows, searchIndex, type SearchWord } from "./search-index";
+import { catalogStatements, ftsQueryOf, searchWords, type AcRow, type ModSort, type ModSummaryRow } from "./repository";
 import { textBytes } from "./answers";
 import { BytesLru } from "../../shared/bytes-lru";
-import { summaryJson, summaryTexts } from "./summaries";
+import { generationKey } from "../../db/statements";
+import { currentSummaries, summaryJson, summaryTexts } from "./summaries";
 
 export interface ListModsParams {
   search?: string;
@@ -19,14 +20,28 @@ export interface ListModsParams {
 }
 
 /**
- * A small LRU of recent answers, valid while nothing was written through the connection
- * (total_changes() unchanged): popular searches and first pages cost one lookup. At most `max`
- * answers, and their bytes (as `sizeOf` estimates them) count into the shared answer budget
- * (LOADOUT_CACHE_MB, src/shared/bytes-lru.ts) with every other answer cache.
+ * The version of everything these answers read: triggers move catalog_state's detail_gen on every
+ * write to a mods column (a catalog entry added, removed, renamed, its state or image changed...),
+ * mods_gen on every write to mod_tags, fts_gen on every change of what mods_fts holds (docs/catalog.md).
+ * Read through `generation` (once per run of JavaScript and per write through the connection). A
+ * write elsewhere (a scan's servers, the job queue, an API key's last use) keeps the answers; before
+ * issue 29 round 4 any write through the connection (total_changes()) dropped them all, and every
+ * prefix the autocomplete was asked for next was computed again.
+ */
+const CATALOG_GENS = ["detail_gen", "mods_gen", "fts_gen"] as const;
+function catalogVersion(sqlite: Database): string {
+  return generationKey(sqlite, "catalog_state", CATALOG_GENS);
+}
+
+/**
+ * A small LRU of recent answers, valid while the catalog's generations stand (catalogVersion):
+ * popular searches and first pages cost one lookup. At most `max` answers, and their bytes (as
+ * `sizeOf` estimates them) count into the shared answer budget (LOADOUT_CACHE_MB,
+ * src/shared/bytes-lru.ts) with every other answer cache.
  */
 class AnswerCache<T> {
   private readonly lru: BytesLru<T>;
-  private at = -1;
+  private at = "";
   /** Lookups answered from the cache, and computed (loadout_catalog_cache_lookups_total). */
   hits = 0;
   misses = 0;
@@ -36,10 +51,10 @@ class AnswerCache<T> {
   ) {
     this.lru = new BytesLru<T>(Number.MAX_SAFE_INTEGER, sizeOf);
   }
-  get(changes: number, key: string, compute: () => T): T {
-    if (changes !== this.at) {
+  get(version: string, key: string, compute: () => T): T {
+    if (version !== this.at) {
       this.lru.clear();
-      this.at = changes;
+      this.at = version;
     }
     const hit = this.lru.get(key);
     if (hit !== undefined) {
@@ -49,7 +64,7 @@ class AnswerCache<T> {
     this.misses++;
     const v = compute();
     this.lru.set(key, v);
-    if (this.lru.map.size > this.max) this.lru.delete(this.lru.map.keys().next().value!);
+    if (this.lru.map.size > this.max) this.lru.evictOldest(key);
     return v;
   }
 }
@@ -101,7 +116,7 @@ export function answerCacheCounts(sqlite: Database): { cache: "list" | "count" |
 
 function cachedPage(sqlite: Database, p: ListModsParams): Page {
   const key = JSON.stringify([p.search ?? null, p.tag ?? null, p.sort, p.page, p.limit]);
-  return cacheFor(listCache, sqlite, pageBytes).get(catalogStatements(sqlite).changes(), key, () => listPage(sqlite, p));
+  return cacheFor(listCache, sqlite, pageBytes).get(catalogVersion(sqlite), key, () => listPage(sqlite, p));
 }
 
 export function listMods(sqlite: Database, p: ListModsParams): { rows: ModSummaryRow[]; total: number } {
@@ -156,7 +171,7 @@ function listPage(sqlite: Database, p: ListModsParams, plan: "auto" | "sql" = "a
   if (p.tag) params.tag = p.tag;
   const cs = catalogStatements(sqlite);
   // The total does not depend on sort or page: computed once per filter while nothing changes.
-  const total = cacheFor(countCache, sqlite, countBytes).get(cs.changes(), JSON.stringify([q, p.tag ?? null]), () => {
+  const total = cacheFor(countCache, sqlite, countBytes).get(catalogVersion(sqlite), JSON.stringify([q, p.tag ?? null]), () => {
     // Without placeholder rows, a tag's total is a covering-index count of mod_tags.
     if (q === null && p.tag && !cs.hasPlaceholders.get()) return cs.tagCount.get(p.tag)!.n;
     return (st.count.get(params as any) as { n: number }).n;
@@ -192,7 +207,7 @@ function listFromOrders(
 /** A search's matches, best first (rank, then rowid, as the SQL path orders them). */
 function rankedMatches(sqlite: Database, q: string): Int32Array {
   const cs = catalogStatements(sqlite);
-  return cacheFor(rankCache, sqlite, rankBytes).get(cs.changes(), q, () => {
+  return cacheFor(rankCache, sqlite, rankBytes).get(catalogVersion(sqlite), q, () => {
     const rows = cs.ftsRanked.values({ q }) as [number, number][];
     rows.sort((a, b) => a[1] - b[1] || a[0] - b[0]);
     const out = new Int32Array(rows.length);
@@ -253,16 +268,43 @@ export function autocompleteJson(sqlite: Database, text: string): string {
   const t = text.trim().normalize("NFKC");
   if (!t) return "[]";
   const st = catalogStatements(sqlite);
-  return cacheFor(acCache, sqlite, acBytes).get(st.changes(), t.toLowerCase(), () => {
+  // Keyed as SQLite's NOCASE compares (ASCII letters folded, no others: "Ш" and "ш" find other
+  // names starting with them, so they are other answers); FTS5 folds more, so both agree.
+  const key = t.replace(/[A-Z]+/g, (c) => c.toLowerCase());
+  return cacheFor(acCache, sqlite, acBytes).get(catalogVersion(sqlite), key, () => {
     const out = st.acStarts.all({ lo: t, hi: t + "\u{10FFFF}" });
-    const words = out.length >= 10 ? null : ftsQuery(t);
+    const words = out.length >= 10 ? null : searchWords(t);
     if (words && /[\p{L}\p{N}]{2}/u.test(t)) {
       const seen = new Set(out.map((r) => r.workshop_id));
-      for (const r of st.autocomplete.all({ q: `name : (${words})` })) {
+      for (const r of nameMatches(sqlite, words)) {
         if (out.length >= 10) break;
         if (!seen.has(r.workshop_id)) out.push(r);
       }
     }
     return JSON.stringify(out.map((r) => ({ workshop_id: r.workshop_id, name: r.name, image_url: r.image_url })));
   });
+}
+
+/**
+ * The 20 best names with a word starting with each word of the text: FTS5's `name : (…)` query
+ * ordered by its rank, then rowid. Ranked from the search index in memory when it is current
+ * (rankNameRows: the same order; FTS5 took 5-12 ms for a prefix matching ~1,500-2,800 names at full
+ * scale, issue 29 round 4), the rows' id, name and image from the packed summaries; else SQL.
+ */
+function nameMatches(sqlite: Database, words: SearchWord[]): AcRow[] {
+  const ix = searchIndex(sqlite);
+  const top = ix && rankNameRows(ix, words, 20);
+  if (!top) return catalogStatements(sqlite).autocomplete.all({ q: `name : (${ftsQueryOf(words)})` });
+  const rowids = Array.from(top.rowids);
+  const packed = currentSummaries(sqlite);
+  const texts = rowids.map((rid) => packed?.texts.get(rid) ?? null);
+  if (texts.every((x) => x !== null)) {
+    return texts.map((x) => {
+      const s = JSON.parse(x!) as AcRow;
+      return { workshop_id: s.workshop_id, name: s.name, image_url: s.image_url };
+    });
+  }
+  const byRowid = new Map<number, AcRow>();
+  for (const r of catalogStatements(sqlite).summariesOf.all(JSON.stringify(rowids))) byRowid.set(r.rid, r);
+  return rowids.flatMap((rid) => byRowid.get(rid) ?? []);
 }

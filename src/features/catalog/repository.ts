@@ -58,6 +58,7 @@ export type AcRow = { workshop_id: string; name: string; image_url: string | nul
 class CatalogStatements {
   private lists = new Map<string, ListStatements>();
   readonly mod: Statement<ModRow, [string]>;
+  readonly modAt: Statement<ModRow, [number]>;
   readonly visible: Statement<{ state: string }, [string]>;
   readonly deps: Statement<DirectDependencyRow, [string]>;
   readonly autocomplete: Statement<AcRow, [{ q: string }]>;
@@ -74,7 +75,6 @@ class CatalogStatements {
   readonly growthBuckets: Statement<{ bucket: number }, [number, number]>;
   readonly growthRows: Statement<any, [{ id: string; from: number; to: number }]>;
   readonly growthOldest: Statement<{ b: number | null }, [string]>;
-  readonly totalChanges: Statement<{ c: number }, []>;
   readonly hasPlaceholders: Statement<{ x: number }, []>;
   readonly tagCount: Statement<{ n: number }, [string]>;
   readonly acStarts: Statement<AcRow, [{ lo: string; hi: string }]>;
@@ -86,6 +86,7 @@ class CatalogStatements {
   constructor(private readonly sqlite: Database) {
     const q = <R, P extends any = any>(sql: string) => sqlite.prepare(sql) as unknown as Statement<R, P extends any[] ? P : any>;
     this.mod = q(`SELECT m.* FROM mods m WHERE m.workshop_id = ? AND ${VISIBLE}`);
+    this.modAt = q(`SELECT m.* FROM mods m WHERE m.rowid = ? AND ${VISIBLE}`);
     this.visible = q(`SELECT m.state FROM mods m WHERE m.workshop_id = ? AND ${VISIBLE}`);
     this.deps = q(`
       SELECT d.depends_on_id, d.depends_on_name, d.version, d.size_bytes,
@@ -144,7 +145,6 @@ class CatalogStatements {
         (SELECT max(bucket) FROM mod_growth WHERE workshop_id = $id AND bucket <= $from), $from)
       ORDER BY bucket`) as any;
     this.growthOldest = q("SELECT min(bucket) AS b FROM mod_growth WHERE workshop_id = ?");
-    this.totalChanges = q("SELECT total_changes() AS c");
     this.hasPlaceholders = q("SELECT 1 AS x FROM mods WHERE state = 'unknown' LIMIT 1");
     this.tagCount = q("SELECT count(*) AS n FROM mod_tags WHERE tag = ?");
     // Names starting with the text (case-insensitive range on the partial NOCASE index).
@@ -204,11 +204,6 @@ class CatalogStatements {
     }
     return s;
   }
-
-  /** Changes made through this connection so far: a cheap key that moves on every write. */
-  changes(): number {
-    return (this.totalChanges.get() as { c: number }).c;
-  }
 }
 
 const cache = new WeakMap<Database, CatalogStatements>();
@@ -223,6 +218,11 @@ export function catalogStatements(sqlite: Database): CatalogStatements {
 
 export function getMod(sqlite: Database, id: string): ModRow | null {
   return catalogStatements(sqlite).mod.get(id) ?? null;
+}
+
+/** The row at this rowid (a catalog entry's, as the dependency graph knows it), or null. */
+export function getModAt(sqlite: Database, rowid: number): ModRow | null {
+  return catalogStatements(sqlite).modAt.get(rowid) ?? null;
 }
 
 export function modExists(sqlite: Database, id: string): boolean {

@@ -6,10 +6,10 @@ import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { createTestApp, type TestApp } from "../../../test/helpers";
 import { mulberry32 } from "../../../test/fixtures/prng";
 import { insertCatalogRows } from "../../../test/fixtures/catalog-rows";
-import { listModsSql } from "../../../test/truth/catalog-sql";
+import { autocompleteSql, listModsSql } from "../../../test/truth/catalog-sql";
 import { catalogStatements, searchWords, ftsQueryOf, type ModSort } from "./repository";
-import { listMods } from "./list";
-import { buildSearchIndex, foldWord, matchRows, peekSearchIndex, rankRows, REBUILD_MS, searchIndex } from "./search-index";
+import { answerCacheCounts, autocomplete, listMods } from "./list";
+import { buildSearchIndex, foldWord, matchRows, peekSearchIndex, rankNameRows, rankRows, REBUILD_MS, searchIndex } from "./search-index";
 
 let t: TestApp;
 const WORDS = [
@@ -116,6 +116,30 @@ describe("catalog search in memory", () => {
     expect(windows).toBeGreaterThan(150);
   });
 
+  test("the autocomplete's names ranked as FTS5 ranks `name : (…)` (only the name's instances count) for 1,500 random texts", () => {
+    const ix = buildSearchIndex(t.deps.sqlite, -1);
+    const rnd = mulberry32(31);
+    let nonEmpty = 0;
+    let differs = 0;
+    for (let k = 0; k < 1500; k++) {
+      const search = randomSearch(rnd);
+      const words = searchWords(search)!;
+      const q = `name : (${ftsQueryOf(words)})`;
+      const want = (t.deps.sqlite.query("SELECT rowid FROM mods_fts WHERE mods_fts MATCH ? ORDER BY rank, rowid").values(q) as [number][]).map((r) => r[0]);
+      const all = rankNameRows(ix, words, Infinity)!;
+      expect({ search, got: Array.from(all.rowids) }).toEqual({ search, got: want });
+      expect(all.total).toBe(want.length);
+      const top = rankNameRows(ix, words, 20)!;
+      expect({ search, got: Array.from(top.rowids) }).toEqual({ search, got: want.slice(0, 20) });
+      if (want.length > 0) nonEmpty++;
+      // Where the name-only order differs from the whole-row search's, the name postings decided it.
+      const whole = Array.from(rankRows(ix, words, Infinity)!.rowids).filter((r) => want.includes(r));
+      if (whole.join() !== want.join()) differs++;
+    }
+    expect(nonEmpty).toBeGreaterThan(400);
+    expect(differs).toBeGreaterThan(50);
+  });
+
   test("GET /mods with a search answers as the SQL path (every sort, tags, pages)", () => {
     const rnd = mulberry32(9);
     const pick = <T>(a: readonly T[]) => a[Math.floor(rnd() * a.length)]!;
@@ -159,5 +183,34 @@ describe("catalog search in memory", () => {
     const after = searchIndex(sqlite, now + 16 * REBUILD_MS)!;
     expect(after.gen).toBeGreaterThan(ix.gen);
     expect(rankRows(after, searchWords("quetz")!, 10)!.total).toBe(0);
+  });
+  test("GET /mods/autocomplete answers as the SQL path for random prefixes, and a write to a name is seen at once", () => {
+    const sqlite = t.deps.sqlite;
+    // Current (built now; the last test built at a time ahead of the clock).
+    expect(searchIndex(sqlite, performance.now() + 20 * REBUILD_MS)).not.toBeNull();
+    const rnd = mulberry32(43);
+    let filled = 0;
+    for (let k = 0; k < 800; k++) {
+      const text = randomSearch(rnd).slice(0, 1 + Math.floor(rnd() * 12));
+      const want = autocompleteSql(sqlite, text);
+      expect({ text, got: autocomplete(sqlite, text) }).toEqual({ text, got: want });
+      if (want.length > 0) filled++;
+    }
+    expect(filled).toBeGreaterThan(300);
+    // Kept while the catalog's generations stand: a write elsewhere does not drop the answer.
+    const acHits = () => answerCacheCounts(sqlite).find((c) => c.cache === "autocomplete")!.hits;
+    const a = autocomplete(sqlite, "zeta alp");
+    sqlite.query("UPDATE catalog_state SET value = value WHERE key = 'mods_gen'").run(); // a write that moves no generation
+    const hits = acHits();
+    expect(autocomplete(sqlite, "zeta alp")).toEqual(a);
+    expect(acHits()).toBe(hits + 1);
+    // A renamed mod is seen by the next read (its generation moved: the cached answers are dropped).
+    const id = (sqlite.query("SELECT workshop_id FROM mods WHERE state = 'active' ORDER BY rowid LIMIT 1").get() as { workshop_id: string }).workshop_id;
+    sqlite.query("UPDATE mods SET name = 'Zeta Alpzzz Renamed' WHERE workshop_id = ?").run(id);
+    const after = autocomplete(sqlite, "zeta alp");
+    expect(after).toEqual(autocompleteSql(sqlite, "zeta alp"));
+    expect(after.map((r) => r.name)).toContain("Zeta Alpzzz Renamed");
+    expect(autocomplete(sqlite, "alpzzz")).toEqual(autocompleteSql(sqlite, "alpzzz"));
+    expect(autocomplete(sqlite, "alpzzz").map((r) => r.workshop_id)).toEqual([id]);
   });
 });

@@ -49,6 +49,15 @@ export interface SearchIndex {
   start: Int32Array;
   docs: Int32Array;
   freq: Float64Array;
+  /**
+   * The name column's own postings (the autocomplete's `name : (…)` query, ranked by bm25() with
+   * only the name's instances counted): term t's rows nameDocs[nameStart[t]..nameStart[t+1])
+   * ascending, with how many times the term is in the row's name. Null when a count would not
+   * fit (then FTS5 answers the autocomplete).
+   */
+  nameStart: Int32Array;
+  nameDocs: Int32Array;
+  nameCount: Uint16Array | null;
   /** rowid → tokens in the row (all columns). */
   size: Int32Array;
   /** rowid → bm25()'s length term of the row, k1 * (1 - b + b * D / avgdl), computed as it computes it. */
@@ -113,10 +122,23 @@ export function buildSearchIndex(sqlite: Database, gen: number): SearchIndex {
     const starts: number[] = [];
     const docs = new Int32Array(inst.length);
     const freq = new Float64Array(inst.length);
+    // The name column's postings: instances come ordered by term, row, column.
+    const nameStarts: number[] = [];
+    const nameDocs: number[] = [];
+    const nameCounts: number[] = [];
     let n = 0;
     let term: string | null = null;
     for (const [t, doc, col] of inst) {
       const w = weight[col] ?? 1;
+      if (t !== term) nameStarts.push(nameDocs.length);
+      if (col === "name") {
+        const last = nameDocs.length - 1;
+        if (t === term && last >= nameStarts[nameStarts.length - 1]! && nameDocs[last] === doc) nameCounts[last]!++;
+        else {
+          nameDocs.push(doc);
+          nameCounts.push(1);
+        }
+      }
       if (t !== term) {
         term = t;
         terms.push(t);
@@ -130,6 +152,8 @@ export function buildSearchIndex(sqlite: Database, gen: number): SearchIndex {
       n++;
     }
     starts.push(n);
+    nameStarts.push(nameDocs.length);
+    const nameCount = nameCounts.some((c) => c > 0xffff) ? null : Uint16Array.from(nameCounts);
     const avgdl = nRow > 0 ? nToken / nRow : 0;
     const norm = new Float64Array(maxRow + 1);
     for (let r = 0; r <= maxRow; r++) norm[r] = K1 * (1 - B + (B * size[r]!) / avgdl);
@@ -147,11 +171,15 @@ export function buildSearchIndex(sqlite: Database, gen: number): SearchIndex {
       start: Int32Array.from(starts),
       docs: d,
       freq: f,
+      nameStart: Int32Array.from(nameStarts),
+      nameDocs: Int32Array.from(nameDocs),
+      nameCount,
       size,
       norm,
       phrases: new Map(),
       scratch: new Float64Array(maxRow + 1),
-      bytes: d.byteLength + f.byteLength + 5 * size.byteLength + 8 * starts.length + terms.reduce((s, t) => s + 40 + 2 * t.length, 0),
+      bytes:
+        d.byteLength + f.byteLength + 5 * size.byteLength + 8 * starts.length + 6 * nameDocs.length + terms.reduce((s, t) => s + 40 + 2 * t.length, 0),
     });
   })();
 }
@@ -230,20 +258,32 @@ function lowerBound(ix: SearchIndex, t: string): number {
   return lo;
 }
 
-function phraseOf(ix: SearchIndex, term: string, prefix: boolean): Phrase {
-  const key = (prefix ? "*" : "=") + term;
-  const hit = ix.phrases.get(key);
-  if (hit) {
-    ix.phrases.delete(key);
-    ix.phrases.set(key, hit);
-    return hit;
-  }
+/** The terms a word matches: the term itself, or (a prefix) every term starting with it. */
+function termIds(ix: SearchIndex, term: string, prefix: boolean): number[] {
   const ids: number[] = [];
   for (let i = lowerBound(ix, term); i < ix.sorted.length; i++) {
     const t = ix.terms[ix.sorted[i]!]!;
     if (prefix ? !t.startsWith(term) : t !== term) break;
     ids.push(ix.sorted[i]!);
   }
+  return ids;
+}
+
+/** A phrase kept in the index's phrase cache, counted as a use. */
+function cachedPhrase(ix: SearchIndex, key: string): Phrase | undefined {
+  const hit = ix.phrases.get(key);
+  if (hit) {
+    ix.phrases.delete(key);
+    ix.phrases.set(key, hit);
+  }
+  return hit;
+}
+
+function phraseOf(ix: SearchIndex, term: string, prefix: boolean): Phrase {
+  const key = (prefix ? "*" : "=") + term;
+  const hit = cachedPhrase(ix, key);
+  if (hit) return hit;
+  const ids = termIds(ix, term, prefix);
   if (ids.length === 1) {
     // One term: its postings as they are (kept per index, so a bitmap made for it is kept too).
     let held = termPhrases.get(ix);
@@ -265,6 +305,35 @@ function phraseOf(ix: SearchIndex, term: string, prefix: boolean): Phrase {
       acc[d]! += ix.freq[j]!;
     }
   }
+  return keepSummed(ix, key, touched);
+}
+
+/**
+ * A word's phrase restricted to the name column (`name : "word"*`): the rows whose name holds a
+ * matching term, each with bm25()'s frequency of it there (the name's weight once per instance,
+ * summed as fts5_aux.c sums them). Made from the name postings and kept in the phrase cache.
+ */
+function namePhraseOf(ix: SearchIndex, term: string, prefix: boolean): Phrase {
+  const key = (prefix ? "n*" : "n=") + term;
+  const hit = cachedPhrase(ix, key);
+  if (hit) return hit;
+  const w = BM25_WEIGHTS.name;
+  const count = ix.nameCount!;
+  const acc = ix.scratch;
+  const touched: number[] = [];
+  for (const id of termIds(ix, term, prefix)) {
+    for (let j = ix.nameStart[id]!; j < ix.nameStart[id + 1]!; j++) {
+      const d = ix.nameDocs[j]!;
+      if (acc[d] === 0) touched.push(d);
+      acc[d]! += w * count[j]!; // per instance, as bm25() sums: whole numbers, so exactly the same
+    }
+  }
+  return keepSummed(ix, key, touched);
+}
+
+/** The rows a phrase's terms summed into the index's scratch, as a phrase (the scratch left zeroed), kept in the cache. */
+function keepSummed(ix: SearchIndex, key: string, touched: number[]): Phrase {
+  const acc = ix.scratch;
   const docs = Int32Array.from(touched).sort();
   const freq = new Float64Array(docs.length);
   for (let i = 0; i < docs.length; i++) {
@@ -289,13 +358,16 @@ function cachePhrase(ix: SearchIndex, key: string, p: Phrase): void {
   cachedPostings.set(ix, held);
 }
 
-/** The phrases of a search, or null when a word cannot be folded exactly (SQL answers). */
-function phrasesOf(ix: SearchIndex, words: readonly SearchWord[]): Phrase[] | null {
+/**
+ * The phrases of a search (of the name column alone with `nameOnly`), or null when a word cannot
+ * be folded exactly (SQL answers).
+ */
+function phrasesOf(ix: SearchIndex, words: readonly SearchWord[], nameOnly = false): Phrase[] | null {
   const out: Phrase[] = [];
   for (const w of words) {
     const term = foldWord(w.text);
     if (term === null) return null;
-    out.push(phraseOf(ix, term, w.prefix));
+    out.push(nameOnly ? namePhraseOf(ix, term, w.prefix) : phraseOf(ix, term, w.prefix));
   }
   return out;
 }
@@ -437,7 +509,23 @@ export function rankRows(
   keep?: (row: number) => boolean,
 ): { rowids: Int32Array; total: number } | null {
   const ph = phrasesOf(ix, words);
-  if (!ph) return null;
+  return ph && rankPhrases(ix, ph, top, keep);
+}
+
+/**
+ * The rows whose name matches every word, best first, as FTS5 orders the autocomplete's
+ * `name : (…)` query by its rank (bm25() with the catalog's weights, of which only the name's
+ * instances count; the row's length and the averages are all columns', as bm25() reads them),
+ * then rowid: the first `top`. Null: SQL answers (a word FTS5 alone can fold, or a count past
+ * what the index keeps).
+ */
+export function rankNameRows(ix: SearchIndex, words: readonly SearchWord[], top: number): { rowids: Int32Array; total: number } | null {
+  if (ix.nameCount === null) return null;
+  const ph = phrasesOf(ix, words, true);
+  return ph && rankPhrases(ix, ph, top);
+}
+
+function rankPhrases(ix: SearchIndex, ph: Phrase[], top: number, keep?: (row: number) => boolean): { rowids: Int32Array; total: number } {
   // bm25() of fts5_aux.c: IDF per phrase from the rows matching it alone, clamped to 1e-6; per
   // row, the sum over phrases in query order of idf * (f * (k1 + 1)) / (f + norm), negated.
   const idf = ph.map((p) => {
@@ -463,7 +551,10 @@ export function rankRows(
       rows[n] = row;
       scores[n++] = -1.0 * (0.0 + w * ((f * (K1 + 1.0)) / (f + ix.norm[row]!)));
     }
+  } else if (ph.length === 2 && (n = rankTwoByBits(ix, ph, idf, keep, rows, scores)) >= 0) {
+    // two words, long lists: scored inside the bitmap walk (below)
   } else {
+    n = 0;
     intersect(ix, ph, (row, at) => {
       if (keep && !keep(row)) return;
       const nm = ix.norm[row]!;
@@ -481,6 +572,52 @@ export function rankRows(
 
 let rowBuf = new Int32Array(0);
 let scoreBuf = new Float64Array(0);
+
+/**
+ * Two phrases whose shortest list is long (where intersect() ANDs bitmaps): the same walk with the
+ * scoring inside it, as rankPhrases' general case scores (the same operations in the same order,
+ * so the same numbers), without a call per match: the search's costliest part (the profile of two
+ * random words, issue 29 round 4). The matches' count, or -1 when intersect() would walk the lists
+ * (a short list, or the bitmaps' bound reached).
+ */
+function rankTwoByBits(
+  ix: SearchIndex,
+  ph: Phrase[],
+  idf: number[],
+  keep: ((row: number) => boolean) | undefined,
+  rows: Int32Array,
+  scores: Float64Array,
+): number {
+  const [p0, p1] = [ph[0]!, ph[1]!];
+  if (p0.docs.length === 0 || p1.docs.length === 0) return 0;
+  if (Math.min(p0.docs.length, p1.docs.length) * 2 < (ix.norm.length + 31) >>> 5) return -1;
+  const b0 = bitsOf(ix, p0);
+  const b1 = b0 && bitsOf(ix, p1);
+  if (!b0 || !b1) return -1;
+  const [a, c, ba, bc] = [b0.words, b1.words, b0.before, b1.before];
+  const [f0s, f1s, norm] = [p0.freq, p1.freq, ix.norm];
+  const [i0, i1] = [idf[0]!, idf[1]!];
+  let n = 0;
+  for (let w = 0; w < a.length; w++) {
+    let x = a[w]! & c[w]!;
+    while (x !== 0) {
+      const b = 31 - Math.clz32(x & -x);
+      x &= x - 1;
+      const row = (w << 5) | b;
+      if (keep && !keep(row)) continue;
+      const below = b === 0 ? 0 : 0xffffffff >>> (32 - b);
+      const f0 = f0s[ba[w]! + popcount(a[w]! & below)]!;
+      const f1 = f1s[bc[w]! + popcount(c[w]! & below)]!;
+      const nm = norm[row]!;
+      let s = 0.0;
+      s += i0 * ((f0 * (K1 + 1.0)) / (f0 + nm));
+      s += i1 * ((f1 * (K1 + 1.0)) / (f1 + nm));
+      rows[n] = row;
+      scores[n++] = -1.0 * s;
+    }
+  }
+  return n;
+}
 
 /** The rows of the `top` lowest scores (ties: lower rowid first), in that order. */
 function best(rows: Int32Array, scores: Float64Array, n: number, top: number): Int32Array {

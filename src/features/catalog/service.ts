@@ -7,7 +7,7 @@ import { diffItems, type ExtractedItem, type ItemType, BUCKET_MS, bucketOf, buck
 import * as repo from "./repository";
 import * as list from "./list";
 import { GenerationalAnswers, textBytes } from "./answers";
-import { closureOf, countsOf, depGraph, directDependenciesOf, entryOf, isEntry, type DepGraph } from "./graph";
+import { closureOf, countsOf, depGraph, directDependenciesOf, entryOf, isEntry, rowidOf, type DepGraph } from "./graph";
 import type { z } from "zod";
 import type * as M from "./model";
 
@@ -64,9 +64,23 @@ export function requireModExists(deps: Pick<Deps, "sqlite">, id: string): void {
   if (!(g ? isEntry(g, id) : repo.modExists(deps.sqlite, id))) throw notFound();
 }
 
+/**
+ * A catalog entry's row: through its rowid when the graph of the current generation knows it (one
+ * B-tree search, not two: the id's index is skipped, ~3 µs), else by id. 404 unless an entry.
+ */
+function entryRow(deps: Pick<Deps, "sqlite">, g: DepGraph | null, id: string): repo.ModRow {
+  if (!g) return requireMod(deps, id);
+  const rowid = rowidOf(g, id);
+  if (rowid < 0) throw notFound();
+  const m = rowid > 0 ? repo.getModAt(deps.sqlite, rowid) : null;
+  // The graph is of the current generation, so this is the mod; checked all the same (a VACUUM
+  // may renumber rowids without moving a generation): else read by id.
+  return m !== null && m.workshop_id === id ? m : requireMod(deps, id);
+}
+
 export function getModDetail(deps: Deps, id: string, plan: Plan = "auto"): z.infer<typeof M.modDetail> {
-  const m = requireMod(deps, id);
   const g = graphFor(deps.sqlite, plan);
+  const m = entryRow(deps, g, id);
   const deps_ = g ? directDependenciesOf(g, id) : repo.getDirectDependencies(deps.sqlite, id);
   let links: { label: string; url: string }[] = [];
   try {
@@ -309,6 +323,33 @@ export function getDependencyCounts(sqlite: Database, id: string, plan: Plan = "
   if (g) return countsOf(g, id);
   if (plan === "sql") return repo.getDependencyCounts(sqlite, id);
   return countsAnswers.get(sqlite, id, () => repo.getDependencyCounts(sqlite, id));
+}
+
+/** What /mod/:id/metrics shows of the catalog entry itself: its labels and size. */
+export interface ModLabels {
+  workshop_id: string;
+  name: string;
+  author_name: string;
+  size_bytes: number;
+}
+
+/**
+ * A catalog entry's labels and size, read once per detail generation (answers.ts): the live
+ * feature's /mod/:id/metrics read the whole row (SELECT m.*, ~10 µs of its ~15) for four columns.
+ */
+export const labelAnswers = new GenerationalAnswers<ModLabels>(
+  "labels",
+  "detail_gen",
+  2 ** 20,
+  (v) => 128 + 2 * (v.workshop_id.length + v.name.length + v.author_name.length),
+);
+
+/** A catalog entry's labels and size (404 `mod_not_found` unless the catalog knows it). */
+export function getModLabels(deps: Pick<Deps, "sqlite">, id: string): ModLabels {
+  return labelAnswers.get(deps.sqlite, id, () => {
+    const m = requireMod(deps, id);
+    return { workshop_id: m.workshop_id, name: m.name, author_name: m.author_name, size_bytes: m.size_bytes };
+  });
 }
 
 export function getGrowth(deps: Deps, id: string, days: number): z.infer<typeof M.growthPoint>[] {

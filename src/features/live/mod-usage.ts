@@ -4,7 +4,7 @@
 // GET /mod/:id/metrics (mod-usage-routes.ts): the catalog asks no live servers.
 import type { z } from "zod";
 import type { Deps } from "../../deps";
-import { getDependencyCounts, requireMod, requireModExists, type liveStats } from "../catalog";
+import { getDependencyCounts, getModLabels, requireModExists, type liveStats } from "../catalog";
 import { LIVE_WINDOW_MS } from "../scraper";
 import { liveSnapshot, modServersJson, modUsageOf } from "./snapshot";
 
@@ -48,7 +48,7 @@ export function getServersUsingJson(deps: Pick<Deps, "sqlite" | "clock">, id: st
 const escapeLabel = (v: string) => v.replace(/\\/g, "\\\\").replace(/\n/g, "\\n").replace(/"/g, '\\"');
 
 export function modMetricsText(deps: Pick<Deps, "sqlite" | "clock">, id: string): string {
-  const m = requireMod(deps, id);
+  const m = getModLabels(deps, id);
   const s = liveStatsOf(deps, id);
   const wid = `workshop_id="${escapeLabel(m.workshop_id)}"`;
   const gauge = (name: string, help: string, value: number, labels = wid) =>
