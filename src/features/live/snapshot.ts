@@ -573,22 +573,39 @@ function pageIndexes(s: LiveSnapshot, q: ListQuery, since: number): number[] {
       skip -= n;
       continue;
     }
-    if (n * 8 <= order.length) {
-      // Few matches: sort their positions in the asked order (a native sort of an Int32Array)
-      // instead of walking all ~5,000 servers in that order.
+    const want = skip + q.limit - out.length;
+    // A walk in the asked order meets `want` matches after about want * N / n servers; marking
+    // every match's position costs about two steps a match. The cheaper of the two.
+    if (want * order.length > 2 * n * n) {
+      // Every match's position in the asked order as a bitset over positions, then its set bits
+      // read in order: whole words skipped by their popcount, no sort.
       const rank = rankOf(s, q.sort_by);
-      const at = new Int32Array(n);
-      let j = 0;
+      const pos = new Uint32Array(part.length);
       for (let w = 0; w < part.length; w++) {
         let bits = part[w]!;
         while (bits) {
           const low = bits & -bits;
           bits ^= low;
-          at[j++] = rank[(w << 5) | (31 - Math.clz32(low))]!;
+          const p = rank[(w << 5) | (31 - Math.clz32(low))]!;
+          pos[p >>> 5]! |= 1 << (p & 31);
         }
       }
-      at.sort();
-      for (let k = skip; k < n && out.length < q.limit; k++) out.push(order[at[k]!]!);
+      for (let w = 0; w < pos.length && out.length < q.limit; w++) {
+        let bits = pos[w]!;
+        if (skip > 0) {
+          const c = popCount1(bits);
+          if (c <= skip) {
+            skip -= c;
+            continue;
+          }
+        }
+        while (bits && out.length < q.limit) {
+          const low = bits & -bits;
+          bits ^= low;
+          if (skip > 0) skip--;
+          else out.push(order[(w << 5) | (31 - Math.clz32(low))]!);
+        }
+      }
     } else {
       // One walk in the asked order, stopping once the page is full.
       for (let k = 0; k < order.length && out.length < q.limit; k++) {
@@ -651,13 +668,15 @@ function and(mask: Uint32Array, rows: Uint32Array): void {
 
 function popCount(b: Uint32Array): number {
   let n = 0;
-  for (let w = 0; w < b.length; w++) {
-    let v = b[w]!;
-    v -= (v >>> 1) & 0x55555555;
-    v = (v & 0x33333333) + ((v >>> 2) & 0x33333333);
-    n += (((v + (v >>> 4)) & 0x0f0f0f0f) * 0x01010101) >>> 24;
-  }
+  for (let w = 0; w < b.length; w++) n += popCount1(b[w]!);
   return n;
+}
+
+/** Set bits of one 32-bit word. */
+function popCount1(v: number): number {
+  v -= (v >>> 1) & 0x55555555;
+  v = (v & 0x33333333) + ((v >>> 2) & 0x33333333);
+  return (Math.imul((v + (v >>> 4)) & 0x0f0f0f0f, 0x01010101) >>> 24);
 }
 
 /** The rows passing `test`, kept per snapshot under `key` (a filter and its value). */
@@ -697,10 +716,12 @@ function phraseRows(s: LiveSnapshot, ix: ListIndex, phrase: string, words: strin
   let b = ix.bits.get(key);
   if (!b) {
     b = new Uint32Array(ix.words);
-    if (words.length === 1 && words[0] === phrase) {
-      const w = wordIndex(s);
-      const rows = rowsWithWord(s, w, phrase, true);
-      for (let k = 0; k < rows.length; k++) b[rows[k]! >>> 5]! |= 1 << (rows[k]! & 31);
+    const w = phrase.slice(1);
+    if (words.length === 1 && words[0] === phrase && w !== "" && !w.includes(" ")) {
+      // The rows of every indexed word w starts, holding it in the name.
+      const ix = wordIndex(s);
+      for (let k = firstWord(ix, w); k < ix.words.length && ix.words[k]!.startsWith(w); k++)
+        for (let j = ix.at[k]!, e = ix.named[k]!; j < e; j++) b[ix.rows[j]! >>> 5]! |= 1 << (ix.rows[j]! & 31);
     } else {
       const rows = candidatesOf(s, [], words);
       for (let k = 0; k < rows.length; k++) {
@@ -731,8 +752,8 @@ interface WordIndex {
   words: string[];
   /**
    * For word k, the rows holding it are rows[at[k] .. at[k + 1]): first those holding it in their
-   * name, up to named[k], then those holding it in their scenario only, each part ascending (the
-   * callers need no order: they make bitsets, or count): one array for every word, not one each.
+   * name, up to named[k], then those holding it in their scenario only, each part ascending: one
+   * array for every word, not one each.
    */
   rows: Int32Array;
   at: Int32Array;
@@ -799,20 +820,14 @@ function candidatesOf(s: LiveSnapshot, mods: string[], words: string[]): Int32Ar
   const kept = ix.recent.get(key);
   if (kept) return kept;
   const sets = mods.map((m) => s.byMod.get(m)!);
-  for (const w of words) sets.push(rowsWithWord(s, ix, w, false));
+  for (const w of words) sets.push(rowsWithWord(s, ix, w));
   const out = intersect(sets, s.rows.length);
   ix.recent.set(key, out);
   return out;
 }
 
-/**
- * Rows whose search text holds `needle` (" w"): rows of every indexed word that starts with w (in
- * the name only with `named`: the rows whose name holds " w", as nameHolds finds it). In no order.
- */
-function rowsWithWord(s: LiveSnapshot, ix: WordIndex, needle: string, named: boolean): Int32Array {
-  const w = needle.slice(1);
-  // Never from parseServerSearch: such needles are tested on the texts.
-  if (w === "" || w.includes(" ") || needle[0] !== " ") return named ? rowsByIndexOf(s, needle, true) : rowsByIndexOf(s, needle, false);
+/** The first indexed word not before w (binary search). */
+function firstWord(ix: WordIndex, w: string): number {
   let lo = 0;
   let hi = ix.words.length;
   while (lo < hi) {
@@ -820,31 +835,38 @@ function rowsWithWord(s: LiveSnapshot, ix: WordIndex, needle: string, named: boo
     if (ix.words[mid]! < w) lo = mid + 1;
     else hi = mid;
   }
+  return lo;
+}
+
+/** Rows whose search text holds `needle` (" w"): rows of every indexed word that starts with w (each once, in no set order: its callers make bitsets or count). */
+function rowsWithWord(s: LiveSnapshot, ix: WordIndex, needle: string): Int32Array {
+  const w = needle.slice(1);
+  if (w === "" || w.includes(" ") || needle[0] !== " ") return rowsByIndexOf(s, needle); // never from parseServerSearch
+  const lo = firstWord(ix, w);
   let end = lo;
   while (end < ix.words.length && ix.words[end]!.startsWith(w)) end++;
-  const endOf = named ? ix.named : ix.at.subarray(1);
-  if (end - lo === 1) return ix.rows.subarray(ix.at[lo]!, endOf[lo]!);
+  if (end - lo === 1) return ix.rows.subarray(ix.at[lo]!, ix.at[end]!);
   const hit = new Uint8Array(s.rows.length);
   let n = 0;
   for (let k = lo; k < end; k++) {
-    for (let j = ix.at[k]!, e = endOf[k]!; j < e; j++) {
+    for (let j = ix.at[k]!, e = ix.at[k + 1]!; j < e; j++) {
       const r = ix.rows[j]!;
       if (!hit[r]) (hit[r] = 1), n++;
     }
   }
   const out = new Int32Array(n);
-  for (let i = 0, j = 0; i < hit.length; i++) if (hit[i]) out[j++] = i;
+  for (let i = 0, j = 0; i < hit.length && j < n; i++) if (hit[i]) out[j++] = i;
   return out;
 }
 
-/** The rows whose search text holds `needle` (with `named`, in the name), by indexOf over every row (a needle the index cannot answer). */
-function rowsByIndexOf(s: LiveSnapshot, needle: string, named: boolean): Int32Array {
+/** The rows whose search text holds `needle`, by indexOf over every row (a needle the index cannot answer). */
+function rowsByIndexOf(s: LiveSnapshot, needle: string): Int32Array {
   const out: number[] = [];
-  for (let i = 0; i < s.rows.length; i++) if (named ? nameHolds(s.rows[i]!.search_text, needle) : s.rows[i]!.search_text.includes(needle)) out.push(i);
+  for (let i = 0; i < s.rows.length; i++) if (s.rows[i]!.search_text.includes(needle)) out.push(i);
   return Int32Array.from(out);
 }
 
-/** Rows in every one of the sets (each without repeats), in the order of the largest. */
+/** Rows in every one of the sets (each holding a row at most once), in the largest set's order. */
 function intersect(sets: Int32Array[], n: number): Int32Array {
   if (sets.length === 1) return sets[0]!;
   const sorted = [...sets].sort((a, b) => a.length - b.length);
