@@ -333,13 +333,58 @@ function modIndex(
     const p = posOfRow[i]!;
     for (let k = start[p]!; k < start[p + 1]!; k++) onlineFlat[fill[mods[k]!]!++] = i;
   }
-  const byMod = new Map<string, Int32Array>();
-  const usedByMod = new Map<string, Int32Array>();
-  for (let m = 0; m < ids.length; m++) {
-    if (usedCount[m + 1]! > usedCount[m]!) usedByMod.set(ids[m]!, usedFlat.subarray(usedCount[m]!, usedCount[m + 1]!));
-    if (onlineCount[m + 1]! > onlineCount[m]!) byMod.set(ids[m]!, onlineFlat.subarray(onlineCount[m]!, onlineCount[m + 1]!));
-  }
+  const byMod = new Postings(number, ids, ids.length, onlineCount, onlineFlat);
+  const usedByMod = new Postings(number, ids, ids.length, usedCount, usedFlat);
   return { byMod, usedByMod, modInts: usedFlat.length + onlineFlat.length, cacheBytes, lists: next };
+}
+
+/**
+ * workshop id → its servers (positions, ascending), read as a Map but held as one flat array and
+ * where each mod's part starts (by the number the mod-list cache gave the id): two typed arrays
+ * where a Map entry and an array view a mod were ~16,000 objects for the collector to mark. The
+ * cache's number Map and id list only grow while it lives (a reset makes new ones; this keeps
+ * the old), so a number at or past `n` (an id numbered after this build) is not held here.
+ */
+class Postings implements ReadonlyMap<string, Int32Array> {
+  readonly size: number;
+  constructor(
+    private readonly number: ReadonlyMap<string, number>,
+    private readonly ids: readonly string[],
+    private readonly n: number,
+    /** Mod number m's servers are flat[start[m] .. start[m + 1]). */
+    private readonly start: Int32Array,
+    private readonly flat: Int32Array,
+  ) {
+    let size = 0;
+    for (let m = 0; m < n; m++) if (start[m + 1]! > start[m]!) size++;
+    this.size = size;
+  }
+  private numberOf(id: string): number {
+    const m = this.number.get(id);
+    return m !== undefined && m < this.n && this.start[m + 1]! > this.start[m]! ? m : -1;
+  }
+  has(id: string): boolean {
+    return this.numberOf(id) >= 0;
+  }
+  get(id: string): Int32Array | undefined {
+    const m = this.numberOf(id);
+    return m < 0 ? undefined : this.flat.subarray(this.start[m]!, this.start[m + 1]!);
+  }
+  *entries(): MapIterator<[string, Int32Array]> {
+    for (let m = 0; m < this.n; m++) if (this.start[m + 1]! > this.start[m]!) yield [this.ids[m]!, this.flat.subarray(this.start[m]!, this.start[m + 1]!)];
+  }
+  *keys(): MapIterator<string> {
+    for (let m = 0; m < this.n; m++) if (this.start[m + 1]! > this.start[m]!) yield this.ids[m]!;
+  }
+  *values(): MapIterator<Int32Array> {
+    for (const [, v] of this.entries()) yield v;
+  }
+  [Symbol.iterator](): MapIterator<[string, Int32Array]> {
+    return this.entries();
+  }
+  forEach(f: (value: Int32Array, key: string, map: ReadonlyMap<string, Int32Array>) => void): void {
+    for (const [k, v] of this.entries()) f(v, k, this);
+  }
 }
 
 export function buildSnapshot(sqlite: Database, now: number, known?: KnownLists): LiveSnapshot {
