@@ -6,10 +6,10 @@
 // wrk's 200,000 varied paths mostly are); without it every round answers the same queries.
 //   bun bench/live-list-ab.ts --dir /tmp/x --before /tmp/tree [--queries 5000] [--rounds 7] [--only regex] [--fresh]
 import { join } from "node:path";
-import { listQuery, type ListQuery } from "../src/features/live/model";
+import type { ListQuery } from "../src/features/live/model";
 import { mulberry32 } from "../test/fixtures/prng";
 import { variedEndpoints, vocabulary } from "./run";
-import { liveCopy } from "./live-copy";
+import { cpuMicros, liveCopy, parseListPath } from "./live-copy";
 
 const argOf = (n: string, d: string) => {
   const i = process.argv.indexOf(`--${n}`);
@@ -29,16 +29,8 @@ const treeOf = async (label: string, root: string): Promise<Tree> => {
 const trees = [await treeOf("after", join(import.meta.dir, ".."))];
 if (argOf("before", "")) trees.unshift(await treeOf("before", argOf("before", "")));
 const vocab = vocabulary(join(dir, "loadout.db"));
-const parse = (path: string): ListQuery => {
-  const u = new URL("http://x" + path);
-  const o: Record<string, unknown> = {};
-  for (const [k, v] of u.searchParams) o[k] = v.includes(",") && k !== "search" ? v.split(",") : v;
-  return listQuery.parse(o);
-};
-const cpu = () => {
-  const c = process.cpuUsage();
-  return c.user + c.system;
-};
+const parse = parseListPath;
+const cpu = cpuMicros;
 const dec = new TextDecoder();
 for (const e of variedEndpoints(vocab)) {
   if (!e.name.includes("game-servers") || !only.test(e.name)) continue;
