@@ -7,6 +7,7 @@ import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { Database } from "bun:sqlite";
 import type { SeedMeta } from "./seed";
+import { listQuery, type ListQuery } from "../src/features/live/model";
 
 export function liveCopy(scale: string, keep: string): { dir: string; meta: SeedMeta; done: () => void } {
   const src = join(resolve(import.meta.dir, ".."), `bench/data/${scale}.db`);
@@ -21,4 +22,18 @@ export function liveCopy(scale: string, keep: string): { dir: string; meta: Seed
   writeFileSync(mark, String(to));
   db.close();
   return { dir, meta, done: () => keep || rmSync(dir, { recursive: true, force: true }) };
+}
+
+/** A GET /game-servers path of the varied rows parsed as the route's query schema reads it (Elysia splits on commas). */
+export function parseListPath(path: string): ListQuery {
+  const u = new URL("http://x" + path);
+  const o: Record<string, unknown> = {};
+  for (const [k, v] of u.searchParams) o[k] = v.includes(",") && k !== "search" ? v.split(",") : v;
+  return listQuery.parse(o);
+}
+
+/** This process's CPU time so far, µs. */
+export function cpuMicros(): number {
+  const c = process.cpuUsage();
+  return c.user + c.system;
 }

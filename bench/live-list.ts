@@ -7,11 +7,11 @@
 import { join } from "node:path";
 import { loadConfig } from "../src/config";
 import { createDeps } from "../src/runtime";
-import { listQuery, type ListQuery } from "../src/features/live/model";
+import type { ListQuery } from "../src/features/live/model";
 import { listServers, listServersBytes } from "../src/features/live/service";
 import { mulberry32 } from "../test/fixtures/prng";
 import { variedEndpoints, vocabulary } from "./run";
-import { liveCopy } from "./live-copy";
+import { cpuMicros, liveCopy, parseListPath } from "./live-copy";
 
 const argOf = (n: string, d: string) => {
   const i = process.argv.indexOf(`--${n}`);
@@ -23,16 +23,8 @@ const only = new RegExp(argOf("only", "game-servers"));
 const { dir, done } = liveCopy("full", argOf("dir", ""));
 const deps = createDeps(loadConfig({ LOADOUT_DATA_DIR: dir, LOADOUT_SCHEDULES: "off", LOADOUT_LOG_LEVEL: "error" }));
 const vocab = vocabulary(join(dir, "loadout.db"));
-const parse = (path: string): ListQuery => {
-  const u = new URL("http://x" + path);
-  const o: Record<string, unknown> = {};
-  for (const [k, v] of u.searchParams) o[k] = v.includes(",") && k !== "search" ? v.split(",") : v;
-  return listQuery.parse(o);
-};
-const cpu = () => {
-  const c = process.cpuUsage();
-  return c.user + c.system;
-};
+const parse = parseListPath;
+const cpu = cpuMicros;
 console.log(`${queries} queries a row, ${runs} runs; CPU µs per query (median of the runs)`);
 console.log("| row | listServersBytes (route's work) | querySnapshot (rows only, no cache) |\n|---|---|---|");
 for (const e of variedEndpoints(vocab)) {

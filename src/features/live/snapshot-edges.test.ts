@@ -14,7 +14,7 @@ import { SERVER_SORTS, listQuery, type ListQuery } from "./model";
 import { listServers, serverDetail, serverDetailJson, topMods, topServers } from "./service";
 import { listServersSql, serverDetailSql, topModsSql, topServersSql } from "../../../test/truth/live-sql";
 import { liveRepo } from "./repository";
-import { buildSnapshot, liveSnapshot as snap } from "./snapshot";
+import { buildSnapshot, entriesOf, entryJson, liveSnapshot as snap } from "./snapshot";
 import { CATALOG_BYTES, detailCacheStats, KEEP_FROM_BYTES, setCatalogPartsCap, startDetailWarmer, warmDetails } from "./detail";
 import { answerBudget } from "../../shared/bytes-lru";
 const liveSnapshot = (deps: { sqlite: any; clock: { now(): number } }) => snap(deps.sqlite, deps.clock.now());
@@ -219,14 +219,25 @@ describe("snapshot = SQL on a generated data set", () => {
   test("the snapshot is immutable", () => {
     const s = liveSnapshot(t.deps);
     expect(Object.isFrozen(s)).toBe(true);
-    expect(Object.isFrozen(s.entries)).toBe(true);
-    expect(Object.isFrozen(s.entries[0])).toBe(true);
-    expect(Object.isFrozen(s.entries[0]!.tags)).toBe(true);
+    expect(Object.isFrozen(entriesOf(s))).toBe(true);
+    expect(Object.isFrozen(entriesOf(s)[0])).toBe(true);
+    expect(Object.isFrozen(entriesOf(s)[0]!.tags)).toBe(true);
     expect(Object.isFrozen(s.rows[0])).toBe(true);
     // A fresh build of the same generation answers the same.
     const again = buildSnapshot(t.deps.sqlite, NOW);
     expect(again.gen).toBe(s.gen);
-    expect(again.entries).toEqual(s.entries);
+    expect(entriesOf(again)).toEqual(entriesOf(s));
+    expect(Buffer.compare(again.entryBytes, s.entryBytes)).toBe(0);
+  });
+
+  test("the one buffer of entries holds each row's entry as its JSON, in row order", () => {
+    const s = liveSnapshot(t.deps);
+    const e = entriesOf(s);
+    expect(e.length).toBe(s.rows.length);
+    expect(s.entryAt.length).toBe(s.rows.length + 1);
+    expect(s.entryAt[s.rows.length]).toBe(s.entryBytes.byteLength);
+    const text = new TextDecoder();
+    for (let i = 0; i < e.length; i++) expect(text.decode(entryJson(s, i))).toBe(JSON.stringify(e[i]));
   });
 });
 

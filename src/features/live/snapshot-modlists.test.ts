@@ -53,7 +53,8 @@ describe("the snapshot's mod lists by version", () => {
       // The same mods, in the same order (each id numbered as a read would), the same servers each.
       expect(flat(s.byMod)).toEqual(flat(fromDb.byMod));
       expect(flat(s.usage.byMod)).toEqual(flat(fromDb.usage.byMod));
-      expect([...s.json]).toEqual([...fromDb.json]);
+      expect(Buffer.compare(s.entryBytes, fromDb.entryBytes)).toBe(0);
+      expect([...s.entryAt]).toEqual([...fromDb.entryAt]);
       expect([...s.usage.json]).toEqual([...fromDb.usage.json]);
     } finally {
       other.close();
@@ -89,6 +90,41 @@ describe("the snapshot's mod lists by version", () => {
     expect(ver(s.sid)).toBe(gen());
     expect(running(b)).not.toContain(s.id);
     expect(running("7E5700000000000A")).toEqual([]);
+  });
+
+  test("each mod's servers, held in one flat array per snapshot, are the ones SQLite has; an older snapshot does not hold an id numbered after it", () => {
+    running("7E57000000000001"); // the current snapshot, built
+    const old = peekLiveSnapshot(t.deps.sqlite)!;
+    const s = one(`SELECT g.id FROM game_servers g WHERE g.online = 1 AND g.mods_count > 0 ORDER BY g.sid LIMIT 1`);
+    const NEW = "7E5700000000000B";
+    t.deps.sqlite.query(`INSERT INTO game_server_mods (server_id, workshop_id, name, position) VALUES (?, ?, '', 901)`).run(s.id, NEW);
+    try {
+      expect(running(NEW)).toEqual([s.id]);
+      const now = peekLiveSnapshot(t.deps.sqlite)!;
+      expect(now).not.toBe(old);
+      expect(now.byMod.has(NEW)).toBe(true);
+      expect([...now.byMod.get(NEW)!]).toEqual([now.byId.get(s.id)!]);
+      for (const m of [old.byMod, old.usage.byMod]) {
+        expect(m.has(NEW)).toBe(false);
+        expect(m.get(NEW)).toBeUndefined();
+        expect([...m.keys()]).not.toContain(NEW);
+      }
+      // Every mod's online rows, as SQLite has them.
+      const want = new Map<string, number[]>();
+      for (const r of q(`SELECT gm.workshop_id, g.id FROM game_server_mods gm JOIN game_servers g ON g.id = gm.server_id
+          WHERE g.online = 1 AND g.last_seen_at >= ? ORDER BY gm.workshop_id`, now.cut)) {
+        const l = want.get(r.workshop_id) ?? [];
+        l.push(now.byId.get(r.id)!);
+        want.set(r.workshop_id, l);
+      }
+      const got = [...now.byMod].map(([k, v]) => [k, [...v]] as const).sort((a, b) => (a[0] < b[0] ? -1 : 1));
+      expect(got).toEqual([...want].map(([k, v]) => [k, v.sort((a, b) => a - b)] as const));
+      expect(now.byMod.size).toBe(want.size);
+      expect([...now.byMod.keys()].length).toBe(want.size);
+    } finally {
+      t.deps.sqlite.query(`DELETE FROM game_server_mods WHERE server_id = ? AND workshop_id = ?`).run(s.id, NEW);
+    }
+    expect(running(NEW)).toEqual([]);
   });
 
   test("a build inside a transaction that rolls back leaves the cache as it was: the version handed out again is not trusted", () => {

@@ -18,7 +18,7 @@
 // candidates, flag values, tags, player and size bounds), then walks the order of its sort and
 // stops after offset + limit matches (or sorts the positions of a few matches).
 import { BytesLru } from "../../shared/bytes-lru";
-import { NAME_END, parseServerSearch } from "./search";
+import { NAME_END, nameHolds, parseServerSearch } from "./search";
 import type { Database } from "bun:sqlite";
 import type { ListQuery, ServerEntry } from "./model";
 import { SERVER_SORTS } from "./model";
@@ -45,14 +45,18 @@ export interface LiveSnapshot {
   builtAt: number;
   buildMs: number;
   rows: readonly Row[];
-  entries: readonly ServerEntry[];
   /** Tags as stored (`,a,b,`), ASCII-lower-cased as SQLite's LIKE compares them. */
   tags: readonly string[];
   order: Readonly<Record<ListQuery["sort_by"], Int32Array>>;
   /** workshop id → indexes (into rows) of the servers running it. */
   byMod: ReadonlyMap<string, Int32Array>;
-  /** Each entry as JSON, serialised once (GET /game-servers joins the page's strings). */
-  json: readonly string[];
+  /**
+   * Every row's entry as UTF-8 JSON, serialised once, in one buffer (row i is entryAt[i] to
+   * entryAt[i + 1]): GET /game-servers copies a page's entries from it. One object for the
+   * collector to mark, where a string (and its bytes) a row were 10,000.
+   */
+  entryBytes: Buffer;
+  entryAt: Int32Array;
   /** Rows seen at or after this time (the build time minus the online window) are held. */
   cut: number;
   /**
@@ -329,13 +333,58 @@ function modIndex(
     const p = posOfRow[i]!;
     for (let k = start[p]!; k < start[p + 1]!; k++) onlineFlat[fill[mods[k]!]!++] = i;
   }
-  const byMod = new Map<string, Int32Array>();
-  const usedByMod = new Map<string, Int32Array>();
-  for (let m = 0; m < ids.length; m++) {
-    if (usedCount[m + 1]! > usedCount[m]!) usedByMod.set(ids[m]!, usedFlat.subarray(usedCount[m]!, usedCount[m + 1]!));
-    if (onlineCount[m + 1]! > onlineCount[m]!) byMod.set(ids[m]!, onlineFlat.subarray(onlineCount[m]!, onlineCount[m + 1]!));
-  }
+  const byMod = new Postings(number, ids, ids.length, onlineCount, onlineFlat);
+  const usedByMod = new Postings(number, ids, ids.length, usedCount, usedFlat);
   return { byMod, usedByMod, modInts: usedFlat.length + onlineFlat.length, cacheBytes, lists: next };
+}
+
+/**
+ * workshop id → its servers (positions, ascending), read as a Map but held as one flat array and
+ * where each mod's part starts (by the number the mod-list cache gave the id): two typed arrays
+ * where a Map entry and an array view a mod were ~16,000 objects for the collector to mark. The
+ * cache's number Map and id list only grow while it lives (a reset makes new ones; this keeps
+ * the old), so a number at or past `n` (an id numbered after this build) is not held here.
+ */
+class Postings implements ReadonlyMap<string, Int32Array> {
+  readonly size: number;
+  constructor(
+    private readonly number: ReadonlyMap<string, number>,
+    private readonly ids: readonly string[],
+    private readonly n: number,
+    /** Mod number m's servers are flat[start[m] .. start[m + 1]). */
+    private readonly start: Int32Array,
+    private readonly flat: Int32Array,
+  ) {
+    let size = 0;
+    for (let m = 0; m < n; m++) if (start[m + 1]! > start[m]!) size++;
+    this.size = size;
+  }
+  private numberOf(id: string): number {
+    const m = this.number.get(id);
+    return m !== undefined && m < this.n && this.start[m + 1]! > this.start[m]! ? m : -1;
+  }
+  has(id: string): boolean {
+    return this.numberOf(id) >= 0;
+  }
+  get(id: string): Int32Array | undefined {
+    const m = this.numberOf(id);
+    return m < 0 ? undefined : this.flat.subarray(this.start[m]!, this.start[m + 1]!);
+  }
+  *entries(): MapIterator<[string, Int32Array]> {
+    for (let m = 0; m < this.n; m++) if (this.start[m + 1]! > this.start[m]!) yield [this.ids[m]!, this.flat.subarray(this.start[m]!, this.start[m + 1]!)];
+  }
+  *keys(): MapIterator<string> {
+    for (let m = 0; m < this.n; m++) if (this.start[m + 1]! > this.start[m]!) yield this.ids[m]!;
+  }
+  *values(): MapIterator<Int32Array> {
+    for (const [, v] of this.entries()) yield v;
+  }
+  [Symbol.iterator](): MapIterator<[string, Int32Array]> {
+    return this.entries();
+  }
+  forEach(f: (value: Int32Array, key: string, map: ReadonlyMap<string, Int32Array>) => void): void {
+    for (const [k, v] of this.entries()) f(v, k, this);
+  }
 }
 
 export function buildSnapshot(sqlite: Database, now: number, known?: KnownLists): LiveSnapshot {
@@ -394,27 +443,27 @@ export function buildSnapshot(sqlite: Database, now: number, known?: KnownLists)
       if (k >= 0 && k < size) rowAt[k] = i + 1;
     }
     const { byMod, usedByMod, modInts, cacheBytes, lists } = modIndex(sqlite, recent, cut, used.length, usedAt, rows.length, rowAt, slot, known);
-    const entries = rows.map((r) => {
-      const e = toEntry(r);
-      Object.freeze(e.tags);
-      return Object.freeze(e);
-    });
-    const json = entries.map((e) => JSON.stringify(e));
+    // The entries' JSON, encoded into one buffer (their objects and strings are garbage at once).
+    const json = rows.map((r) => JSON.stringify(toEntry(r)));
+    const entryAt = new Int32Array(rows.length + 1);
+    for (let i = 0; i < rows.length; i++) entryAt[i + 1] = entryAt[i]! + Buffer.byteLength(json[i]!, "utf8");
+    const entryBytes = Buffer.allocUnsafeSlow(entryAt[rows.length]!);
+    for (let i = 0; i < rows.length; i++) entryBytes.write(json[i]!, entryAt[i]!, "utf8");
     const topMods = readTopMods(sqlite);
     const tags = rows.map((r) => asciiLower(r.tags));
     // Rough: a row and its entry ~ 1.2 KB of strings and objects; 2 bytes a character of JSON;
     // 4 bytes an order slot or mod index entry; ~100 B a map key; and the mod-list cache
     // kept for the next build (modIndex).
-    const chars = json.reduce((n, j) => n + j.length, 0) + usedJson.reduce((n, j) => n + j.length, 0);
-    const bytes = rows.length * 1200 + used.length * 20 + chars * 2 + SERVER_SORTS.length * rows.length * 4 + modInts * 4 + (byMod.size + usedByMod.size) * 100 + cacheBytes;
+    const chars = usedJson.reduce((n, j) => n + j.length, 0);
+    const bytes = rows.length * 1200 + used.length * 20 + chars * 2 + entryBytes.byteLength + rows.length * 4 + SERVER_SORTS.length * rows.length * 4 + modInts * 4 + (byMod.size + usedByMod.size) * 100 + cacheBytes;
     const snapshot: LiveSnapshot = Object.freeze({
       gen,
       cut,
       builtAt: now,
       buildMs: performance.now() - t0,
       rows: Object.freeze(rows.map((r) => Object.freeze(r))),
-      entries: Object.freeze(entries),
-      json: Object.freeze(json),
+      entryBytes,
+      entryAt,
       tags: Object.freeze(tags),
       order: Object.freeze(orders),
       byMod,
@@ -431,7 +480,29 @@ export function buildSnapshot(sqlite: Database, now: number, known?: KnownLists)
 
 /** GET /game-servers from the snapshot: the same rows, order and page as the SQL path. */
 export function querySnapshot(s: LiveSnapshot, q: ListQuery, since: number): ServerEntry[] {
-  return pageIndexes(s, q, since).map((i) => s.entries[i]!);
+  const entries = entriesOf(s);
+  return pageIndexes(s, q, since).map((i) => entries[i]!);
+}
+
+const entryObjects = new WeakMap<LiveSnapshot, readonly ServerEntry[]>();
+
+/**
+ * Every row's entry as a (frozen) object, built on first use: only the test app's strictly
+ * validated answers (querySnapshot) and the tests read them; the route sends entryBytes.
+ */
+export function entriesOf(s: LiveSnapshot): readonly ServerEntry[] {
+  let e = entryObjects.get(s);
+  if (!e) {
+    e = Object.freeze(
+      s.rows.map((r) => {
+        const x = toEntry(r);
+        Object.freeze(x.tags);
+        return Object.freeze(x);
+      }),
+    );
+    entryObjects.set(s, e);
+  }
+  return e;
 }
 
 /**
@@ -463,17 +534,18 @@ function pagesOf(s: LiveSnapshot) {
 
 function pageBytes(s: LiveSnapshot, q: ListQuery, since: number): Uint8Array {
   const page = pageIndexes(s, q, since);
-  const rows = entryBytes(s);
+  const { entryBytes: bytes, entryAt: from } = s;
   let size = 2 + Math.max(0, page.length - 1);
-  for (let k = 0; k < page.length; k++) size += rows[page[k]!]!.length;
-  const out = new Uint8Array(size);
+  for (let k = 0; k < page.length; k++) size += from[page[k]! + 1]! - from[page[k]!]!;
+  // Not zeroed: every byte is written below. Copied with Buffer#copy from the one buffer of
+  // entries (no view object an entry).
+  const out = Buffer.allocUnsafeSlow(size);
   out[0] = 0x5b; // [
   let at = 1;
   for (let k = 0; k < page.length; k++) {
     if (k) out[at++] = 0x2c; // ,
-    const b = rows[page[k]!]!;
-    out.set(b, at);
-    at += b.length;
+    const i = page[k]!;
+    at += bytes.copy(out, at, from[i]!, from[i + 1]!);
   }
   out[at] = 0x5d; // ]
   return out;
@@ -546,22 +618,39 @@ function pageIndexes(s: LiveSnapshot, q: ListQuery, since: number): number[] {
       skip -= n;
       continue;
     }
-    if (n * 8 <= order.length) {
-      // Few matches: sort their positions in the asked order (a native sort of an Int32Array)
-      // instead of walking all ~5,000 servers in that order.
+    const want = skip + q.limit - out.length;
+    // A walk in the asked order meets `want` matches after about want * N / n servers; marking
+    // every match's position costs about two steps a match. The cheaper of the two.
+    if (want * order.length > 2 * n * n) {
+      // Every match's position in the asked order as a bitset over positions, then its set bits
+      // read in order: whole words skipped by their popcount, no sort.
       const rank = rankOf(s, q.sort_by);
-      const at = new Int32Array(n);
-      let j = 0;
+      const pos = new Uint32Array(part.length);
       for (let w = 0; w < part.length; w++) {
         let bits = part[w]!;
         while (bits) {
           const low = bits & -bits;
           bits ^= low;
-          at[j++] = rank[(w << 5) | (31 - Math.clz32(low))]!;
+          const p = rank[(w << 5) | (31 - Math.clz32(low))]!;
+          pos[p >>> 5]! |= 1 << (p & 31);
         }
       }
-      at.sort();
-      for (let k = skip; k < n && out.length < q.limit; k++) out.push(order[at[k]!]!);
+      for (let w = 0; w < pos.length && out.length < q.limit; w++) {
+        let bits = pos[w]!;
+        if (skip > 0) {
+          const c = popCount1(bits);
+          if (c <= skip) {
+            skip -= c;
+            continue;
+          }
+        }
+        while (bits && out.length < q.limit) {
+          const low = bits & -bits;
+          bits ^= low;
+          if (skip > 0) skip--;
+          else out.push(order[(w << 5) | (31 - Math.clz32(low))]!);
+        }
+      }
     } else {
       // One walk in the asked order, stopping once the page is full.
       for (let k = 0; k < order.length && out.length < q.limit; k++) {
@@ -624,13 +713,15 @@ function and(mask: Uint32Array, rows: Uint32Array): void {
 
 function popCount(b: Uint32Array): number {
   let n = 0;
-  for (let w = 0; w < b.length; w++) {
-    let v = b[w]!;
-    v -= (v >>> 1) & 0x55555555;
-    v = (v & 0x33333333) + ((v >>> 2) & 0x33333333);
-    n += (((v + (v >>> 4)) & 0x0f0f0f0f) * 0x01010101) >>> 24;
-  }
+  for (let w = 0; w < b.length; w++) n += popCount1(b[w]!);
   return n;
+}
+
+/** Set bits of one 32-bit word. */
+function popCount1(v: number): number {
+  v -= (v >>> 1) & 0x55555555;
+  v = (v & 0x33333333) + ((v >>> 2) & 0x33333333);
+  return (Math.imul((v + (v >>> 4)) & 0x0f0f0f0f, 0x01010101) >>> 24);
 }
 
 /** The rows passing `test`, kept per snapshot under `key` (a filter and its value). */
@@ -662,41 +753,30 @@ function candidateRows(s: LiveSnapshot, ix: ListIndex, mods: string[], words: st
 
 /**
  * The rows whose name holds the search phrase (the rank-first test), among the rows holding its
- * words (no other row can match a search): kept per snapshot.
+ * words (no other row can match a search): kept per snapshot. A one-word phrase (" w") is in a
+ * name exactly when a word of the name starts with w: the name words' part of the word index.
  */
 function phraseRows(s: LiveSnapshot, ix: ListIndex, phrase: string, words: string[]): Uint32Array {
   const key = "\u0000" + phrase;
   let b = ix.bits.get(key);
   if (!b) {
     b = new Uint32Array(ix.words);
-    const names = nameTexts(s);
-    const rows = candidatesOf(s, [], words);
-    for (let k = 0; k < rows.length; k++) {
-      const i = rows[k]!;
-      if (names[i]!.includes(phrase)) b[i >>> 5]! |= 1 << (i & 31);
+    const w = phrase.slice(1);
+    if (words.length === 1 && words[0] === phrase && w !== "" && !w.includes(" ")) {
+      // The rows of every indexed word w starts, holding it in the name.
+      const ix = wordIndex(s);
+      for (let k = firstWord(ix, w); k < ix.words.length && ix.words[k]!.startsWith(w); k++)
+        for (let j = ix.at[k]!, e = ix.named[k]!; j < e; j++) b[ix.rows[j]! >>> 5]! |= 1 << (ix.rows[j]! & 31);
+    } else {
+      const rows = candidatesOf(s, [], words);
+      for (let k = 0; k < rows.length; k++) {
+        const i = rows[k]!;
+        if (nameHolds(s.rows[i]!.search_text, phrase)) b[i >>> 5]! |= 1 << (i & 31);
+      }
     }
     ix.bits.set(key, b);
   }
   return b;
-}
-
-const nameParts = new WeakMap<LiveSnapshot, string[]>();
-
-/**
- * Each row's search text up to its NAME_END (the name's words): a phrase (" w1 w2", no NAME_END in
- * it) is in this part exactly when nameHolds finds it in the whole text.
- */
-function nameTexts(s: LiveSnapshot): string[] {
-  let n = nameParts.get(s);
-  if (!n)
-    nameParts.set(
-      s,
-      (n = s.rows.map((r) => {
-        const e = r.search_text.indexOf(NAME_END);
-        return e === -1 ? "" : r.search_text.slice(0, e);
-      })),
-    );
-  return n;
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -715,8 +795,14 @@ export const SEARCH_WORD_CACHE_BYTES = 2 * 2 ** 20;
 interface WordIndex {
   /** Distinct words of the search texts, sorted (UTF-16 code units, as `startsWith` compares). */
   words: string[];
-  /** For each word, the rows holding it (ascending). */
-  rows: Int32Array[];
+  /**
+   * For word k, the rows holding it are rows[at[k] .. at[k + 1]): first those holding it in their
+   * name, up to named[k], then those holding it in their scenario only, each part ascending: one
+   * array for every word, not one each.
+   */
+  rows: Int32Array;
+  at: Int32Array;
+  named: Int32Array;
   bytes: number;
   /** Rows of recent filters (mods and search words → rows), least recently used first out. */
   recent: BytesLru<Int32Array>;
@@ -727,26 +813,44 @@ const wordIndexes = new WeakMap<LiveSnapshot, WordIndex>();
 function wordIndex(s: LiveSnapshot): WordIndex {
   let ix = wordIndexes.get(s);
   if (ix) return ix;
-  const lists = new Map<string, number[]>();
+  // Per word: its rows (ascending) holding it in the name, then those holding it in the scenario only.
+  const lists = new Map<string, { name: number[]; rest: number[] }>();
   for (let i = 0; i < s.rows.length; i++) {
     // A word follows a space: what comes before the first space is not one (" w" cannot end there).
-    const parts = s.rows[i]!.search_text.split(" ");
-    for (let k = 1; k < parts.length; k++) {
+    const text = s.rows[i]!.search_text;
+    const parts = text.split(" ");
+    // " w" at `space` is in the name (nameHolds) when it starts before the first NAME_END.
+    const nameEnd = text.indexOf(NAME_END);
+    let space = parts[0]!.length;
+    for (let k = 1; k < parts.length; space += parts[k]!.length + 1, k++) {
       const w = parts[k]!;
       if (w === "") continue;
-      const l = lists.get(w);
-      if (!l) lists.set(w, [i]);
-      else if (l[l.length - 1] !== i) l.push(i);
+      let l = lists.get(w);
+      if (!l) lists.set(w, (l = { name: [], rest: [] }));
+      if (space < nameEnd) {
+        if (l.name[l.name.length - 1] !== i) l.name.push(i);
+      } else if (l.name[l.name.length - 1] !== i && l.rest[l.rest.length - 1] !== i) l.rest.push(i);
     }
   }
   const words = [...lists.keys()].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
-  let bytes = 0;
-  const rows = words.map((w) => {
-    const a = Int32Array.from(lists.get(w)!);
-    bytes += a.byteLength + w.length * 2 + 64;
-    return a;
-  });
-  ix = { words, rows, bytes, recent: new BytesLru<Int32Array>(SEARCH_WORD_CACHE_BYTES, arraySize) };
+  let total = 0;
+  for (const l of lists.values()) total += l.name.length + l.rest.length;
+  const rows = new Int32Array(total);
+  const at = new Int32Array(words.length + 1);
+  const named = new Int32Array(words.length);
+  let bytes = rows.byteLength + at.byteLength + named.byteLength;
+  for (let k = 0, p = 0; k < words.length; k++) {
+    const l = lists.get(words[k]!)!;
+    at[k] = p;
+    rows.set(l.name, p);
+    p += l.name.length;
+    named[k] = p;
+    rows.set(l.rest, p);
+    p += l.rest.length;
+    bytes += words[k]!.length * 2 + 32;
+  }
+  at[words.length] = total;
+  ix = { words, rows, at, named, bytes, recent: new BytesLru<Int32Array>(SEARCH_WORD_CACHE_BYTES, arraySize) };
   wordIndexes.set(s, ix);
   return ix;
 }
@@ -767,10 +871,8 @@ function candidatesOf(s: LiveSnapshot, mods: string[], words: string[]): Int32Ar
   return out;
 }
 
-/** Rows whose search text holds `needle` (" w"): rows of every indexed word that starts with w. */
-function rowsWithWord(s: LiveSnapshot, ix: WordIndex, needle: string): Int32Array {
-  const w = needle.slice(1);
-  if (w === "" || w.includes(" ") || needle[0] !== " ") return rowsByIndexOf(s, needle); // never from parseServerSearch
+/** The first indexed word not before w (binary search). */
+function firstWord(ix: WordIndex, w: string): number {
   let lo = 0;
   let hi = ix.words.length;
   while (lo < hi) {
@@ -778,20 +880,27 @@ function rowsWithWord(s: LiveSnapshot, ix: WordIndex, needle: string): Int32Arra
     if (ix.words[mid]! < w) lo = mid + 1;
     else hi = mid;
   }
+  return lo;
+}
+
+/** Rows whose search text holds `needle` (" w"): rows of every indexed word that starts with w (each once, in no set order: its callers make bitsets or count). */
+function rowsWithWord(s: LiveSnapshot, ix: WordIndex, needle: string): Int32Array {
+  const w = needle.slice(1);
+  if (w === "" || w.includes(" ") || needle[0] !== " ") return rowsByIndexOf(s, needle); // never from parseServerSearch
+  const lo = firstWord(ix, w);
   let end = lo;
   while (end < ix.words.length && ix.words[end]!.startsWith(w)) end++;
-  let out: Int32Array;
-  if (end - lo === 1) out = ix.rows[lo]!;
-  else {
-    const hit = new Uint8Array(s.rows.length);
-    let n = 0;
-    for (let k = lo; k < end; k++) {
-      const r = ix.rows[k]!;
-      for (let j = 0; j < r.length; j++) if (!hit[r[j]!]) (hit[r[j]!] = 1), n++;
+  if (end - lo === 1) return ix.rows.subarray(ix.at[lo]!, ix.at[end]!);
+  const hit = new Uint8Array(s.rows.length);
+  let n = 0;
+  for (let k = lo; k < end; k++) {
+    for (let j = ix.at[k]!, e = ix.at[k + 1]!; j < e; j++) {
+      const r = ix.rows[j]!;
+      if (!hit[r]) (hit[r] = 1), n++;
     }
-    out = new Int32Array(n);
-    for (let i = 0, j = 0; i < hit.length; i++) if (hit[i]) out[j++] = i;
   }
+  const out = new Int32Array(n);
+  for (let i = 0, j = 0; i < hit.length && j < n; i++) if (hit[i]) out[j++] = i;
   return out;
 }
 
@@ -802,7 +911,7 @@ function rowsByIndexOf(s: LiveSnapshot, needle: string): Int32Array {
   return Int32Array.from(out);
 }
 
-/** Rows in every one of the ascending sets, ascending. */
+/** Rows in every one of the sets (each holding a row at most once), in the largest set's order. */
 function intersect(sets: Int32Array[], n: number): Int32Array {
   if (sets.length === 1) return sets[0]!;
   const sorted = [...sets].sort((a, b) => a.length - b.length);
@@ -867,18 +976,8 @@ function columnsOf(s: LiveSnapshot): Columns {
   return c;
 }
 
-const entryJsonBytes = new WeakMap<LiveSnapshot, Uint8Array[]>();
-const utf8 = new TextEncoder();
-
-/** Each entry's JSON as UTF-8 (what querySnapshotBytes copies). */
-function entryBytes(s: LiveSnapshot): Uint8Array[] {
-  let b = entryJsonBytes.get(s);
-  if (!b) entryJsonBytes.set(s, (b = s.json.map((j) => utf8.encode(j))));
-  return b;
-}
-
-/** Row `i`'s entry as UTF-8 JSON (the server detail starts its `server` with it). */
-export const entryJson = (s: LiveSnapshot, i: number): Uint8Array => entryBytes(s)[i]!;
+/** Row `i`'s entry as UTF-8 JSON (the server detail starts its `server` with it): a view of entryBytes. */
+export const entryJson = (s: LiveSnapshot, i: number): Uint8Array => s.entryBytes.subarray(s.entryAt[i]!, s.entryAt[i + 1]!);
 
 const hostsLower = new WeakMap<LiveSnapshot, string[]>();
 
@@ -893,7 +992,6 @@ export function searchIndexBytes(s: LiveSnapshot): number {
   const ix = wordIndexes.get(s);
   const r = ranks.get(s);
   return (ix ? ix.bytes + ix.recent.bytes : 0) + (r ? Object.keys(r).length * s.rows.length * 4 : 0) + (hostsLower.has(s) ? s.rows.length * 60 : 0) + (columns.has(s) ? s.rows.length * 26 : 0) +
-    (entryJsonBytes.get(s)?.reduce((n, b) => n + b.length + 64, 0) ?? 0) +
     (pageCaches.get(s)?.bytes ?? 0) + listBitsBytes(s);
 }
 
