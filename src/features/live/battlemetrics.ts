@@ -14,15 +14,6 @@ const WORKSHOP_ID = /^[0-9A-F]{16}$/;
  * normaliseServer (not by zod) because a scan sees ~200,000 of them. */
 export type BmMod = string | { modId: string; name?: string | null; version?: string | null };
 
-function readMod(m: unknown): BmMod | null {
-  if (typeof m === "string") return m;
-  if (m === null || typeof m !== "object") return null;
-  const o = m as Record<string, unknown>;
-  if (typeof o.modId !== "string") return null;
-  const name = typeof o.name === "string" ? o.name : null;
-  const version = typeof o.version === "string" ? o.version : null;
-  return { modId: o.modId, name, version };
-}
 
 export const bmServerSchema = z.looseObject({
   type: z.literal("server"),
@@ -115,15 +106,28 @@ function normalise(sourceId: string, a: BmServer["attributes"]): LiveServer {
   const reforger = a.details?.reforger ?? null;
   const mods: LiveMod[] = [];
   const seen = new Set<string>();
+  // Each reported mod (BmMod) read in place: a scan sees ~200,000 (no object per mod but the
+  // result; an id already in its normal form, as BattleMetrics sends them, is taken as it is).
   for (const item of reforger?.mods ?? []) {
-    const m = readMod(item);
-    if (m === null) continue;
-    const raw = typeof m === "string" ? m : m.modId;
-    const id = raw.trim().toUpperCase();
-    if (!WORKSHOP_ID.test(id) || seen.has(id)) continue;
+    let raw: string;
+    let name: string | null = null;
+    let version: string | null = null;
+    if (typeof item === "string") raw = item;
+    else if (item !== null && typeof item === "object") {
+      const o = item as Record<string, unknown>;
+      if (typeof o.modId !== "string") continue;
+      raw = o.modId;
+      if (typeof o.name === "string") name = o.name;
+      if (typeof o.version === "string") version = o.version;
+    } else continue;
+    let id = raw;
+    if (!WORKSHOP_ID.test(id)) {
+      id = raw.trim().toUpperCase();
+      if (!WORKSHOP_ID.test(id)) continue;
+    }
+    if (seen.has(id)) continue;
     seen.add(id);
-    if (typeof m === "string") mods.push({ workshop_id: id, name: null, version: null });
-    else mods.push({ workshop_id: id, name: m.name ?? null, version: m.version ?? null });
+    mods.push({ workshop_id: id, name, version });
   }
   const tags = new Set<string>();
   for (const t of reforger?.supportedGameClientTypes ?? []) {

@@ -74,16 +74,41 @@ export const BULK_ROWS = 2000;
  * rolls the drop back with everything else. Only for a write that moves what the trigger would
  * have moved itself.
  */
-export function withoutRowTrigger(sqlite: Database, name: string, write: () => void) {
+export function withoutRowTrigger<T>(sqlite: Database, name: string, write: () => T): T {
   if (!sqlite.inTransaction) throw new Error(`withoutRowTrigger(${name}) outside a transaction`);
   const def = (stmt(sqlite, `SELECT sql FROM sqlite_schema WHERE type = 'trigger' AND name = ?`).get(name) as { sql: string } | null)?.sql;
   if (!def) return write();
   sqlite.run(`DROP TRIGGER ${name}`);
   try {
-    write();
+    return write();
   } finally {
     sqlite.run(def);
   }
+}
+
+/**
+ * The per-row generation triggers of game_servers (70_live_snapshot_gen.sql) that a scan sets
+ * aside for its own writes (withoutServerTriggers): each moves servers_gen once per row written,
+ * ~5,000 extra statements a scan (a fifth of a steady scan's server writes, docs/performance.md
+ * "Round 4, scan"). The delete trigger stays: a scan deletes no server.
+ */
+export const SERVER_ROW_TRIGGERS = ["game_servers_gen_ins", "game_servers_gen_upd"] as const;
+
+/**
+ * Runs a scan's writes with game_servers' per-row generation triggers set aside (withoutRowTrigger,
+ * inside the caller's transaction), then moves servers_gen once, before they come back: what the
+ * triggers would have moved, once for all the rows. Whatever `write` reads of servers_gen after
+ * its own writes (the snapshot it builds) must move it itself (writeModUsage does).
+ */
+export function withoutServerTriggers<T>(sqlite: Database, write: () => T): T {
+  const [ins, upd] = SERVER_ROW_TRIGGERS;
+  return withoutRowTrigger(sqlite, ins, () =>
+    withoutRowTrigger(sqlite, upd, () => {
+      const out = write();
+      bumpServersGen(sqlite);
+      return out;
+    }),
+  );
 }
 
 /** Moves live_state.servers_gen (the live snapshot's generation: snapshot.ts). */
@@ -383,17 +408,29 @@ export const liveRepo = {
    */
   writeModUsage(sqlite: Database, now: number, usage: [string, number, number][]) {
     this.refreshModNames(sqlite);
-    stmt(sqlite, `DELETE FROM live_mod_usage`).run();
-    stmt(
+    // The names read for a flat array of the ids (the catalog's, then live_mod_names' row for
+    // those without one), the rows bound as values: one INSERT … SELECT over the usage as
+    // nested JSON arrays, each element taken apart three times, cost ~1.2× this (~90 against
+    // ~75 ms for ~11,000 mods; docs/performance.md "Round 4, scan"). The same rows.
+    const names = stmt(
       sqlite,
-      `INSERT INTO live_mod_usage (workshop_id, name, server_count, player_count, updated_at)
-       SELECT j.value ->> 0,
-         coalesce(nullif(m.name, ''), (SELECT x.name FROM live_mod_names f
-           JOIN game_server_mods_by_sid x ON x.server_sid = f.server_sid AND x.workshop_id = f.workshop_id
-           WHERE f.workshop_id = j.value ->> 0), ''),
-         j.value ->> 1, j.value ->> 2, $now
-       FROM json_each($usage) j LEFT JOIN mods m ON m.workshop_id = j.value ->> 0`,
-    ).run({ now, usage: JSON.stringify(usage) });
+      `SELECT m.name FROM json_each(?) j LEFT JOIN mods m ON m.workshop_id = j.value ORDER BY j.key`,
+    ).values(JSON.stringify(usage.map((u) => u[0]))) as [string | null][];
+    const unnamed: number[] = [];
+    for (let i = 0; i < names.length; i++) if (!names[i]![0]) unnamed.push(i);
+    const fallback = unnamed.length
+      ? (stmt(
+          sqlite,
+          `SELECT (SELECT x.name FROM live_mod_names f
+             JOIN game_server_mods_by_sid x ON x.server_sid = f.server_sid AND x.workshop_id = f.workshop_id
+             WHERE f.workshop_id = j.value)
+           FROM json_each(?) j ORDER BY j.key`,
+        ).values(JSON.stringify(unnamed.map((i) => usage[i]![0]))) as [string | null][])
+      : [];
+    const rows = usage.map(([mod, servers, players], i) => [mod, names[i]![0] || "", servers, players, now]);
+    for (let k = 0; k < unnamed.length; k++) rows[unnamed[k]!]![1] = fallback[k]![0] ?? "";
+    stmt(sqlite, `DELETE FROM live_mod_usage`).run();
+    insertRows(sqlite, `INSERT INTO live_mod_usage (workshop_id, name, server_count, player_count, updated_at)`, 5, rows);
     // The catalog's live stats read the usage as of this time and subtract what left the
     // window since (src/features/catalog/repository.ts).
     this.setState(sqlite, "mod_usage_at", now);

@@ -9,7 +9,7 @@ import { generateBmServers, startFakeBattleMetrics, type FakeBattleMetrics } fro
 import { listServersSql } from "../../../test/truth/live-sql";
 import { BattleMetricsClient } from "./battlemetrics";
 import { listQuery } from "./model";
-import { BULK_ROWS, liveRepo, withoutRowTrigger } from "./repository";
+import { BULK_ROWS, liveRepo, SERVER_ROW_TRIGGERS, withoutRowTrigger, withoutServerTriggers } from "./repository";
 import { runScan } from "./scan";
 import { listServers } from "./service";
 import { liveSnapshot } from "./snapshot";
@@ -108,6 +108,47 @@ describe("the scan's bulk insert and the live generation", () => {
     t.deps.sqlite.query(`DELETE FROM game_server_mods WHERE workshop_id = '7E57000000000003'`).run();
     // Outside a transaction it refuses rather than leave the table without its trigger.
     expect(() => withoutRowTrigger(t.deps.sqlite, TRIGGER, () => {})).toThrow("outside a transaction");
+  });
+
+  test("game_servers' per-row triggers, set aside for a scan's writes, are back as migrated after a scan and after a failed write, and move the generation", async () => {
+    const sqlOf = (name: string) => one(`SELECT sql FROM sqlite_schema WHERE type = 'trigger' AND name = ?`, name)?.sql as string | undefined;
+    const migrated = SERVER_ROW_TRIGGERS.map(sqlOf);
+    expect(migrated[0]).toContain("AFTER INSERT ON game_servers");
+    expect(migrated[1]).toContain("AFTER UPDATE ON game_servers");
+    // A scan (every server updated) moves the generation, and its snapshot is of the committed one.
+    clock.advance(60_000);
+    const before = gen();
+    await scan();
+    expect(SERVER_ROW_TRIGGERS.map(sqlOf)).toEqual(migrated);
+    expect(gen()).toBeGreaterThan(before);
+    expect(liveSnapshot(t.deps.sqlite, clock.now()).gen).toBe(gen());
+    // A write that fails inside rolls back whole, the triggers with it.
+    const server = one(`SELECT id, name FROM game_servers ORDER BY sid LIMIT 1`);
+    expect(() =>
+      t.deps.sqlite.transaction(() => {
+        withoutServerTriggers(t.deps.sqlite, () => {
+          t.deps.sqlite.query(`UPDATE game_servers SET name = 'changed' WHERE id = ?`).run(server.id);
+          expect(SERVER_ROW_TRIGGERS.map(sqlOf)).toEqual([undefined, undefined]);
+          throw new Error("write failed");
+        });
+      })(),
+    ).toThrow("write failed");
+    expect(SERVER_ROW_TRIGGERS.map(sqlOf)).toEqual(migrated);
+    expect(one(`SELECT name FROM game_servers WHERE id = ?`, server.id).name).toBe(server.name);
+    // Raw writes after it still move the generation, row by row, and the next list read sees them.
+    let g = gen();
+    t.deps.sqlite.query(`UPDATE game_servers SET name = 'Renamed by hand' WHERE id = ?`).run(server.id);
+    expect(gen()).toBe(g + 1);
+    expect(liveSnapshot(t.deps.sqlite, clock.now()).rows.find((r) => r.id === server.id)?.name).toBe("Renamed by hand");
+    t.deps.sqlite.query(`UPDATE game_servers SET name = ? WHERE id = ?`).run(server.name, server.id);
+    g = gen();
+    t.deps.sqlite
+      .query(`INSERT INTO game_servers (id, sid, host_address, name, ip, port, last_seen_at, first_seen_at) VALUES ('7e570000-0000-7000-8000-000000000001', 999999, '203.0.113.9:2001', 'x', '203.0.113.9', 2001, 0, 0)`)
+      .run();
+    expect(gen()).toBe(g + 1);
+    t.deps.sqlite.query(`DELETE FROM game_servers WHERE sid = 999999`).run();
+    // Outside a transaction it refuses.
+    expect(() => withoutServerTriggers(t.deps.sqlite, () => {})).toThrow("outside a transaction");
   });
 
   test("the mod usage a scan counts from its snapshot is the count SQLite makes in steady scans", async () => {

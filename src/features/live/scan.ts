@@ -1,7 +1,8 @@
 // The scan job: reads every online server from BattleMetrics, then records the whole scan in
 // one synchronous immediate transaction (network I/O before it, never inside): servers, raw
 // points, mod diffs, then the closing step (vanished servers, global and community points,
-// per-mod usage).
+// per-mod usage). Its writes to game_servers run without that table's per-row generation
+// triggers, the generation moved once after them (withoutServerTriggers in repository.ts).
 // A server whose reported mod list hashes the same as last time skips the mod diff entirely,
 // so a steady-state scan of 5,000 servers is two prepared statements per server.
 import { serverSearchText } from "./search";
@@ -14,7 +15,7 @@ import { PermanentJobError } from "../../jobs/queue";
 import { withPageCache } from "../../db/client";
 import { recordSourceError, recordSourceOk } from "../../shared/source-status";
 import { publishLiveSnapshot, rebuildLiveSnapshot, snapshotWithUsage, type KnownLists, type LiveSnapshot } from "./snapshot";
-import { liveRepo, type CatalogMod, type ChangeEntry, type CurrentMod, type ExistingServer, type KnownNames, type ModEvent, type ModRow } from "./repository";
+import { liveRepo, withoutServerTriggers, type CatalogMod, type ChangeEntry, type CurrentMod, type ExistingServer, type KnownNames, type ModEvent, type ModRow } from "./repository";
 
 export interface ScanResult {
   /** Registered servers that answered A2S, and those that did not (marked offline). */
@@ -302,10 +303,36 @@ export function newServersNames(state: ScanState): KnownNames {
 }
 
 /**
- * Closes a complete scan: its mod rows, vanished servers, global and community points, the
- * names the usage takes from the mod rows (refreshModNames), then the snapshot of the scan and
- * the per-mod usage counted from it (snapshotWithUsage). Returns the snapshot, to publish once
- * the scan's transaction has committed.
+ * Closes a complete scan's writes: its mod rows, vanished servers, global and community points.
+ * Returns how many servers vanished. runScan runs it with processPage's writes, game_servers'
+ * per-row generation triggers set aside (withoutServerTriggers).
+ */
+export function closeScan(deps: Pick<Deps, "sqlite">, state: ScanState): number {
+  const { sqlite } = deps;
+  writeModRows(deps, state);
+  const vanished = liveRepo.markVanished(sqlite, state.time);
+  liveRepo.insertGlobalRaw(sqlite, state.time, state.totalPlayers, state.totalQueue, state.servers);
+  liveRepo.insertCommunityRaw(sqlite, state.time);
+  liveRepo.setState(sqlite, "last_scan_at", state.time);
+  return vanished;
+}
+
+/**
+ * After closeScan, in the same transaction: the names the usage takes from the mod rows
+ * (refreshModNames, from the new servers' rows as this scan held them: `names`), then the
+ * snapshot of the scan and the per-mod usage counted from it (snapshotWithUsage, with the new
+ * servers' lists: `known`). Returns the snapshot, to publish once the transaction has committed.
+ */
+export function scanSnapshot(deps: Pick<Deps, "sqlite" | "clock">, state: ScanState, known: KnownLists, names: KnownNames): LiveSnapshot {
+  // The usage's names from the rows as written (writeModUsage's own refresh then finds it done).
+  liveRepo.refreshModNames(deps.sqlite, names);
+  return snapshotWithUsage(deps.sqlite, state.time, deps.clock.now(), known);
+}
+
+/**
+ * Closes a complete scan (closeScan, then scanSnapshot) in one transaction, with the game_servers
+ * triggers set aside for its writes as runScan does. Returns the snapshot, to publish once the
+ * scan's transaction has committed.
  */
 export function finishScan(deps: Pick<Deps, "sqlite" | "clock">, state: ScanState): { vanished: number; snapshot: LiveSnapshot } {
   const { sqlite } = deps;
@@ -315,14 +342,8 @@ export function finishScan(deps: Pick<Deps, "sqlite" | "clock">, state: ScanStat
   const names = newServersNames(state);
   sqlite
     .transaction(() => {
-      writeModRows(deps, state);
-      vanished = liveRepo.markVanished(sqlite, state.time);
-      liveRepo.insertGlobalRaw(sqlite, state.time, state.totalPlayers, state.totalQueue, state.servers);
-      liveRepo.insertCommunityRaw(sqlite, state.time);
-      liveRepo.setState(sqlite, "last_scan_at", state.time);
-      // The usage's names from the rows as written (writeModUsage's own refresh then finds it done).
-      liveRepo.refreshModNames(sqlite, names);
-      snapshot = snapshotWithUsage(sqlite, state.time, deps.clock.now(), known);
+      vanished = withoutServerTriggers(sqlite, () => closeScan(deps, state));
+      snapshot = scanSnapshot(deps, state, known, names);
     })
     .immediate();
   return { vanished, snapshot };
@@ -418,14 +439,24 @@ export async function runScan(deps: Deps, opts: RunScanOptions = {}): Promise<Sc
   withPageCache(deps.sqlite, SCAN_PAGE_CACHE_MB, () =>
     deps.sqlite
       .transaction(() => {
-        if (complete) for (const servers of pages) unknown.push(...processPage(deps, servers, state));
-        if (poll.answered.length) processPage(deps, poll.answered.map((a) => a.server), state);
-        if (complete) ({ vanished, snapshot } = finishScan(deps, state));
-        else {
+        let known: KnownLists | null = null;
+        let names: KnownNames | null = null;
+        // Every write to game_servers without its per-row generation triggers, servers_gen moved
+        // once after them (withoutServerTriggers), before the snapshot reads it.
+        vanished = withoutServerTriggers(deps.sqlite, () => {
+          if (complete) for (const servers of pages) unknown.push(...processPage(deps, servers, state));
+          if (poll.answered.length) processPage(deps, poll.answered.map((a) => a.server), state);
+          if (complete) {
+            known = newServersLists(state);
+            names = newServersNames(state);
+            return closeScan(deps, state);
+          }
           writeModRows(deps, state);
-          vanished = liveRepo.markRegisteredOffline(deps.sqlite, poll.failed.map((f) => f.target.server_id));
+          const offline = liveRepo.markRegisteredOffline(deps.sqlite, poll.failed.map((f) => f.target.server_id));
           liveRepo.setState(deps.sqlite, "last_partial_scan_at", state.time);
-        }
+          return offline;
+        });
+        if (known && names) snapshot = scanSnapshot(deps, state, known, names);
       })
       .immediate(),
   );

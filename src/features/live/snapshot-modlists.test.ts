@@ -150,6 +150,35 @@ describe("the snapshot's mod lists by version", () => {
     expect(running(b)).not.toContain(s.id);
   });
 
+  test("lists read back by a first build (ids joined by spaces) are SQLite's, also for ids with spaces or empty ones written by raw SQL", () => {
+    const s = one(`SELECT g.id, g.sid FROM game_servers g WHERE g.mods_count > 3 ORDER BY g.sid LIMIT 1 OFFSET 5`);
+    const odd = ["7E57 00 SPACE", " ", ""];
+    odd.forEach((id, k) => t.deps.sqlite.query(`INSERT INTO game_server_mods (server_id, workshop_id, name, position) VALUES (?, ?, '', ?)`).run(s.id, id, 950 + k));
+    // A server whose rows all went (a version, no rows: an empty list).
+    const e = one(`SELECT g.id, g.sid FROM game_servers g WHERE g.mods_count > 0 ORDER BY g.sid DESC LIMIT 1`);
+    t.deps.sqlite.query(`DELETE FROM game_server_mods_by_sid WHERE server_sid = ?`).run(e.sid);
+    try {
+      // Another connection has no lists cached: its build reads every list of the window.
+      const other = new Database(t.deps.sqlite.filename, { readonly: true });
+      try {
+        const built = buildSnapshot(other, clock.now());
+        const perMod = q(
+          `SELECT gm.workshop_id, count(*) AS n FROM game_server_mods_by_sid gm JOIN game_servers g ON g.sid = gm.server_sid
+           WHERE g.last_seen_at >= ? GROUP BY gm.workshop_id ORDER BY gm.workshop_id`,
+          built.cut,
+        ).map((r) => [r.workshop_id, r.n]);
+        expect([...built.usage.byMod].map(([k, v]) => [k, v.length]).sort((x, y) => (x[0] < y[0] ? -1 : x[0] > y[0] ? 1 : 0))).toEqual(perMod);
+        for (const id of odd) expect(built.usage.byMod.get(id)?.length).toBe(1);
+        // Its servers are those SQLite gives, by the list answer.
+        expect(running(one(`SELECT workshop_id FROM game_server_mods WHERE server_id = ? ORDER BY position LIMIT 1`, s.id).workshop_id)).toContain(s.id);
+      } finally {
+        other.close();
+      }
+    } finally {
+      t.deps.sqlite.query(`DELETE FROM game_server_mods WHERE server_id = ? AND position >= 950`).run(s.id);
+    }
+  });
+
   test("a steady scan with changed lists answers as SQLite", async () => {
     clock.advance(5 * 60_000);
     const servers = generateBmServers(150, { seed: 9, modPool: 300 });

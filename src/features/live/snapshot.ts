@@ -204,7 +204,7 @@ function adoptModLists(sqlite: Database, s: LiveSnapshot) {
 /**
  * For every workshop id, the servers running it: positions in the usage order (`usedAt`, every
  * server seen within the window) and row indexes of the online ones (`rowAt`), each ascending.
- * Each server's mods are read as one JSON array (its primary-key range) and numbered, only when its
+ * Each server's mods are read as one text (its primary-key range, the ids joined by spaces) and numbered, only when its
  * mod-list version moved (the cache above); the (server, mod) pairs are counted, then placed into two flat Int32Arrays (a
  * view per mod) walking the servers in usage order and in row order, so each mod's positions
  * come out ascending without a sort.
@@ -243,14 +243,33 @@ function modIndex(
     // by workshop id: ASCII ids, so JavaScript's default sort is the same order), in the same
     // place among the others, so every id gets the number a read would give it.
     const toRead = stale.map(([sid]) => sid).filter((sid) => !known?.has(sid));
-    const readJson = new Map<number, string>();
+    // Each list as its count and its ids joined by spaces, split here: ~3× cheaper than a JSON
+    // array and JSON.parse (a first build reads ~5,000-10,000 lists: ~0.1 s of a scan after a
+    // start). An id with a space in it (raw SQL) splits into more parts than the count: that
+    // list is read again as JSON.
+    const readIds = new Map<number, string[]>();
     if (toRead.length > 0) {
       const read = stmt(
         sqlite,
-        `SELECT j.value, (SELECT json_group_array(gm.workshop_id) FROM game_server_mods_by_sid gm WHERE gm.server_sid = j.value)
+        `SELECT j.value, (SELECT count(*) || ' ' || coalesce(group_concat(gm.workshop_id, ' '), '')
+           FROM game_server_mods_by_sid gm WHERE gm.server_sid = j.value)
          FROM json_each(?) j`,
       ).values(JSON.stringify(toRead)) as [number, string][];
-      for (const [sid, json] of read) readJson.set(sid, json);
+      for (const [sid, text] of read) {
+        const sp = text.indexOf(" ");
+        const n = Number(text.slice(0, sp));
+        const list = n === 0 ? [] : text.slice(sp + 1).split(" ");
+        readIds.set(
+          sid,
+          list.length === n
+            ? list
+            : (JSON.parse(
+                (
+                  stmt(sqlite, `SELECT json_group_array(workshop_id) FROM game_server_mods_by_sid WHERE server_sid = ?`).values(sid) as [string][]
+                )[0]![0],
+              ) as string[]),
+        );
+      }
     }
     for (const [sid, id, ver] of stale) {
       const held = known?.get(sid);
@@ -266,7 +285,7 @@ function modIndex(
         next.set(sid, { id, ver, nums });
         continue;
       }
-      const list = JSON.parse(readJson.get(sid)!) as string[];
+      const list = readIds.get(sid)!;
       const nums = new Int32Array(list.length);
       for (let k = 0; k < list.length; k++) {
         const id = list[k]!;
