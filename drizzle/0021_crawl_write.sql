@@ -1,0 +1,1 @@
+DROP INDEX `mod_versions_time_idx`;

@@ -1,0 +1,111 @@
+-- The crawl's write cost (issue 29 round 4, docs/performance.md "Round 4, crawl").
+--
+-- A mod's child rows are stored clustered on their natural key (WITHOUT ROWID): each row is one
+-- B-tree entry instead of a rowid table row plus its primary key's index. Every reader looks
+-- them up by (workshop_id, …) (docs/catalog.md): versions by mod (and version), tags by mod and
+-- by tag (mod_tags_tag_idx stays), screenshots and scenarios by mod. mod_dependencies keeps its
+-- rowid (the graph and the deps answers read edges in rowid order).
+-- mod_versions_time_idx goes (the schema's migration before this one drops it): a mod has a
+-- handful of versions, read together by the primary key's prefix and sorted.
+CREATE TABLE mod_versions_new (
+  workshop_id text NOT NULL,
+  version text NOT NULL,
+  game_version text,
+  size_bytes integer DEFAULT 0 NOT NULL,
+  changelog text,
+  approved integer DEFAULT true NOT NULL,
+  published integer DEFAULT true NOT NULL,
+  scenarios_count integer DEFAULT 0 NOT NULL,
+  dependencies_count integer DEFAULT 0 NOT NULL,
+  created_at integer,
+  PRIMARY KEY (workshop_id, version)
+) WITHOUT ROWID;
+--> statement-breakpoint
+INSERT INTO mod_versions_new (workshop_id, version, game_version, size_bytes, changelog, approved, published,
+  scenarios_count, dependencies_count, created_at)
+  SELECT workshop_id, version, game_version, size_bytes, changelog, approved, published,
+    scenarios_count, dependencies_count, created_at FROM mod_versions;
+--> statement-breakpoint
+DROP TABLE mod_versions;
+--> statement-breakpoint
+ALTER TABLE mod_versions_new RENAME TO mod_versions;
+--> statement-breakpoint
+CREATE TABLE mod_tags_new (
+  workshop_id text NOT NULL,
+  tag text NOT NULL,
+  PRIMARY KEY (workshop_id, tag)
+) WITHOUT ROWID;
+--> statement-breakpoint
+INSERT INTO mod_tags_new (workshop_id, tag) SELECT workshop_id, tag FROM mod_tags;
+--> statement-breakpoint
+DROP TABLE mod_tags;
+--> statement-breakpoint
+ALTER TABLE mod_tags_new RENAME TO mod_tags;
+--> statement-breakpoint
+CREATE INDEX mod_tags_tag_idx ON mod_tags (tag, workshop_id);
+--> statement-breakpoint
+CREATE TABLE mod_screenshots_new (
+  workshop_id text NOT NULL,
+  position integer NOT NULL,
+  url text NOT NULL,
+  width integer,
+  height integer,
+  PRIMARY KEY (workshop_id, position)
+) WITHOUT ROWID;
+--> statement-breakpoint
+INSERT INTO mod_screenshots_new (workshop_id, position, url, width, height)
+  SELECT workshop_id, position, url, width, height FROM mod_screenshots;
+--> statement-breakpoint
+DROP TABLE mod_screenshots;
+--> statement-breakpoint
+ALTER TABLE mod_screenshots_new RENAME TO mod_screenshots;
+--> statement-breakpoint
+CREATE TABLE mod_scenarios_new (
+  workshop_id text NOT NULL,
+  version text NOT NULL,
+  game_id text NOT NULL,
+  name text NOT NULL,
+  game_mode text,
+  player_count integer,
+  description text,
+  image_url text,
+  position integer DEFAULT 0 NOT NULL,
+  PRIMARY KEY (workshop_id, version, game_id)
+) WITHOUT ROWID;
+--> statement-breakpoint
+INSERT INTO mod_scenarios_new (workshop_id, version, game_id, name, game_mode, player_count, description, image_url, position)
+  SELECT workshop_id, version, game_id, name, game_mode, player_count, description, image_url, position FROM mod_scenarios;
+--> statement-breakpoint
+DROP TABLE mod_scenarios;
+--> statement-breakpoint
+ALTER TABLE mod_scenarios_new RENAME TO mod_scenarios;
+--> statement-breakpoint
+-- A new mod moved four counters with four triggers (mods_gen, fts_gen, detail_gen: catalog_state;
+-- catalog_gen: live_state), each its own trigger program run per row. One trigger moves the same
+-- counters by the same amounts (fts_gen only for a catalog entry, as mods_fts_gen_ins did).
+DROP TRIGGER mods_gen_ins;
+--> statement-breakpoint
+DROP TRIGGER mods_fts_gen_ins;
+--> statement-breakpoint
+DROP TRIGGER catalog_detail_gen_mods_ins;
+--> statement-breakpoint
+DROP TRIGGER live_catalog_gen_mods_ins;
+--> statement-breakpoint
+CREATE TRIGGER mods_gens_ins AFTER INSERT ON mods BEGIN
+  UPDATE catalog_state SET value = value + 1
+    WHERE key IN ('mods_gen', 'detail_gen') OR (key = 'fts_gen' AND new.state != 'unknown');
+  UPDATE live_state SET value = value + 1 WHERE key = 'catalog_gen';
+END;
+--> statement-breakpoint
+-- The tags' triggers went with the old table: the same ones again.
+CREATE TRIGGER mod_tags_gen_ins AFTER INSERT ON mod_tags BEGIN
+  UPDATE catalog_state SET value = value + 1 WHERE key = 'mods_gen';
+END;
+--> statement-breakpoint
+CREATE TRIGGER mod_tags_gen_upd AFTER UPDATE ON mod_tags BEGIN
+  UPDATE catalog_state SET value = value + 1 WHERE key = 'mods_gen';
+END;
+--> statement-breakpoint
+CREATE TRIGGER mod_tags_gen_del AFTER DELETE ON mod_tags BEGIN
+  UPDATE catalog_state SET value = value + 1 WHERE key = 'mods_gen';
+END;
