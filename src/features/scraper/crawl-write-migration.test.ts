@@ -9,18 +9,10 @@ import { join } from "node:path";
 import { loadMigrations, openDatabase } from "../../db/client";
 import * as catalog from "../catalog/repository";
 import { writeMod, type NormalisedMod } from "./repository";
+import { mulberry32 } from "../../../test/fixtures/prng";
 
 const dir = mkdtempSync(join(tmpdir(), "loadout-a6-"));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
-
-function mulberry32(seed: number) {
-  return () => {
-    seed = (seed + 0x6d2b79f5) | 0;
-    let t = Math.imul(seed ^ (seed >>> 15), 1 | seed);
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 /** Random mods as the scraper stores them: versions (timestamps that tie within a mod too), tags, screenshots, scenarios, dependencies. */
 function randomMods(n: number): NormalisedMod[] {
