@@ -433,7 +433,6 @@ export async function scrapeDetailBatch(
   // back alone (its dependencies with it: they are added only once it is stored), as before.
   const failed = writeBatch(deps, hooks, fetched, now, false, out) ?? writeBatch(deps, hooks, fetched, now, true, out)!;
   for (const [id, err] of failed) defer(id, err);
-  return out;  for (const [id, err] of failed) defer(id, err);
   return out;
 }
 
