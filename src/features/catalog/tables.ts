@@ -58,10 +58,13 @@ export const modVersions = sqliteTable(
     dependencies_count: integer("dependencies_count").notNull().default(0),
     created_at: integer("created_at"),
   },
-  // Stored WITHOUT ROWID (src/db/custom/a6_crawl_write.sql), as are mod_tags, mod_screenshots and
-  // mod_scenarios: drizzle-kit cannot say so, and a change it makes by re-creating the table
-  // would lose it. No time index: a mod's few versions are read by the key's prefix and sorted.
-  (t) => [primaryKey({ columns: [t.workshop_id, t.version] })],
+  // Stored WITHOUT ROWID (src/db/custom/a6_crawl_write.sql, which also puts `changelog` last), as
+  // are mod_tags, mod_screenshots and mod_scenarios: drizzle-kit cannot say so, and a change it
+  // made by re-creating the table would lose it.
+  (t) => [
+    primaryKey({ columns: [t.workshop_id, t.version] }),
+    index("mod_versions_time_idx").on(t.workshop_id, t.created_at),
+  ],
 );
 
 /** Dependencies of a mod's current version. `depends_on_name` keeps the name of a dependency not in the catalog. */

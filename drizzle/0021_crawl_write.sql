@@ -1,1 +1,0 @@
-DROP INDEX `mod_versions_time_idx`;
