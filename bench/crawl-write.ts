@@ -36,6 +36,9 @@ for (const m of mods) normalised.push(normaliseDetail(await client.detail(m.id))
 fake.stop();
 
 const results: number[] = [];
+/** Bytes this process handed to write()/pwrite() so far (/proc/self/io wchar): the pages SQLite wrote, load-independent. */
+const wchar = () => Number(/wchar: (\d+)/.exec(readFileSync("/proc/self/io", "utf8"))![1]);
+let kbPerMod = 0;
 for (let r = 0; r < rounds; r++) {
   const dir = mkdtempSync(join(tmpdir(), "loadout-crawl-write-"));
   const deps = createDeps(loadConfig({ LOADOUT_DATA_DIR: dir, LOADOUT_SCHEDULES: "off" }), { log: createMemoryLogger("warn") });
@@ -44,6 +47,7 @@ for (let r = 0; r < rounds; r++) {
   const sp = sqlite.prepare("SAVEPOINT m");
   const rel = sqlite.prepare("RELEASE m");
   const now = Date.now();
+  const w0 = wchar();
   const c0 = process.cpuUsage();
   for (let i = 0; i < normalised.length; i += batch) {
     sqlite
@@ -58,6 +62,7 @@ for (let r = 0; r < rounds; r++) {
   }
   const c = process.cpuUsage(c0);
   const us = (c.user + c.system) / normalised.length;
+  kbPerMod = (wchar() - w0) / 1024 / normalised.length;
   results.push(us);
   if (r === 0 && process.argv.includes("--count-rows")) {
     const n = (t: string) => (sqlite.query(`SELECT count(*) AS n FROM ${t}`).get() as { n: number }).n;
@@ -67,5 +72,5 @@ for (let r = 0; r < rounds; r++) {
   sqlite.close();
   rmSync(dir, { recursive: true, force: true });
 }
-console.log(JSON.stringify({ count, batch, savepoints, sql: extraSql || null, us_per_mod: results.map((x) => Math.round(x)) }));
+console.log(JSON.stringify({ count, batch, savepoints, sql: extraSql || null, us_per_mod: results.map((x) => Math.round(x)), kib_written_per_mod: Math.round(kbPerMod * 10) / 10 }));
 process.exit(0);

@@ -1,40 +1,15 @@
 -- The crawl's write cost (issue 29 round 4, docs/performance.md "Round 4, crawl").
 --
--- A mod's child rows are stored clustered on their natural key (WITHOUT ROWID): each row is one
--- B-tree entry instead of a rowid table row plus its primary key's index. Every reader looks
--- them up by (workshop_id, …) (docs/catalog.md): versions by mod (and version), tags by mod and
--- by tag (mod_tags_tag_idx stays), screenshots and scenarios by mod. mod_dependencies keeps its
--- rowid (the graph and the deps answers read edges in rowid order).
--- mod_versions_time_idx stays (the lists' "newest version" and version counts read it alone: a
--- compact covering index, where the clustered rows carry the changelogs). The long texts
--- (a version's changelog, a scenario's description) are the last columns: a WITHOUT ROWID row
--- keeps less of itself on its page (about a quarter of it) than a table row, and a read of the
--- columns before them (created_at, position) then never follows an overflow page.
-CREATE TABLE mod_versions_new (
-  workshop_id text NOT NULL,
-  version text NOT NULL,
-  created_at integer,
-  game_version text,
-  size_bytes integer DEFAULT 0 NOT NULL,
-  approved integer DEFAULT true NOT NULL,
-  published integer DEFAULT true NOT NULL,
-  scenarios_count integer DEFAULT 0 NOT NULL,
-  dependencies_count integer DEFAULT 0 NOT NULL,
-  changelog text,
-  PRIMARY KEY (workshop_id, version)
-) WITHOUT ROWID;
---> statement-breakpoint
-INSERT INTO mod_versions_new (workshop_id, version, game_version, size_bytes, changelog, approved, published,
-  scenarios_count, dependencies_count, created_at)
-  SELECT workshop_id, version, game_version, size_bytes, changelog, approved, published,
-    scenarios_count, dependencies_count, created_at FROM mod_versions;
---> statement-breakpoint
-DROP TABLE mod_versions;
---> statement-breakpoint
-ALTER TABLE mod_versions_new RENAME TO mod_versions;
---> statement-breakpoint
-CREATE INDEX mod_versions_time_idx ON mod_versions (workshop_id, created_at);
---> statement-breakpoint
+-- A mod's tags, screenshots and scenarios are stored clustered on their natural key (WITHOUT
+-- ROWID): each row is one B-tree entry instead of a rowid table row plus its primary key's index.
+-- Every reader looks them up by that key or its prefix (docs/catalog.md): tags by mod and by tag
+-- (mod_tags_tag_idx stays), screenshots and scenarios by mod. mod_versions stays a rowid table:
+-- clustered, its rows (changelogs of up to a few KB) would go in at random places of the file
+-- instead of at its end, and a crawl wrote more pages (19.9 -> 23.4 KiB a mod, bench/crawl-write.ts).
+-- mod_dependencies keeps its rowid (the graph and the deps answers read edges in rowid order).
+-- A scenario's description is the last column: a WITHOUT ROWID row keeps less of itself on its
+-- page than a table row, and a read of the columns before it (position) then never follows an
+-- overflow page.
 CREATE TABLE mod_tags_new (
   workshop_id text NOT NULL,
   tag text NOT NULL,

@@ -58,9 +58,6 @@ export const modVersions = sqliteTable(
     dependencies_count: integer("dependencies_count").notNull().default(0),
     created_at: integer("created_at"),
   },
-  // Stored WITHOUT ROWID (src/db/custom/a6_crawl_write.sql, which also puts `changelog` last), as
-  // are mod_tags, mod_screenshots and mod_scenarios: drizzle-kit cannot say so, and a change it
-  // made by re-creating the table would lose it.
   (t) => [
     primaryKey({ columns: [t.workshop_id, t.version] }),
     index("mod_versions_time_idx").on(t.workshop_id, t.created_at),
@@ -83,6 +80,9 @@ export const modDependencies = sqliteTable(
   ],
 );
 
+// mod_tags, mod_screenshots and mod_scenarios are stored WITHOUT ROWID (src/db/custom/
+// a6_crawl_write.sql; mod_scenarios with `description` as its last column): drizzle-kit cannot say
+// so, and a change it made by re-creating one of them would lose it.
 export const modTags = sqliteTable(
   "mod_tags",
   {

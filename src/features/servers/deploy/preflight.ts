@@ -200,7 +200,7 @@ function versionRows(sqlite: Database, ids: readonly string[]) {
   return sqlite
     .query(
       `SELECT v.workshop_id, v.version, v.game_version, v.size_bytes, v.created_at FROM mod_versions v
-       WHERE v.workshop_id IN (SELECT value FROM json_each(?)) ORDER BY v.workshop_id, v.created_at DESC, v.version DESC`,
+       WHERE v.workshop_id IN (SELECT value FROM json_each(?)) ORDER BY v.workshop_id, v.created_at DESC`,
     )
     .all(JSON.stringify(ids)) as { workshop_id: string; version: string; game_version: string | null; size_bytes: number; created_at: number | null }[];
 }
