@@ -80,9 +80,6 @@ export const modDependencies = sqliteTable(
   ],
 );
 
-// mod_tags, mod_screenshots and mod_scenarios are stored WITHOUT ROWID (src/db/custom/
-// a6_crawl_write.sql; mod_scenarios with `description` as its last column): drizzle-kit cannot say
-// so, and a change it made by re-creating one of them would lose it.
 export const modTags = sqliteTable(
   "mod_tags",
   {
