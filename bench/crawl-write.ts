@@ -1,10 +1,13 @@
 // The crawl's write side alone: N mods of the benchmark catalog (generateCatalog, as bench/crawl.ts
 // serves them) fetched and normalised first (the fake workshop in this process), then written into a
 // fresh, migrated database the way a detail batch writes them (16 mods a transaction, a savepoint
-// each, writeMod), and only the writing timed (CPU of this process). Prints µs a mod and, with
-// --count-rows, the rows and index entries a mod wrote.
+// each, writeMod), and only the writing timed (CPU of this process). Prints µs a mod, the KiB the
+// process wrote a mod (/proc/self/io wchar: pages into the WAL and checkpoints, which the machine's
+// load does not move) and, with --count-rows, the rows a mod wrote.
 //
-//   bun bench/crawl-write.ts [--count 8000] [--batch 16] [--sql extra.sql] [--rounds 1]
+//   bun bench/crawl-write.ts [--count 8000] [--batch 16] [--rounds 1] [--no-savepoints] [--sql extra.sql]
+//
+// --no-savepoints: no savepoint a mod (what a detail batch does unless one of its mods fails).
 //
 // --sql runs extra statements on the fresh database before writing (trials of schema changes).
 import { mkdtempSync, readFileSync, rmSync } from "node:fs";
