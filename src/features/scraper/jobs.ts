@@ -380,9 +380,9 @@ export interface BatchResult {
 
 /**
  * Scrapes the mods of a batch: every detail is read first (network I/O, no transaction open),
- * then all of them are written in one transaction, each mod in its own savepoint, so a mod that
- * fails to store rolls back alone and never leaves half a mod. One commit a batch instead of one
- * a mod: a commit writes every B-tree page the mod touched (mods, its sort indexes, FTS5's new
+ * then all of them are written in one transaction (writeBatch: a savepoint a mod only once one
+ * failed), so a mod that fails to store rolls back alone and never leaves half a mod. One commit
+ * a batch instead of one a mod: a commit writes every B-tree page the mod touched (mods, its sort indexes, FTS5's new
  * segment, versions, tags) to the WAL, and consecutive mods share most of those pages.
  * A mod that fails gets its own scrape.detail job (retries, a clear error). Mods stored after
  * `queuedAt` (a dependency scrape of the same crawl reached them first) are not read again, nor,
