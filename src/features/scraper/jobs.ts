@@ -380,9 +380,9 @@ export interface BatchResult {
 
 /**
  * Scrapes the mods of a batch: every detail is read first (network I/O, no transaction open),
- * then all of them are written in one transaction, each mod in its own savepoint, so a mod that
- * fails to store rolls back alone and never leaves half a mod. One commit a batch instead of one
- * a mod: a commit writes every B-tree page the mod touched (mods, its sort indexes, FTS5's new
+ * then all of them are written in one transaction (writeBatch: a savepoint a mod only once one
+ * failed), so a mod that fails to store rolls back alone and never leaves half a mod. One commit
+ * a batch instead of one a mod: a commit writes every B-tree page the mod touched (mods, its sort indexes, FTS5's new
  * segment, versions, tags) to the WAL, and consecutive mods share most of those pages.
  * A mod that fails gets its own scrape.detail job (retries, a clear error). Mods stored after
  * `queuedAt` (a dependency scrape of the same crawl reached them first) are not read again, nor,
@@ -425,36 +425,81 @@ export async function scrapeDetailBatch(
     }
   }
   if (ctx?.signal.aborted) throw ctx.signal.reason ?? new Error("aborted");
-  const failed: [string, unknown][] = [];
   const now = deps.clock.now();
-  deps.sqlite
-    .transaction(() => {
-      const unknownDeps = new Set<string>();
-      for (const d of fetched) {
-        try {
-          // Each mod in a savepoint: a mod that fails rolls back alone (its dependencies with
-          // it: they are added only once it is stored).
-          const mine = new Set<string>();
-          const r = inSavepoint(deps, () => storeDetail(deps, hooks, d, now, mine));
-          for (const id of mine) unknownDeps.add(id);
-          out[r.status]++;
-        } catch (err) {
-          failed.push([d.kind === "mod" ? d.mod.workshop_id : d.workshop_id, err]);
-        }
-      }
-      if (unknownDeps.size) {
-        // Mods this batch stored after the one that named them are known by now; those that
-        // failed here get their own scrape.detail job (retried alone) below.
-        const stored = repo.knownModIds(deps.sqlite, [...unknownDeps]);
-        const ownJob = new Set([...out.deferred.map((x) => x.workshop_id), ...failed.map(([id]) => id)]);
-        const toQueue = [...unknownDeps].filter((id) => !stored.has(id) && !ownJob.has(id));
-        queueDependencyBatches(deps, toQueue);
-        if (toQueue.length) out.queued_dependencies = toQueue.length;
-      }
-    })
-    .immediate();
+  // Every mod in one transaction. First without a savepoint per mod: a savepoint makes FTS5 flush
+  // its pending rows into a new segment of their own (and merge them later), ~50 µs a mod
+  // (docs/performance.md, "Round 4, crawl"). Should any mod fail to store, that attempt is rolled
+  // back whole and the batch is written again with a savepoint a mod, so the failing one rolls
+  // back alone (its dependencies with it: they are added only once it is stored), as before.
+  const failed = writeBatch(deps, hooks, fetched, now, false, out) ?? writeBatch(deps, hooks, fetched, now, true, out)!;
   for (const [id, err] of failed) defer(id, err);
   return out;
+}
+
+/** Thrown inside a batch's first attempt when a mod fails: rolls the attempt back whole. */
+class ModFailed extends Error {}
+
+/**
+ * Writes a batch's fetched mods in one `IMMEDIATE` transaction, with their dependency batches, and
+ * adds what it stored to `out`. `savepoints`: each mod in its own savepoint, and a mod that fails
+ * is returned (with its error) instead of failing the others; without, the first mod that fails
+ * rolls back everything this call wrote and it returns null.
+ */
+function writeBatch(
+  deps: Deps,
+  hooks: ScraperHooks,
+  fetched: FetchedDetail[],
+  now: number,
+  savepoints: boolean,
+  out: BatchResult,
+): [string, unknown][] | null {
+  const failed: [string, unknown][] = [];
+  const stored = { scraped: 0, removed: 0, not_found: 0 };
+  let queuedDependencies = 0;
+  try {
+    deps.sqlite
+      .transaction(() => {
+        const unknownDeps = new Set<string>();
+        for (const d of fetched) {
+          const mine = new Set<string>();
+          let r: DetailResult;
+          if (savepoints) {
+            try {
+              r = inSavepoint(deps, () => storeDetail(deps, hooks, d, now, mine));
+            } catch (err) {
+              failed.push([d.kind === "mod" ? d.mod.workshop_id : d.workshop_id, err]);
+              continue;
+            }
+          } else {
+            try {
+              r = storeDetail(deps, hooks, d, now, mine);
+            } catch (err) {
+              throw new ModFailed("a mod of the batch failed to store", { cause: err });
+            }
+          }
+          for (const id of mine) unknownDeps.add(id);
+          stored[r.status]++;
+        }
+        if (unknownDeps.size) {
+          // Mods this batch stored after the one that named them are known by now; those that
+          // failed here get their own scrape.detail job (retried alone) afterwards.
+          const known = repo.knownModIds(deps.sqlite, [...unknownDeps]);
+          const ownJob = new Set([...out.deferred.map((x) => x.workshop_id), ...failed.map(([id]) => id)]);
+          const toQueue = [...unknownDeps].filter((id) => !known.has(id) && !ownJob.has(id));
+          queueDependencyBatches(deps, toQueue);
+          queuedDependencies = toQueue.length;
+        }
+      })
+      .immediate();
+  } catch (err) {
+    if (err instanceof ModFailed) return null;
+    throw err;
+  }
+  out.scraped += stored.scraped;
+  out.removed += stored.removed;
+  out.not_found += stored.not_found;
+  if (queuedDependencies) out.queued_dependencies = queuedDependencies;
+  return failed;
 }
 
 /** Queues a discovery run (deduplicated while one of that mode is queued or running). */

@@ -79,7 +79,7 @@ describe("scraper: full discovery", () => {
     expect(count("SELECT count(*) AS n FROM mods")).toBe(8);
   });
 
-  test("a batch writes its mods in one transaction, a savepoint each: a mod that fails to store rolls back alone and gets its own job", async () => {
+  test("a batch writes its mods in one transaction; when a mod fails to store it is written again with a savepoint each: the failing mod rolls back alone and gets its own job", async () => {
     // A store failure inside the transaction (the third version row of this mod is refused).
     t.deps.sqlite.exec(`CREATE TRIGGER refuse_one BEFORE INSERT ON mod_versions WHEN new.workshop_id = '${SMALL.core}'
       AND (SELECT count(*) FROM mod_versions WHERE workshop_id = '${SMALL.core}') = 2 BEGIN SELECT RAISE(ABORT, 'refused by the test'); END`);
@@ -92,6 +92,10 @@ describe("scraper: full discovery", () => {
     expect(count("SELECT count(*) AS n FROM mod_tags WHERE workshop_id = ?", SMALL.core)).toBe(0);
     expect(modRow(SMALL.chainA)).toMatchObject({ state: "active", version: "3.0.0" });
     expect(count("SELECT count(*) AS n FROM mod_versions WHERE workshop_id = ?", SMALL.chainA)).toBeGreaterThan(0);
+    // The first attempt (no savepoints) was rolled back whole: the full-text index holds each stored
+    // mod once and agrees with its content table.
+    t.deps.sqlite.run("INSERT INTO mods_fts(mods_fts, rank) VALUES ('integrity-check', 1)");
+    expect(count("SELECT count(*) AS n FROM mods_fts_docsize")).toBe(count("SELECT count(*) AS n FROM mods WHERE state != 'unknown'"));
     // Its own job (or the dependency scrape of it already queued under the same key) met the same
     // refusal and waits for a retry: a store error is not permanent.
     const single = t.deps.jobs.list({ type: JOB_SCRAPE_DETAIL, limit: 20 }).find((j) => j.payload.workshop_id === SMALL.core)!;
