@@ -25,7 +25,7 @@ describe("BytesLru", () => {
     expect(m.bytes).toBe(5);
     m.clear();
     expect(m.bytes).toBe(0);
-    expect(m.map.size).toBe(0);
+    expect(m.size).toBe(0);
   });
 
   test("maps sharing a budget: the sum never passes it, the least recently used of any map goes first", () => {
@@ -81,7 +81,7 @@ describe("BytesLru", () => {
     }
     for (let m = 0; m < maps.length; m++) {
       let bytes = 0;
-      for (const [k, v] of maps[m]!.map) {
+      for (const [k, v] of maps[m]!.entries()) {
         expect(v).toBe(truth[m]!.get(k)!);
         bytes += v.length;
       }
@@ -107,7 +107,7 @@ describe("BytesLru", () => {
     expect(budget.maps).toBe(1);
     expect(budget.used).toBe(300);
     budget.setMax(200);
-    expect(kept.map.size).toBe(0);
+    expect(kept.size).toBe(0);
     expect(budget.used).toBe(0);
   });
 });

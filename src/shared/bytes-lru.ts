@@ -1,5 +1,5 @@
-// A map bounded by the bytes of what it holds, least recently used out first (a Map iterates in
-// insertion order, and a read moves its key to the end): the live feature's answer caches and the
+// A map bounded by the bytes of what it holds, least recently used out first (its entries kept in
+// a list in use order, a read moving its entry to the end): the live feature's answer caches and the
 // catalog's per-generation answers (whose parts of list pages are read with peek, oldest first out).
 //
 // Every BytesLru also counts its bytes into one ByteBudget (by default `answerBudget`, set from
@@ -91,26 +91,26 @@ export class ByteBudget {
 export const DEFAULT_CACHE_BUDGET_BYTES = 48 * 2 ** 20;
 export const answerBudget = new ByteBudget(DEFAULT_CACHE_BUDGET_BYTES);
 
-/** An entry's place in a BytesLru's use order (a doubly linked list, least recently used first). */
-interface Place<K> {
+/** An entry of a BytesLru and its place in the use order (a doubly linked list, least recently used first). */
+interface Place<K, V> {
   key: K;
+  value: V;
   /** Its last use (ByteBudget.tick). */
   tick: number;
-  prev: Place<K> | null;
-  next: Place<K> | null;
+  prev: Place<K, V> | null;
+  next: Place<K, V> | null;
 }
 
 export class BytesLru<V, K = string> {
   /**
-   * The values (lookups, size). The use order is kept apart, in a linked list of places: a Map as
-   * the order itself (a read deleting and setting its key again, the oldest found by iterating
-   * from the start) cost in JavaScriptCore a walk over every deleted entry still in its table on
-   * each eviction: 3-12 µs an eviction at 3,600 answers, 17-77 µs at 20,000 (issue 29 round 4).
+   * The entries by key; the use order is the linked list through them. A Map as the order itself
+   * (a read deleting and setting its key again, the oldest found by iterating from the start) cost
+   * in JavaScriptCore a walk over every deleted entry still in its table on each eviction: 3-12 µs
+   * an eviction at 3,600 answers, 17-77 µs at 20,000 (issue 29 round 4).
    */
-  readonly map = new Map<K, V>();
-  private readonly places = new Map<K, Place<K>>();
-  private head: Place<K> | null = null;
-  private tail: Place<K> | null = null;
+  private readonly places = new Map<K, Place<K, V>>();
+  private head: Place<K, V> | null = null;
+  private tail: Place<K, V> | null = null;
   private readonly account: Account = { bytes: 0, ref: null };
   private readonly budget: ByteBudget | null;
 
@@ -132,29 +132,37 @@ export class BytesLru<V, K = string> {
     return this.account.bytes;
   }
 
-  get(key: K): V | undefined {
-    const v = this.map.get(key);
-    if (v !== undefined) {
-      const p = this.places.get(key)!;
-      p.tick = this.budget ? ++this.budget.tick : 0;
-      if (p !== this.tail) {
-        this.unlink(p);
-        this.append(p);
-      }
-    }
-    return v;
+  /** Entries held. */
+  get size(): number {
+    return this.places.size;
   }
 
-  /** The keys held, least recently used first (`map` holds them in the order they were set). */
+  get(key: K): V | undefined {
+    const p = this.places.get(key);
+    if (p === undefined) return undefined;
+    p.tick = this.budget ? ++this.budget.tick : 0;
+    if (p !== this.tail) {
+      this.unlink(p);
+      this.append(p);
+    }
+    return p.value;
+  }
+
+  /** The keys held, least recently used first. */
   keysByUse(): K[] {
     const out: K[] = [];
     for (let p = this.head; p !== null; p = p.next) out.push(p.key);
     return out;
   }
 
+  /** The entries held, least recently used first, without counting them as uses. */
+  *entries(): IterableIterator<[K, V]> {
+    for (let p = this.head; p !== null; p = p.next) yield [p.key, p.value];
+  }
+
   /** The value without counting it as a use (its place in the eviction order stays). */
   peek(key: K): V | undefined {
-    return this.map.get(key);
+    return this.places.get(key)?.value;
   }
 
   /** Keeps `value` (nothing larger than this map's cap or the whole budget), dropping the least recently used over either. */
@@ -162,37 +170,32 @@ export class BytesLru<V, K = string> {
     this.delete(key);
     const size = this.sizeOf(key, value);
     if (size > this.max || (this.budget && size > this.budget.max)) return;
-    this.map.set(key, value);
-    const p: Place<K> = { key, tick: this.budget ? ++this.budget.tick : 0, prev: null, next: null };
+    const p: Place<K, V> = { key, value, tick: this.budget ? ++this.budget.tick : 0, prev: null, next: null };
     this.places.set(key, p);
     this.append(p);
     this.add(size);
-    while (this.account.bytes > this.max && this.head !== p) {
-      const k = this.head!.key;
-      this.delete(k, this.map.get(k));
-    }
+    while (this.account.bytes > this.max && this.head !== p) this.remove(this.head!);
     this.budget?.trim(this as BytesLru<unknown, unknown>, key);
   }
 
-  delete(key: K, value: V | undefined = this.map.get(key)): void {
-    if (value === undefined) return;
-    this.map.delete(key);
+  delete(key: K): void {
     const p = this.places.get(key);
-    if (p) {
-      this.places.delete(key);
-      this.unlink(p);
-    }
-    this.add(-this.sizeOf(key, value));
+    if (p) this.remove(p);
   }
 
   clear(): void {
-    this.map.clear();
     this.places.clear();
     this.head = this.tail = null;
     this.add(-this.account.bytes);
   }
 
-  private append(p: Place<K>): void {
+  private remove(p: Place<K, V>): void {
+    this.places.delete(p.key);
+    this.unlink(p);
+    this.add(-this.sizeOf(p.key, p.value));
+  }
+
+  private append(p: Place<K, V>): void {
     p.prev = this.tail;
     p.next = null;
     if (this.tail) this.tail.next = p;
@@ -200,7 +203,7 @@ export class BytesLru<V, K = string> {
     this.tail = p;
   }
 
-  private unlink(p: Place<K>): void {
+  private unlink(p: Place<K, V>): void {
     if (p.prev) p.prev.next = p.next;
     else this.head = p.next;
     if (p.next) p.next.prev = p.prev;
@@ -214,7 +217,7 @@ export class BytesLru<V, K = string> {
   }
 
   /** The least recently used entry but `skip`. */
-  private oldest(skip?: unknown): Place<K> | null {
+  private oldest(skip?: unknown): Place<K, V> | null {
     const h = this.head;
     return h !== null && h.key === skip ? h.next : h;
   }
@@ -227,6 +230,6 @@ export class BytesLru<V, K = string> {
   /** Drops the least recently used entry but `skip` (nothing when there is none). */
   evictOldest(skip?: unknown): void {
     const p = this.oldest(skip);
-    if (p) this.delete(p.key);
+    if (p) this.remove(p);
   }
 }

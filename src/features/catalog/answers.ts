@@ -127,7 +127,7 @@ export class GenerationalAnswers<V, K = string> implements AnswerStore {
   /** Lookups, answers and bytes held for this database (approximate: 2 a character of text). */
   counts(sqlite: Database): { hits: number; misses: number; entries: number; bytes: number } {
     const s = this.states.get(sqlite);
-    return { hits: s?.hits ?? 0, misses: s?.misses ?? 0, entries: s?.answers.map.size ?? 0, bytes: s?.answers.bytes ?? 0 };
+    return { hits: s?.hits ?? 0, misses: s?.misses ?? 0, entries: s?.answers.size ?? 0, bytes: s?.answers.bytes ?? 0 };
   }
 }
 

@@ -64,7 +64,7 @@ class AnswerCache<T> {
     this.misses++;
     const v = compute();
     this.lru.set(key, v);
-    if (this.lru.map.size > this.max) this.lru.evictOldest(key);
+    if (this.lru.size > this.max) this.lru.evictOldest(key);
     return v;
   }
 }

@@ -211,7 +211,7 @@ class PartStore {
 
   /** Whether the budget still holds this store. */
   get kept(): boolean {
-    return this.lru.map.size > 0;
+    return this.lru.size > 0;
   }
 
   /** `text` as UTF-8 in a chunk (a view of it); null when the store is full. */
@@ -530,7 +530,7 @@ export function detailCacheStats(
   const t = variantTables.get(sqlite);
   if (t) for (const k of t.keys) listBytes += 2 * k.length + 80;
   const held = c?.kept ? c : undefined;
-  return { servers: a?.lru.map.size ?? 0, bytes: a?.lru.bytes ?? 0, mods: held?.mods.size ?? 0, modBytes: held?.bytes ?? 0, parts: held?.parts ?? 0, lists, listBytes };
+  return { servers: a?.lru.size ?? 0, bytes: a?.lru.bytes ?? 0, mods: held?.mods.size ?? 0, modBytes: held?.bytes ?? 0, parts: held?.parts ?? 0, lists, listBytes };
 }
 
 // ---- Warming ahead, while idle ----------------------------------------------------------------------

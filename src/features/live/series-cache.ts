@@ -61,7 +61,7 @@ class SeriesCache {
     const a = this.answers.get(key);
     if (!a) return undefined;
     if (now < a.from || now > a.until) {
-      this.answers.delete(key, a);
+      this.answers.delete(key);
       return undefined;
     }
     return a.body;
@@ -117,5 +117,5 @@ export function cachedSeriesText(sqlite: Database, key: string, now: number, rea
 /** What the series cache holds (for the metrics): answers and bytes, and lookups by result. */
 export function seriesCacheStats(sqlite: Database): { answers: number; bytes: number; hits: number; misses: number } {
   const c = caches.get(sqlite);
-  return c ? { answers: c.answers.map.size, bytes: c.answers.bytes, hits: c.hits, misses: c.misses } : { answers: 0, bytes: 0, hits: 0, misses: 0 };
+  return c ? { answers: c.answers.size, bytes: c.answers.bytes, hits: c.hits, misses: c.misses } : { answers: 0, bytes: 0, hits: 0, misses: 0 };
 }
