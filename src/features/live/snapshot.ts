@@ -277,11 +277,20 @@ function modIndex(
         // Only the ids not numbered yet need the primary key's order (a first sight: ~5,000 lists
         // of ~40, nearly all numbered by the lists before); the order of a list's numbers is
         // immaterial (every mod's positions come out ascending below).
+        // One look-up an id: the numbered ones now, the others (-1) once they are numbered.
         let fresh: string[] | null = null;
-        for (const id of held) if (!number.has(id)) (fresh ??= []).push(id);
-        if (fresh) for (const id of fresh.sort()) number.set(id, ids.push(id) - 1);
         const nums = new Int32Array(held.length);
-        for (let k = 0; k < held.length; k++) nums[k] = number.get(held[k]!)!;
+        for (let k = 0; k < held.length; k++) {
+          const n = number.get(held[k]!);
+          if (n === undefined) {
+            (fresh ??= []).push(held[k]!);
+            nums[k] = -1;
+          } else nums[k] = n;
+        }
+        if (fresh) {
+          for (const id of fresh.sort()) number.set(id, ids.push(id) - 1);
+          for (let k = 0; k < held.length; k++) if (nums[k] === -1) nums[k] = number.get(held[k]!)!;
+        }
         next.set(sid, { id, ver, nums });
         continue;
       }
