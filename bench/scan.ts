@@ -160,7 +160,7 @@ async function phases(): Promise<Record<string, number>[]> {
           p["global + community points"] = cpuMs(t);
           t = process.cpuUsage();
           liveRepo.refreshModNames(sqlite, names);
-          snapshot = snapshotWithUsage(sqlite, state.time, now, known);
+          snapshot = snapshotWithUsage(sqlite, state.time, now, known, state.catalog ?? undefined);
           p["live snapshot + mod usage"] = cpuMs(t);
           t = process.cpuUsage();
         })
@@ -168,6 +168,7 @@ async function phases(): Promise<Record<string, number>[]> {
     );
     p["commit"] = cpuMs(t);
     publishLiveSnapshot(sqlite, snapshot);
+    state.catalog?.adopt();
     t = process.cpuUsage();
     queueScrapes(deps, unknown);
     p[`queue scrapes of unknown mods`] = cpuMs(t);

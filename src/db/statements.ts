@@ -24,6 +24,9 @@ export function insertRows(sqlite: Database, head: string, cols: number, rows: r
   const placeholders = `(${new Array(cols).fill("?").join(", ")})`;
   const sqlOf = (n: number) => `${head} VALUES ${new Array(n).fill(placeholders).join(", ")}${tail ? ` ${tail}` : ""}`;
   const full: unknown[] | null = rows.length >= chunk ? new Array(chunk * cols) : null;
+  // The full chunks' statement is found once (its SQL text, ~1.6 KB at 100 rows of 5, built and
+  // hashed for the cache's look-up once per call, not once per chunk: ~2,000 chunks a first sight).
+  const fullStmt = full ? stmt(sqlite, sqlOf(chunk)) : null;
   for (let i = 0; i < rows.length; i += chunk) {
     const n = Math.min(chunk, rows.length - i);
     const args = n === chunk ? full! : new Array(n * cols);
@@ -32,7 +35,7 @@ export function insertRows(sqlite: Database, head: string, cols: number, rows: r
       const row = rows[r]!;
       for (let c = 0; c < cols; c++) args[k++] = row[c];
     }
-    stmt(sqlite, sqlOf(n)).run(...(args as any[]));
+    (n === chunk ? fullStmt! : stmt(sqlite, sqlOf(n))).run(...(args as any[]));
   }
 }
 

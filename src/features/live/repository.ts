@@ -3,7 +3,7 @@
 // through json_each, never one query per server or per mod. Stat series tables are
 // WITHOUT ROWID tables from src/db/custom/40_live_stats.sql (not drizzle-expressible).
 import type { Database } from "bun:sqlite";
-import { insertRows, stmt } from "../../db/statements";
+import { generation, insertRows, stmt } from "../../db/statements";
 import type { gameServers } from "./tables";
 
 export const HOUR = 3_600_000;
@@ -116,6 +116,64 @@ export function bumpServersGen(sqlite: Database) {
   stmt(sqlite, `UPDATE live_state SET value = value + 1 WHERE key = 'servers_gen'`).run();
 }
 
+/**
+ * The catalog's name and size of the workshop ids a scan meets (its mod diffs' sizes and names,
+ * the usage's names), read through one lookup per scan and kept per connection between scans for
+ * one live_state.catalog_gen: every write to what it holds (a mod added or deleted, a change of its
+ * workshop id, name or size; any code path or process) moves that generation
+ * (97_live_detail_gen.sql, 99_crawl_cost.sql), and a lookup of another generation starts empty.
+ * Each scan read ~11,000 catalog rows by primary key for the usage's names (and a first sight
+ * ~100,000 more for its pages' mods), pages of the 40 MB table mostly not in the page cache:
+ * ~50-100 ms of a steady scan (docs/performance.md "Round 5, scan"). What a lookup reads inside
+ * a transaction joins the connection's cache only when the caller says its transaction committed
+ * (adopt) and the generation is still the one read, so a rolled-back write to the catalog can
+ * never leave its rows behind under a generation a later write takes again.
+ */
+const catalogCaches = new WeakMap<Database, { gen: number; mods: Map<string, CatalogMod | null> }>();
+
+export class CatalogLookup {
+  /** Per workshop id: its catalog row, or null when the catalog has none. */
+  private readonly fresh = new Map<string, CatalogMod | null>();
+  private readonly base: Map<string, CatalogMod | null> | null;
+  private readonly gen: number;
+  constructor(private readonly sqlite: Database) {
+    this.gen = generation(sqlite, "live_state", "catalog_gen");
+    const kept = catalogCaches.get(sqlite);
+    this.base = kept && kept.gen === this.gen ? kept.mods : null;
+  }
+
+  /** The catalog's rows of `ids` (those it has), by workshop id. */
+  get(ids: Iterable<string>): Map<string, CatalogMod> {
+    const out = new Map<string, CatalogMod>();
+    const read: string[] = [];
+    for (const id of ids) {
+      const m = this.base?.get(id) ?? this.fresh.get(id);
+      if (m) out.set(id, m);
+      else if (m === undefined && !this.base?.has(id)) read.push(id);
+    }
+    if (read.length > 0) {
+      const rows = stmt(
+        this.sqlite,
+        `SELECT workshop_id, name, size_bytes FROM mods WHERE workshop_id IN (SELECT value FROM json_each(?))`,
+      ).all(JSON.stringify(read)) as CatalogMod[];
+      for (const id of read) this.fresh.set(id, null);
+      for (const m of rows) {
+        this.fresh.set(m.workshop_id, m);
+        out.set(m.workshop_id, m);
+      }
+    }
+    return out;
+  }
+
+  /** After the caller's transaction committed: what this lookup read is kept for the next one. */
+  adopt(): void {
+    if (this.sqlite.inTransaction || generation(this.sqlite, "live_state", "catalog_gen") !== this.gen) return;
+    const kept = catalogCaches.get(this.sqlite);
+    const mods = kept && kept.gen === this.gen ? kept.mods : new Map<string, CatalogMod | null>();
+    for (const [id, m] of this.fresh) mods.set(id, m);
+    catalogCaches.set(this.sqlite, { gen: this.gen, mods });
+  }
+}
 export type ModRow = [server_sid: number, workshop_id: string, name: string, version: string | null, position: number];
 /** One change of a server's mod list, as the changelog answers it (without the time). */
 export type ChangeEntry = [
@@ -257,13 +315,6 @@ export const liveRepo = {
     ).all(JSON.stringify(serverSids)) as CurrentMod[];
   },
 
-  catalogMods(sqlite: Database, workshopIds: string[]): CatalogMod[] {
-    return stmt(
-      sqlite,
-      `SELECT workshop_id, name, size_bytes FROM mods WHERE workshop_id IN (SELECT value FROM json_each(?))`,
-    ).all(JSON.stringify(workshopIds)) as CatalogMod[];
-  },
-
   updateMod(sqlite: Database, serverSid: number, workshopId: string, name: string, version: string | null, position: number) {
     stmt(
       sqlite,
@@ -302,16 +353,24 @@ export const liveRepo = {
     );
   },
 
-  /** One raw point per community that has servers assigned (zeros when none is online). */
+  /**
+   * One raw point per community that has servers assigned (zeros when none is online). The
+   * communities come from the covering community index and the sums from the servers seen at
+   * `time` through the last-seen index (rows the scan has just written, in the page cache): one
+   * GROUP BY over every assigned server read each one's row (~4,750 at full scale, scattered over
+   * the table's ~7,000 pages), ~0.1 s of every scan (docs/performance.md "Round 5, scan").
+   */
   insertCommunityRaw(sqlite: Database, time: number) {
     stmt(
       sqlite,
       `INSERT OR REPLACE INTO live_community_stats_raw (community_id, time, players, queue, servers)
-       SELECT community_id, $time,
-         coalesce(sum(CASE WHEN last_seen_at = $time THEN player_count END), 0),
-         coalesce(sum(CASE WHEN last_seen_at = $time THEN queue_players_count END), 0),
-         count(CASE WHEN last_seen_at = $time THEN 1 END)
-       FROM game_servers WHERE community_id IS NOT NULL GROUP BY community_id`,
+       SELECT c.community_id, $time, coalesce(s.players, 0), coalesce(s.queue, 0), coalesce(s.servers, 0)
+       FROM (SELECT DISTINCT community_id FROM game_servers WHERE community_id IS NOT NULL) c
+       LEFT JOIN (
+         SELECT community_id, sum(player_count) AS players, sum(queue_players_count) AS queue, count(*) AS servers
+         FROM game_servers INDEXED BY game_servers_seen_idx
+         WHERE last_seen_at = $time AND community_id IS NOT NULL GROUP BY community_id
+       ) s ON s.community_id = c.community_id`,
     ).run({ time });
   },
 
@@ -406,18 +465,16 @@ export const liveRepo = {
    * the catalog's, else the name of the mod's row with the smallest sid among those with one
    * (live_mod_names, brought up to date first).
    */
-  writeModUsage(sqlite: Database, now: number, usage: [string, number, number][]) {
+  writeModUsage(sqlite: Database, now: number, usage: [string, number, number][], catalog: CatalogLookup = new CatalogLookup(sqlite)) {
     this.refreshModNames(sqlite);
-    // The names read for a flat array of the ids (the catalog's, then live_mod_names' row for
-    // those without one), the rows bound as values: one INSERT … SELECT over the usage as
-    // nested JSON arrays, each element taken apart three times, cost ~1.2× this (~90 against
-    // ~75 ms for ~11,000 mods; docs/performance.md "Round 4, scan"). The same rows.
-    const names = stmt(
-      sqlite,
-      `SELECT m.name FROM json_each(?) j LEFT JOIN mods m ON m.workshop_id = j.value ORDER BY j.key`,
-    ).values(JSON.stringify(usage.map((u) => u[0]))) as [string | null][];
+    // The names for a flat array of the ids (the catalog's, through the scan's CatalogLookup, then
+    // live_mod_names' row for those without one), the rows bound as values: one INSERT … SELECT
+    // over the usage as nested JSON arrays, each element taken apart three times, cost ~1.2× this
+    // (~90 against ~75 ms for ~11,000 mods; docs/performance.md "Round 4, scan"). The same rows.
+    const found = catalog.get(usage.map((u) => u[0]));
+    const names = usage.map((u) => found.get(u[0])?.name ?? null);
     const unnamed: number[] = [];
-    for (let i = 0; i < names.length; i++) if (!names[i]![0]) unnamed.push(i);
+    for (let i = 0; i < names.length; i++) if (!names[i]) unnamed.push(i);
     const fallback = unnamed.length
       ? (stmt(
           sqlite,
@@ -427,7 +484,7 @@ export const liveRepo = {
            FROM json_each(?) j ORDER BY j.key`,
         ).values(JSON.stringify(unnamed.map((i) => usage[i]![0]))) as [string | null][])
       : [];
-    const rows = usage.map(([mod, servers, players], i) => [mod, names[i]![0] || "", servers, players, now]);
+    const rows = usage.map(([mod, servers, players], i) => [mod, names[i] || "", servers, players, now]);
     for (let k = 0; k < unnamed.length; k++) rows[unnamed[k]!]![1] = fallback[k]![0] ?? "";
     stmt(sqlite, `DELETE FROM live_mod_usage`).run();
     insertRows(sqlite, `INSERT INTO live_mod_usage (workshop_id, name, server_count, player_count, updated_at)`, 5, rows);

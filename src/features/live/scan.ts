@@ -15,7 +15,7 @@ import { PermanentJobError } from "../../jobs/queue";
 import { withPageCache } from "../../db/client";
 import { recordSourceError, recordSourceOk } from "../../shared/source-status";
 import { publishLiveSnapshot, rebuildLiveSnapshot, snapshotWithUsage, type KnownLists, type LiveSnapshot } from "./snapshot";
-import { liveRepo, withoutServerTriggers, type CatalogMod, type ChangeEntry, type CurrentMod, type ExistingServer, type KnownNames, type ModEvent, type ModRow } from "./repository";
+import { CatalogLookup, liveRepo, withoutServerTriggers, type CatalogMod, type ChangeEntry, type CurrentMod, type ExistingServer, type KnownNames, type ModEvent, type ModRow } from "./repository";
 
 export interface ScanResult {
   /** Registered servers that answered A2S, and those that did not (marked offline). */
@@ -64,6 +64,8 @@ class ScanState {
   events: ModEvent[] = [];
   /** The sids of the servers this scan inserted with their mod lists (all their rows are in modRows). */
   newSids = new Set<number>();
+  /** The catalog's rows of the mods this scan met (made inside its transaction; CatalogLookup). */
+  catalog: CatalogLookup | null = null;
   constructor(readonly time: number) {}
 }
 
@@ -115,8 +117,9 @@ export function processPage(deps: Pick<Deps, "sqlite">, servers: LiveServer[], s
           ids.add(m.workshop_id);
         }
       }
-      const catalog = new Map<string, CatalogMod>();
-      if (ids.size > 0) for (const m of liveRepo.catalogMods(sqlite, [...ids])) catalog.set(m.workshop_id, m);
+      // The catalog's rows through the scan's lookup: an id met on an earlier page (or, while the
+      // catalog has not changed, in an earlier scan) is not read again (CatalogLookup).
+      const catalog = ids.size > 0 ? (state.catalog ??= new CatalogLookup(sqlite)).get(ids) : new Map<string, CatalogMod>();
       const sizeOf = (mods: LiveServer["mods"]) => {
         let size = 0;
         for (const m of mods) size += catalog.get(m.workshop_id)?.size_bytes ?? 0;
@@ -326,7 +329,7 @@ export function closeScan(deps: Pick<Deps, "sqlite">, state: ScanState): number 
 export function scanSnapshot(deps: Pick<Deps, "sqlite" | "clock">, state: ScanState, known: KnownLists, names: KnownNames): LiveSnapshot {
   // The usage's names from the rows as written (writeModUsage's own refresh then finds it done).
   liveRepo.refreshModNames(deps.sqlite, names);
-  return snapshotWithUsage(deps.sqlite, state.time, deps.clock.now(), known);
+  return snapshotWithUsage(deps.sqlite, state.time, deps.clock.now(), known, (state.catalog ??= new CatalogLookup(deps.sqlite)));
 }
 
 /**
@@ -463,6 +466,8 @@ export async function runScan(deps: Deps, opts: RunScanOptions = {}): Promise<Sc
   // The scan is committed: swap in the snapshot of it (GET /game-servers answers from memory).
   if (snapshot) publishLiveSnapshot(deps.sqlite, snapshot);
   else rebuildLiveSnapshot(deps.sqlite, deps.clock.now());
+  // The catalog rows it read are kept for the next scan (while the catalog stays as it was).
+  state.catalog?.adopt();
   queueScrapes(deps, unknown);
   for (const f of poll.failed) deps.log.warn("live: registered server did not answer A2S", { server_id: f.target.server_id, error: f.error });
   if (poll.answered.length || poll.failed.length) {

@@ -22,7 +22,7 @@ import { NAME_END, nameHolds, parseServerSearch } from "./search";
 import type { Database } from "bun:sqlite";
 import type { ListQuery, ServerEntry } from "./model";
 import { SERVER_SORTS } from "./model";
-import { HOUR, liveRepo, SERVER_COLUMNS, stmt, type ServerRow } from "./repository";
+import { HOUR, liveRepo, SERVER_COLUMNS, stmt, type CatalogLookup, type ServerRow } from "./repository";
 import { generation } from "../../db/statements";
 import { ONLINE_WINDOW, ORDER, serverBase, toEntry, type ServerBaseRow } from "./entry";
 
@@ -141,7 +141,7 @@ const readTopMods = (sqlite: Database) =>
  * generation and top mods are read after that last write, so it is exactly the state the commit
  * makes; publish it (publishLiveSnapshot) once the transaction has committed.
  */
-export function snapshotWithUsage(sqlite: Database, usageAt: number, builtAt: number, known?: KnownLists): LiveSnapshot {
+export function snapshotWithUsage(sqlite: Database, usageAt: number, builtAt: number, known?: KnownLists, catalog?: CatalogLookup): LiveSnapshot {
   if (!sqlite.inTransaction) throw new Error("snapshotWithUsage outside the writer's transaction");
   // Built as of the scan's time: it holds every server seen since usageAt - ONLINE_WINDOW (a
   // reader later asks for a later window, a part of it).
@@ -152,7 +152,7 @@ export function snapshotWithUsage(sqlite: Database, usageAt: number, builtAt: nu
     const u = modUsageOf(s, mod, since);
     if (u.servers > 0) usage.push([mod, u.servers, u.players]);
   }
-  liveRepo.writeModUsage(sqlite, usageAt, usage);
+  liveRepo.writeModUsage(sqlite, usageAt, usage, catalog);
   const out: LiveSnapshot = Object.freeze({ ...s, gen: readGen(sqlite), topMods: Object.freeze(readTopMods(sqlite)), builtAt });
   const lists = pendingLists.get(s);
   if (lists) pendingLists.set(out, lists);
@@ -277,11 +277,20 @@ function modIndex(
         // Only the ids not numbered yet need the primary key's order (a first sight: ~5,000 lists
         // of ~40, nearly all numbered by the lists before); the order of a list's numbers is
         // immaterial (every mod's positions come out ascending below).
+        // One look-up an id: the numbered ones now, the others (-1) once they are numbered.
         let fresh: string[] | null = null;
-        for (const id of held) if (!number.has(id)) (fresh ??= []).push(id);
-        if (fresh) for (const id of fresh.sort()) number.set(id, ids.push(id) - 1);
         const nums = new Int32Array(held.length);
-        for (let k = 0; k < held.length; k++) nums[k] = number.get(held[k]!)!;
+        for (let k = 0; k < held.length; k++) {
+          const n = number.get(held[k]!);
+          if (n === undefined) {
+            (fresh ??= []).push(held[k]!);
+            nums[k] = -1;
+          } else nums[k] = n;
+        }
+        if (fresh) {
+          for (const id of fresh.sort()) number.set(id, ids.push(id) - 1);
+          for (let k = 0; k < held.length; k++) if (nums[k] === -1) nums[k] = number.get(held[k]!)!;
+        }
         next.set(sid, { id, ver, nums });
         continue;
       }
