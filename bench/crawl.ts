@@ -11,12 +11,13 @@
 // queued only once the service answers `GET /` (from source that waits for the web app's build
 // and compression, ~1.2 s of CPU the compiled binary does not spend), and `cpu_s` is the CPU the
 // service spent from then until the queue is empty (read from /proc/<pid>/stat); `start_cpu_s`
-// is its start, `cpu_s_with_start` the sum (what this bench reported before round 3 of issue 29).
+// is its start, `cpu_s_with_start` the sum (what this bench reported before round 3 of issue 29);
+// `threads_cpu_s` splits `cpu_s` by the service's thread names (/proc/<pid>/task/*/stat).
 // --inproc runs the same jobs in this process through JobQueue.drain (for
 // `bun --cpu-prof bench/crawl.ts --inproc`), timed with cpuUsage.
 import { spawn } from "bun";
 import { Database } from "bun:sqlite";
-import { mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { loadConfig } from "../src/config";
@@ -39,6 +40,19 @@ function procCpuSeconds(pid: number): number {
   const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
   const f = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
   return (Number(f[11]) + Number(f[12])) / TICK; // utime, stime (fields 14 and 15)
+}
+/** CPU seconds of each thread of `pid`, summed by thread name (/proc/<pid>/task/<tid>/stat). */
+function threadCpuSeconds(pid: number): Record<string, number> {
+  const out: Record<string, number> = {};
+  for (const tid of readdirSync(`/proc/${pid}/task`)) {
+    try {
+      const stat = readFileSync(`/proc/${pid}/task/${tid}/stat`, "utf8");
+      const name = stat.slice(stat.indexOf("(") + 1, stat.lastIndexOf(")"));
+      const f = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+      out[name] = (out[name] ?? 0) + (Number(f[11]) + Number(f[12])) / TICK;
+    } catch {} // the thread ended in between
+  }
+  return out;
 }
 function rssMiB(pid: number): number {
   const m = readFileSync(`/proc/${pid}/status`, "utf8").match(/VmRSS:\s+(\d+) kB/);
@@ -74,6 +88,7 @@ let t0 = performance.now();
 let cpu: number;
 let startCpu: number | null = null;
 let rss = 0;
+let threads: Record<string, number> | null = null;
 const phases: { at_s: number; cpu_s: number; mods: number; pending: number }[] = [];
 const pendingOf = (db: Database) => (db.query("SELECT count(*) AS n FROM jobs WHERE status IN ('queued', 'running')").get() as { n: number }).n;
 const modsOf = (db: Database) => (db.query("SELECT count(*) AS n FROM mods WHERE state != 'unknown'").get() as { n: number }).n;
@@ -117,6 +132,7 @@ if (inproc) {
   }
   await Bun.sleep(500); // anything the start left running settles
   const cpu0 = procCpuSeconds(svc.pid);
+  const threads0 = threadCpuSeconds(svc.pid);
   startCpu = cpu0;
   const q = createDeps(loadConfig(env), { log: createMemoryLogger("warn") });
   queueCrawl(q);
@@ -151,6 +167,12 @@ if (inproc) {
   }
   cpu = procCpuSeconds(svc.pid) - cpu0;
   rss = rssMiB(svc.pid);
+  threads = Object.fromEntries(
+    Object.entries(threadCpuSeconds(svc.pid))
+      .map(([name, s]): [string, number] => [name, Math.round((s - (threads0[name] ?? 0)) * 100) / 100])
+      .filter(([, s]) => s > 0)
+      .sort((a, b) => b[1] - a[1]),
+  );
   svc.kill("SIGTERM");
   await svc.exited;
 }
@@ -172,6 +194,7 @@ const result = {
   versions: counted("SELECT count(*) AS n FROM mod_versions"),
   dependencies: counted("SELECT count(*) AS n FROM mod_dependencies"),
   jobs: Object.fromEntries((db.query("SELECT type || ' ' || status AS k, count(*) AS n FROM jobs GROUP BY 1").all() as { k: string; n: number }[]).map((r) => [r.k, r.n])),
+  ...(threads ? { threads_cpu_s: threads } : {}),
   phases,
 };
 db.close();
