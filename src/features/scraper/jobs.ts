@@ -58,6 +58,8 @@ export const FULL_DISCOVERY_EVERY_MS = 24 * 3_600_000;
  * finish. At the default 2 requests a second a batch reads for about a minute.
  */
 const LISTING_BATCH = 128;
+/** Details a batch has in flight at once (each still waits for its rate-limit slot). */
+const BATCH_READ_AHEAD = 16;
 /** Mods per dependency batch (`if_unknown`), queued by a detail batch for its unknown dependencies. */
 const DEPENDENCY_BATCH = 16;
 
@@ -405,26 +407,31 @@ export async function scrapeDetailBatch(
     out.deferred.push({ workshop_id: id, error: (err as Error).message });
     deps.jobs.enqueue(JOB_SCRAPE_DETAIL, { workshop_id: id }, { dedupeKey: `scrape:${id}` });
   };
-  const fetched: FetchedDetail[] = [];
-  const pathLists = hasPathLists(deps);
+  const todo: string[] = [];
   for (const id of ids) {
-    if (ctx?.signal.aborted) throw ctx.signal.reason ?? new Error("aborted");
-    if (fresh.has(id)) {
-      out.already_scraped = (out.already_scraped ?? 0) + 1;
-      continue;
-    }
-    if (known.has(id)) {
-      out.already_known = (out.already_known ?? 0) + 1;
-      continue;
-    }
-    try {
-      fetched.push(await fetchDetail(deps, id, ctx?.signal, pathLists));
-    } catch (err) {
-      if (ctx?.signal.aborted) throw err;
-      defer(id, err);
-    }
+    if (fresh.has(id)) out.already_scraped = (out.already_scraped ?? 0) + 1;
+    else if (known.has(id)) out.already_known = (out.already_known ?? 0) + 1;
+    else todo.push(id);
   }
+  // Up to BATCH_READ_AHEAD details in flight (the client's rate limit still spaces them), read
+  // back in the batch's order: the replies of a rate-limit window are taken in one wake.
+  const pathLists = hasPathLists(deps);
+  const results: ({ ok: FetchedDetail } | { err: unknown })[] = new Array(todo.length);
+  let next = 0;
+  const reader = async () => {
+    while (next < todo.length && !ctx?.signal.aborted) {
+      const i = next++;
+      try {
+        results[i] = { ok: await fetchDetail(deps, todo[i]!, ctx?.signal, pathLists) };
+      } catch (err) {
+        results[i] = { err };
+      }
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(BATCH_READ_AHEAD, todo.length) }, reader));
   if (ctx?.signal.aborted) throw ctx.signal.reason ?? new Error("aborted");
+  const fetched: FetchedDetail[] = [];
+  results.forEach((r, i) => ("ok" in r ? fetched.push(r.ok) : defer(todo[i]!, r.err)));
   const now = deps.clock.now();
   // Every mod in one transaction. First without a savepoint per mod: a savepoint makes FTS5 flush
   // its pending rows into a new segment of their own (and merge them later), ~50 µs a mod

@@ -102,6 +102,35 @@ describe("scraper: full discovery", () => {
     expect(single).toMatchObject({ status: "queued", attempts: 1, error: "refused by the test" });
   });
 
+  test("a batch reads several details at once and stores them in its order", async () => {
+    await t.close();
+    fake.stop();
+    let inFlight = 0;
+    let most = 0;
+    const counting = (async (input: string | URL | Request, init?: RequestInit) => {
+      const detail = String(input).includes("-asset.json");
+      if (detail) most = Math.max(most, ++inFlight);
+      try {
+        return await fetch(input, init);
+      } finally {
+        if (detail) inFlight--;
+      }
+    }) as typeof fetch;
+    fake = startFakeWorkshop({ mods: generateCatalog({ count: 200, avgVersions: 2 }) });
+    t = await createTestApp({ env: { LOADOUT_WORKSHOP_URL: fake.url, LOADOUT_WORKSHOP_RPS: "1000" }, fetch: counting });
+    const jobId = await runFull();
+    expect(job(jobId).status).toBe("succeeded");
+    expect(count("SELECT count(*) AS n FROM mods WHERE state != 'unknown'")).toBe(200);
+    expect(fake.dataRequestsTo("detail").length).toBe(200); // each mod read once
+    expect(most).toBeGreaterThan(2); // more than one a batch (two batches run at a time)
+    expect(most).toBeLessThanOrEqual(16 * 2); // 16 a batch, two batches at a time
+    // A batch stores its mods in the listing's order (rowids follow the batch's ids).
+    const batch = t.deps.jobs.list({ type: "scrape.detail_batch", limit: 10 }).find((b) => (b.payload.workshop_ids as string[]).length > 1)!;
+    const ids = batch.payload.workshop_ids as string[];
+    const rowids = ids.map((id) => (t.deps.sqlite.query("SELECT rowid AS r FROM mods WHERE workshop_id = ?").get(id) as { r: number }).r);
+    expect(rowids).toEqual([...rowids].sort((a, b) => a - b));
+  });
+
   test("a batch does not read again a mod a dependency scrape stored after the batch was queued", async () => {
     const a = await admin();
     const r = await t.req("POST", "/api/v1/jobs/scraper", { user: a, body: { mode: "full" } });

@@ -166,6 +166,33 @@ describe("workshop client", () => {
     for (let i = 1; i < sentAt.length; i++) expect(sentAt[i]! - sentAt[i - 1]!).toBeGreaterThanOrEqual(500);
   });
 
+  test("at a high rate, requests whose slots share a window go together at its end, never before their slot", async () => {
+    fake = startFakeWorkshop({ mods: smallCatalog() });
+    const vt = virtualTime();
+    const sentAt: number[] = [];
+    const timedFetch = ((input: string | URL | Request, init?: RequestInit) => {
+      sentAt.push(vt.now());
+      return fetch(input, init);
+    }) as typeof fetch;
+    const c = new WorkshopClient({ baseUrl: fake.url, rps: 1000, coalesceMs: 10, now: vt.now, sleep: vt.sleep, fetch: timedFetch });
+    const t0 = vt.now(); // 1,000,000: a window starts here
+    await c.getBuildId(); // slot t0: no wait
+    await Promise.all(Array.from({ length: 29 }, (_, i) => c.listing({ page: i + 1 })));
+    expect(sentAt.length).toBe(30);
+    const sorted = [...sentAt].sort((a, b) => a - b);
+    // The i-th request never goes before its slot, t0 + i ms: never more than the rate allows.
+    sorted.forEach((at, i) => expect(at).toBeGreaterThanOrEqual(t0 + i));
+    // Slots t0+1..t0+10 go at t0+10, t0+11..t0+20 at t0+20, the last nine at t0+30: four wakes, not 30.
+    expect([...new Set(sorted)]).toEqual([t0, t0 + 10, t0 + 20, t0 + 30]);
+    expect(sorted.filter((at) => at === t0 + 10).length).toBe(10);
+    // Without coalescing each request waits for its own slot.
+    sentAt.length = 0;
+    const each = new WorkshopClient({ baseUrl: fake.url, rps: 1000, coalesceMs: 0, now: vt.now, sleep: vt.sleep, fetch: timedFetch });
+    await each.getBuildId();
+    await Promise.all(Array.from({ length: 9 }, (_, i) => each.listing({ page: i + 1 })));
+    expect(new Set(sentAt).size).toBe(10);
+  });
+
   test("a malformed listing page is a shape error naming the path", async () => {
     fake = startFakeWorkshop({ mods: generateCatalog({ count: 60 }) });
     fake.malformedPages.add(2);
