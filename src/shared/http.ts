@@ -38,9 +38,43 @@ const headerBytes = (headers: Headers) => {
  * segment, no backslash), so it is cut out of the text; any other goes through the parser.
  * Parsing the URL twice a request (limits, then the log line) was ~1 µs of the fixed cost.
  */
-const PLAIN_PATH = /^[a-z][a-z0-9+.-]*:\/\/[^/?#]*(\/[\w~/-]*)(?:[?#]|$)/i;
 export function pathOf(url: string): string {
-  return PLAIN_PATH.exec(url)?.[1] ?? new URL(url).pathname;
+  return plainPath(url) ?? new URL(url).pathname;
+}
+
+/**
+ * What `/^[a-z][a-z0-9+.-]*:\/\/[^/?#]*(\/[\w~/-]*)(?:[?#]|$)/i` captures, or null where it does
+ * not match, scanned by character codes (the regular expression with its capture was ~0.3-0.7 µs
+ * a request).
+ */
+function plainPath(url: string): string | null {
+  const n = url.length;
+  let i = 0;
+  let c = url.charCodeAt(0) | 0x20; // ASCII letters to lower case
+  if (!(c >= 97 && c <= 122)) return null;
+  // the scheme: letters, digits, + . -, then ://
+  for (i = 1; i < n; i++) {
+    const k = url.charCodeAt(i);
+    const l = k | 0x20;
+    if ((l >= 97 && l <= 122) || (k >= 48 && k <= 57) || k === 43 || k === 46 || k === 45) continue;
+    break;
+  }
+  if (url.charCodeAt(i) !== 58 || url.charCodeAt(i + 1) !== 47 || url.charCodeAt(i + 2) !== 47) return null;
+  // the authority: anything up to the first / ? or #, which must be a /
+  for (i += 3; i < n; i++) {
+    c = url.charCodeAt(i);
+    if (c === 47 || c === 63 || c === 35) break;
+  }
+  if (c !== 47 || i >= n) return null;
+  const start = i;
+  // the path: word characters, ~ / -, up to the end, ? or #
+  for (i++; i < n; i++) {
+    c = url.charCodeAt(i);
+    if ((c >= 97 && c <= 122) || (c >= 65 && c <= 90) || (c >= 48 && c <= 57) || c === 95 || c === 126 || c === 47 || c === 45) continue;
+    if (c === 63 || c === 35) break;
+    return null;
+  }
+  return url.slice(start, i);
 }
 /** Import endpoints take up to 5 MiB and receive the raw body text (shape 3 is not JSON). */
 export const isImportPath = (path: string) => /\/import-(preview|apply)$/.test(path);
@@ -197,7 +231,9 @@ export function httpPlugin(deps: Deps, server: () => Server<any> | null | undefi
     // request's `set.headers` when it creates the context (it does already for CORS's), instead of
     // a second copy in the hook below.
     .headers(SECURITY_HEADERS)
-    .onRequest(async ({ request, set }) => {
+    // Synchronous but for a request with a credential (whose caller is looked up first): an async
+    // hook made a promise a request. Elysia awaits what it returns either way.
+    .onRequest(({ request, set }) => {
       const id = request.headers.get("x-request-id")?.slice(0, 100) || crypto.randomUUID();
       const path = pathOf(request.url);
       (set as WithMeta)[META] = { id, start: performance.now(), path };
@@ -221,10 +257,8 @@ export function httpPlugin(deps: Deps, server: () => Server<any> | null | undefi
       }
 
       if ((anonLimiter || userLimiter) && !isRateLimitExempt(path) && !isPageLoad(request.method, path)) {
-        const hasCredential = request.headers.has("authorization") || request.headers.has("x-api-key");
-        const caller = hasCredential ? await callerOf(deps, request).catch(() => null) : null;
-        const r = caller ? userLimiter?.hit("u:" + caller.id) : anonLimiter?.hit("ip:" + clientIp(deps, request, server()));
-        if (r && !r.allowed) return early(request, set, tooManyRequests(path, r.retryAfter, id));
+        if (request.headers.has("authorization") || request.headers.has("x-api-key")) return limitCaller(request, set, path, id);
+        return limitAddress(request, set, path, id);
       }
     })
     .onTransform({ as: "global" }, (ctx) => {
@@ -291,6 +325,19 @@ export function httpPlugin(deps: Deps, server: () => Server<any> | null | undefi
       if (m?.loggedEarly) return;
       logRequest(request, m, m?.errorStatus ?? (response instanceof Response ? response.status : typeof set.status === "number" ? set.status : 200));
     });
+
+  /** The global limit for a request with a credential: its user's when valid, else its address's. */
+  async function limitCaller(request: Request, set: object, path: string, id: string): Promise<Response | undefined> {
+    const caller = await callerOf(deps, request).catch(() => null);
+    if (!caller) return limitAddress(request, set, path, id);
+    const retryAfter = userLimiter?.over("u:" + caller.id) ?? 0;
+    if (retryAfter > 0) return early(request, set, tooManyRequests(path, retryAfter, id));
+  }
+
+  function limitAddress(request: Request, set: object, path: string, id: string): Response | undefined {
+    const retryAfter = anonLimiter?.over("ip:" + clientIp(deps, request, server())) ?? 0;
+    if (retryAfter > 0) return early(request, set, tooManyRequests(path, retryAfter, id));
+  }
 
   function logRequest(request: Request, m: RequestMeta | undefined, status: number) {
     deps.log.info("request", {
