@@ -7,7 +7,7 @@ import { Database } from "bun:sqlite";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { dataVersion, generation, generationKey } from "./statements";
+import { dataVersion, generation, generationKey, inOneRead } from "./statements";
 
 /** The next turn of the event loop (the kept values are dropped by a setImmediate). */
 const nextTurn = () => new Promise<void>((resolve) => setImmediate(resolve));
@@ -102,5 +102,25 @@ describe("generation", () => {
     db.run("INSERT INTO mods (name) VALUES ('b')");
     db.exec("ROLLBACK");
     expect(generation(db, "catalog_state", "detail_gen")).toBe(1);
+  });
+
+  test("inOneRead: the reads share one snapshot, the transaction ends even when the read throws, and inside a transaction it runs as is", () => {
+    const value = () => (db.query("SELECT value FROM catalog_state WHERE key = 'detail_gen'").get() as { value: number }).value;
+    const seen = inOneRead(db, () => {
+      const first = value();
+      other.run("UPDATE catalog_state SET value = 7 WHERE key = 'detail_gen'");
+      return [first, value(), db.inTransaction];
+    });
+    expect(seen).toEqual([1, 1, true]);
+    expect(db.inTransaction).toBe(false);
+    expect(value()).toBe(7);
+    expect(() => inOneRead(db, () => { throw new Error("no such community"); })).toThrow("no such community");
+    expect(db.inTransaction).toBe(false);
+    db.exec("BEGIN");
+    db.run("INSERT INTO mods (name) VALUES ('a')");
+    expect(inOneRead(db, value)).toBe(8); // the trigger's write, in the open transaction
+    expect(db.inTransaction).toBe(true);
+    db.exec("ROLLBACK");
+    expect(value()).toBe(7);
   });
 });

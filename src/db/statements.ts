@@ -124,3 +124,19 @@ export function dataVersion(sqlite: Database): number {
   return m.version;
 }
 const dataVersions = new WeakMap<Database, { version: number | null }>();
+
+/**
+ * `read()` inside one read transaction (BEGIN … COMMIT; inside a transaction already, as it is):
+ * several statements outside a transaction are a WAL read transaction each, two fcntl calls and an
+ * fstat apiece (~8 µs on the bench machine); together they take the lock once and read one
+ * snapshot. Only for reads: a write in `read()` would commit with it.
+ */
+export function inOneRead<T>(sqlite: Database, read: () => T): T {
+  if (sqlite.inTransaction) return read();
+  stmt(sqlite, "BEGIN").run();
+  try {
+    return read();
+  } finally {
+    stmt(sqlite, "COMMIT").run();
+  }
+}
