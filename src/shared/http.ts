@@ -38,43 +38,9 @@ const headerBytes = (headers: Headers) => {
  * segment, no backslash), so it is cut out of the text; any other goes through the parser.
  * Parsing the URL twice a request (limits, then the log line) was ~1 µs of the fixed cost.
  */
+const PLAIN_PATH = /^[a-z][a-z0-9+.-]*:\/\/[^/?#]*(\/[\w~/-]*)(?:[?#]|$)/i;
 export function pathOf(url: string): string {
-  return plainPath(url) ?? new URL(url).pathname;
-}
-
-/**
- * What `/^[a-z][a-z0-9+.-]*:\/\/[^/?#]*(\/[\w~/-]*)(?:[?#]|$)/i` captures, or null where it does
- * not match, scanned by character codes (the regular expression with its capture was ~0.3-0.7 µs
- * a request).
- */
-function plainPath(url: string): string | null {
-  const n = url.length;
-  let i = 0;
-  let c = url.charCodeAt(0) | 0x20; // ASCII letters to lower case
-  if (!(c >= 97 && c <= 122)) return null;
-  // the scheme: letters, digits, + . -, then ://
-  for (i = 1; i < n; i++) {
-    const k = url.charCodeAt(i);
-    const l = k | 0x20;
-    if ((l >= 97 && l <= 122) || (k >= 48 && k <= 57) || k === 43 || k === 46 || k === 45) continue;
-    break;
-  }
-  if (url.charCodeAt(i) !== 58 || url.charCodeAt(i + 1) !== 47 || url.charCodeAt(i + 2) !== 47) return null;
-  // the authority: anything up to the first / ? or #, which must be a /
-  for (i += 3; i < n; i++) {
-    c = url.charCodeAt(i);
-    if (c === 47 || c === 63 || c === 35) break;
-  }
-  if (c !== 47 || i >= n) return null;
-  const start = i;
-  // the path: word characters, ~ / -, up to the end, ? or #
-  for (i++; i < n; i++) {
-    c = url.charCodeAt(i);
-    if ((c >= 97 && c <= 122) || (c >= 65 && c <= 90) || (c >= 48 && c <= 57) || c === 95 || c === 126 || c === 47 || c === 45) continue;
-    if (c === 63 || c === 35) break;
-    return null;
-  }
-  return url.slice(start, i);
+  return PLAIN_PATH.exec(url)?.[1] ?? new URL(url).pathname;
 }
 /** Import endpoints take up to 5 MiB and receive the raw body text (shape 3 is not JSON). */
 export const isImportPath = (path: string) => /\/import-(preview|apply)$/.test(path);

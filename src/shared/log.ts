@@ -47,18 +47,12 @@ export function createLogger(
 ): Logger {
   const min = order[level];
   const baseFlat = isFlat(base);
-  const baseEmpty = Object.keys(base).length === 0;
   const emit = (lvl: LogLevel, msg: string, fields?: Record<string, unknown>) => {
     if (order[lvl] < min) return;
-    // A line of plain values with nothing but its own fields (the request line, once per
-    // request): written as JSON.stringify would write the entry below, without building it.
-    if (baseEmpty) {
-      const line = flatLine(lvl, msg, fields);
-      if (line !== null) return write(line, order[lvl] >= order.warn);
-    }
     const entry = { time: isoNow(), level: lvl, msg, ...base, ...fields };
-    // The replacer only turns Error objects into JSON; a line of plain values has none, and
-    // JSON.stringify without a replacer writes the same text in half the time.
+    // The replacer only turns Error objects into JSON; a line of plain values (the request line,
+    // once per request) has none, and JSON.stringify without a replacer writes the same text in
+    // half the time.
     write(baseFlat && isFlat(fields) ? JSON.stringify(entry) : JSON.stringify(entry, errorReplacer), order[lvl] >= order.warn);
   };
   return {
@@ -68,28 +62,6 @@ export function createLogger(
     error: (m, f) => emit("error", m, f),
     child: (fields) => createLogger(level, { ...base, ...fields }, write),
   };
-}
-
-/**
- * `JSON.stringify({ time, level, msg, ...fields })` for fields whose values are no objects, built
- * as text: each value through JSON.stringify (so numbers, strings and what JSON drops come out
- * the same), keys in the same order. Null (the caller builds the object) when a value is an
- * object, a field is named time, level or msg (the spread would overwrite it in place) or its
- * name starts with a digit (an index-like key would come first).
- */
-function flatLine(lvl: LogLevel, msg: string, fields: Record<string, unknown> | undefined): string | null {
-  if (typeof msg !== "string") return null;
-  let out = `{"time":"${isoNow()}","level":"${lvl}","msg":${JSON.stringify(msg)}`;
-  for (const k in fields) {
-    if (!Object.hasOwn(fields, k)) continue;
-    const v = fields[k];
-    if (typeof v === "object" && v !== null) return null;
-    // An index-like key goes first in an object's own order (before time); the object path keeps that.
-    if (k === "time" || k === "level" || k === "msg" || (k.charCodeAt(0) >= 48 && k.charCodeAt(0) <= 57)) return null;
-    const text = JSON.stringify(v);
-    if (text !== undefined) out += `,${JSON.stringify(k)}:${text}`;
-  }
-  return out + "}";
 }
 
 /** No value is an object (so none is an Error, at any depth). */
