@@ -1,5 +1,6 @@
 // The fixed cost of a request, in process: app.handle(new Request(...)) in a loop on cheap rows
-// (health, a cached /mods page, autocomplete, server detail, a mod's metrics, a 404) and on the
+// (health, a cached /mods page, autocomplete, server detail, a mod's or a community's metrics, a
+// server's 365-day stats, a 404) and on the
 // varied rows that pay it on top of their own work (any online server's detail, varied game-server
 // filters, popular mod_ids, two random words, tag + sort + page, deep pages, autocomplete prefixes,
 // any mod's detail and deps, any server's 1–365-day stats: the same queries as bench/run.ts's
@@ -10,6 +11,7 @@
 //   bun bench/fixed-cost.ts [--dir <dir for a kept copy>] [--iterations N] [--rounds R] [--only regex]
 //   bun --cpu-prof --cpu-prof-dir /tmp/x bench/fixed-cost.ts --only health --iterations 200000 --rounds 1
 //   bun bench/fixed-cost.ts --before /tmp/tree-before [--rounds 9]   (rounds alternated with another tree's app)
+//   bun bench/fixed-cost.ts --before /tmp/tree-before --interleave   (the two apps take turns batch by batch)
 //   bun bench/fixed-cost.ts --serve 5 [--rounds 3] [--only regex]   (listening, wrk at 32 connections: CPU µs a request served)
 //
 // Without --dir it copies bench/data/full.db to a temp dir first (1.5 GB, ~2 s) and removes it.
@@ -88,6 +90,8 @@ const rows: { name: string; path: () => string; vary?: (rnd: () => number) => st
   { name: "not found (404)", path: fixed("/api/v1/no-such-route") },
   { name: "server detail", path: fixed(`/api/v1/game-servers/${id.server_busy}`) },
   { name: "/mod/:id/metrics", path: fixed(`/mod/${id.mod_popular}/metrics`) },
+  { name: "/community/:slug/metrics", path: fixed(`/community/${id.community_slug}/metrics`) },
+  { name: "server stats 365 days", path: fixed(`/api/v1/game-servers/${id.server_typical}/stats?days=365`) },
   ...(VARIED.some((n) => only.test(n))
     ? (() => {
         // The varied rows' query sequences, seeded as bench/run.ts's (each row its own stream).
@@ -117,6 +121,7 @@ const handle = (path: string, to: App = app) => {
  * awaits alone never leaves the microtask queue, and those deferred callbacks would pile up.
  */
 const BATCH = Number(argOf("batch", "32"));
+const interleave = process.argv.includes("--interleave");
 const consume = (p: Promise<Response>) => p.then((res) => res.arrayBuffer());
 async function run(path: () => string, n: number, to: App = app) {
   for (let i = 0; i < n; i += BATCH) {
@@ -171,7 +176,24 @@ for (const r of rows) {
     a.bytes = body.length;
     await run(a.path, 2048, a.app);
   }
-  for (let k = 0; k < rounds; k++) {
+  if (interleave && per.length > 1) {
+    // --interleave: within each round the apps take turns batch by batch (A B B A ...), each
+    // batch's CPU counted to its app: a change of the machine's load within a round then falls on
+    // both alike, where whole rounds of one app each see their own minute of it.
+    for (let k = 0; k < rounds; k++) {
+      const sums = per.map(() => 0);
+      for (let i = 0; i < iterations; i += BATCH) {
+        const order = (i / BATCH) % 2 ? per.map((_, j) => per.length - 1 - j) : per.map((_, j) => j);
+        for (const j of order) {
+          const c = process.cpuUsage();
+          await run(per[j]!.path, BATCH, per[j]!.app);
+          const d = process.cpuUsage(c);
+          sums[j]! += d.user + d.system;
+        }
+      }
+      per.forEach((a, j) => a.us.push(sums[j]! / iterations));
+    }
+  } else for (let k = 0; k < rounds; k++) {
     // Alternated (before, after, after, before, ...) so neither always runs first.
     for (const a of k % 2 ? per.slice().reverse() : per) {
       // CPU time of the process, not wall time: on a shared machine the wall clock counts the

@@ -1,13 +1,16 @@
-// generation(): a generation counter read once per run of JavaScript and per write through the
-// connection, never stale: this connection's writes are seen at once (triggers included), another
-// connection's commits from the next run on, and nothing is kept inside or across a rolled-back
-// transaction.
+// generation(): a generation counter read once per turn of the event loop and per write through
+// the connection: this connection's writes are seen at once (triggers included), another
+// connection's commits from the next turn on, and nothing is kept inside or across a rolled-back
+// transaction. dataVersion(): PRAGMA data_version kept the same way.
 import { afterEach, beforeEach, describe, expect, test } from "bun:test";
 import { Database } from "bun:sqlite";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { generation, generationKey } from "./statements";
+import { dataVersion, generation, generationKey, inOneRead } from "./statements";
+
+/** The next turn of the event loop (the kept values are dropped by a setImmediate). */
+const nextTurn = () => new Promise<void>((resolve) => setImmediate(resolve));
 
 describe("generation", () => {
   let dir: string;
@@ -41,13 +44,35 @@ describe("generation", () => {
     expect(generation(db, "catalog_state", "detail_gen")).toBe(2);
   });
 
-  test("another connection's commit is seen from the next run on", async () => {
+  test("another connection's commit is seen from the next turn on", async () => {
     expect(generation(db, "catalog_state", "detail_gen")).toBe(1);
     other.run("UPDATE catalog_state SET value = 5 WHERE key = 'detail_gen'");
-    // The same run shares one state (as one read would have been before or after the commit).
+    // The same turn shares one state (as one read would have been before or after the commit),
+    // across runs of JavaScript (microtasks) too: the requests Bun answers in one turn.
     expect(generation(db, "catalog_state", "detail_gen")).toBe(1);
     await Promise.resolve();
+    expect(generation(db, "catalog_state", "detail_gen")).toBe(1);
+    await nextTurn();
     expect(generation(db, "catalog_state", "detail_gen")).toBe(5);
+  });
+
+  test("dataVersion: another connection's commit moves it from the next turn on; inside a transaction it is SQLite's", async () => {
+    await nextTurn();
+    const v = dataVersion(db);
+    other.run("UPDATE catalog_state SET value = 6 WHERE key = 'detail_gen'");
+    expect(dataVersion(db)).toBe(v);
+    await Promise.resolve();
+    expect(dataVersion(db)).toBe(v);
+    await nextTurn();
+    const moved = dataVersion(db);
+    expect(moved).not.toBe(v);
+    // This connection's own commits do not move it (total_changes() is what sees those).
+    db.run("INSERT INTO mods (name) VALUES ('a')");
+    await nextTurn();
+    expect(dataVersion(db)).toBe(moved);
+    db.exec("BEGIN");
+    expect(dataVersion(db)).toBe((db.query("PRAGMA data_version").values() as [number][])[0]![0]);
+    db.exec("ROLLBACK");
   });
 
   test("generationKey: several counters as one key, moving with any of them, inside a transaction too", async () => {
@@ -56,7 +81,7 @@ describe("generation", () => {
     db.run("INSERT INTO mods (name) VALUES ('a')");
     expect(key()).toBe("2|10|0|");
     other.run("UPDATE catalog_state SET value = 11 WHERE key = 'fts_gen'");
-    await Promise.resolve();
+    await nextTurn();
     expect(key()).toBe("2|11|0|");
     db.exec("BEGIN");
     db.run("INSERT INTO mods (name) VALUES ('b')");
@@ -77,5 +102,25 @@ describe("generation", () => {
     db.run("INSERT INTO mods (name) VALUES ('b')");
     db.exec("ROLLBACK");
     expect(generation(db, "catalog_state", "detail_gen")).toBe(1);
+  });
+
+  test("inOneRead: the reads share one snapshot, the transaction ends even when the read throws, and inside a transaction it runs as is", () => {
+    const value = () => (db.query("SELECT value FROM catalog_state WHERE key = 'detail_gen'").get() as { value: number }).value;
+    const seen = inOneRead(db, () => {
+      const first = value();
+      other.run("UPDATE catalog_state SET value = 7 WHERE key = 'detail_gen'");
+      return [first, value(), db.inTransaction];
+    });
+    expect(seen).toEqual([1, 1, true]);
+    expect(db.inTransaction).toBe(false);
+    expect(value()).toBe(7);
+    expect(() => inOneRead(db, () => { throw new Error("no such community"); })).toThrow("no such community");
+    expect(db.inTransaction).toBe(false);
+    db.exec("BEGIN");
+    db.run("INSERT INTO mods (name) VALUES ('a')");
+    expect(inOneRead(db, value)).toBe(8); // the trigger's write, in the open transaction
+    expect(db.inTransaction).toBe(true);
+    db.exec("ROLLBACK");
+    expect(value()).toBe(7);
   });
 });

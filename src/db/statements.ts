@@ -43,14 +43,20 @@ export function insertRows(sqlite: Database, head: string, cols: number, rows: r
  * A generation counter: one row of a small key/value state table (catalog_state, live_state) that
  * triggers move on every write a structure or answer kept in memory depends on. Reading it is a
  * read transaction of its own, and in WAL mode each one takes and drops a lock on the shared
- * memory file (two fcntl calls and an fstat: ~3-4 µs, most of it in the kernel); a catalog
- * search read two or three of them (fts_gen for the index, mods_gen for the orders, detail_gen
- * for the summaries). Here the whole table is read in one statement and its values are kept
- * until the current run of JavaScript ends (a queued microtask drops them) or this connection
- * writes anything (total_changes(), no transaction, ~0.2 µs, moves with every INSERT, UPDATE
- * and DELETE through it, triggers included). So every read still sees a write made before it
- * through this connection, and a commit by another connection or process from the next run on:
- * what one read in the same run would have seen, as the reads of one request share one state.
+ * memory file (two fcntl calls and an fstat, most of it in the kernel: ~3-4 µs on a quiet machine,
+ * 8-10 µs on the shared 2-core bench machine, where a system call is dear); a catalog search read
+ * two or three of them (fts_gen for the index, mods_gen for the orders, detail_gen for the
+ * summaries). Here the whole table is read in one statement and its values are kept until the
+ * current turn of the event loop ends (a setImmediate drops them: Bun runs it at the start of the
+ * next turn, before it polls for more requests) or this connection writes anything
+ * (total_changes(), no transaction, ~0.2 µs, moves with every INSERT, UPDATE and DELETE through
+ * it, triggers included). So every read still sees a write made before it through this
+ * connection (the service has one), and a commit by another connection or process from the next
+ * turn on. The requests of one turn share one state: all of them had arrived when the turn polled
+ * them, before the first read, so each answer is the state at a moment between its request and
+ * its answer. Kept per run of JavaScript instead (a microtask, until issue 29 round 5), a served
+ * request read the table itself: ~1.2 reads a request under wrk at 32 clients, ~0.05 a turn (~20
+ * requests a turn).
  * Inside a transaction nothing is kept (its reads take no lock of their own, and a rollback moves
  * no counter): every read there is SQLite's, and the values kept before it are dropped.
  */
@@ -71,7 +77,7 @@ export function generationKey(sqlite: Database, table: "catalog_state" | "live_s
   return out;
 }
 
-/** The table's counters as kept for this run of JavaScript (read now if not kept); null inside a transaction. */
+/** The table's counters as kept for this turn of the event loop (read now if not kept); null inside a transaction. */
 function generationValues(sqlite: Database, table: "catalog_state" | "live_state"): Map<string, number> | null {
   let per = generationMemos.get(sqlite);
   if (!per) generationMemos.set(sqlite, (per = new Map()));
@@ -90,7 +96,7 @@ function generationValues(sqlite: Database, table: "catalog_state" | "live_state
     if (!m.queued) {
       m.queued = true;
       const memo = m;
-      queueMicrotask(() => {
+      setImmediate(() => {
         memo.values = null;
         memo.queued = false;
       });
@@ -99,3 +105,41 @@ function generationValues(sqlite: Database, table: "catalog_state" | "live_state
   return m.values;
 }
 const generationMemos = new WeakMap<Database, Map<string, { values: Map<string, number> | null; changes: number; queued: boolean }>>();
+
+/**
+ * PRAGMA data_version (moves when another connection or process commits), kept as `generation`
+ * keeps its counters: until the current turn of the event loop ends, never inside a transaction.
+ * The pragma is a read transaction too (two fcntl calls and an fstat, ~8 µs on the bench machine)
+ * and the stat series read it on every request. Pair it with total_changes() for this
+ * connection's own writes.
+ */
+export function dataVersion(sqlite: Database): number {
+  if (sqlite.inTransaction) return (stmt(sqlite, "PRAGMA data_version").values() as [number][])[0]![0];
+  let m = dataVersions.get(sqlite);
+  if (!m) dataVersions.set(sqlite, (m = { version: null }));
+  if (m.version === null) {
+    m.version = (stmt(sqlite, "PRAGMA data_version").values() as [number][])[0]![0];
+    const memo = m;
+    setImmediate(() => {
+      memo.version = null;
+    });
+  }
+  return m.version;
+}
+const dataVersions = new WeakMap<Database, { version: number | null }>();
+
+/**
+ * `read()` inside one read transaction (BEGIN … COMMIT; inside a transaction already, as it is):
+ * several statements outside a transaction are a WAL read transaction each, two fcntl calls and an
+ * fstat apiece (~8 µs on the bench machine); together they take the lock once and read one
+ * snapshot. Only for reads: a write in `read()` would commit with it.
+ */
+export function inOneRead<T>(sqlite: Database, read: () => T): T {
+  if (sqlite.inTransaction) return read();
+  stmt(sqlite, "BEGIN").run();
+  try {
+    return read();
+  } finally {
+    stmt(sqlite, "COMMIT").run();
+  }
+}

@@ -15,7 +15,7 @@ export interface Generational<T extends { gen: number }> {
 
 /**
  * @param table, key the generation counter: the row `key` of catalog_state or live_state (read
- *   through `generation` in src/db/statements.ts: once per run of JavaScript and per write)
+ *   through `generation` in src/db/statements.ts: once per turn of the event loop and per write)
  * @param build builds the structure as of generation `gen` (in its own read transaction)
  */
 export function generational<T extends { gen: number }>(

@@ -181,6 +181,20 @@ describe("RateLimiter", () => {
       rl.consume("k");
     }).toThrow("too many requests");
   });
+
+  test("over counts as hit does: 0 while allowed, then what hit's retryAfter says, in step with a limiter driven by hit", () => {
+    let now = 0;
+    const a = new RateLimiter(3, 10_000, () => now, 50);
+    const b = new RateLimiter(3, 10_000, () => now, 50);
+    for (let i = 0; i < 400; i++) {
+      now += 97 * (i % 7);
+      const key = "k" + (i % 60); // more keys than the bound: evictions too
+      const r = b.hit(key);
+      expect(a.over(key)).toBe(r.allowed ? 0 : r.retryAfter);
+      expect(a.peek(key)).toEqual(b.peek(key));
+      expect(a.size).toBe(b.size);
+    }
+  });
 });
 
 describe("query strings", () => {

@@ -197,7 +197,9 @@ export function httpPlugin(deps: Deps, server: () => Server<any> | null | undefi
     // request's `set.headers` when it creates the context (it does already for CORS's), instead of
     // a second copy in the hook below.
     .headers(SECURITY_HEADERS)
-    .onRequest(async ({ request, set }) => {
+    // Synchronous but for a request with a credential (whose caller is looked up first): an async
+    // hook made a promise a request. Elysia awaits what it returns either way.
+    .onRequest(({ request, set }) => {
       const id = request.headers.get("x-request-id")?.slice(0, 100) || crypto.randomUUID();
       const path = pathOf(request.url);
       (set as WithMeta)[META] = { id, start: performance.now(), path };
@@ -221,10 +223,8 @@ export function httpPlugin(deps: Deps, server: () => Server<any> | null | undefi
       }
 
       if ((anonLimiter || userLimiter) && !isRateLimitExempt(path) && !isPageLoad(request.method, path)) {
-        const hasCredential = request.headers.has("authorization") || request.headers.has("x-api-key");
-        const caller = hasCredential ? await callerOf(deps, request).catch(() => null) : null;
-        const r = caller ? userLimiter?.hit("u:" + caller.id) : anonLimiter?.hit("ip:" + clientIp(deps, request, server()));
-        if (r && !r.allowed) return early(request, set, tooManyRequests(path, r.retryAfter, id));
+        if (request.headers.has("authorization") || request.headers.has("x-api-key")) return limitCaller(request, set, path, id);
+        return limitAddress(request, set, path, id);
       }
     })
     .onTransform({ as: "global" }, (ctx) => {
@@ -291,6 +291,19 @@ export function httpPlugin(deps: Deps, server: () => Server<any> | null | undefi
       if (m?.loggedEarly) return;
       logRequest(request, m, m?.errorStatus ?? (response instanceof Response ? response.status : typeof set.status === "number" ? set.status : 200));
     });
+
+  /** The global limit for a request with a credential: its user's when valid, else its address's. */
+  async function limitCaller(request: Request, set: object, path: string, id: string): Promise<Response | undefined> {
+    const caller = await callerOf(deps, request).catch(() => null);
+    if (!caller) return limitAddress(request, set, path, id);
+    const retryAfter = userLimiter?.over("u:" + caller.id) ?? 0;
+    if (retryAfter > 0) return early(request, set, tooManyRequests(path, retryAfter, id));
+  }
+
+  function limitAddress(request: Request, set: object, path: string, id: string): Response | undefined {
+    const retryAfter = anonLimiter?.over("ip:" + clientIp(deps, request, server())) ?? 0;
+    if (retryAfter > 0) return early(request, set, tooManyRequests(path, retryAfter, id));
+  }
 
   function logRequest(request: Request, m: RequestMeta | undefined, status: number) {
     deps.log.info("request", {

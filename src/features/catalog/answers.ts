@@ -6,8 +6,8 @@
 // Generations (src/db/custom/98_catalog_answers_gen.sql): triggers move catalog_state.detail_gen
 // on every write to mods (but the crawl's listed_at mark) and mod_dependencies, growth_gen on every
 // write to mod_growth and mod_growth_buckets, by any code path or process. A lookup reads the
-// generation (`generation` in src/db/statements.ts: one read of catalog_state per run of
-// JavaScript and per write through the connection) and drops every answer of another one, so no answer
+// generation (`generation` in src/db/statements.ts: one read of catalog_state per turn of the
+// event loop and per write through the connection) and drops every answer of another one, so no answer
 // outlives a write it depends on. Bounded in bytes (2 a character, the least recently used answer
 // out first; `many`'s parts of pages are read with peek, oldest first out), each store by its own
 // cap and all answer caches together by their shared budget (src/shared/bytes-lru.ts).

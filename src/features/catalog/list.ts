@@ -23,7 +23,7 @@ export interface ListModsParams {
  * The version of everything these answers read: triggers move catalog_state's detail_gen on every
  * write to a mods column (a catalog entry added, removed, renamed, its state or image changed...),
  * mods_gen on every write to mod_tags, fts_gen on every change of what mods_fts holds (docs/catalog.md).
- * Read through `generation` (once per run of JavaScript and per write through the connection). A
+ * Read through `generation` (once per turn of the event loop and per write through the connection). A
  * write elsewhere (a scan's servers, the job queue, an API key's last use) keeps the answers; before
  * issue 29 round 4 any write through the connection (total_changes()) dropped them all, and every
  * prefix the autocomplete was asked for next was computed again.

@@ -14,7 +14,7 @@
 // is read from SQLite once per mod-list version (game_server_mods_ver, moved by every write to the
 // server's mod rows) and kept with the snapshot's list of that version, which the next snapshot
 // carries over while the version stays: between scans, and across scans for unchanged servers, a
-// request reads no SQL but the two generations (one statement a run of JavaScript, db/statements). The catalog's side of each mod (name, size, image,
+// request reads no SQL but the two generations (one statement a turn of the event loop, db/statements). The catalog's side of each mod (name, size, image,
 // version, scanned versions: a mods row is wide, its description before those columns) is read
 // once a catalog generation. Whole answers of 64 KB or more are also kept per live snapshot and
 // catalog generation (least recently used out), so a busy server's 105 KB answer is sent as is.
@@ -53,7 +53,7 @@ const encoder = new TextEncoder();
 const sizeOf = (k: string, v: Uint8Array) => v.byteLength + k.length * 2 + 64;
 const J = JSON.stringify;
 
-/** live_state.catalog_gen (db/statements `generation`: read with servers_gen, once per run of JavaScript). */
+/** live_state.catalog_gen (db/statements `generation`: read with servers_gen, once per turn of the event loop). */
 const readCatalogGen = (sqlite: Database) => generation(sqlite, "live_state", "catalog_gen");
 
 /** Per snapshot: the catalog generation its kept answers were joined at, and the answers by server id. */

@@ -5,6 +5,7 @@
 import type { Deps } from "../../deps";
 import { AppError } from "../../shared/errors";
 import { stmt } from "./repository";
+import { inOneRead } from "../../db/statements";
 import { ONLINE_WINDOW } from "./entry";
 
 const escapeLabel = (v: string) => v.replace(/\\/g, "\\\\").replace(/"/g, '\\"').replace(/\n/g, "\\n");
@@ -62,6 +63,11 @@ export function serverMetrics(deps: Pick<Deps, "sqlite" | "clock">, id: string):
 }
 
 export function communityMetrics(deps: Pick<Deps, "sqlite" | "clock">, slug: string): string {
+  // Three statements, one read transaction (db/statements inOneRead: ~48 → ~30 µs a request).
+  return inOneRead(deps.sqlite, () => communityMetricsRead(deps, slug));
+}
+
+function communityMetricsRead(deps: Pick<Deps, "sqlite" | "clock">, slug: string): string {
   const c = stmt(deps.sqlite, `SELECT id, slug, name FROM communities WHERE slug = ?`).get(slug) as
     | { id: string; slug: string; name: string }
     | null;

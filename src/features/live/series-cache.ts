@@ -5,7 +5,8 @@
 // with:
 // - the database state it was read at: total_changes() of this connection (every INSERT, UPDATE or
 //   DELETE through it, triggers included: a scan, a roll-up, a test's raw SQL) and
-//   PRAGMA data_version (a commit by any other connection or process). Another state drops every
+//   PRAGMA data_version (a commit by any other connection or process, seen from the next turn of the
+//   event loop on: `dataVersion` in src/db/statements.ts). Another state drops every
 //   answer at once (the catalog's small answer caches in src/features/catalog/list.ts key on
 //   total_changes() alone);
 // - the times it holds for: a read depends on the clock only through the start of its range (the
@@ -22,6 +23,7 @@
 import type { Database } from "bun:sqlite";
 import { BytesLru } from "../../shared/bytes-lru";
 import { stmt } from "./repository";
+import { dataVersion } from "../../db/statements";
 
 const encoder = new TextEncoder();
 
@@ -75,7 +77,7 @@ function cacheOf(sqlite: Database): SeriesCache {
   let c = caches.get(sqlite);
   if (!c) caches.set(sqlite, (c = new SeriesCache()));
   const changes = (stmt(sqlite, "SELECT total_changes()").values() as [number][])[0]![0];
-  const version = (stmt(sqlite, "PRAGMA data_version").values() as [number][])[0]![0];
+  const version = dataVersion(sqlite); // kept for the turn of the event loop (src/db/statements.ts)
   c.sync(changes, version);
   return c;
 }

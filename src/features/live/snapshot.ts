@@ -87,7 +87,7 @@ const asciiLower = (s: string) => s.replace(/[A-Z]+/g, (m) => m.toLowerCase());
 let builds = 0;
 const snapshots = new WeakMap<Database, LiveSnapshot>();
 
-/** live_state.servers_gen (src/db/statements.ts `generation`: once per run of JavaScript and per write). */
+/** live_state.servers_gen (src/db/statements.ts `generation`: once per turn of the event loop and per write). */
 const readGen = (sqlite: Database) => generation(sqlite, "live_state", "servers_gen");
 
 /** The current snapshot, built on first use and whenever SQLite moved on since it was read. */
