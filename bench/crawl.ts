@@ -13,8 +13,6 @@
 // service spent from then until the queue is empty (read from /proc/<pid>/stat); `start_cpu_s`
 // is its start, `cpu_s_with_start` the sum (what this bench reported before round 3 of issue 29);
 // `threads_cpu_s` splits `cpu_s` by the service's thread names (/proc/<pid>/task/*/stat).
-// The service starts with RUNTIME_ENV (src/shared/runtime-flags.ts: the allocator setting every
-// file of ours that starts the service sets); --inproc re-runs this script with it when missing.
 // --inproc runs the same jobs in this process through JobQueue.drain (for
 // `bun --cpu-prof bench/crawl.ts --inproc`), timed with cpuUsage.
 import { spawn } from "bun";
@@ -26,7 +24,6 @@ import { loadConfig } from "../src/config";
 import { createDeps } from "../src/runtime";
 import { createMemoryLogger } from "../src/shared/log";
 import { JOB_SCRAPE_FULL } from "../src/features/scraper/jobs";
-import { RUNTIME_ENV, runtimeEnvMissing } from "../src/shared/runtime-flags";
 
 const ROOT = resolve(import.meta.dir, "..");
 function arg(name: string, def?: string): string | undefined {
@@ -35,11 +32,6 @@ function arg(name: string, def?: string): string | undefined {
 }
 const count = Number(arg("count", "42000"));
 const inproc = process.argv.includes("--inproc");
-if (inproc && runtimeEnvMissing().length) {
-  // The allocator reads its settings at start only: this process must be started with them.
-  const p = Bun.spawnSync([process.execPath, ...process.execArgv, ...process.argv.slice(1)], { env: { ...(process.env as Record<string, string>), ...RUNTIME_ENV }, stdio: ["inherit", "inherit", "inherit"] });
-  process.exit(p.exitCode ?? 1);
-}
 const bin = arg("bin");
 const keep = arg("keep");
 
@@ -127,7 +119,7 @@ if (inproc) {
   const port = probe.port;
   probe.stop(true);
   const svc = spawn(cmd, {
-    env: { ...(process.env as Record<string, string>), ...RUNTIME_ENV, ...env, LOADOUT_PORT: String(port), LOADOUT_HOST: "127.0.0.1", LOADOUT_JWT_SECRET: "crawl-bench-secret-crawl-bench-secret-0123" },
+    env: { ...(process.env as Record<string, string>), ...env, LOADOUT_PORT: String(port), LOADOUT_HOST: "127.0.0.1", LOADOUT_JWT_SECRET: "crawl-bench-secret-crawl-bench-secret-0123" },
     stdout: "ignore",
     stderr: "inherit",
   });

@@ -23,15 +23,8 @@ import { withPageCache } from "../src/db/client";
 import { liveRepo, withoutServerTriggers } from "../src/features/live/repository";
 import { publishLiveSnapshot, snapshotWithUsage, type LiveSnapshot } from "../src/features/live/snapshot";
 import type { SeedMeta } from "./seed";
-import { RUNTIME_ENV, runtimeEnvMissing } from "../src/shared/runtime-flags";
 
 const ROOT = resolve(import.meta.dir, "..");
-if (runtimeEnvMissing().length) {
-  // The scan runs in this process, which must start as the service does (src/shared/runtime-flags.ts:
-  // the allocator reads its settings at start only), so it is run again with them.
-  const p = Bun.spawnSync([process.execPath, ...process.execArgv, ...process.argv.slice(1)], { env: { ...(process.env as Record<string, string>), ...RUNTIME_ENV }, stdio: ["inherit", "inherit", "inherit"] });
-  process.exit(p.exitCode ?? 1);
-}
 const argOf = (n: string, d: string) => {
   const i = process.argv.indexOf(`--${n}`);
   return i > 0 ? process.argv[i + 1]! : d;

@@ -13,7 +13,6 @@ import { queueFirstRun } from "./features/scraper/jobs";
 import { enqueueScan } from "./features/live/jobs";
 import { webAssets } from "./features/web/assets";
 import { startIdleCollector } from "./shared/idle-gc";
-import { RUNTIME_ENV, runtimeEnvMissing } from "./shared/runtime-flags";
 import { startDetailWarmer } from "./features/live";
 
 /** A second `serve` on a data dir another process serves: one line, exit 1. */
@@ -61,12 +60,6 @@ export async function serve(config: Config) {
         );
       }
     }
-  }
-  const missingEnv = runtimeEnvMissing();
-  if (missingEnv.length) {
-    deps.log.warn("started without the runtime environment the service is meant to have (read by Bun's allocator at start only): a workshop crawl costs ~15-25 % more CPU; see docs/operations.md", {
-      set: missingEnv.map((k) => `${k}=${RUNTIME_ENV[k]}`),
-    });
   }
   deps.log.info("loadout started", {
     version: VERSION,
