@@ -151,15 +151,21 @@ describe("workshop client", () => {
     });
   });
 
-  test("the rate limit spaces requests 1/rps apart", async () => {
-    fake = startFakeWorkshop({ mods: smallCatalog() });
+  /** A client on virtual time whose fetch records the (virtual) time each request goes out. */
+  function timedClient(f: FakeWorkshop, extra: Partial<ConstructorParameters<typeof WorkshopClient>[0]>) {
     const vt = virtualTime();
     const sentAt: number[] = [];
     const timedFetch = ((input: string | URL | Request, init?: RequestInit) => {
       sentAt.push(vt.now());
       return fetch(input, init);
     }) as typeof fetch;
-    const c = new WorkshopClient({ baseUrl: fake.url, rps: 2, now: vt.now, sleep: vt.sleep, fetch: timedFetch });
+    const make = (more: typeof extra) => new WorkshopClient({ baseUrl: f.url, now: vt.now, sleep: vt.sleep, fetch: timedFetch, ...more });
+    return { c: make(extra), make, vt, sentAt };
+  }
+
+  test("the rate limit spaces requests 1/rps apart", async () => {
+    fake = startFakeWorkshop({ mods: smallCatalog() });
+    const { c, sentAt } = timedClient(fake, { rps: 2 });
     await c.getBuildId(); // first request: no wait
     await Promise.all([c.listing({ page: 1 }), c.listing({ page: 2 }), c.listing({ page: 3 })]);
     expect(sentAt.length).toBe(4);
@@ -168,13 +174,7 @@ describe("workshop client", () => {
 
   test("at a high rate, requests whose slots share a window go together at its end, never before their slot", async () => {
     fake = startFakeWorkshop({ mods: smallCatalog() });
-    const vt = virtualTime();
-    const sentAt: number[] = [];
-    const timedFetch = ((input: string | URL | Request, init?: RequestInit) => {
-      sentAt.push(vt.now());
-      return fetch(input, init);
-    }) as typeof fetch;
-    const c = new WorkshopClient({ baseUrl: fake.url, rps: 1000, coalesceMs: 10, now: vt.now, sleep: vt.sleep, fetch: timedFetch });
+    const { c, make, vt, sentAt } = timedClient(fake, { rps: 1000, coalesceMs: 10 });
     const t0 = vt.now(); // 1,000,000: a window starts here
     await c.getBuildId(); // slot t0: no wait
     await Promise.all(Array.from({ length: 29 }, (_, i) => c.listing({ page: i + 1 })));
@@ -187,7 +187,7 @@ describe("workshop client", () => {
     expect(sorted.filter((at) => at === t0 + 10).length).toBe(10);
     // Without coalescing each request waits for its own slot.
     sentAt.length = 0;
-    const each = new WorkshopClient({ baseUrl: fake.url, rps: 1000, coalesceMs: 0, now: vt.now, sleep: vt.sleep, fetch: timedFetch });
+    const each = make({ rps: 1000, coalesceMs: 0 });
     await each.getBuildId();
     await Promise.all(Array.from({ length: 9 }, (_, i) => each.listing({ page: i + 1 })));
     expect(new Set(sentAt).size).toBe(10);
