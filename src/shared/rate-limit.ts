@@ -38,15 +38,8 @@ export class RateLimiter {
    */
   over(key: string): number {
     const t = this.now();
-    this.sweep(t);
-    let w = this.windows.get(key);
-    if (!w || t - w.start >= this.windowMs) {
-      w = { start: t, count: 0 };
-      this.windows.delete(key); // re-insert at the end: insertion order is age order
-      this.windows.set(key, w);
-      if (this.windows.size > this.maxKeys) this.evictOldest();
-    }
-    if (w.count + 1 > this.limit) return Math.max(1, Math.ceil((w.start + this.windowMs - t) / 1000));
+    const w = this.windowOf(key, t, true);
+    if (w.count + 1 > this.limit) return this.secondsLeft(w, t);
     w.count++;
     return 0;
   }
@@ -58,20 +51,31 @@ export class RateLimiter {
 
   private take(key: string, n: number): RateLimitResult {
     const t = this.now();
+    const w = this.windowOf(key, t, n > 0);
+    const retryAfter = this.secondsLeft(w, t);
+    if (w.count + n > this.limit) return { allowed: false, remaining: 0, retryAfter };
+    w.count += n;
+    return { allowed: true, remaining: this.limit - w.count, retryAfter };
+  }
+
+  /** The key's window at `t`: a new one once the last has passed, stored only when `keep`. */
+  private windowOf(key: string, t: number, keep: boolean): { start: number; count: number } {
     this.sweep(t);
     let w = this.windows.get(key);
     if (!w || t - w.start >= this.windowMs) {
       w = { start: t, count: 0 };
-      if (n > 0) {
+      if (keep) {
         this.windows.delete(key); // re-insert at the end: insertion order is age order
         this.windows.set(key, w);
         if (this.windows.size > this.maxKeys) this.evictOldest();
       }
     }
-    const retryAfter = Math.max(1, Math.ceil((w.start + this.windowMs - t) / 1000));
-    if (w.count + n > this.limit) return { allowed: false, remaining: 0, retryAfter };
-    w.count += n;
-    return { allowed: true, remaining: this.limit - w.count, retryAfter };
+    return w;
+  }
+
+  /** Seconds until the window resets (at least 1). */
+  private secondsLeft(w: { start: number }, t: number): number {
+    return Math.max(1, Math.ceil((w.start + this.windowMs - t) / 1000));
   }
 
   /** Hits and throws 429 (with Retry-After) when over the limit. */
