@@ -82,29 +82,38 @@ function generationValues(sqlite: Database, table: "catalog_state" | "live_state
   let per = generationMemos.get(sqlite);
   if (!per) generationMemos.set(sqlite, (per = new Map()));
   let m = per.get(table);
-  if (!m) per.set(table, (m = { values: null, changes: -1, queued: false }));
+  if (!m) per.set(table, (m = { kept: new KeptForTurn(), changes: -1 }));
   if (sqlite.inTransaction) {
-    m.values = null;
+    m.kept.value = null;
     return null;
   }
   const changes = (stmt(sqlite, "SELECT total_changes()").values() as [number][])[0]![0];
-  if (m.values === null || m.changes !== changes) {
+  if (m.kept.value === null || m.changes !== changes) {
     const values = new Map<string, number>();
     for (const [k, v] of stmt(sqlite, `SELECT key, value FROM ${table}`).values() as [string, number][]) values.set(k, v);
-    m.values = values;
     m.changes = changes;
-    if (!m.queued) {
-      m.queued = true;
-      const memo = m;
+    return m.kept.keep(values);
+  }
+  return m.kept.value;
+}
+const generationMemos = new WeakMap<Database, Map<string, { kept: KeptForTurn<Map<string, number>>; changes: number }>>();
+
+/** A value kept until the current turn of the event loop ends: one setImmediate a turn drops it. */
+class KeptForTurn<T> {
+  value: T | null = null;
+  private queued = false;
+  keep(value: T): T {
+    this.value = value;
+    if (!this.queued) {
+      this.queued = true;
       setImmediate(() => {
-        memo.values = null;
-        memo.queued = false;
+        this.value = null;
+        this.queued = false;
       });
     }
+    return value;
   }
-  return m.values;
 }
-const generationMemos = new WeakMap<Database, Map<string, { values: Map<string, number> | null; changes: number; queued: boolean }>>();
 
 /**
  * PRAGMA data_version (moves when another connection or process commits), kept as `generation`
@@ -114,19 +123,13 @@ const generationMemos = new WeakMap<Database, Map<string, { values: Map<string, 
  * connection's own writes.
  */
 export function dataVersion(sqlite: Database): number {
-  if (sqlite.inTransaction) return (stmt(sqlite, "PRAGMA data_version").values() as [number][])[0]![0];
-  let m = dataVersions.get(sqlite);
-  if (!m) dataVersions.set(sqlite, (m = { version: null }));
-  if (m.version === null) {
-    m.version = (stmt(sqlite, "PRAGMA data_version").values() as [number][])[0]![0];
-    const memo = m;
-    setImmediate(() => {
-      memo.version = null;
-    });
-  }
-  return m.version;
+  const read = () => (stmt(sqlite, "PRAGMA data_version").values() as [number][])[0]![0];
+  if (sqlite.inTransaction) return read();
+  let kept = dataVersions.get(sqlite);
+  if (!kept) dataVersions.set(sqlite, (kept = new KeptForTurn()));
+  return kept.value ?? kept.keep(read());
 }
-const dataVersions = new WeakMap<Database, { version: number | null }>();
+const dataVersions = new WeakMap<Database, KeptForTurn<number>>();
 
 /**
  * `read()` inside one read transaction (BEGIN … COMMIT; inside a transaction already, as it is):
