@@ -1,6 +1,6 @@
 // The fixed cost of a request, in process: app.handle(new Request(...)) in a loop on cheap rows
 // (health, a cached /mods page, autocomplete, server detail, a mod's or a community's metrics, a
-// server's 365-day stats, a 404) and on the
+// server's and the global 365-day stats, a 404) and on the
 // varied rows that pay it on top of their own work (any online server's detail, varied game-server
 // filters, popular mod_ids, two random words, tag + sort + page, deep pages, autocomplete prefixes,
 // any mod's detail and deps, any server's 1–365-day stats: the same queries as bench/run.ts's
@@ -92,6 +92,7 @@ const rows: { name: string; path: () => string; vary?: (rnd: () => number) => st
   { name: "/mod/:id/metrics", path: fixed(`/mod/${id.mod_popular}/metrics`) },
   { name: "/community/:slug/metrics", path: fixed(`/community/${id.community_slug}/metrics`) },
   { name: "server stats 365 days", path: fixed(`/api/v1/game-servers/${id.server_typical}/stats?days=365`) },
+  { name: "global players 365 days", path: fixed("/api/v1/stats/global-players?days=365") },
   ...(VARIED.some((n) => only.test(n))
     ? (() => {
         // The varied rows' query sequences, seeded as bench/run.ts's (each row its own stream).

@@ -5,7 +5,9 @@
 import type { Deps } from "../../deps";
 import { AppError } from "../../shared/errors";
 import { stmt } from "./repository";
-import { inOneRead } from "../../db/statements";
+import type { Database } from "bun:sqlite";
+import { dataVersion, inOneRead } from "../../db/statements";
+import { BytesLru } from "../../shared/bytes-lru";
 import { ONLINE_WINDOW } from "./entry";
 
 const escapeLabel = (v: string) => v.replace(/\\/g, "\\\\").replace(/"/g, '\\"').replace(/\n/g, "\\n");
@@ -62,29 +64,99 @@ export function serverMetrics(deps: Pick<Deps, "sqlite" | "clock">, id: string):
     .toString();
 }
 
+/**
+ * A community's metrics text, kept (issue 29 round 6: the three statements were ~30 µs of a
+ * ~90 µs request) while
+ * - the database stands where it was read: total_changes() of this connection and PRAGMA
+ *   data_version (another connection's or process's commit, seen from the next turn of the event
+ *   loop: `dataVersion` in src/db/statements.ts), as the series answers (series-cache.ts); any
+ *   write drops every kept text;
+ * - the clock stays where the same servers count as online: a server counts while
+ *   now ≤ last_seen_at + ONLINE_WINDOW, so the read says from which time to which the set it
+ *   counted holds (`from`: one past the newest of those not counted leaving the window; `until`:
+ *   the oldest of those counted leaving it).
+ * An unknown slug is 404 and keeps nothing.
+ */
 export function communityMetrics(deps: Pick<Deps, "sqlite" | "clock">, slug: string): string {
+  const c = communityCacheOf(deps.sqlite);
+  const now = deps.clock.now();
+  const kept = c.texts.get(slug);
+  if (kept !== undefined && kept.from <= now && now <= kept.until) {
+    c.hits++;
+    return kept.text;
+  }
+  c.misses++;
   // Three statements, one read transaction (db/statements inOneRead: ~48 → ~30 µs a request).
-  return inOneRead(deps.sqlite, () => communityMetricsRead(deps, slug));
+  const read = inOneRead(deps.sqlite, () => communityMetricsRead(deps.sqlite, slug, now));
+  c.texts.set(slug, read);
+  return read.text;
 }
 
-function communityMetricsRead(deps: Pick<Deps, "sqlite" | "clock">, slug: string): string {
-  const c = stmt(deps.sqlite, `SELECT id, slug, name FROM communities WHERE slug = ?`).get(slug) as
+interface KeptMetrics {
+  text: string;
+  /** The clock times for which the read counts the same servers online. */
+  from: number;
+  until: number;
+}
+
+class CommunityMetricsCache {
+  readonly texts = new BytesLru<KeptMetrics>(COMMUNITY_METRICS_CACHE_BYTES, (slug, m) => 2 * (slug.length + m.text.length) + 64);
+  hits = 0;
+  misses = 0;
+  changes = -1;
+  version = -1;
+}
+
+/** At most this many bytes of community metrics texts are kept per database (~1.8 KB each). */
+export const COMMUNITY_METRICS_CACHE_BYTES = 2 * 2 ** 20;
+
+const communityCaches = new WeakMap<Database, CommunityMetricsCache>();
+
+/** The database's kept community metrics, emptied when the database moved since they were read. */
+function communityCacheOf(sqlite: Database): CommunityMetricsCache {
+  let c = communityCaches.get(sqlite);
+  if (!c) communityCaches.set(sqlite, (c = new CommunityMetricsCache()));
+  const changes = (stmt(sqlite, "SELECT total_changes()").values() as [number][])[0]![0];
+  const version = dataVersion(sqlite);
+  if (changes !== c.changes || version !== c.version) {
+    c.texts.clear();
+    c.changes = changes;
+    c.version = version;
+  }
+  return c;
+}
+
+/** Lookups of community metrics answered from memory and read anew (tests). */
+export function communityMetricsCacheStats(sqlite: Database): { hits: number; misses: number; texts: number } {
+  const c = communityCaches.get(sqlite);
+  return { hits: c?.hits ?? 0, misses: c?.misses ?? 0, texts: c?.texts.size ?? 0 };
+}
+
+function communityMetricsRead(sqlite: Database, slug: string, now: number): KeptMetrics {
+  const c = stmt(sqlite, `SELECT id, slug, name FROM communities WHERE slug = ?`).get(slug) as
     | { id: string; slug: string; name: string }
     | null;
   if (!c) throw new AppError(404, "community not found");
   const s = stmt(
-    deps.sqlite,
+    sqlite,
     `SELECT count(*) AS total,
        count(CASE WHEN last_seen_at >= $since THEN 1 END) AS online,
        coalesce(sum(CASE WHEN last_seen_at >= $since THEN player_count END), 0) AS players,
-       coalesce(sum(CASE WHEN last_seen_at >= $since THEN queue_players_count END), 0) AS queue
+       coalesce(sum(CASE WHEN last_seen_at >= $since THEN queue_players_count END), 0) AS queue,
+       min(CASE WHEN last_seen_at >= $since THEN last_seen_at END) AS oldest_online,
+       max(CASE WHEN last_seen_at < $since THEN last_seen_at END) AS newest_offline
      FROM game_servers WHERE community_id = $id`,
-  ).get({ id: c.id, since: deps.clock.now() - ONLINE_WINDOW }) as { total: number; online: number; players: number; queue: number };
-  const lists = (
-    stmt(deps.sqlite, `SELECT count(*) AS n FROM lists WHERE community_id = ? AND is_public = 1`).get(c.id) as { n: number }
-  ).n;
+  ).get({ id: c.id, since: now - ONLINE_WINDOW }) as {
+    total: number;
+    online: number;
+    players: number;
+    queue: number;
+    oldest_online: number | null;
+    newest_offline: number | null;
+  };
+  const lists = (stmt(sqlite, `SELECT count(*) AS n FROM lists WHERE community_id = ? AND is_public = 1`).get(c.id) as { n: number }).n;
   const l = { community_id: c.id };
-  return new MetricsText()
+  const text = new MetricsText()
     .gauge("loadout_community_info", "Community information (always 1)", { community_id: c.id, slug: c.slug, name: c.name }, 1)
     .gauge("loadout_community_servers_total", "Game servers assigned to the community", l, s.total)
     .gauge("loadout_community_servers_online", "Assigned servers that reported within the last hour", l, s.online)
@@ -92,4 +164,9 @@ function communityMetricsRead(deps: Pick<Deps, "sqlite" | "clock">, slug: string
     .gauge("loadout_community_queue_total", "Queued players on the community's online servers", l, s.queue)
     .gauge("loadout_community_public_lists_total", "Public mod lists of the community", l, lists)
     .toString();
+  return {
+    text,
+    from: s.newest_offline === null ? -Infinity : s.newest_offline + ONLINE_WINDOW + 1,
+    until: s.oldest_online === null ? Infinity : s.oldest_online + ONLINE_WINDOW,
+  };
 }
