@@ -13,8 +13,7 @@ RUN apt-get update && apt-get install -y --no-install-recommends ca-certificates
  && mkdir -p /data && chown loadout /data
 COPY --from=build /src/dist/loadout /usr/local/bin/loadout
 USER loadout
-# MIMALLOC_PURGE_HOLES_MIN_INTERVAL: read by Bun's allocator at start only (src/shared/runtime-flags.ts RUNTIME_ENV).
-ENV LOADOUT_DATA_DIR=/data LOADOUT_PORT=8080 LOADOUT_HOST=0.0.0.0 MIMALLOC_PURGE_HOLES_MIN_INTERVAL=1000
+ENV LOADOUT_DATA_DIR=/data LOADOUT_PORT=8080 LOADOUT_HOST=0.0.0.0
 VOLUME ["/data"]
 EXPOSE 8080
 HEALTHCHECK --interval=30s --timeout=5s --start-period=10s --retries=3 \

@@ -13,10 +13,8 @@
 // service spent from then until the queue is empty (read from /proc/<pid>/stat); `start_cpu_s`
 // is its start, `cpu_s_with_start` the sum (what this bench reported before round 3 of issue 29);
 // `threads_cpu_s` splits `cpu_s` by the service's thread names (/proc/<pid>/task/*/stat).
-// The service starts with RUNTIME_ENV (src/shared/runtime-flags.ts, the allocator setting it is
-// meant to have) unless this environment or --env sets those variables. --env NAME=VALUE sets a
-// variable in the service's environment only (an allocator setting to compare: the allocator's
-// default is MIMALLOC_PURGE_HOLES_MIN_INTERVAL=100); --after S reports the service's RSS S seconds after the crawl, idle.
+// --env NAME=VALUE sets a variable in the service's environment only (an allocator setting to
+// compare); --after S reports the service's RSS S seconds after the crawl, idle.
 // --inproc runs the same jobs in this process through JobQueue.drain (for
 // `bun --cpu-prof bench/crawl.ts --inproc`), timed with cpuUsage.
 import { spawn } from "bun";
@@ -28,7 +26,6 @@ import { loadConfig } from "../src/config";
 import { createDeps } from "../src/runtime";
 import { createMemoryLogger } from "../src/shared/log";
 import { JOB_SCRAPE_FULL } from "../src/features/scraper/jobs";
-import { RUNTIME_ENV, runtimeEnvUnset } from "../src/shared/runtime-flags";
 
 const ROOT = resolve(import.meta.dir, "..");
 function arg(name: string, def?: string): string | undefined {
@@ -37,12 +34,6 @@ function arg(name: string, def?: string): string | undefined {
 }
 const count = Number(arg("count", "42000"));
 const inproc = process.argv.includes("--inproc");
-if (inproc && Object.keys(runtimeEnvUnset()).length) {
-  // The service runs this work with the allocator setting it starts with (src/shared/runtime-flags.ts,
-  // read at a process's start only), so this process is run again with it.
-  const p = Bun.spawnSync([process.execPath, ...process.execArgv, ...process.argv.slice(1)], { env: { ...(process.env as Record<string, string>), ...runtimeEnvUnset() }, stdio: ["inherit", "inherit", "inherit"] });
-  process.exit(p.exitCode ?? 1);
-}
 const bin = arg("bin");
 const keep = arg("keep");
 // --after S: keep the service running S seconds after the crawl, idle, and report its RSS then
@@ -144,7 +135,7 @@ if (inproc) {
   const port = probe.port;
   probe.stop(true);
   const svc = spawn(cmd, {
-    env: { ...RUNTIME_ENV, ...(process.env as Record<string, string>), ...env, ...svcEnv, LOADOUT_PORT: String(port), LOADOUT_HOST: "127.0.0.1", LOADOUT_JWT_SECRET: "crawl-bench-secret-crawl-bench-secret-0123" },
+    env: { ...(process.env as Record<string, string>), ...env, ...svcEnv, LOADOUT_PORT: String(port), LOADOUT_HOST: "127.0.0.1", LOADOUT_JWT_SECRET: "crawl-bench-secret-crawl-bench-secret-0123" },
     stdout: "ignore",
     stderr: "inherit",
   });

@@ -9,7 +9,6 @@ import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { spawn } from "bun";
 import { liveCopy } from "./live-copy";
-import { RUNTIME_ENV } from "../src/shared/runtime-flags";
 
 const argOf = (n: string, d: string) => {
   const i = process.argv.indexOf(`--${n}`);
@@ -20,7 +19,7 @@ const seconds = Number(argOf("seconds", "20"));
 const { dir, done } = liveCopy("full", "");
 const port = 20000 + Math.floor(Math.random() * 20000);
 const p = spawn([bin], {
-  env: { ...RUNTIME_ENV, ...(process.env as Record<string, string>), LOADOUT_DATA_DIR: dir, LOADOUT_PORT: String(port), LOADOUT_HOST: "127.0.0.1", LOADOUT_SCHEDULES: "off", LOADOUT_LOG_LEVEL: "error", LOADOUT_JWT_SECRET: "bench-jwt-secret-bench-jwt-secret-0123456789" },
+  env: { ...(process.env as Record<string, string>), LOADOUT_DATA_DIR: dir, LOADOUT_PORT: String(port), LOADOUT_HOST: "127.0.0.1", LOADOUT_SCHEDULES: "off", LOADOUT_LOG_LEVEL: "error", LOADOUT_JWT_SECRET: "bench-jwt-secret-bench-jwt-secret-0123456789" },
   stdout: "ignore",
   stderr: "inherit",
 });

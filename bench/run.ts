@@ -27,7 +27,6 @@ import { seed, schemaFingerprint, benchApiKey, type SeedMeta } from "./seed";
 import { driveWrites, writePlan, type LoadFigures, type WriteLoad } from "./writes";
 import { mulberry32 } from "../test/fixtures/prng";
 import { driveWrk, wrkAvailable } from "./wrk";
-import { RUNTIME_ENV } from "../src/shared/runtime-flags";
 
 const ROOT = resolve(import.meta.dir, "..");
 const BUN = process.execPath;
@@ -293,7 +292,6 @@ async function waitFor200(url: string, timeoutMs: number): Promise<number> {
 
 function serviceEnv(dataDir: string, port: number): Record<string, string> {
   return {
-    ...RUNTIME_ENV, // as the service is meant to start (src/shared/runtime-flags.ts); an own value in this environment wins
     ...(process.env as Record<string, string>),
     LOADOUT_DATA_DIR: dataDir,
     LOADOUT_PORT: String(port),
@@ -752,7 +750,7 @@ export async function runBench(opts: BenchOptions) {
   // a shared file would make the baseline's writes wait for SQLite's lock across processes.
   const baseDbPath = join(dataDir, "baseline.db");
   copyFileSync(dbPath, baseDbPath);
-  const base = spawn([BUN, join(ROOT, "bench/baseline.ts"), baseDbPath, String(bport)], { cwd: ROOT, env: { ...RUNTIME_ENV, ...(process.env as Record<string, string>) }, stdout: "ignore", stderr: "inherit" });
+  const base = spawn([BUN, join(ROOT, "bench/baseline.ts"), baseDbPath, String(bport)], { cwd: ROOT, stdout: "ignore", stderr: "inherit" });
   const S = `http://127.0.0.1:${port}`;
   const B = `http://127.0.0.1:${bport}`;
   const rows: Row[] = [];

@@ -23,15 +23,8 @@ import { withPageCache } from "../src/db/client";
 import { liveRepo, withoutServerTriggers } from "../src/features/live/repository";
 import { publishLiveSnapshot, snapshotWithUsage, type LiveSnapshot } from "../src/features/live/snapshot";
 import type { SeedMeta } from "./seed";
-import { runtimeEnvUnset } from "../src/shared/runtime-flags";
 
 const ROOT = resolve(import.meta.dir, "..");
-if (Object.keys(runtimeEnvUnset()).length) {
-  // The service runs this work with the allocator setting it starts with (src/shared/runtime-flags.ts,
-  // read at a process's start only), so this process is run again with it.
-  const p = Bun.spawnSync([process.execPath, ...process.execArgv, ...process.argv.slice(1)], { env: { ...(process.env as Record<string, string>), ...runtimeEnvUnset() }, stdio: ["inherit", "inherit", "inherit"] });
-  process.exit(p.exitCode ?? 1);
-}
 const argOf = (n: string, d: string) => {
   const i = process.argv.indexOf(`--${n}`);
   return i > 0 ? process.argv[i + 1]! : d;

@@ -9,7 +9,6 @@ import { driveWrk } from "./wrk";
 import { variedEndpoints, vocabulary } from "./run";
 import { mulberry32 } from "../test/fixtures/prng";
 import type { SeedMeta } from "./seed";
-import { RUNTIME_ENV } from "../src/shared/runtime-flags";
 
 const argOf = (n: string, d: string) => {
   const i = process.argv.indexOf(`--${n}`);
@@ -29,7 +28,7 @@ const rows: { name: string; path: string; vary?: (r: () => number) => string }[]
 ];
 const port = 20000 + Math.floor(Math.random() * 20000);
 const svc = spawn([bin], {
-  env: { ...RUNTIME_ENV, ...(process.env as Record<string, string>), LOADOUT_DATA_DIR: dir, LOADOUT_PORT: String(port), LOADOUT_HOST: "127.0.0.1", LOADOUT_SCHEDULES: "off", LOADOUT_TRUST_PROXY: "true", LOADOUT_LOG_LEVEL: "warn", LOADOUT_JWT_SECRET: "bench-jwt-secret-bench-jwt-secret-0123456789" },
+  env: { ...(process.env as Record<string, string>), LOADOUT_DATA_DIR: dir, LOADOUT_PORT: String(port), LOADOUT_HOST: "127.0.0.1", LOADOUT_SCHEDULES: "off", LOADOUT_TRUST_PROXY: "true", LOADOUT_LOG_LEVEL: "warn", LOADOUT_JWT_SECRET: "bench-jwt-secret-bench-jwt-secret-0123456789" },
   stdout: "ignore",
   stderr: "inherit",
 });

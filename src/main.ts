@@ -4,8 +4,6 @@ import { parseArgs } from "node:util";
 import { loadConfig, ConfigError, type Config } from "./config";
 import { VERSION } from "./version";
 import { lockedMessage, tryLockDataDir } from "./shared/data-dir";
-import { runtimeEnvUnset } from "./shared/runtime-flags";
-import { isCompiled } from "./shared/compiled";
 
 const HELP = `loadout ${VERSION}: mod catalog, mod lists and server deployment for Arma Reforger communities
 
@@ -37,22 +35,6 @@ function exclusiveOrFail(config: Config, command: string, advice: string) {
   return held.lock;
 }
 
-/**
- * `serve` started without the allocator's settings (src/shared/runtime-flags.ts RUNTIME_ENV, read
- * at the process's start only): the same command runs again in place with them (same pid, same
- * arguments and runtime flags), before anything else is opened. If that fails, it goes on as it is
- * (serve logs a warning).
- */
-function reexecWithRuntimeEnv(argv: string[]) {
-  const unset = runtimeEnvUnset();
-  if (Object.keys(unset).length === 0) return;
-  // The compiled binary carries its runtime flags itself; from source, `bun <flags> src/main.ts`.
-  const args = isCompiled() ? [process.execPath, ...argv] : [process.execPath, ...process.execArgv, process.argv[1]!, ...argv];
-  try {
-    process.execve!(process.execPath, args, { ...(process.env as Record<string, string>), ...unset });
-  } catch {}
-}
-
 async function main(argv: string[]) {
   if (argv.includes("--version") || argv[0] === "version") {
     console.log(VERSION);
@@ -72,7 +54,6 @@ async function main(argv: string[]) {
   const command = argv[0] ?? "serve";
   switch (command) {
     case "serve": {
-      reexecWithRuntimeEnv(argv);
       const { serve, DataDirTakenError } = await import("./server");
       try {
         await serve(config);

@@ -13,7 +13,6 @@ import { queueFirstRun } from "./features/scraper/jobs";
 import { enqueueScan } from "./features/live/jobs";
 import { webAssets } from "./features/web/assets";
 import { startIdleCollector } from "./shared/idle-gc";
-import { RUNTIME_ENV } from "./shared/runtime-flags";
 import { startDetailWarmer } from "./features/live";
 
 /** A second `serve` on a data dir another process serves: one line, exit 1. */
@@ -61,13 +60,6 @@ export async function serve(config: Config) {
         );
       }
     }
-  }
-  const differs = Object.entries(RUNTIME_ENV).filter(([k, v]) => process.env[k] !== v);
-  if (differs.length) {
-    deps.log.warn("started without the allocator setting the service is meant to have (read at start only): a workshop crawl costs ~10 % more CPU; see docs/operations.md", {
-      meant: differs.map(([k, v]) => `${k}=${v}`),
-      has: differs.map(([k]) => `${k}=${process.env[k] ?? ""}`),
-    });
   }
   deps.log.info("loadout started", {
     version: VERSION,
