@@ -4,7 +4,7 @@
 // listing walk, every detail batch and the dependency scrapes it queues. What is measured is our
 // side only: the CPU seconds (user + system) of the process that crawls.
 //
-//   bun bench/crawl.ts [--count 42000] [--bin dist/loadout] [--inproc] [--keep DIR]
+//   bun bench/crawl.ts [--count 42000] [--bin dist/loadout] [--inproc] [--keep DIR] [--env NAME=VALUE]… [--after S]
 //
 // Default: the service itself (`bun src/main.ts`, or the compiled binary with --bin) with its job
 // worker, as in production (LOADOUT_SCHEDULES=off). Its start is measured apart: the crawl is
@@ -13,6 +13,8 @@
 // service spent from then until the queue is empty (read from /proc/<pid>/stat); `start_cpu_s`
 // is its start, `cpu_s_with_start` the sum (what this bench reported before round 3 of issue 29);
 // `threads_cpu_s` splits `cpu_s` by the service's thread names (/proc/<pid>/task/*/stat).
+// --env NAME=VALUE sets a variable in the service's environment only (an allocator setting to
+// compare); --after S reports the service's RSS S seconds after the crawl, idle.
 // --inproc runs the same jobs in this process through JobQueue.drain (for
 // `bun --cpu-prof bench/crawl.ts --inproc`), timed with cpuUsage.
 import { spawn } from "bun";
@@ -34,6 +36,18 @@ const count = Number(arg("count", "42000"));
 const inproc = process.argv.includes("--inproc");
 const bin = arg("bin");
 const keep = arg("keep");
+// --after S: keep the service running S seconds after the crawl, idle, and report its RSS then
+// (`rss_after_s_mib`: what the allocator and the idle collection gave back).
+const after = Number(arg("after", "0"));
+// --env NAME=VALUE (repeatable): set in the service's environment only (not this process's or the fake's).
+const svcEnv: Record<string, string> = {};
+process.argv.forEach((a, i) => {
+  if (a !== "--env") return;
+  const kv = process.argv[i + 1] ?? "";
+  const eq = kv.indexOf("=");
+  if (eq <= 0) throw new Error(`--env wants NAME=VALUE, got ${kv}`);
+  svcEnv[kv.slice(0, eq)] = kv.slice(eq + 1);
+});
 
 const TICK = 100; // USER_HZ of /proc/<pid>/stat on Linux
 function procCpuSeconds(pid: number): number {
@@ -88,6 +102,8 @@ let t0 = performance.now();
 let cpu: number;
 let startCpu: number | null = null;
 let rss = 0;
+let rssAfter: number | null = null;
+let tEnd: number | null = null;
 let threads: Record<string, number> | null = null;
 const phases: { at_s: number; cpu_s: number; mods: number; pending: number }[] = [];
 const pendingOf = (db: Database) => (db.query("SELECT count(*) AS n FROM jobs WHERE status IN ('queued', 'running')").get() as { n: number }).n;
@@ -119,7 +135,7 @@ if (inproc) {
   const port = probe.port;
   probe.stop(true);
   const svc = spawn(cmd, {
-    env: { ...(process.env as Record<string, string>), ...env, LOADOUT_PORT: String(port), LOADOUT_HOST: "127.0.0.1", LOADOUT_JWT_SECRET: "crawl-bench-secret-crawl-bench-secret-0123" },
+    env: { ...(process.env as Record<string, string>), ...env, ...svcEnv, LOADOUT_PORT: String(port), LOADOUT_HOST: "127.0.0.1", LOADOUT_JWT_SECRET: "crawl-bench-secret-crawl-bench-secret-0123" },
     stdout: "ignore",
     stderr: "inherit",
   });
@@ -173,21 +189,32 @@ if (inproc) {
       .filter(([, s]) => s > 0)
       .sort((a, b) => b[1] - a[1]),
   );
+  // Threads that ended during the crawl (JavaScriptCore's JIT workers end when idle and start
+  // again) are in the process's CPU but no longer under /proc/<pid>/task.
+  const ended = cpu - Object.values(threads).reduce((a, b) => a + b, 0);
+  if (ended >= 0.05) threads["(ended threads)"] = Math.round(ended * 100) / 100;
+  tEnd = performance.now();
+  if (after > 0) {
+    await Bun.sleep(after * 1000);
+    rssAfter = rssMiB(svc.pid);
+  }
   svc.kill("SIGTERM");
   await svc.exited;
 }
 
-const wall = (performance.now() - t0) / 1000;
+const wall = ((tEnd ?? performance.now()) - t0) / 1000;
 const requests = await stopFake();
 const db = new Database(join(dir, "loadout.db"), { readonly: true });
 const counted = (sql: string) => (db.query(sql).get() as { n: number }).n;
 const result = {
   mode: inproc ? "in process (JobQueue.drain)" : bin ? `service ${bin}` : "service (bun src/main.ts)",
   catalog: count,
+  ...(Object.keys(svcEnv).length ? { service_env: svcEnv } : {}),
   cpu_s: Math.round(cpu * 10) / 10,
   ...(startCpu === null ? {} : { start_cpu_s: Math.round(startCpu * 10) / 10, cpu_s_with_start: Math.round((cpu + startCpu) * 10) / 10 }),
   wall_s: Math.round(wall),
   rss_mib: rss,
+  ...(rssAfter === null ? {} : { [`rss_after_${after}s_mib`]: rssAfter }),
   requests,
   cpu_ms_per_request: Math.round((cpu * 1000 * 100) / requests.requests!) / 100,
   mods: counted("SELECT count(*) AS n FROM mods WHERE state != 'unknown'"),
