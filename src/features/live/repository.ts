@@ -174,7 +174,10 @@ export class CatalogLookup {
     catalogCaches.set(this.sqlite, { gen: this.gen, mods });
   }
 }
-export type ModRow = [server_sid: number, workshop_id: string, name: string, version: string | null, position: number];
+/** One mod of a server's list as game_server_mod_lists stores it (a6_server_mod_lists.sql). */
+export type ModEntry = [workshop_id: string, name: string, version: string | null, position: number];
+/** A server's whole new mod list (insertMods). */
+export type ModList = [server_sid: number, entries: ModEntry[]];
 /** One change of a server's mod list, as the changelog answers it (without the time). */
 export type ChangeEntry = [
   action: "added" | "removed" | "updated",
@@ -189,26 +192,39 @@ export type ModEvent = [sid: number, time: number, changes: ChangeEntry[]];
 
 export const liveRepo = {
   /**
-   * New game_server_mods_by_sid rows. Many at once (a first sight: ~200,000) go in without the
-   * per-row generation trigger (a1_server_mods_by_sid.sql, a2_server_mods_ver.sql), which then
-   * cost a third of the insert: it is dropped and created again from its own stored text around
-   * the insert, inside the caller's transaction, and the generation moves once instead (and the
-   * servers' mod-list versions are set to it). No other connection can see the table
-   * without it (the change commits whole, or rolls back with the rows).
+   * The scan's new and changed mod lists, one game_server_mod_lists row each (a6_server_mod_lists.sql):
+   * a list's entries [workshop_id, name, version, position] in the order found (by position; sorting
+   * them by workshop id cost a first sight ~70 ms); an empty list deletes its row. A
+   * first sight's ~5,000 lists (~200,000 mods; from BULK_ROWS mods on) go in without the per-row
+   * generation trigger, which is dropped and created again from its own stored text around the
+   * insert, inside the caller's transaction, and the generation moves once instead (and the
+   * servers' mod-list versions are set to it). No other connection can see the table without it
+   * (the change commits whole, or rolls back with the rows).
    */
-  insertMods(sqlite: Database, rows: ModRow[]) {
-    const insert = () => insertRows(sqlite, `INSERT INTO game_server_mods_by_sid (server_sid, workshop_id, name, version, position)`, 5, rows);
-    if (rows.length < BULK_ROWS) return insert();
+  insertMods(sqlite: Database, lists: ModList[]) {
+    const rows: [number, string][] = [];
+    const emptied: number[] = [];
+    let mods = 0;
+    for (const [sid, entries] of lists) {
+      if (entries.length === 0) {
+        emptied.push(sid);
+        continue;
+      }
+      rows.push([sid, JSON.stringify(entries)]);
+      mods += entries.length;
+    }
+    if (emptied.length > 0) stmt(sqlite, `DELETE FROM game_server_mod_lists WHERE server_sid IN (SELECT value FROM json_each(?))`).run(JSON.stringify(emptied));
+    const insert = () =>
+      insertRows(sqlite, `INSERT INTO game_server_mod_lists (server_sid, mods)`, 2, rows, `ON CONFLICT (server_sid) DO UPDATE SET mods = excluded.mods`);
+    if (mods < BULK_ROWS) return insert();
     withoutRowTrigger(sqlite, "game_server_mods_gen_ins", insert);
     bumpServersGen(sqlite);
     // What the trigger also does per row: each server's mod-list version (a2_server_mods_ver.sql).
-    const sids = new Set<number>();
-    for (const r of rows) sids.add(r[0]);
     stmt(
       sqlite,
       `INSERT OR REPLACE INTO game_server_mods_ver (sid, ver)
        SELECT j.value, (SELECT value FROM live_state WHERE key = 'servers_gen') FROM json_each(?) j`,
-    ).run(JSON.stringify([...sids]));
+    ).run(JSON.stringify(rows.map((r) => r[0])));
   },
 
   /**
@@ -313,17 +329,6 @@ export const liveRepo = {
       `SELECT server_sid, workshop_id, name, version, position FROM game_server_mods_by_sid
        WHERE server_sid IN (SELECT value FROM json_each(?))`,
     ).all(JSON.stringify(serverSids)) as CurrentMod[];
-  },
-
-  updateMod(sqlite: Database, serverSid: number, workshopId: string, name: string, version: string | null, position: number) {
-    stmt(
-      sqlite,
-      `UPDATE game_server_mods_by_sid SET name = ?, version = ?, position = ? WHERE server_sid = ? AND workshop_id = ?`,
-    ).run(name, version, position, serverSid, workshopId);
-  },
-
-  deleteMod(sqlite: Database, serverSid: number, workshopId: string) {
-    stmt(sqlite, `DELETE FROM game_server_mods_by_sid WHERE server_sid = ? AND workshop_id = ?`).run(serverSid, workshopId);
   },
 
   setModSummary(sqlite: Database, id: string, count: number, size: number, hash: string) {

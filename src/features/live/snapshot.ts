@@ -204,7 +204,7 @@ function adoptModLists(sqlite: Database, s: LiveSnapshot) {
 /**
  * For every workshop id, the servers running it: positions in the usage order (`usedAt`, every
  * server seen within the window) and row indexes of the online ones (`rowAt`), each ascending.
- * Each server's mods are read as one text (its primary-key range, the ids joined by spaces) and numbered, only when its
+ * Each server's mods are read as one text (its row of game_server_mod_lists through the view, the ids sorted and joined by spaces) and numbered, only when its
  * mod-list version moved (the cache above); the (server, mod) pairs are counted, then placed into two flat Int32Arrays (a
  * view per mod) walking the servers in usage order and in row order, so each mod's positions
  * come out ascending without a sort.
@@ -239,8 +239,8 @@ function modIndex(
     else stale.push([sid, id, ver]);
   }
   if (stale.length > 0) {
-    // The lists the caller holds are numbered as SQLite would give them (the primary key's order,
-    // by workshop id: ASCII ids, so JavaScript's default sort is the same order), in the same
+    // The lists the caller holds are numbered as a read gives them (a read sorts each list by
+    // workshop id: ASCII ids, so JavaScript's default sort is the same order), in the same
     // place among the others, so every id gets the number a read would give it.
     const toRead = stale.map(([sid]) => sid).filter((sid) => !known?.has(sid));
     // Each list as its count and its ids joined by spaces, split here: ~3× cheaper than a JSON
@@ -251,7 +251,7 @@ function modIndex(
     if (toRead.length > 0) {
       const read = stmt(
         sqlite,
-        `SELECT j.value, (SELECT count(*) || ' ' || coalesce(group_concat(gm.workshop_id, ' '), '')
+        `SELECT j.value, (SELECT count(*) || ' ' || coalesce(group_concat(gm.workshop_id, ' ' ORDER BY gm.workshop_id), '')
            FROM game_server_mods_by_sid gm WHERE gm.server_sid = j.value)
          FROM json_each(?) j`,
       ).values(JSON.stringify(toRead)) as [number, string][];
@@ -265,7 +265,7 @@ function modIndex(
             ? list
             : (JSON.parse(
                 (
-                  stmt(sqlite, `SELECT json_group_array(workshop_id) FROM game_server_mods_by_sid WHERE server_sid = ?`).values(sid) as [string][]
+                  stmt(sqlite, `SELECT json_group_array(workshop_id ORDER BY workshop_id) FROM game_server_mods_by_sid WHERE server_sid = ?`).values(sid) as [string][]
                 )[0]![0],
               ) as string[]),
         );
@@ -274,7 +274,7 @@ function modIndex(
     for (const [sid, id, ver] of stale) {
       const held = known?.get(sid);
       if (held) {
-        // Only the ids not numbered yet need the primary key's order (a first sight: ~5,000 lists
+        // Only the ids not numbered yet need a read's order (by workshop id) (a first sight: ~5,000 lists
         // of ~40, nearly all numbered by the lists before); the order of a list's numbers is
         // immaterial (every mod's positions come out ascending below).
         // One look-up an id: the numbered ones now, the others (-1) once they are numbered.
