@@ -8,7 +8,8 @@
 -- snapshot's list read sorts by workshop id, the detail by position).
 -- `game_server_mods_by_sid` becomes a view with the old columns over the lists (json_each), and
 -- stays writable through INSTEAD OF triggers (each rewrites the server's list), so raw SQL (the
--- tests, an operator) and the readers that take rows keep working; `game_server_mods` (the
+-- tests, an operator) and the readers that take rows keep working (the ids, names and versions
+-- stored as text, as the old columns' affinity did); `game_server_mods` (the
 -- view of a1_server_mods_by_sid.sql, columns server_id, workshop_id, name, version, position)
 -- is made again over it, unchanged. The generation triggers (a1, a2) move to the lists' table
 -- under their old names: every write by any path moves servers_gen and sets the server's
@@ -43,9 +44,9 @@ CREATE TRIGGER game_server_mods_by_sid_ins INSTEAD OF INSERT ON game_server_mods
     WHERE EXISTS (SELECT 1 FROM game_server_mod_lists l, json_each(l.mods) j
                   WHERE l.server_sid = NEW.server_sid AND j.value ->> 0 = NEW.workshop_id);
   INSERT INTO game_server_mod_lists (server_sid, mods)
-    VALUES (NEW.server_sid, json_array(json_array(NEW.workshop_id, coalesce(NEW.name, ''), NEW.version, NEW.position)))
+    VALUES (NEW.server_sid, json_array(json_array(CAST(NEW.workshop_id AS TEXT), CAST(coalesce(NEW.name, '') AS TEXT), CAST(NEW.version AS TEXT), NEW.position)))
   ON CONFLICT (server_sid) DO UPDATE SET
-    mods = json_insert(game_server_mod_lists.mods, '$[#]', json_array(NEW.workshop_id, coalesce(NEW.name, ''), NEW.version, NEW.position));
+    mods = json_insert(game_server_mod_lists.mods, '$[#]', json_array(CAST(NEW.workshop_id AS TEXT), CAST(coalesce(NEW.name, '') AS TEXT), CAST(NEW.version AS TEXT), NEW.position));
 END;
 --> statement-breakpoint
 CREATE TRIGGER game_server_mods_by_sid_upd INSTEAD OF UPDATE ON game_server_mods_by_sid BEGIN
@@ -58,7 +59,7 @@ CREATE TRIGGER game_server_mods_by_sid_upd INSTEAD OF UPDATE ON game_server_mods
   -- In place, on the same server: the one element replaced where it is.
   UPDATE game_server_mod_lists SET mods = json_set(mods,
     (SELECT j.fullkey FROM json_each(game_server_mod_lists.mods) j WHERE j.value ->> 0 = OLD.workshop_id),
-    json_array(NEW.workshop_id, coalesce(NEW.name, ''), NEW.version, NEW.position))
+    json_array(CAST(NEW.workshop_id AS TEXT), CAST(coalesce(NEW.name, '') AS TEXT), CAST(NEW.version AS TEXT), NEW.position))
   WHERE server_sid = OLD.server_sid AND OLD.server_sid IS NEW.server_sid;
   -- To another server: taken out of the old list, inserted into the new one (the insert trigger).
   UPDATE game_server_mod_lists SET mods = (

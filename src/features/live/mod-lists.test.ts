@@ -13,6 +13,7 @@ import { generateBmServers, startFakeBattleMetrics, type FakeBattleMetrics } fro
 import { liveSql } from "../../../test/live-sql";
 import { BattleMetricsClient, readServer } from "./battlemetrics";
 import { runScan } from "./scan";
+import { listIds } from "./snapshot";
 
 const COLS = `server_sid, workshop_id, name, version, position, typeof(version) AS tv, typeof(position) AS tp`;
 
@@ -136,6 +137,33 @@ describe("raw SQL through the views", () => {
     expect(sqlite.query(`SELECT server_sid FROM game_server_mod_lists ORDER BY server_sid`).values()).toEqual([[1]]);
     sqlite.query(`DELETE FROM game_server_mods_by_sid WHERE server_sid = 1`).run();
     expect(sqlite.query(`SELECT count(*) AS n FROM game_server_mod_lists`).get()).toEqual({ n: 0 });
+    // Values stored as the old columns' text affinity stored them.
+    ins.run(2, 1234, 56, 7, 0);
+    expect(rows(2)).toEqual([{ server_sid: 2, workshop_id: "1234", name: "56", version: "7", position: 0, tv: "text", tp: "integer" }]);
+    expect(listIds((sqlite.query(`SELECT mods FROM game_server_mod_lists WHERE server_sid = 2`).get() as any).mods)).toEqual(["1234"]);
+    sqlite.close();
+  });
+});
+
+describe("listIds (the snapshot's read of a list row)", () => {
+  test("gives the ids JSON.parse gives, in order, for every shape of names, versions and ids", () => {
+    const lists: unknown[][][] = [
+      [],
+      [["5A00000000000001", "", null, 0]],
+      [
+        ["5A00000000000002", 'name with ["brackets"] and \\ backslash', "1.0", 0],
+        ["5A00000000000003", "Мод ⚙ \u0000 [\"x\"]", "v[\"", 7],
+        ["5A00000000000004", "a],[\"b", null, 2],
+      ],
+      // Ids of raw SQL: a quote, a backslash, a space, empty.
+      [["ID \"quoted\"", "", null, 0], ["back\\slash", "n", "1", 1], ["with space", "", null, 2], ["", "", null, 3]],
+    ];
+    for (const l of lists) expect(listIds(JSON.stringify(l))).toEqual(l.map((e) => e[0] as string));
+    // As SQLite writes them (json_array, json_group_array), and a row of another shape.
+    const { sqlite } = openDatabase(":memory:");
+    const text = (sqlite.query(`SELECT json_group_array(json_array(v, 'n "q" [\"', NULL, 1)) AS t FROM (SELECT '5A0000000000000A' AS v UNION ALL SELECT 'x"y')`).get() as any).t;
+    expect(listIds(text)).toEqual(["5A0000000000000A", 'x"y']);
+    expect(listIds(`[[123,"n",null,0],["5A00000000000001","",null,1]]`)).toEqual(["123", "5A00000000000001"]);
     sqlite.close();
   });
 });
