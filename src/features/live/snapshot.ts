@@ -211,20 +211,18 @@ function adoptModLists(sqlite: Database, s: LiveSnapshot) {
 export function listIds(text: string): string[] {
   if (text === "[]") return [];
   if (text.startsWith('[["')) {
-    const parts = text.split('["');
-    const out: string[] = new Array(parts.length - 1);
-    let ok = true;
-    for (let k = 1; k < parts.length; k++) {
-      const p = parts[k]!;
-      const end = p.indexOf('"');
-      const id = p.slice(0, end);
-      if (end < 0 || id.includes("\\")) {
-        ok = false;
-        break;
-      }
-      out[k - 1] = id;
+    const out: string[] = [];
+    // At `at`: the opening quote of an entry's id.
+    for (let at = 2; ; ) {
+      const end = text.indexOf('"', at + 1);
+      if (end < 0) break;
+      const id = text.slice(at + 1, end);
+      if (id.includes("\\")) break;
+      out.push(id);
+      const next = text.indexOf('["', end);
+      if (next < 0) return out;
+      at = next + 1;
     }
-    if (ok) return out;
   }
   return (JSON.parse(text) as unknown[][]).map((e) => String(e[0]));
 }
