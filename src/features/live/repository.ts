@@ -195,13 +195,15 @@ export const liveRepo = {
    * The scan's new and changed mod lists, one game_server_mod_lists row each (a6_server_mod_lists.sql):
    * a list's entries [workshop_id, name, version, position] in the order found (by position; sorting
    * them by workshop id cost a first sight ~70 ms); an empty list deletes its row. A
-   * first sight's ~5,000 lists (~200,000 mods; from BULK_ROWS mods on) go in without the per-row
-   * generation trigger, which is dropped and created again from its own stored text around the
-   * insert, inside the caller's transaction, and the generation moves once instead (and the
-   * servers' mod-list versions are set to it). No other connection can see the table without it
+   * first sight's ~5,000 new lists (~200,000 mods; from BULK_ROWS mods in the lists of `fresh`,
+   * the servers the scan inserted, on) go in without the per-row generation trigger (the lists
+   * of known servers are upserts that update, which that trigger does not see): it is dropped
+   * and created again from its own stored text around the insert, inside the caller's
+   * transaction, and the generation moves once instead (and the servers' mod-list versions are
+   * set to it). No other connection can see the table without it
    * (the change commits whole, or rolls back with the rows).
    */
-  insertMods(sqlite: Database, lists: ModList[]) {
+  insertMods(sqlite: Database, lists: ModList[], fresh?: ReadonlySet<number>) {
     const rows: [number, string][] = [];
     const emptied: number[] = [];
     let mods = 0;
@@ -211,7 +213,7 @@ export const liveRepo = {
         continue;
       }
       rows.push([sid, JSON.stringify(entries)]);
-      mods += entries.length;
+      if (!fresh || fresh.has(sid)) mods += entries.length;
     }
     if (emptied.length > 0) stmt(sqlite, `DELETE FROM game_server_mod_lists WHERE server_sid IN (SELECT value FROM json_each(?))`).run(JSON.stringify(emptied));
     const insert = () =>
@@ -437,12 +439,28 @@ export const liveRepo = {
       if (lost.length > 0) {
         const ids = JSON.stringify(lost.map((r) => r[0]));
         stmt(sqlite, `DELETE FROM live_mod_names WHERE workshop_id IN (SELECT value FROM json_each(?))`).run(ids);
-        stmt(
-          sqlite,
-          `INSERT INTO live_mod_names (workshop_id, server_sid)
-           SELECT workshop_id, min(server_sid) FROM game_server_mods_by_sid
-           WHERE name != '' AND workshop_id IN (SELECT value FROM json_each(?)) GROUP BY workshop_id ${upsert}`,
-        ).run(ids);
+        // Each mod's lists found by searching every list's text for the id as it is written in it
+        // (a JSON string) before json_each takes apart the few that hold it: ~0.15 s a mod at full
+        // scale, where one pass through the view takes ~0.5-0.8 s for any number of mods, most of
+        // it json_each (a6_server_mod_lists.sql). An id that JSON writes with an escape, or more
+        // than a few mods at once, take the pass through the view.
+        const plain = (id: string) => !/[\\"\u0000-\u001f\ud800-\udfff]/.test(id);
+        if (lost.length <= 4 && lost.every(([id]) => plain(id))) {
+          const recount = stmt(
+            sqlite,
+            `INSERT INTO live_mod_names (workshop_id, server_sid)
+             SELECT j.value ->> 0, min(l.server_sid) FROM game_server_mod_lists l, json_each(l.mods) j
+             WHERE instr(l.mods, $text) > 0 AND j.value ->> 0 = $id AND j.value ->> 1 != '' GROUP BY j.value ->> 0 ${upsert}`,
+          );
+          for (const [id] of lost) recount.run({ id, text: JSON.stringify(id) });
+        } else {
+          stmt(
+            sqlite,
+            `INSERT INTO live_mod_names (workshop_id, server_sid)
+             SELECT workshop_id, min(server_sid) FROM game_server_mods_by_sid
+             WHERE name != '' AND workshop_id IN (SELECT value FROM json_each(?)) GROUP BY workshop_id ${upsert}`,
+          ).run(ids);
+        }
       }
       const read = known ? changed.filter((sid) => !known.sids.has(sid)) : changed;
       if (read.length > 0) {

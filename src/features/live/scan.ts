@@ -273,7 +273,7 @@ export function writeModRows(deps: Pick<Deps, "sqlite">, state: ScanState): void
   if (lists.length === 0 && events.length === 0) return;
   deps.sqlite
     .transaction(() => {
-      liveRepo.insertMods(deps.sqlite, lists);
+      liveRepo.insertMods(deps.sqlite, lists, state.newSids);
       liveRepo.insertEvents(deps.sqlite, events);
     })
     .immediate();
