@@ -380,7 +380,8 @@ export async function seed(scaleName: string, out: string): Promise<SeedMeta> {
       player_count_limit, queue_players_count, wait_time_estimation, scenario_name, game_version, password_protected, official, tags,
       search_text, mods_count, mods_size_bytes, mods_hash, online, players_sum_7d, samples_7d, avg_players_7d, community_id,
       first_seen_at, last_seen_at) VALUES (?, ?, 'battlemetrics', ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`);
-    const insMod = sqlite.prepare(`INSERT INTO game_server_mods_by_sid (server_sid, workshop_id, name, version, position) VALUES (?, ?, ?, ?, ?)`);
+    // A server's mod list is one row (a6_server_mod_lists.sql): [workshop_id, name, version, position] by position.
+    const insMods = sqlite.prepare(`INSERT INTO game_server_mod_lists (server_sid, mods) VALUES (?, ?)`);
     for (let s = 0; s < S.servers; s++) {
       const online = s < S.online;
       const sid = s + 1;
@@ -408,10 +409,12 @@ export async function seed(scaleName: string, out: string): Promise<SeedMeta> {
       const chosen = new Set<number>();
       while (chosen.size < nMods) chosen.add(zipf(usedPool, 0.9));
       let pos = 0;
+      const entries: [string, string, string, number][] = [];
       for (const m of chosen) {
-        insMod.run(sid, modIds[m]!, chance(0.9) ? modNames[m]! : "", chance(0.9) ? modVersion[m]! : pick(modVersionsList[m]!), pos++);
+        entries.push([modIds[m]!, chance(0.9) ? modNames[m]! : "", chance(0.9) ? modVersion[m]! : pick(modVersionsList[m]!), pos++]);
         size += modSize[m]!;
       }
+      if (entries.length > 0) insMods.run(sid, JSON.stringify(entries));
       serverModRows += nMods;
       const avg7 = online ? limit * pop * 0.75 : 0;
       const samples = online ? 7 * 288 : 0;

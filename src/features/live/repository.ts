@@ -174,7 +174,10 @@ export class CatalogLookup {
     catalogCaches.set(this.sqlite, { gen: this.gen, mods });
   }
 }
-export type ModRow = [server_sid: number, workshop_id: string, name: string, version: string | null, position: number];
+/** One mod of a server's list as game_server_mod_lists stores it (a6_server_mod_lists.sql). */
+export type ModEntry = [workshop_id: string, name: string, version: string | null, position: number];
+/** A server's whole new mod list (insertMods). */
+export type ModList = [server_sid: number, entries: ModEntry[]];
 /** One change of a server's mod list, as the changelog answers it (without the time). */
 export type ChangeEntry = [
   action: "added" | "removed" | "updated",
@@ -189,26 +192,41 @@ export type ModEvent = [sid: number, time: number, changes: ChangeEntry[]];
 
 export const liveRepo = {
   /**
-   * New game_server_mods_by_sid rows. Many at once (a first sight: ~200,000) go in without the
-   * per-row generation trigger (a1_server_mods_by_sid.sql, a2_server_mods_ver.sql), which then
-   * cost a third of the insert: it is dropped and created again from its own stored text around
-   * the insert, inside the caller's transaction, and the generation moves once instead (and the
-   * servers' mod-list versions are set to it). No other connection can see the table
-   * without it (the change commits whole, or rolls back with the rows).
+   * The scan's new and changed mod lists, one game_server_mod_lists row each (a6_server_mod_lists.sql):
+   * a list's entries [workshop_id, name, version, position] in the order found (by position; sorting
+   * them by workshop id cost a first sight ~70 ms); an empty list deletes its row. A
+   * first sight's ~5,000 new lists (~200,000 mods; from BULK_ROWS mods in the lists of `fresh`,
+   * the servers the scan inserted, on) go in without the per-row generation trigger (the lists
+   * of known servers are upserts that update, which that trigger does not see): it is dropped
+   * and created again from its own stored text around the insert, inside the caller's
+   * transaction, and the generation moves once instead (and the servers' mod-list versions are
+   * set to it). No other connection can see the table without it
+   * (the change commits whole, or rolls back with the rows).
    */
-  insertMods(sqlite: Database, rows: ModRow[]) {
-    const insert = () => insertRows(sqlite, `INSERT INTO game_server_mods_by_sid (server_sid, workshop_id, name, version, position)`, 5, rows);
-    if (rows.length < BULK_ROWS) return insert();
+  insertMods(sqlite: Database, lists: ModList[], fresh?: ReadonlySet<number>) {
+    const rows: [number, string][] = [];
+    const emptied: number[] = [];
+    let mods = 0;
+    for (const [sid, entries] of lists) {
+      if (entries.length === 0) {
+        emptied.push(sid);
+        continue;
+      }
+      rows.push([sid, JSON.stringify(entries)]);
+      if (!fresh || fresh.has(sid)) mods += entries.length;
+    }
+    if (emptied.length > 0) stmt(sqlite, `DELETE FROM game_server_mod_lists WHERE server_sid IN (SELECT value FROM json_each(?))`).run(JSON.stringify(emptied));
+    const insert = () =>
+      insertRows(sqlite, `INSERT INTO game_server_mod_lists (server_sid, mods)`, 2, rows, `ON CONFLICT (server_sid) DO UPDATE SET mods = excluded.mods`);
+    if (mods < BULK_ROWS) return insert();
     withoutRowTrigger(sqlite, "game_server_mods_gen_ins", insert);
     bumpServersGen(sqlite);
     // What the trigger also does per row: each server's mod-list version (a2_server_mods_ver.sql).
-    const sids = new Set<number>();
-    for (const r of rows) sids.add(r[0]);
     stmt(
       sqlite,
       `INSERT OR REPLACE INTO game_server_mods_ver (sid, ver)
        SELECT j.value, (SELECT value FROM live_state WHERE key = 'servers_gen') FROM json_each(?) j`,
-    ).run(JSON.stringify([...sids]));
+    ).run(JSON.stringify(rows.map((r) => r[0])));
   },
 
   /**
@@ -313,17 +331,6 @@ export const liveRepo = {
       `SELECT server_sid, workshop_id, name, version, position FROM game_server_mods_by_sid
        WHERE server_sid IN (SELECT value FROM json_each(?))`,
     ).all(JSON.stringify(serverSids)) as CurrentMod[];
-  },
-
-  updateMod(sqlite: Database, serverSid: number, workshopId: string, name: string, version: string | null, position: number) {
-    stmt(
-      sqlite,
-      `UPDATE game_server_mods_by_sid SET name = ?, version = ?, position = ? WHERE server_sid = ? AND workshop_id = ?`,
-    ).run(name, version, position, serverSid, workshopId);
-  },
-
-  deleteMod(sqlite: Database, serverSid: number, workshopId: string) {
-    stmt(sqlite, `DELETE FROM game_server_mods_by_sid WHERE server_sid = ? AND workshop_id = ?`).run(serverSid, workshopId);
   },
 
   setModSummary(sqlite: Database, id: string, count: number, size: number, hash: string) {
@@ -432,12 +439,28 @@ export const liveRepo = {
       if (lost.length > 0) {
         const ids = JSON.stringify(lost.map((r) => r[0]));
         stmt(sqlite, `DELETE FROM live_mod_names WHERE workshop_id IN (SELECT value FROM json_each(?))`).run(ids);
-        stmt(
-          sqlite,
-          `INSERT INTO live_mod_names (workshop_id, server_sid)
-           SELECT workshop_id, min(server_sid) FROM game_server_mods_by_sid
-           WHERE name != '' AND workshop_id IN (SELECT value FROM json_each(?)) GROUP BY workshop_id ${upsert}`,
-        ).run(ids);
+        // Each mod's lists found by searching every list's text for the id as it is written in it
+        // (a JSON string) before json_each takes apart the few that hold it: ~0.15 s a mod at full
+        // scale, where one pass through the view takes ~0.5-0.8 s for any number of mods, most of
+        // it json_each (a6_server_mod_lists.sql). An id that JSON writes with an escape, or more
+        // than a few mods at once, take the pass through the view.
+        const plain = (id: string) => !/[\\"\u0000-\u001f\ud800-\udfff]/.test(id);
+        if (lost.length <= 4 && lost.every(([id]) => plain(id))) {
+          const recount = stmt(
+            sqlite,
+            `INSERT INTO live_mod_names (workshop_id, server_sid)
+             SELECT j.value ->> 0, min(l.server_sid) FROM game_server_mod_lists l, json_each(l.mods) j
+             WHERE instr(l.mods, $text) > 0 AND j.value ->> 0 = $id AND j.value ->> 1 != '' GROUP BY j.value ->> 0 ${upsert}`,
+          );
+          for (const [id] of lost) recount.run({ id, text: JSON.stringify(id) });
+        } else {
+          stmt(
+            sqlite,
+            `INSERT INTO live_mod_names (workshop_id, server_sid)
+             SELECT workshop_id, min(server_sid) FROM game_server_mods_by_sid
+             WHERE name != '' AND workshop_id IN (SELECT value FROM json_each(?)) GROUP BY workshop_id ${upsert}`,
+          ).run(ids);
+        }
       }
       const read = known ? changed.filter((sid) => !known.sids.has(sid)) : changed;
       if (read.length > 0) {
@@ -475,17 +498,38 @@ export const liveRepo = {
     const names = usage.map((u) => found.get(u[0])?.name ?? null);
     const unnamed: number[] = [];
     for (let i = 0; i < names.length; i++) if (!names[i]) unnamed.push(i);
-    const fallback = unnamed.length
-      ? (stmt(
-          sqlite,
-          `SELECT (SELECT x.name FROM live_mod_names f
-             JOIN game_server_mods_by_sid x ON x.server_sid = f.server_sid AND x.workshop_id = f.workshop_id
-             WHERE f.workshop_id = j.value)
-           FROM json_each(?) j ORDER BY j.key`,
-        ).values(JSON.stringify(unnamed.map((i) => usage[i]![0]))) as [string | null][])
-      : [];
     const rows = usage.map(([mod, servers, players], i) => [mod, names[i] || "", servers, players, now]);
-    for (let k = 0; k < unnamed.length; k++) rows[unnamed[k]!]![1] = fallback[k]![0] ?? "";
+    if (unnamed.length > 0) {
+      // The named row of each (live_mod_names: its server's sid), read from the lists of those
+      // servers, each list once: the mods share few such servers (the smallest sid with a name),
+      // and a look-up per mod through the view took each one's list apart with json_each
+      // (~8,000 mods on a first sight: ~0.1 s; a6_server_mod_lists.sql).
+      const at = stmt(
+        sqlite,
+        `SELECT j.key, f.server_sid FROM json_each(?) j JOIN live_mod_names f ON f.workshop_id = j.value`,
+      ).values(JSON.stringify(unnamed.map((i) => usage[i]![0]))) as [number, number][];
+      const bySid = new Map<number, number[]>();
+      for (const [k, sid] of at) {
+        const ks = bySid.get(sid);
+        if (ks) ks.push(k);
+        else bySid.set(sid, [k]);
+      }
+      if (bySid.size > 0) {
+        const lists = stmt(
+          sqlite,
+          `SELECT l.server_sid, l.mods FROM json_each(?) j CROSS JOIN game_server_mod_lists l ON l.server_sid = j.value`,
+        ).values(JSON.stringify([...bySid.keys()])) as [number, string][];
+        for (const [sid, text] of lists) {
+          const named = new Map<string, unknown>();
+          for (const e of JSON.parse(text) as unknown[][]) named.set(String(e[0]), e[1]);
+          for (const k of bySid.get(sid)!) {
+            const i = unnamed[k]!;
+            const name = named.get(usage[i]![0]);
+            if (name !== undefined && name !== null) rows[i]![1] = String(name);
+          }
+        }
+      }
+    }
     stmt(sqlite, `DELETE FROM live_mod_usage`).run();
     insertRows(sqlite, `INSERT INTO live_mod_usage (workshop_id, name, server_count, player_count, updated_at)`, 5, rows);
     // The catalog's live stats read the usage as of this time and subtract what left the

@@ -43,7 +43,7 @@ describe("the scan's bulk insert and the live generation", () => {
 
   test("a first sight goes past the bulk threshold; the trigger is back as migrated and the snapshot is of the committed generation", async () => {
     const migrated = triggerSql();
-    expect(migrated).toContain("AFTER INSERT ON game_server_mods");
+    expect(migrated).toContain("AFTER INSERT ON game_server_mod_lists");
     const before = gen();
     await scan();
     expect(one(`SELECT count(*) AS n FROM game_server_mods`).n).toBeGreaterThanOrEqual(BULK_ROWS);

@@ -15,7 +15,7 @@ import { PermanentJobError } from "../../jobs/queue";
 import { withPageCache } from "../../db/client";
 import { recordSourceError, recordSourceOk } from "../../shared/source-status";
 import { publishLiveSnapshot, rebuildLiveSnapshot, snapshotWithUsage, type KnownLists, type LiveSnapshot } from "./snapshot";
-import { CatalogLookup, liveRepo, withoutServerTriggers, type CatalogMod, type ChangeEntry, type CurrentMod, type ExistingServer, type KnownNames, type ModEvent, type ModRow } from "./repository";
+import { CatalogLookup, liveRepo, withoutServerTriggers, type CatalogMod, type ChangeEntry, type CurrentMod, type ExistingServer, type KnownNames, type ModEntry, type ModEvent, type ModList } from "./repository";
 
 export interface ScanResult {
   /** Registered servers that answered A2S, and those that did not (marked offline). */
@@ -59,10 +59,10 @@ class ScanState {
   pages = 0;
   unknownQueued = new Set<string>();
   bySource = { battlemetrics: 0, a2s: 0 };
-  /** The scan's new game_server_mods rows and changelog rows (one per server), written at its end (writeModRows). */
-  modRows: ModRow[] = [];
+  /** The scan's new and changed mod lists (whole) and changelog rows (one per server), written at its end (writeModRows). */
+  modLists: ModList[] = [];
   events: ModEvent[] = [];
-  /** The sids of the servers this scan inserted with their mod lists (all their rows are in modRows). */
+  /** The sids of the servers this scan inserted with their mod lists (all in modLists). */
   newSids = new Set<number>();
   /** The catalog's rows of the mods this scan met (made inside its transaction; CatalogLookup). */
   catalog: CatalogLookup | null = null;
@@ -71,8 +71,8 @@ class ScanState {
 
 /**
  * Records one page of servers in one transaction: servers, raw points, and the mod diffs of the
- * servers whose list changed (or that are new). Their new mod rows and changelog rows are kept in
- * the state and written once for the whole scan (writeModRows). Returns workshop ids to queue
+ * servers whose list changed (or that are new). Their new mod lists (whole, one row a server) and
+ * changelog rows are kept in the state and written once for the whole scan (writeModRows). Returns workshop ids to queue
  * for a scrape.
  */
 export function processPage(deps: Pick<Deps, "sqlite">, servers: LiveServer[], state: ScanState): string[] {
@@ -210,18 +210,23 @@ export function processPage(deps: Pick<Deps, "sqlite">, servers: LiveServer[], s
       liveRepo.insertRawPoints(sqlite, points);
 
       // Mod diffs for servers whose list changed (or that are new).
-      const { modRows, events } = state;
+      const { modLists, events } = state;
       for (const c of changed) {
         const old = current.get(c.sid) ?? new Map<string, CurrentMod>();
         const changes: ChangeEntry[] = [];
+        // The server's whole new list (one row: game_server_mod_lists), written when anything in
+        // it changed (a mod added, removed, or its name, version or position).
+        const entries: ModEntry[] = new Array(c.server.mods.length);
+        let dirty = c.isNew;
         c.server.mods.forEach((m, position) => {
           const cat = catalog.get(m.workshop_id);
           const o = old.get(m.workshop_id);
           const name = m.name ?? o?.name ?? cat?.name ?? "";
           // A bare id (no version reported) keeps the version we knew.
           const version = m.version ?? o?.version ?? null;
+          entries[position] = [m.workshop_id, name, version, position];
           if (!o) {
-            modRows.push([c.sid, m.workshop_id, name, version, position]);
+            dirty = true;
             changes.push(["added", m.workshop_id, name || (cat?.name ?? ""), null, version, cat?.size_bytes ?? null]);
             state.modChanges++;
             if (!cat && !state.unknownQueued.has(m.workshop_id)) {
@@ -233,18 +238,17 @@ export function processPage(deps: Pick<Deps, "sqlite">, servers: LiveServer[], s
               changes.push(["updated", m.workshop_id, name || (cat?.name ?? ""), o.version, version, cat?.size_bytes ?? null]);
               state.modChanges++;
             }
-            if (o.version !== version || o.name !== name || o.position !== position) {
-              liveRepo.updateMod(sqlite, c.sid, m.workshop_id, name, version, position);
-            }
+            if (o.version !== version || o.name !== name || o.position !== position) dirty = true;
             old.delete(m.workshop_id);
           }
         });
         for (const o of old.values()) {
           const cat = catalog.get(o.workshop_id);
-          liveRepo.deleteMod(sqlite, c.sid, o.workshop_id);
+          dirty = true;
           changes.push(["removed", o.workshop_id, o.name || (cat?.name ?? ""), o.version, null, cat?.size_bytes ?? null]);
           state.modChanges++;
         }
+        if (dirty) modLists.push([c.sid, entries]);
         if (changes.length > 0) events.push([c.sid, time, changes]);
         if (!c.isNew) liveRepo.setModSummary(sqlite, c.id, c.server.mods.length, sizeOf(c.server.mods), c.hash);
       }
@@ -254,22 +258,22 @@ export function processPage(deps: Pick<Deps, "sqlite">, servers: LiveServer[], s
 }
 
 /**
- * Writes the scan's new mod rows and changelog rows, once for the whole scan (before anything
- * reads them: the usage refresh), in the order found: a new server's rows then follow its
- * time-ordered id, so the primary key takes them as appends, and the changelog's rows (one per
- * server, its changes in one JSON array) keep the changelog's order. Sorting the ~200,000
- * mod rows of a first sight by workshop id cost more than it saved (docs/performance.md, "Item 4,
- * the scan").
+ * Writes the scan's new and changed mod lists (one game_server_mod_lists row a server: a first
+ * sight's ~5,000 rows instead of ~200,000 per-mod rows, docs/performance.md "Round 6, scan") and
+ * changelog rows, once for the whole scan (before anything reads them: the usage refresh), in the
+ * order found: new servers' sids are ascending, so the lists' primary key takes them as appends,
+ * and the changelog's rows (one per server, its changes in one JSON array) keep the changelog's
+ * order.
  */
 export function writeModRows(deps: Pick<Deps, "sqlite">, state: ScanState): void {
-  const rows = state.modRows;
+  const lists = state.modLists;
   const events = state.events;
-  state.modRows = [];
+  state.modLists = [];
   state.events = [];
-  if (rows.length === 0 && events.length === 0) return;
+  if (lists.length === 0 && events.length === 0) return;
   deps.sqlite
     .transaction(() => {
-      liveRepo.insertMods(deps.sqlite, rows);
+      liveRepo.insertMods(deps.sqlite, lists, state.newSids);
       liveRepo.insertEvents(deps.sqlite, events);
     })
     .immediate();
@@ -281,11 +285,11 @@ export function writeModRows(deps: Pick<Deps, "sqlite">, state: ScanState): void
  */
 export function newServersLists(state: ScanState): KnownLists {
   const known: KnownLists = new Map();
-  for (const r of state.modRows) {
-    if (!state.newSids.has(r[0])) continue;
-    const list = known.get(r[0]);
-    if (list) list.push(r[1]);
-    else known.set(r[0], [r[1]]);
+  for (const [sid, entries] of state.modLists) {
+    if (!state.newSids.has(sid) || entries.length === 0) continue;
+    const list: string[] = new Array(entries.length);
+    for (let k = 0; k < entries.length; k++) list[k] = entries[k]![0];
+    known.set(sid, list);
   }
   return known;
 }
@@ -297,10 +301,13 @@ export function newServersLists(state: ScanState): KnownLists {
  */
 export function newServersNames(state: ScanState): KnownNames {
   const first = new Map<string, number>();
-  for (const r of state.modRows) {
-    if (r[2] === "" || !state.newSids.has(r[0])) continue;
-    const at = first.get(r[1]);
-    if (at === undefined || r[0] < at) first.set(r[1], r[0]);
+  for (const [sid, entries] of state.modLists) {
+    if (!state.newSids.has(sid)) continue;
+    for (const [id, name] of entries) {
+      if (name === "") continue;
+      const at = first.get(id);
+      if (at === undefined || sid < at) first.set(id, sid);
+    }
   }
   return { sids: state.newSids, first };
 }

@@ -202,9 +202,35 @@ function adoptModLists(sqlite: Database, s: LiveSnapshot) {
 }
 
 /**
+ * The workshop ids of one game_server_mod_lists row, in its order: every entry is an array whose
+ * first element is the id as a JSON string (the scan's JSON.stringify, the migration's and the
+ * views' json_array of text), so every `["` in the text starts an entry (a quote inside a string
+ * is escaped) and the id runs to the next quote. An id with an escape in it, or a text of another
+ * shape (raw SQL on the table), is parsed whole.
+ */
+export function listIds(text: string): string[] {
+  if (text === "[]") return [];
+  if (text.startsWith('[["')) {
+    const out: string[] = [];
+    // At `at`: the opening quote of an entry's id.
+    for (let at = 2; ; ) {
+      const end = text.indexOf('"', at + 1);
+      if (end < 0) break;
+      const id = text.slice(at + 1, end);
+      if (id.includes("\\")) break;
+      out.push(id);
+      const next = text.indexOf('["', end);
+      if (next < 0) return out;
+      at = next + 1;
+    }
+  }
+  return (JSON.parse(text) as unknown[][]).map((e) => String(e[0]));
+}
+
+/**
  * For every workshop id, the servers running it: positions in the usage order (`usedAt`, every
  * server seen within the window) and row indexes of the online ones (`rowAt`), each ascending.
- * Each server's mods are read as one text (its primary-key range, the ids joined by spaces) and numbered, only when its
+ * Each server's mods are read as one text (its row of game_server_mod_lists, listIds) and numbered, only when its
  * mod-list version moved (the cache above); the (server, mod) pairs are counted, then placed into two flat Int32Arrays (a
  * view per mod) walking the servers in usage order and in row order, so each mod's positions
  * come out ascending without a sort.
@@ -239,44 +265,27 @@ function modIndex(
     else stale.push([sid, id, ver]);
   }
   if (stale.length > 0) {
-    // The lists the caller holds are numbered as SQLite would give them (the primary key's order,
-    // by workshop id: ASCII ids, so JavaScript's default sort is the same order), in the same
-    // place among the others, so every id gets the number a read would give it.
+    // The lists the caller holds are numbered as a read gives them (a list's ids in the order
+    // stored, which is the order the scan held them in), in the same place among the others, so
+    // every id gets the number a read would give it.
     const toRead = stale.map(([sid]) => sid).filter((sid) => !known?.has(sid));
-    // Each list as its count and its ids joined by spaces, split here: ~3× cheaper than a JSON
-    // array and JSON.parse (a first build reads ~5,000-10,000 lists: ~0.1 s of a scan after a
-    // start). An id with a space in it (raw SQL) splits into more parts than the count: that
-    // list is read again as JSON.
+    // Each list's row of game_server_mod_lists as its text, its ids taken out here (listIds):
+    // through the game_server_mods_by_sid view (json_each) the same read cost ~2.5× (a first
+    // sight reads the ~5,000 lists of the seeded servers going offline).
     const readIds = new Map<number, string[]>();
     if (toRead.length > 0) {
       const read = stmt(
         sqlite,
-        `SELECT j.value, (SELECT count(*) || ' ' || coalesce(group_concat(gm.workshop_id, ' '), '')
-           FROM game_server_mods_by_sid gm WHERE gm.server_sid = j.value)
-         FROM json_each(?) j`,
+        `SELECT l.server_sid, l.mods FROM json_each(?) j CROSS JOIN game_server_mod_lists l ON l.server_sid = j.value`,
       ).values(JSON.stringify(toRead)) as [number, string][];
-      for (const [sid, text] of read) {
-        const sp = text.indexOf(" ");
-        const n = Number(text.slice(0, sp));
-        const list = n === 0 ? [] : text.slice(sp + 1).split(" ");
-        readIds.set(
-          sid,
-          list.length === n
-            ? list
-            : (JSON.parse(
-                (
-                  stmt(sqlite, `SELECT json_group_array(workshop_id) FROM game_server_mods_by_sid WHERE server_sid = ?`).values(sid) as [string][]
-                )[0]![0],
-              ) as string[]),
-        );
-      }
+      for (const [sid, text] of read) readIds.set(sid, listIds(text));
     }
     for (const [sid, id, ver] of stale) {
       const held = known?.get(sid);
       if (held) {
-        // Only the ids not numbered yet need the primary key's order (a first sight: ~5,000 lists
-        // of ~40, nearly all numbered by the lists before); the order of a list's numbers is
-        // immaterial (every mod's positions come out ascending below).
+        // The ids not numbered yet are numbered in the list's order, as a read would (a first
+        // sight: ~5,000 lists of ~40, nearly all numbered by the lists before); the order of a
+        // list's numbers is immaterial (every mod's positions come out ascending below).
         // One look-up an id: the numbered ones now, the others (-1) once they are numbered.
         let fresh: string[] | null = null;
         const nums = new Int32Array(held.length);
@@ -288,13 +297,13 @@ function modIndex(
           } else nums[k] = n;
         }
         if (fresh) {
-          for (const id of fresh.sort()) number.set(id, ids.push(id) - 1);
+          for (const id of fresh) if (!number.has(id)) number.set(id, ids.push(id) - 1);
           for (let k = 0; k < held.length; k++) if (nums[k] === -1) nums[k] = number.get(held[k]!)!;
         }
         next.set(sid, { id, ver, nums });
         continue;
       }
-      const list = readIds.get(sid)!;
+      const list = readIds.get(sid) ?? [];
       const nums = new Int32Array(list.length);
       for (let k = 0; k < list.length; k++) {
         const id = list[k]!;

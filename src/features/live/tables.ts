@@ -62,10 +62,12 @@ export const gameServers = sqliteTable(
 
 /**
  * The current mod list of each server (about 200 k rows for 5,000 online servers), as the first
- * migration made it. Since src/db/custom/a1_server_mods_by_sid.sql the rows live in the WITHOUT
- * ROWID table `game_server_mods_by_sid` (server_sid, workshop_id, name, version, position), keyed
- * by the server's integer sid, which drizzle-kit cannot express, and `game_server_mods` is a view
- * with these columns, writable through INSTEAD OF triggers. This declaration stays so drizzle-kit's
+ * migration made it. Since src/db/custom/a6_server_mod_lists.sql a server's list is one row of
+ * `game_server_mod_lists` (server_sid, mods: a JSON array of [workshop_id, name, version,
+ * position], by position), which drizzle-kit does not know; `game_server_mods_by_sid`
+ * (server_sid, workshop_id, name, version, position; a1_server_mods_by_sid.sql made it a table)
+ * is a view over it, and `game_server_mods` a view with these columns, both writable through
+ * INSTEAD OF triggers. This declaration stays so drizzle-kit's
  * snapshot does not drop the name; no code queries it through drizzle.
  */
 export const gameServerMods = sqliteTable(
