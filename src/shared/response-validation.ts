@@ -14,7 +14,6 @@
 // The schemas are swapped in the routes' response records after the app is composed and before
 // the first request (Elysia builds a route's validators lazily from that same record object).
 import type { AnyElysia } from "elysia";
-import { BLOB_MIN_BYTES, keptBlob } from "./kept-body";
 
 type Standard = { "~standard": { vendor: string; version: 1; validate: (v: unknown) => unknown } };
 type Issue = { message: string; path?: (string | number)[] };
@@ -115,34 +114,14 @@ export const documented = <T>(schema: T): T => ((schema as Record<symbol, unknow
  * one Response of it. A returned Response is made again around its body stream (Elysia merges the
  * hooks' headers into a new one), which for a body of 100–200 KB costs more than the rest of the
  * request.
- *
- * Except for bytes a cache registered a Blob for (src/shared/kept-body.ts): Bun copies bytes into
- * every Response, a Blob it shares. Elysia answers a returned Blob as a file (Accept-Ranges and
- * Content-Range on every 200, 206 for a Range request: not this API), so the Response is made here,
- * with the headers and status Elysia would have given it, and `set.headers` emptied: with no
- * headers, status or cookie left to merge, Elysia hands a returned Response to Bun as it is. The
- * bytes on the wire are the same either way (kept-body.test.ts).
  */
-export function sendAs(set: SetOf, type: string, body: string | Uint8Array): never {
-  if (typeof body !== "string" && body.byteLength >= BLOB_MIN_BYTES) {
-    const blob = keptBlob(body);
-    if (blob && (set.status === undefined || set.status === 200) && !set.cookie) return sendBlob(set, type, blob);
-  }
+export function sendAs(set: { headers: Record<string, unknown> | Headers }, type: string, body: string | Uint8Array): never {
   if (set.headers instanceof Headers) set.headers.set("content-type", type);
   else set.headers["content-type"] = type;
   // Typed as never: the route's response schema describes the objects the test app sends instead.
   return body as never;
 }
 
-type SetOf = { headers: Record<string, unknown> | Headers; status?: unknown; cookie?: unknown };
-
-function sendBlob(set: SetOf, type: string, blob: Blob): never {
-  const headers = set.headers;
-  if (headers instanceof Headers) headers.set("content-type", type);
-  else headers["content-type"] = type;
-  set.headers = {};
-  return new Response(blob, { status: 200, headers: headers as Record<string, string> }) as never;
-}
-
 /** The same for JSON, with the content type Elysia gives the objects it serialises. */
-export const jsonText = (set: SetOf, body: string | Uint8Array): never => sendAs(set, "application/json;charset=utf-8", body);
+export const jsonText = (set: { headers: Record<string, unknown> | Headers }, body: string | Uint8Array): never =>
+  sendAs(set, "application/json;charset=utf-8", body);

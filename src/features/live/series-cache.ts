@@ -18,15 +18,12 @@
 // An answer is kept and sent as UTF-8 bytes (round 3): under wrk at 32 clients a bare Bun.serve
 // (Bun 1.4.5) sending a 333 KB JSON body used ~121 µs of CPU a request as a Uint8Array against
 // ~140 as a flat string and ~181 encoding it each time (`bun bench/body-send.ts`; round 2 had
-// measured the string cheaper on the Bun of then), so a miss encodes its text once. An answer of
-// 64 KB or more asked for a second time gets a Blob of its bytes too, which Bun sends without a copy
-// (src/shared/kept-body.ts; round 6).
+// measured the string cheaper on the Bun of then), so a miss encodes its text once.
 // docs/performance.md, Issue 29 "Round 2, stat series" and "Round 3, stat series".
 import type { Database } from "bun:sqlite";
 import { BytesLru } from "../../shared/bytes-lru";
 import { stmt } from "./repository";
 import { dataVersion } from "../../db/statements";
-import { BLOB_MIN_BYTES, keepAsBlob } from "../../shared/kept-body";
 
 const encoder = new TextEncoder();
 
@@ -38,8 +35,6 @@ interface Answer {
   until: number;
   /** UTF-8 JSON. */
   body: Uint8Array;
-  /** Its Blob (src/shared/kept-body.ts), made at the answer's first hit when it is that big: sent without a copy a request. */
-  blob?: Blob;
 }
 
 /** What a read that writes its own JSON text returns (a server's series, series-days.ts). */
@@ -50,7 +45,7 @@ export interface SeriesText {
 }
 
 class SeriesCache {
-  readonly answers = new BytesLru<Answer>(SERIES_CACHE_BYTES, (_, a) => a.body.byteLength + (a.blob ? a.blob.size : 0));
+  readonly answers = new BytesLru<Answer>(SERIES_CACHE_BYTES, (_, a) => a.body.byteLength);
   hits = 0;
   misses = 0;
   private changes = -1;
@@ -71,8 +66,6 @@ class SeriesCache {
       this.answers.delete(key);
       return undefined;
     }
-    // Asked for again: worth the Blob's copy (counted with the answer, so the cache holds fewer).
-    if (!a.blob && a.body.byteLength >= BLOB_MIN_BYTES) this.answers.set(key, { ...a, blob: keepAsBlob(a.body) });
     return a.body;
   }
 }
