@@ -6,8 +6,8 @@ import type { Deps } from "../../deps";
 import { AppError } from "../../shared/errors";
 import { stmt } from "./repository";
 import type { Database } from "bun:sqlite";
-import { dataVersion, inOneRead } from "../../db/statements";
-import { BytesLru } from "../../shared/bytes-lru";
+import { inOneRead } from "../../db/statements";
+import { TimedAnswers } from "./series-cache";
 import { ONLINE_WINDOW } from "./entry";
 
 const escapeLabel = (v: string) => v.replace(/\\/g, "\\\\").replace(/"/g, '\\"').replace(/\n/g, "\\n");
@@ -78,17 +78,15 @@ export function serverMetrics(deps: Pick<Deps, "sqlite" | "clock">, id: string):
  * An unknown slug is 404 and keeps nothing.
  */
 export function communityMetrics(deps: Pick<Deps, "sqlite" | "clock">, slug: string): string {
-  const c = communityCacheOf(deps.sqlite);
+  let c = communityCaches.get(deps.sqlite);
+  if (!c) communityCaches.set(deps.sqlite, (c = new TimedAnswers<string>(COMMUNITY_METRICS_CACHE_BYTES, (k, text) => 2 * (k.length + text.length) + 64)));
+  c.sync(deps.sqlite);
   const now = deps.clock.now();
-  const kept = c.texts.get(slug);
-  if (kept !== undefined && kept.from <= now && now <= kept.until) {
-    c.hits++;
-    return kept.text;
-  }
-  c.misses++;
+  const kept = c.get(slug, now);
+  if (kept !== undefined) return kept;
   // Three statements, one read transaction (db/statements inOneRead: ~48 → ~30 µs a request).
   const read = inOneRead(deps.sqlite, () => communityMetricsRead(deps.sqlite, slug, now));
-  c.texts.set(slug, read);
+  c.keep(slug, now, read.text, read.from, read.until);
   return read.text;
 }
 
@@ -99,37 +97,15 @@ interface KeptMetrics {
   until: number;
 }
 
-class CommunityMetricsCache {
-  readonly texts = new BytesLru<KeptMetrics>(COMMUNITY_METRICS_CACHE_BYTES, (slug, m) => 2 * (slug.length + m.text.length) + 64);
-  hits = 0;
-  misses = 0;
-  changes = -1;
-  version = -1;
-}
-
 /** At most this many bytes of community metrics texts are kept per database (~1.8 KB each). */
 export const COMMUNITY_METRICS_CACHE_BYTES = 2 * 2 ** 20;
 
-const communityCaches = new WeakMap<Database, CommunityMetricsCache>();
-
-/** The database's kept community metrics, emptied when the database moved since they were read. */
-function communityCacheOf(sqlite: Database): CommunityMetricsCache {
-  let c = communityCaches.get(sqlite);
-  if (!c) communityCaches.set(sqlite, (c = new CommunityMetricsCache()));
-  const changes = (stmt(sqlite, "SELECT total_changes()").values() as [number][])[0]![0];
-  const version = dataVersion(sqlite);
-  if (changes !== c.changes || version !== c.version) {
-    c.texts.clear();
-    c.changes = changes;
-    c.version = version;
-  }
-  return c;
-}
+const communityCaches = new WeakMap<Database, TimedAnswers<string>>();
 
 /** Lookups of community metrics answered from memory and read anew (tests). */
 export function communityMetricsCacheStats(sqlite: Database): { hits: number; misses: number; texts: number } {
   const c = communityCaches.get(sqlite);
-  return { hits: c?.hits ?? 0, misses: c?.misses ?? 0, texts: c?.texts.size ?? 0 };
+  return { hits: c?.hits ?? 0, misses: c?.misses ?? 0, texts: c?.answers.size ?? 0 };
 }
 
 function communityMetricsRead(sqlite: Database, slug: string, now: number): KeptMetrics {

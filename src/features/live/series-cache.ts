@@ -30,13 +30,6 @@ const encoder = new TextEncoder();
 /** At most this many bytes of series answers (their UTF-8 JSON) are kept per database. */
 export const SERIES_CACHE_BYTES = 16 * 2 ** 20;
 
-interface Answer {
-  from: number;
-  until: number;
-  /** UTF-8 JSON. */
-  body: Uint8Array;
-}
-
 /** What a read that writes its own JSON text returns (a server's series, series-days.ts). */
 export interface SeriesText {
   body: string;
@@ -44,42 +37,60 @@ export interface SeriesText {
   until: number;
 }
 
-class SeriesCache {
-  readonly answers = new BytesLru<Answer>(SERIES_CACHE_BYTES, (_, a) => a.body.byteLength);
+/**
+ * Answers kept while the database stands where they were read (total_changes() of this
+ * connection and PRAGMA data_version: any write drops them all) and while the clock stays in the
+ * span each answer holds for (from ≤ now ≤ until): the series answers here, a community's metrics
+ * text (metrics.ts).
+ */
+export class TimedAnswers<V> {
+  readonly answers: BytesLru<{ from: number; until: number; value: V }>;
   hits = 0;
   misses = 0;
   private changes = -1;
   private version = -1;
 
-  /** Drops every answer when the database moved since the answers were read. */
-  sync(changes: number, version: number) {
-    if (changes === this.changes && version === this.version) return;
-    this.answers.clear();
-    this.changes = changes;
-    this.version = version;
+  constructor(maxBytes: number, size: (key: string, value: V) => number) {
+    this.answers = new BytesLru(maxBytes, (k, a) => size(k, a.value));
   }
 
-  get(key: string, now: number): Uint8Array | undefined {
-    const a = this.answers.get(key);
-    if (!a) return undefined;
-    if (now < a.from || now > a.until) {
-      this.answers.delete(key);
-      return undefined;
+  /** Drops every answer when the database moved since they were read (one statement and one pragma, kept for the turn). */
+  sync(sqlite: Database): this {
+    const changes = (stmt(sqlite, "SELECT total_changes()").values() as [number][])[0]![0];
+    const version = dataVersion(sqlite); // kept for the turn of the event loop (src/db/statements.ts)
+    if (changes !== this.changes || version !== this.version) {
+      this.answers.clear();
+      this.changes = changes;
+      this.version = version;
     }
-    return a.body;
+    return this;
+  }
+
+  /** The answer kept for `key` if it holds at `now`, counted as a hit or a miss. */
+  get(key: string, now: number): V | undefined {
+    const a = this.answers.get(key);
+    if (a && (now < a.from || now > a.until)) this.answers.delete(key);
+    else if (a) {
+      this.hits++;
+      return a.value;
+    }
+    this.misses++;
+    return undefined;
+  }
+
+  /** Keeps an answer read at `now` for the span it holds (not kept if `now` is outside it). */
+  keep(key: string, now: number, value: V, from: number, until: number) {
+    if (from <= now && now <= until) this.answers.set(key, { from, until, value });
   }
 }
 
-const caches = new WeakMap<Database, SeriesCache>();
+const caches = new WeakMap<Database, TimedAnswers<Uint8Array>>();
 
-/** The database's series cache, synced to its current state (one statement and one pragma). */
-function cacheOf(sqlite: Database): SeriesCache {
+/** The database's series cache, synced to its current state. */
+function cacheOf(sqlite: Database): TimedAnswers<Uint8Array> {
   let c = caches.get(sqlite);
-  if (!c) caches.set(sqlite, (c = new SeriesCache()));
-  const changes = (stmt(sqlite, "SELECT total_changes()").values() as [number][])[0]![0];
-  const version = dataVersion(sqlite); // kept for the turn of the event loop (src/db/statements.ts)
-  c.sync(changes, version);
-  return c;
+  if (!c) caches.set(sqlite, (c = new TimedAnswers<Uint8Array>(SERIES_CACHE_BYTES, (_, body) => body.byteLength)));
+  return c.sync(sqlite);
 }
 
 /** What a series read returns: the points, and the clock times for which the same read answers the same. */
@@ -105,14 +116,10 @@ export function cachedSeriesJson(sqlite: Database, key: string, now: number, rea
 export function cachedSeriesText(sqlite: Database, key: string, now: number, read: () => SeriesText): Uint8Array {
   const c = cacheOf(sqlite);
   const hit = c.get(key, now);
-  if (hit) {
-    c.hits++;
-    return hit;
-  }
-  c.misses++;
+  if (hit) return hit;
   const a = read();
   const body = encoder.encode(a.body);
-  if (a.from <= now && now <= a.until) c.answers.set(key, { from: a.from, until: a.until, body });
+  c.keep(key, now, body, a.from, a.until);
   return body;
 }
 
