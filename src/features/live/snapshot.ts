@@ -281,29 +281,11 @@ function modIndex(
       for (const [sid, text] of read) readIds.set(sid, listIds(text));
     }
     for (const [sid, id, ver] of stale) {
-      const held = known?.get(sid);
-      if (held) {
-        // The ids not numbered yet are numbered in the list's order, as a read would (a first
-        // sight: ~5,000 lists of ~40, nearly all numbered by the lists before); the order of a
-        // list's numbers is immaterial (every mod's positions come out ascending below).
-        // One look-up an id: the numbered ones now, the others (-1) once they are numbered.
-        let fresh: string[] | null = null;
-        const nums = new Int32Array(held.length);
-        for (let k = 0; k < held.length; k++) {
-          const n = number.get(held[k]!);
-          if (n === undefined) {
-            (fresh ??= []).push(held[k]!);
-            nums[k] = -1;
-          } else nums[k] = n;
-        }
-        if (fresh) {
-          for (const id of fresh) if (!number.has(id)) number.set(id, ids.push(id) - 1);
-          for (let k = 0; k < held.length; k++) if (nums[k] === -1) nums[k] = number.get(held[k]!)!;
-        }
-        next.set(sid, { id, ver, nums });
-        continue;
-      }
-      const list = readIds.get(sid) ?? [];
+      // A list the caller holds or one just read, numbered the same way: its ids not numbered yet
+      // in the list's order (a first sight: ~5,000 lists of ~40, nearly all numbered by the lists
+      // before); the order of a list's numbers is immaterial (every mod's positions come out
+      // ascending below).
+      const list = known?.get(sid) ?? readIds.get(sid) ?? [];
       const nums = new Int32Array(list.length);
       for (let k = 0; k < list.length; k++) {
         const id = list[k]!;
