@@ -174,6 +174,37 @@ export class CatalogLookup {
     catalogCaches.set(this.sqlite, { gen: this.gen, mods });
   }
 }
+/** listName's answer when the text must be parsed to tell. */
+export const UNREAD: unique symbol = Symbol("unread");
+
+/** An id found by text in a list (listName): it starts with a letter or digit and holds nothing JSON writes with an escape. */
+const PLAIN_ID = /^[0-9A-Za-z][^\\"\u0000-\u001f\ud800-\udfff]*$/;
+
+/**
+ * The name of `id`'s entry in one game_server_mod_lists row's text (what parsing it whole and
+ * keeping each id's last entry gives), read from the text: every entry is an array whose first
+ * element is the id as a JSON string (JSON.stringify's or json_array's form, no spaces; listIds
+ * in snapshot.ts reads the ids on the same terms), so `["<id>",` occurs in the text only where an
+ * entry of that id starts (its quote is not escaped, so it opens a string, and the `[` before it
+ * is no string's: a quote inside a string is always escaped), and the name is the string after
+ * it, up to the next quote when no backslash comes before that. UNREAD when the text must be
+ * parsed to tell: no such entry, the id again later in the text, an id with another first
+ * character or an escape in it, a name that is not a string or holds an escape, a text of
+ * another shape.
+ */
+export function listName(text: string, id: string): string | typeof UNREAD {
+  if (!text.startsWith('[["') || !PLAIN_ID.test(id)) return UNREAD;
+  const head = `["${id}",`;
+  const at = text.lastIndexOf(head);
+  if (at < 0) return UNREAD;
+  const from = at + head.length;
+  if (text.charCodeAt(from) !== 34 /* " */) return UNREAD;
+  const end = text.indexOf('"', from + 1);
+  if (end < 0 || text.indexOf(id, end) >= 0) return UNREAD;
+  const name = text.slice(from + 1, end);
+  return name.includes("\\") ? UNREAD : name;
+}
+
 /** One mod of a server's list as game_server_mod_lists stores it (a6_server_mod_lists.sql). */
 export type ModEntry = [workshop_id: string, name: string, version: string | null, position: number];
 /** A server's whole new mod list (insertMods). */
@@ -519,12 +550,21 @@ export const liveRepo = {
           sqlite,
           `SELECT l.server_sid, l.mods FROM json_each(?) j CROSS JOIN game_server_mod_lists l ON l.server_sid = j.value`,
         ).values(JSON.stringify([...bySid.keys()])) as [number, string][];
+        // Each name found in the list's text (listName); a list it cannot read so is parsed whole
+        // (a steady scan's ~3,000 unnamed mods' lists parsed whole cost it ~30-60 ms).
         for (const [sid, text] of lists) {
-          const named = new Map<string, unknown>();
-          for (const e of JSON.parse(text) as unknown[][]) named.set(String(e[0]), e[1]);
+          let named: Map<string, unknown> | null = null;
           for (const k of bySid.get(sid)!) {
             const i = unnamed[k]!;
-            const name = named.get(usage[i]![0]);
+            const id = usage[i]![0];
+            let name: unknown = listName(text, id);
+            if (name === UNREAD) {
+              if (!named) {
+                named = new Map<string, unknown>();
+                for (const e of JSON.parse(text) as unknown[][]) named.set(String(e[0]), e[1]);
+              }
+              name = named.get(id);
+            }
             if (name !== undefined && name !== null) rows[i]![1] = String(name);
           }
         }
