@@ -1,6 +1,6 @@
 // A first sight, then N steady scans (the fake's --churn list: the first of them 5 % changed, the
 // rest nothing changed), runScan as the job runs it, in one process, with each scan's CPU and its
-// split by thread (user/sys ms, /proc/self/task/*/stat). A marker function spins 30 ms after the
+// split by thread (user/sys ms and minor page faults, /proc/self/task/*/stat). A marker function spins 30 ms after the
 // first sight so a profile's samples of the steady scans can be told apart:
 //   bun --cpu-prof --cpu-prof-dir=/tmp/prof bench/scan-prof.ts [--steady N]
 //   bun bench/prof-report.ts /tmp/prof/*.cpuprofile --after __steadyMarker
@@ -51,6 +51,8 @@ const deps = createDeps(loadConfig({ LOADOUT_DATA_DIR: dir, LOADOUT_SCHEDULES: "
   log: createMemoryLogger("error"),
   clock: { now: () => now },
 });
+// WAL_AC=N: PRAGMA wal_autocheckpoint = N on the scans' connection (0: the commit checkpoints nothing).
+if (process.env.WAL_AC) deps.sqlite.exec(`PRAGMA wal_autocheckpoint = ${process.env.WAL_AC}`);
 const first = await serveFake(["5000", "42"]);
 const churn = await serveFake(["5000", "42", "--churn"]);
 const cpu = () => {
@@ -58,16 +60,17 @@ const cpu = () => {
   return (u.user + u.system) / 1000;
 };
 import { readdirSync } from "node:fs";
-function threads(): Record<string, [number, number]> {
-  const out: Record<string, [number, number]> = {};
+function threads(): Record<string, [number, number, number]> {
+  const out: Record<string, [number, number, number]> = {};
   for (const tid of readdirSync("/proc/self/task")) {
     try {
       const stat = readFileSync(`/proc/self/task/${tid}/stat`, "utf8");
       const name = stat.slice(stat.indexOf("(") + 1, stat.lastIndexOf(")"));
       const f = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
-      const o = (out[name] ??= [0, 0]);
+      const o = (out[name] ??= [0, 0, 0]);
       o[0] += Number(f[11]) * 10;
       o[1] += Number(f[12]) * 10;
+      o[2] += Number(f[7]); // minflt
     } catch {}
   }
   return out;
@@ -80,7 +83,7 @@ for (let i = 0; i <= steady; i++) {
   await runScan(deps, { client });
   console.log(i === 0 ? "first sight" : "steady", (cpu() - t).toFixed(0), "ms");
   const th1 = threads();
-  console.log("  threads user/sys: " + Object.keys(th1).map((k) => [k, th1[k]![0] - (th0[k]?.[0] ?? 0), th1[k]![1] - (th0[k]?.[1] ?? 0)] as const).filter((x) => x[1] + x[2] > 0).map(([k, u, s]) => `${k} ${u}/${s}`).join(", "));
+  console.log("  threads user/sys: " + Object.keys(th1).map((k) => [k, th1[k]![0] - (th0[k]?.[0] ?? 0), th1[k]![1] - (th0[k]?.[1] ?? 0), th1[k]![2] - (th0[k]?.[2] ?? 0)] as const).filter((x) => x[1] + x[2] > 0).map(([k, u, s, f]) => `${k} ${u}/${s} (${f} faults)`).join(", "));
   const pt = (globalThis as any).__pt as Record<string, number> | undefined;
   if (pt) {
     console.log("  main thread: " + Object.entries(pt).map(([k, v]) => `${k} ${v.toFixed(0)}`).join(", "));
