@@ -15,7 +15,7 @@ import { PermanentJobError } from "../../jobs/queue";
 import { withPageCache } from "../../db/client";
 import { recordSourceError, recordSourceOk } from "../../shared/source-status";
 import { publishLiveSnapshot, rebuildLiveSnapshot, snapshotWithUsage, type KnownLists, type LiveSnapshot } from "./snapshot";
-import { CatalogLookup, liveRepo, withoutServerTriggers, type CatalogMod, type ChangeEntry, type CurrentMod, type ExistingServer, type KnownNames, type ModEntry, type ModEvent, type ModList } from "./repository";
+import { CatalogLookup, liveRepo, withoutServerTriggers, type CatalogMod, type ChangeEntry, type CurrentMod, type ExistingServer, type KnownNames, type ModEntry, type ModEvent, type ModList, type ServerFields } from "./repository";
 
 export interface ScanResult {
   /** Registered servers that answered A2S, and those that did not (marked offline). */
@@ -130,7 +130,7 @@ export function processPage(deps: Pick<Deps, "sqlite">, servers: LiveServer[], s
       const points: [number, number, number, number, number][] = [];
       fresh.forEach((s, i) => {
         const e = existing.get(s.host_address);
-        const row = {
+        const row: ServerFields = {
           source_id: s.source_id,
           name: s.name,
           ip: s.ip,
@@ -172,7 +172,7 @@ export function processPage(deps: Pick<Deps, "sqlite">, servers: LiveServer[], s
               registered_server_id: s.registeredServerId!,
             });
           } else {
-            liveRepo.updateServer(sqlite, { ...row, id, players_sum_7d: sum, samples_7d: n, avg_players_7d: sum / n });
+            liveRepo.updateServer(sqlite, row, id, sum, n, sum / n);
             if (e.mods_hash !== hash) changed.push({ id, sid, server: s, hash, isNew: false });
           }
         } else {
@@ -181,8 +181,7 @@ export function processPage(deps: Pick<Deps, "sqlite">, servers: LiveServer[], s
           // A new server from the list source is inserted with its mod summary (an A2S-only one
           // has none); its mods are all "added" below.
           const listed = !s.modsUnknown;
-          liveRepo.insertServer(sqlite, {
-            ...row,
+          liveRepo.insertServer(sqlite, row, {
             id,
             sid,
             source: listed ? "battlemetrics" : "a2s",
