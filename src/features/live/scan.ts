@@ -39,8 +39,53 @@ export function clientFromConfig(deps: Deps): BattleMetricsClient {
   });
 }
 
-/** Hash of the reported mod list (ids, versions, names, order). */
+/**
+ * Hash of the reported mod list (ids, versions, names, order): Bun.hash of every mod's
+ * `id \u0001 version \u0001 name \u0002` in order. Bun.hash hashes a string's UTF-8 bytes, so
+ * the bytes of an all-ASCII list are written into one reused buffer and hashed there: the string
+ * of the whole list was built from ~200,000 pieces a scan (~25-85 ms of a first sight, most of it
+ * the pieces' garbage); a list with any other character hashes the string as before.
+ */
 export function modsHash(mods: LiveServer["mods"]): string {
+  if (mods.length === 0) return "0";
+  let n = 0;
+  for (let k = 0; k < mods.length; k++) {
+    const m = mods[k]!;
+    const id = m.workshop_id;
+    const version = m.version ?? "";
+    const name = m.name ?? "";
+    const end = n + id.length + version.length + name.length + 3;
+    if (end > hashBytes.length) {
+      const grown = new Uint8Array(Math.max(hashBytes.length * 2, end));
+      grown.set(hashBytes.subarray(0, n));
+      hashBytes = grown;
+    }
+    const b = hashBytes;
+    for (let i = 0; i < id.length; i++) {
+      const c = id.charCodeAt(i);
+      if (c > 0x7f) return modsHashOfText(mods);
+      b[n++] = c;
+    }
+    b[n++] = 1;
+    for (let i = 0; i < version.length; i++) {
+      const c = version.charCodeAt(i);
+      if (c > 0x7f) return modsHashOfText(mods);
+      b[n++] = c;
+    }
+    b[n++] = 1;
+    for (let i = 0; i < name.length; i++) {
+      const c = name.charCodeAt(i);
+      if (c > 0x7f) return modsHashOfText(mods);
+      b[n++] = c;
+    }
+    b[n++] = 2;
+  }
+  return Bun.hash(hashBytes.subarray(0, n)).toString(36);
+}
+let hashBytes = new Uint8Array(1 << 16);
+
+/** modsHash of the list's text (any characters). */
+export function modsHashOfText(mods: LiveServer["mods"]): string {
   if (mods.length === 0) return "0";
   let s = "";
   for (const m of mods) s += `${m.workshop_id}\u0001${m.version ?? ""}\u0001${m.name ?? ""}\u0002`;
