@@ -7,10 +7,12 @@
 // Each scan is the job's own code (runScan) timed as a whole in CPU, and again phase by phase
 // (the same functions runScan calls, in the same order) so the time can be placed.
 //
-//   bun bench/scan.ts [--scale full|small] [--repeat N] [--scans 1|2|3] [--whole-only]
+//   bun bench/scan.ts [--scale full|small] [--repeat N] [--scans 1|2|3] [--whole-only] [--threads]
 // --repeat runs everything N times on fresh copies and prints every run and the median;
 // --scans 1 stops after the first sight (for `bun --cpu-prof bench/scan.ts --scans 1 --whole-only`).
-import { copyFileSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
+// --threads also splits each whole scan's CPU by thread name (/proc/self/task/*/stat, 10 ms ticks:
+// the JavaScript thread is the process's name, the rest the engine's JIT, GC and allocator threads).
+import { copyFileSync, mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { Database } from "bun:sqlite";
@@ -32,6 +34,7 @@ const argOf = (n: string, d: string) => {
 const scale = argOf("scale", "full");
 const repeat = Number(argOf("repeat", "1"));
 const wholeOnly = process.argv.includes("--whole-only");
+const byThread = process.argv.includes("--threads");
 const src = join(ROOT, `bench/data/${scale}.db`);
 const meta = JSON.parse(readFileSync(`${src}.meta.json`, "utf8")) as SeedMeta;
 
@@ -56,6 +59,27 @@ const cpuMs = (start: NodeJS.CpuUsage) => {
   return (d.user + d.system) / 1000;
 };
 
+/** CPU ms of each thread of this process, summed by thread name (utime + stime, 100 ticks a second). */
+function threadCpu(): Record<string, number> {
+  const out: Record<string, number> = {};
+  for (const tid of readdirSync("/proc/self/task")) {
+    try {
+      const stat = readFileSync(`/proc/self/task/${tid}/stat`, "utf8");
+      const name = stat.slice(stat.indexOf("(") + 1, stat.lastIndexOf(")"));
+      const f = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+      out[name] = (out[name] ?? 0) + (Number(f[11]) + Number(f[12])) * 10;
+    } catch {} // the thread ended in between
+  }
+  return out;
+}
+const threadDelta = (a: Record<string, number>, b: Record<string, number>) => {
+  const out: Record<string, number> = {};
+  for (const k of new Set([...Object.keys(a), ...Object.keys(b)])) out[k] = (b[k] ?? 0) - (a[k] ?? 0);
+  return out;
+};
+/** Per whole run, per scan: CPU ms by thread name (--threads). */
+const threadRuns: Record<string, number>[][] = [];
+
 const SCANS = [
   { name: "first sight", args: ["5000", "42"] },
   { name: "steady, 5 % changed", args: ["5000", "42", "--churn"] },
@@ -71,17 +95,21 @@ async function whole(): Promise<number[]> {
     clock: { now: () => now },
   });
   const out: number[] = [];
+  const threads: Record<string, number>[] = [];
   for (const s of SCANS) {
     const fake = await serveFake(s.args);
     const client = new BattleMetricsClient({ baseUrl: fake.url, minIntervalMs: 0, sleep: async () => {} });
+    const th = byThread ? threadCpu() : {};
     const t = process.cpuUsage();
     await runScan(deps, { client });
     out.push(cpuMs(t));
+    if (byThread) threads.push(threadDelta(th, threadCpu()));
     fake.stop();
     now += 5 * 60_000;
   }
   deps.sqlite.close();
   rmSync(dir, { recursive: true, force: true });
+  if (byThread) threadRuns.push(threads);
   return out;
 }
 
@@ -200,4 +228,14 @@ console.log(`| phase | ${SCANS.map((s) => s.name).join(" | ")} |`);
 console.log(`|---|${SCANS.map(() => "---").join("|")}|`);
 console.log(`| **runScan (whole)** | ${SCANS.map((_, i) => cell(ws.map((w) => w[i]!))).join(" | ")} |`);
 if (phs.length) for (const k of Object.keys(phs[0]![0]!)) console.log(`| ${k} | ${SCANS.map((_, i) => cell(phs.map((ph) => ph[i]![k]!))).join(" | ")} |`);
+if (threadRuns.length) {
+  // Threads that used CPU in some scan, busiest first (by the first scan's median).
+  const names = [...new Set(threadRuns.flatMap((r) => r.flatMap((t) => Object.keys(t).filter((k) => t[k]! > 0))))];
+  const of = (i: number, k: string) => threadRuns.map((r) => r[i]![k] ?? 0);
+  names.sort((a, b) => median(of(0, b)) - median(of(0, a)));
+  console.log(`\nrunScan (whole) CPU ms by thread (${process.title}: the JavaScript thread)`);
+  console.log(`| thread | ${SCANS.map((s) => s.name).join(" | ")} |`);
+  console.log(`|---|${SCANS.map(() => "---").join("|")}|`);
+  for (const k of names) console.log(`| ${k} | ${SCANS.map((_, i) => cell(of(i, k))).join(" | ")} |`);
+}
 process.exit(0);

@@ -14,6 +14,7 @@ import { liveSql } from "../../../test/live-sql";
 import { BattleMetricsClient, readServer } from "./battlemetrics";
 import { runScan } from "./scan";
 import { listIds } from "./snapshot";
+import { listName, UNREAD } from "./repository";
 
 const COLS = `server_sid, workshop_id, name, version, position, typeof(version) AS tv, typeof(position) AS tp`;
 
@@ -165,6 +166,67 @@ describe("listIds (the snapshot's read of a list row)", () => {
     expect(listIds(text)).toEqual(["5A0000000000000A", 'x"y']);
     expect(listIds(`[[123,"n",null,0],["5A00000000000001","",null,1]]`)).toEqual(["123", "5A00000000000001"]);
     sqlite.close();
+  });
+});
+
+describe("listName (the usage's read of an unnamed mod's name from a list row)", () => {
+  /** What parsing the text whole gives: the name of the id's last entry (writeModUsage's parse). */
+  const parsed = (text: string, id: string) => {
+    const named = new Map<string, unknown>();
+    for (const e of JSON.parse(text) as unknown[][]) named.set(String(e[0]), e[1]);
+    return named.get(id);
+  };
+  const lists: unknown[][][] = [
+    [["5A00000000000001", "", null, 0]],
+    [
+      ["5A00000000000002", 'name with ["brackets"] and \\ backslash', "1.0", 0],
+      ["5A00000000000003", "Мод ⚙ [x] {y} ,z:", "v[\"", 7],
+      ["5A00000000000004", "a],[\"b", null, 2],
+      ["5A00000000000005", "5A00000000000006", null, 3],
+      ["5A00000000000006", "plain", "2.0", 4],
+      ["5A00000000000007", null, "1", 5],
+      ["5A00000000000008", "[\"5A00000000000009\",\"fake\"]", "1", 6],
+      ["5A00000000000009", "real", "1", 7],
+      ["5A0000000000000A", "first", null, 8],
+      ["5A0000000000000A", "last", null, 9],
+      ["5A0000000000000B", "n \u0001 \n", null, 10],
+    ],
+    // Ids of raw SQL: a quote, a backslash, a space, empty, a leading bracket.
+    [["ID \"quoted\"", "q", null, 0], ["back\\slash", "n", "1", 1], ["with space", "s", null, 2], ["", "e", null, 3], ["[x", "b", null, 4]],
+  ];
+  const ids = [...new Set(lists.flat().map((e) => e[0] as string)), "5A000000000000FF", "5A0000000000000", "0000000000000001"];
+
+  test("gives the name JSON.parse gives wherever it reads one, for every shape of names, versions and ids", () => {
+    const { sqlite } = openDatabase(":memory:");
+    // As SQLite writes them too (json_array, json_group_array).
+    const sqliteText = (sqlite.query(`SELECT json_group_array(json_array(v, 'n "q" [\"', NULL, 1)) AS t FROM (SELECT '5A0000000000000A' AS v UNION ALL SELECT 'x"y' UNION ALL SELECT '5A0000000000000C')`).get() as any).t;
+    sqlite.close();
+    const texts = [...lists.map((l) => JSON.stringify(l)), sqliteText, `[[123,"n",null,0],["5A00000000000001","m",null,1]]`, `[["5A00000000000001","m",null,0],[1,"x",null,1]]`, `[[ "5A00000000000001", "m", null, 0]]`];
+    let read = 0;
+    for (const text of texts) {
+      for (const id of ids) {
+        const got = listName(text, id);
+        if (got === UNREAD) continue;
+        read++;
+        expect([text, id, got]).toEqual([text, id, parsed(text, id) as string]);
+      }
+    }
+    expect(read).toBeGreaterThanOrEqual(8);
+  });
+
+  test("reads the plain cases and leaves the rest to a parse", () => {
+    const text = JSON.stringify(lists[1]);
+    expect(listName(text, "5A00000000000003")).toBe("Мод ⚙ [x] {y} ,z:");
+    expect(listName(text, "5A00000000000006")).toBe("plain"); // not the name "5A00000000000006" before it
+    expect(listName(text, "5A00000000000009")).toBe("real"); // not the escaped text in a name
+    expect(listName(text, "5A00000000000002")).toBe(UNREAD); // an escape in the name
+    expect(listName(text, "5A00000000000007")).toBe(UNREAD); // a null name
+    expect(listName(text, "5A0000000000000A")).toBe("last"); // the id twice: its last entry, as a parse keeps
+    expect(listName(text, "5A000000000000FF")).toBe(UNREAD); // no entry
+    expect(listName(JSON.stringify(lists[2]), "ID \"quoted\"")).toBe(UNREAD);
+    expect(listName(JSON.stringify(lists[2]), "[x")).toBe(UNREAD);
+    expect(listName(JSON.stringify(lists[2]), "with space")).toBe("s");
+    expect(listName(`[]`, "5A00000000000001")).toBe(UNREAD);
   });
 });
 

@@ -31,6 +31,26 @@ export interface CurrentMod {
   position: number;
 }
 
+/** What a scan writes of a reported server to its row (insertServer, updateServer); `now` is the scan's time. */
+export interface ServerFields {
+  source_id: string;
+  name: string;
+  ip: string;
+  port: number;
+  country: string | null;
+  player_count: number;
+  player_count_limit: number;
+  queue_players_count: number;
+  wait_time_estimation: number;
+  scenario_name: string;
+  game_version: string;
+  password_protected: number;
+  official: number;
+  tags: string;
+  search_text: string;
+  now: number;
+}
+
 export interface CatalogMod {
   workshop_id: string;
   name: string;
@@ -174,6 +194,37 @@ export class CatalogLookup {
     catalogCaches.set(this.sqlite, { gen: this.gen, mods });
   }
 }
+/** listName's answer when the text must be parsed to tell. */
+export const UNREAD: unique symbol = Symbol("unread");
+
+/** An id found by text in a list (listName): it starts with a letter or digit and holds nothing JSON writes with an escape. */
+const PLAIN_ID = /^[0-9A-Za-z][^\\"\u0000-\u001f\ud800-\udfff]*$/;
+
+/**
+ * The name of `id`'s entry in one game_server_mod_lists row's text (what parsing it whole and
+ * keeping each id's last entry gives), read from the text: every entry is an array whose first
+ * element is the id as a JSON string (JSON.stringify's or json_array's form, no spaces; listIds
+ * in snapshot.ts reads the ids on the same terms), so `["<id>",` occurs in the text only where an
+ * entry of that id starts (its quote is not escaped, so it opens a string, and the `[` before it
+ * is no string's: a quote inside a string is always escaped), and the name is the string after
+ * it, up to the next quote when no backslash comes before that. UNREAD when the text must be
+ * parsed to tell: no such entry, the id again later in the text, an id with another first
+ * character or an escape in it, a name that is not a string or holds an escape, a text of
+ * another shape.
+ */
+export function listName(text: string, id: string): string | typeof UNREAD {
+  if (!text.startsWith('[["') || !PLAIN_ID.test(id)) return UNREAD;
+  const head = `["${id}",`;
+  const at = text.lastIndexOf(head);
+  if (at < 0) return UNREAD;
+  const from = at + head.length;
+  if (text.charCodeAt(from) !== 34 /* " */) return UNREAD;
+  const end = text.indexOf('"', from + 1);
+  if (end < 0 || text.indexOf(id, end) >= 0) return UNREAD;
+  const name = text.slice(from + 1, end);
+  return name.includes("\\") ? UNREAD : name;
+}
+
 /** One mod of a server's list as game_server_mod_lists stores it (a6_server_mod_lists.sql). */
 export type ModEntry = [workshop_id: string, name: string, version: string | null, position: number];
 /** A server's whole new mod list (insertMods). */
@@ -255,32 +306,44 @@ export const liveRepo = {
     return (stmt(sqlite, `SELECT coalesce(max(sid), 0) AS m FROM game_servers`).get() as { m: number }).m;
   },
 
-  insertServer(sqlite: Database, row: Record<string, unknown>) {
+  /** A new server's row: its reported fields, and what the scan adds (positional values: binding ~28 named ones a row cost about twice as much). */
+  insertServer(sqlite: Database, r: ServerFields, x: {
+    id: string; sid: number; source: string; host_address: string; mods_count: number; mods_size_bytes: number; mods_hash: string;
+    players_sum_7d: number; samples_7d: number; avg_players_7d: number;
+  }) {
     stmt(
       sqlite,
       `INSERT INTO game_servers (id, sid, source, source_id, host_address, name, ip, port, country, player_count,
         player_count_limit, queue_players_count, wait_time_estimation, scenario_name, game_version,
         password_protected, official, tags, search_text, mods_count, mods_size_bytes, mods_hash, online,
         players_sum_7d, samples_7d, avg_players_7d, first_seen_at, last_seen_at)
-       VALUES ($id, $sid, $source, $source_id, $host_address, $name, $ip, $port, $country, $player_count,
-        $player_count_limit, $queue_players_count, $wait_time_estimation, $scenario_name, $game_version,
-        $password_protected, $official, $tags, $search_text, $mods_count, $mods_size_bytes, $mods_hash, 1,
-        $players_sum_7d, $samples_7d, $avg_players_7d, $now, $now)`,
-    ).run(row as any);
+       VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17, ?18, ?19, ?20, ?21, ?22, 1,
+        ?23, ?24, ?25, ?26, ?26)`,
+    ).run(
+      x.id, x.sid, x.source, r.source_id, x.host_address, r.name, r.ip, r.port, r.country, r.player_count,
+      r.player_count_limit, r.queue_players_count, r.wait_time_estimation, r.scenario_name, r.game_version,
+      r.password_protected, r.official, r.tags, r.search_text, x.mods_count, x.mods_size_bytes, x.mods_hash,
+      x.players_sum_7d, x.samples_7d, x.avg_players_7d, r.now,
+    );
   },
 
-  updateServer(sqlite: Database, row: Record<string, unknown>) {
+  /** A known server's row seen again (positional values, as insertServer). */
+  updateServer(sqlite: Database, r: ServerFields, id: string, playersSum7d: number, samples7d: number, avgPlayers7d: number) {
     stmt(
       sqlite,
-      `UPDATE game_servers SET source_id = $source_id, name = $name, ip = $ip, port = $port, country = $country,
-        player_count = $player_count, player_count_limit = $player_count_limit,
-        queue_players_count = $queue_players_count, wait_time_estimation = $wait_time_estimation,
-        scenario_name = $scenario_name, game_version = $game_version, password_protected = $password_protected,
-        official = $official, tags = $tags, search_text = $search_text, online = 1,
-        players_sum_7d = $players_sum_7d, samples_7d = $samples_7d, avg_players_7d = $avg_players_7d,
-        last_seen_at = $now
-       WHERE id = $id`,
-    ).run(row as any);
+      `UPDATE game_servers SET source_id = ?1, name = ?2, ip = ?3, port = ?4, country = ?5,
+        player_count = ?6, player_count_limit = ?7,
+        queue_players_count = ?8, wait_time_estimation = ?9,
+        scenario_name = ?10, game_version = ?11, password_protected = ?12,
+        official = ?13, tags = ?14, search_text = ?15, online = 1,
+        players_sum_7d = ?16, samples_7d = ?17, avg_players_7d = ?18,
+        last_seen_at = ?19
+       WHERE id = ?20`,
+    ).run(
+      r.source_id, r.name, r.ip, r.port, r.country, r.player_count, r.player_count_limit, r.queue_players_count,
+      r.wait_time_estimation, r.scenario_name, r.game_version, r.password_protected, r.official, r.tags, r.search_text,
+      playersSum7d, samples7d, avgPlayers7d, r.now, id,
+    );
   },
 
   /**
@@ -519,12 +582,21 @@ export const liveRepo = {
           sqlite,
           `SELECT l.server_sid, l.mods FROM json_each(?) j CROSS JOIN game_server_mod_lists l ON l.server_sid = j.value`,
         ).values(JSON.stringify([...bySid.keys()])) as [number, string][];
+        // Each name found in the list's text (listName); a list it cannot read so is parsed whole
+        // (a steady scan's ~3,000 unnamed mods' lists parsed whole cost it ~30-60 ms).
         for (const [sid, text] of lists) {
-          const named = new Map<string, unknown>();
-          for (const e of JSON.parse(text) as unknown[][]) named.set(String(e[0]), e[1]);
+          let named: Map<string, unknown> | null = null;
           for (const k of bySid.get(sid)!) {
             const i = unnamed[k]!;
-            const name = named.get(usage[i]![0]);
+            const id = usage[i]![0];
+            let name: unknown = listName(text, id);
+            if (name === UNREAD) {
+              if (!named) {
+                named = new Map<string, unknown>();
+                for (const e of JSON.parse(text) as unknown[][]) named.set(String(e[0]), e[1]);
+              }
+              name = named.get(id);
+            }
             if (name !== undefined && name !== null) rows[i]![1] = String(name);
           }
         }

@@ -5,7 +5,7 @@ import { createTestApp, type TestApp } from "../../../test/helpers";
 import { generateBmServers, startFakeBattleMetrics, type FakeBattleMetrics } from "../../../test/fakes/battlemetrics";
 import { BattleMetricsClient } from "./battlemetrics";
 import { runScan } from "./scan";
-import { parseServerSearch, serverSearchText } from "./search";
+import { parseServerSearch, SEARCH_TEXTS_KEPT, searchWords, serverSearchText } from "./search";
 
 let t: TestApp;
 let fake: FakeBattleMetrics;
@@ -90,5 +90,24 @@ describe("server search", () => {
       phrase: " server 01",
     });
     expect(parseServerSearch("   ")).toEqual({ words: [], address: [], phrase: null });
+  });
+
+  test("the search texts kept between scans are the texts computed anew, past the most kept too", () => {
+    const fresh = (name: string, scenario: string) => {
+      const n = searchWords(name).join(" ");
+      const s = searchWords(scenario).join(" ");
+      return ` ${n}${n ? " " : ""}\u0001 ${s}${s ? " " : ""}`;
+    };
+    const scenarios = ["Conflict - Everon", "", "Game Master - Arland", "конфликт"];
+    const names = Array.from({ length: SEARCH_TEXTS_KEPT + 500 }, (_, i) => (i % 7 === 0 ? `Ωmega ${i}` : i % 11 === 0 ? "" : `[EU] Server ${i % 3000} #${i}`));
+    for (let round = 0; round < 2; round++) {
+      for (let i = 0; i < names.length; i++) {
+        const sc = scenarios[i % scenarios.length]!;
+        expect(serverSearchText(names[i]!, sc)).toBe(fresh(names[i]!, sc));
+      }
+    }
+    // The same name under another scenario is another text.
+    expect(serverSearchText("Alpha", "Conflict")).toBe(" alpha \u0001 conflict ");
+    expect(serverSearchText("Alpha", "")).toBe(" alpha \u0001 ");
   });
 });

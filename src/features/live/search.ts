@@ -17,10 +17,30 @@ export const NAME_END = "\u0001";
  * before NAME_END.
  */
 export function serverSearchText(name: string, scenario: string): string {
-  const n = searchWords(name).join(" ");
-  const s = searchWords(scenario).join(" ");
-  return ` ${n}${n ? " " : ""}${NAME_END} ${s}${s ? " " : ""}`;
+  // A scan writes every server's search text (5,000), nearly all as they were: kept by scenario
+  // (few) and name, the texts of up to SEARCH_TEXTS_KEPT names, so each is split by the Unicode
+  // pattern once rather than every scan.
+  let byName = searchTexts.get(scenario);
+  if (!byName) searchTexts.set(scenario, (byName = new Map()));
+  let text = byName.get(name);
+  if (text === undefined) {
+    const n = searchWords(name).join(" ");
+    const s = searchWords(scenario).join(" ");
+    text = ` ${n}${n ? " " : ""}${NAME_END} ${s}${s ? " " : ""}`;
+    if (++searchTextsKept > SEARCH_TEXTS_KEPT) {
+      searchTexts.clear();
+      searchTextsKept = 1;
+      searchTexts.set(scenario, (byName = new Map()));
+    }
+    byName.set(name, text);
+  }
+  return text;
 }
+
+/** At most this many search texts are kept (serverSearchText); past it all are dropped and kept anew. */
+export const SEARCH_TEXTS_KEPT = 20_000;
+const searchTexts = new Map<string, Map<string, string>>();
+let searchTextsKept = 0;
 
 const ADDRESS_LIKE = [
   /^\d{1,3}(\.\d{0,3}){1,3}(:\d{0,5})?$/, // 10.0, 10.0.1., 203.0.113.5, 203.0.113.5:2001

@@ -12,7 +12,7 @@
 // (one primary-key read a request to find out).
 //
 // Per scan it holds each online server's row and its answer object (built once), the server order
-// for every sort (computed by SQLite with the same ORDER BY the SQL path uses, so ties and
+// for every sort (as SQLite orders them with the same ORDER BY the SQL path uses, so ties and
 // NOCASE collation are the same), the lower-cased tags string, and for every workshop id the
 // servers that run it. A request ANDs row bitsets kept per snapshot (the asked mods and words'
 // candidates, flag values, tags, player and size bounds), then walks the order of its sort and
@@ -406,6 +406,83 @@ class Postings implements ReadonlyMap<string, Int32Array> {
   }
 }
 
+/**
+ * The row indexes in the order of every sort (entry.ts ORDER), as SQLite orders them, sorted here
+ * from the rows a build holds: the eight ORDER BY reads of the online rows were ~30-60 ms of
+ * every scan. `rows` are in id order (BINARY, SQLite's `ORDER BY g.id`), so the id that ends
+ * every order is the row index; a name's NOCASE place is its rank among the names folded as
+ * NOCASE folds them (ASCII A-Z only) in code point order (UTF-8's byte order; JavaScript's `<`
+ * compares UTF-16 code units, which agrees unless a code unit is a surrogate or above it); the
+ * numbers compare as numbers. null (SQLite sorts) when a value is not what this mirrors: a
+ * number column holding anything but a finite number within ±2^53, a name that is not text or
+ * holds a NUL (NOCASE stops there) or U+FFFD (text that was not valid UTF-8 reads as it, and
+ * SQLite compares the bytes).
+ */
+export function sortOrders(rows: readonly Row[]): Record<ListQuery["sort_by"], Int32Array> | null {
+  const n = rows.length;
+  const lastSeen = new Float64Array(n);
+  const firstSeen = new Float64Array(n);
+  const players = new Float64Array(n);
+  const avg = new Float64Array(n);
+  const size = new Float64Array(n);
+  const names: string[] = new Array(n);
+  let high = false;
+  // A finite number JavaScript holds exactly as SQLite does (an integer past 2^53 it does not).
+  const num = (v: unknown) => typeof v === "number" && Number.isFinite(v) && Math.abs(v) <= Number.MAX_SAFE_INTEGER;
+  for (let i = 0; i < n; i++) {
+    const r = rows[i]!;
+    if (!num(r.last_seen_at) || !num(r.first_seen_at) || !num(r.player_count) || !num(r.avg_players_7d) || !num(r.mods_size_bytes)) return null;
+    if (typeof r.name !== "string" || r.name.includes("\u0000") || r.name.includes("\ufffd")) return null;
+    lastSeen[i] = r.last_seen_at;
+    firstSeen[i] = r.first_seen_at;
+    players[i] = r.player_count;
+    avg[i] = r.avg_players_7d;
+    size[i] = r.mods_size_bytes;
+    const folded = asciiLower(r.name);
+    names[i] = folded;
+    if (!high) for (let k = 0; k < folded.length; k++) if (folded.charCodeAt(k) >= 0xd800) high = true;
+  }
+  // Each row's name rank (equal folded names share one).
+  const byName = new Int32Array(n);
+  for (let i = 0; i < n; i++) byName[i] = i;
+  const cmpText = high ? codePointCompare : (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
+  byName.sort((a, b) => cmpText(names[a]!, names[b]!) || a - b);
+  const nameRank = new Int32Array(n);
+  for (let k = 1; k < n; k++) nameRank[byName[k]!] = names[byName[k]!] === names[byName[k - 1]!] ? nameRank[byName[k - 1]!]! : k;
+  const sorted = (cmp: (a: number, b: number) => number) => {
+    const a = new Int32Array(n);
+    for (let i = 0; i < n; i++) a[i] = i;
+    return a.sort(cmp);
+  };
+  return {
+    recent: sorted((a, b) => lastSeen[b]! - lastSeen[a]! || firstSeen[b]! - firstSeen[a]! || players[b]! - players[a]! || a - b),
+    popularity: sorted((a, b) => avg[b]! - avg[a]! || players[b]! - players[a]! || a - b),
+    players_desc: sorted((a, b) => players[b]! - players[a]! || nameRank[a]! - nameRank[b]! || a - b),
+    players_asc: sorted((a, b) => players[a]! - players[b]! || nameRank[a]! - nameRank[b]! || a - b),
+    mod_size_desc: sorted((a, b) => size[b]! - size[a]! || players[b]! - players[a]! || a - b),
+    mod_size_asc: sorted((a, b) => size[a]! - size[b]! || players[b]! - players[a]! || a - b),
+    name_asc: sorted((a, b) => nameRank[a]! - nameRank[b]! || a - b),
+    name_desc: sorted((a, b) => nameRank[b]! - nameRank[a]! || a - b),
+  };
+}
+
+/** Strings in code point order (UTF-8's byte order), where `<` compares UTF-16 code units. */
+function codePointCompare(a: string, b: string): number {
+  const n = Math.min(a.length, b.length);
+  for (let k = 0; k < n; k++) {
+    let x = a.charCodeAt(k);
+    let y = b.charCodeAt(k);
+    if (x === y) continue;
+    // Surrogates (a code point above U+FFFF) come after U+E000-U+FFFF in code point order.
+    if (x >= 0xd800 && y >= 0xd800) {
+      x = x >= 0xe000 ? x - 0x800 : x + 0x2000;
+      y = y >= 0xe000 ? y - 0x800 : y + 0x2000;
+    }
+    return x - y;
+  }
+  return a.length - b.length;
+}
+
 export function buildSnapshot(sqlite: Database, now: number, known?: KnownLists): LiveSnapshot {
   const t0 = performance.now();
   builds++;
@@ -423,12 +500,16 @@ export function buildSnapshot(sqlite: Database, now: number, known?: KnownLists)
       index.set(r.id, i);
       bySid.set(r.sid, i);
     });
-    const orders = {} as Record<ListQuery["sort_by"], Int32Array>;
-    for (const sort of SERVER_SORTS) {
-      const sids = stmt(sqlite, `SELECT g.sid ${online} ORDER BY ${ORDER[sort]}`).values({ cut }) as [number][];
-      const a = new Int32Array(sids.length);
-      for (let i = 0; i < sids.length; i++) a[i] = bySid.get(sids[i]![0])!;
-      orders[sort] = a;
+    // The eight orders sorted here from the rows (sortOrders), else by SQLite.
+    let orders = sortOrders(rows);
+    if (!orders) {
+      orders = {} as Record<ListQuery["sort_by"], Int32Array>;
+      for (const sort of SERVER_SORTS) {
+        const sids = stmt(sqlite, `SELECT g.sid ${online} ORDER BY ${ORDER[sort]}`).values({ cut }) as [number][];
+        const a = new Int32Array(sids.length);
+        for (let i = 0; i < sids.length; i++) a[i] = bySid.get(sids[i]![0])!;
+        orders[sort] = a;
+      }
     }
     // Every server seen within the window, online or not, in /mods/:id/servers's order.
     const recent = `FROM game_servers g INDEXED BY game_servers_seen_idx WHERE g.last_seen_at >= $cut`;

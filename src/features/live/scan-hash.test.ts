@@ -1,0 +1,48 @@
+// modsHash (scan.ts): a server's reported mod list hashes to what game_servers.mods_hash holds
+// from every earlier scan (Bun.hash of the list's text), whether its bytes are written into the
+// reused buffer (all ASCII) or the text is built (any other character).
+import { describe, expect, test } from "bun:test";
+import type { LiveMod } from "./battlemetrics";
+import { modsHash, modsHashOfText } from "./scan";
+
+/** The hash as scans before issue 29 round 7 computed it. */
+const textHash = (mods: LiveMod[]) => {
+  if (mods.length === 0) return "0";
+  let s = "";
+  for (const m of mods) s += `${m.workshop_id}\u0001${m.version ?? ""}\u0001${m.name ?? ""}\u0002`;
+  return Bun.hash(s).toString(36);
+};
+
+describe("modsHash", () => {
+  test("is the hash of the list's text, for every shape of ids, versions and names", () => {
+    let seed = 7;
+    const rand = (n: number) => ((seed = (seed * 1103515245 + 12345) % 2 ** 31) % n);
+    const pieces = ["", "1.0.3", "Generated Mod 12", "Мод ⚙", "é", "x\u0000y", "\u007f", "\u0080", "😀", "a\"b\\c", "[\"x\",1]"];
+    const lists: LiveMod[][] = [[], [{ workshop_id: "5A00000000000001", name: null, version: null }]];
+    for (let l = 0; l < 300; l++) {
+      const n = rand(60);
+      const ascii = l % 3 !== 0;
+      lists.push(
+        Array.from({ length: n }, (_, k) => ({
+          workshop_id: `5A${String(k).padStart(14, "0")}`,
+          name: rand(5) === 0 ? null : ascii ? `Mod ${rand(1000)}` : pieces[rand(pieces.length)]!,
+          version: rand(4) === 0 ? null : ascii ? `1.0.${rand(20)}` : pieces[rand(pieces.length)]!,
+        })),
+      );
+    }
+    // Longer than the buffer starts (64 KiB), in one list and after a short one.
+    lists.push(Array.from({ length: 3000 }, (_, k) => ({ workshop_id: `5A${String(k).padStart(14, "0")}`, name: `A long mod name number ${k}`, version: "10.20.30" })));
+    lists.push([{ workshop_id: "X", name: "", version: "" }]);
+    lists.push([{ workshop_id: "5A00000000000002", name: "Мод", version: "1" }, ...lists[lists.length - 2]!]);
+    for (const l of lists) {
+      expect(modsHash(l)).toBe(textHash(l));
+      expect(modsHashOfText(l)).toBe(textHash(l));
+    }
+    // The stored format does not move: one list's hash as earlier scans stored it.
+    const fixed: LiveMod[] = [
+      { workshop_id: "5A00000000000135", name: "Generated Mod 309", version: "1.0.3" },
+      { workshop_id: "5A00000000000122", name: null, version: null },
+    ];
+    expect(modsHash(fixed)).toBe(Bun.hash("5A00000000000135\u00011.0.3\u0001Generated Mod 309\u00025A00000000000122\u0001\u0001\u0002").toString(36));
+  });
+});
