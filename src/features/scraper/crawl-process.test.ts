@@ -1,0 +1,272 @@
+// The crawl in its worker process (src/jobs/worker-process.ts, crawl-process.ts): real `serve`
+// processes (`bun src/main.ts serve`) on real SQLite files against the fake workshop, compared
+// with the same crawl run in process; a child killed mid-crawl, a parent killed mid-crawl.
+import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { Database } from "bun:sqlite";
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join, resolve } from "node:path";
+import { startFakeWorkshop, type FakeWorkshop } from "../../../test/fakes/workshop";
+import { generateCatalog } from "../../../test/fixtures/workshop/dataset";
+import { testConfig } from "../../config";
+import { createDeps } from "../../runtime";
+import { createMemoryLogger } from "../../shared/log";
+import { JOB_SCRAPE_FULL } from "./jobs";
+
+const MAIN = resolve(import.meta.dir, "../../main.ts");
+const COUNT = 400; // 25 listing pages
+let fake: FakeWorkshop;
+const dirs: string[] = [];
+const procs: Bun.Subprocess[] = [];
+
+beforeAll(() => {
+  fake = startFakeWorkshop({ mods: generateCatalog({ count: COUNT, seed: 7 }) });
+});
+afterAll(() => {
+  for (const p of procs) p.kill("SIGKILL");
+  fake?.stop();
+  for (const d of dirs) rmSync(d, { recursive: true, force: true });
+});
+
+const env = (dir: string, extra: Record<string, string> = {}) => ({
+  LOADOUT_DATA_DIR: dir,
+  LOADOUT_SCHEDULES: "off",
+  LOADOUT_LOG_LEVEL: "info",
+  LOADOUT_WORKSHOP_URL: fake.url,
+  LOADOUT_WORKSHOP_RPS: "1000",
+  ...extra,
+});
+const newDir = () => {
+  const d = mkdtempSync(join(tmpdir(), "loadout-crawl-child-"));
+  dirs.push(d);
+  return d;
+};
+
+/** What the crawl wrote, without the times of the scrape. */
+function catalog(dir: string) {
+  const db = new Database(join(dir, "loadout.db"), { readonly: true });
+  try {
+    const all = (sql: string) => db.query(sql).all();
+    return {
+      mods: all("SELECT workshop_id, name, summary, author_name, version, size_bytes, state, tags_json, created_at, updated_at FROM mods ORDER BY workshop_id"),
+      versions: all("SELECT * FROM mod_versions ORDER BY workshop_id, version"),
+      deps: all("SELECT * FROM mod_dependencies ORDER BY rowid"),
+      tags: all("SELECT * FROM mod_tags ORDER BY 1, 2"),
+    };
+  } finally {
+    db.close();
+  }
+}
+const jobCounts = (dir: string) => {
+  const db = new Database(join(dir, "loadout.db"), { readonly: true });
+  try {
+    return Object.fromEntries((db.query("SELECT type || ' ' || status AS k, count(*) AS n FROM jobs GROUP BY 1").all() as { k: string; n: number }[]).map((r) => [r.k, r.n]));
+  } finally {
+    db.close();
+  }
+};
+const pending = (dir: string) => {
+  try {
+    const db = new Database(join(dir, "loadout.db"), { readonly: true });
+    try {
+      return (db.query("SELECT count(*) AS n FROM jobs WHERE status IN ('queued', 'running')").get() as { n: number }).n;
+    } finally {
+      db.close();
+    }
+  } catch {
+    return -1;
+  }
+};
+
+function queueCrawl(dir: string) {
+  const deps = createDeps(testConfig({ LOADOUT_DATA_DIR: dir }), { log: createMemoryLogger("error") });
+  deps.jobs.enqueue(JOB_SCRAPE_FULL, { mode: "full" }, { dedupeKey: "scrape:full" });
+  deps.sqlite.close();
+}
+
+/** A `serve` process: its stdout lines collected, its URL once started. */
+async function startService(dir: string) {
+  const proc = Bun.spawn([process.execPath, MAIN, "serve"], {
+    env: { ...(process.env as Record<string, string>), ...env(dir), LOADOUT_PORT: "0", LOADOUT_HOST: "127.0.0.1" },
+    stdout: "pipe",
+    stderr: "inherit",
+  });
+  procs.push(proc);
+  const lines: any[] = [];
+  let url = "";
+  void (async () => {
+    let buf = "";
+    for await (const chunk of proc.stdout as ReadableStream<Uint8Array>) {
+      buf += new TextDecoder().decode(chunk);
+      let i;
+      while ((i = buf.indexOf("\n")) >= 0) {
+        const line = buf.slice(0, i);
+        buf = buf.slice(i + 1);
+        try {
+          const o = JSON.parse(line);
+          lines.push(o);
+          if (o.msg === "loadout started") url = o.url;
+        } catch {}
+      }
+    }
+  })();
+  await until(() => url !== "", 20_000);
+  return { proc, lines, get url() { return url; } };
+}
+
+async function until(ok: () => boolean | Promise<boolean>, ms: number, what = "condition") {
+  const end = performance.now() + ms;
+  while (!(await ok())) {
+    if (performance.now() > end) throw new Error(`timed out waiting for ${what}`);
+    await Bun.sleep(50);
+  }
+}
+
+/** Children of `pid` (from /proc: the kernel has no children file here). */
+function childrenOf(pid: number): number[] {
+  const out: number[] = [];
+  for (const e of readdirSync("/proc")) {
+    if (!/^\d+$/.test(e)) continue;
+    try {
+      const stat = readFileSync(`/proc/${e}/stat`, "utf8");
+      if (Number(stat.slice(stat.lastIndexOf(")") + 2).split(" ")[1]) === pid) out.push(Number(e));
+    } catch {}
+  }
+  return out;
+}
+const alive = (pid: number) => {
+  try {
+    process.kill(pid, 0);
+    return !readFileSync(`/proc/${pid}/stat`, "utf8").includes(") Z ");
+  } catch {
+    return false;
+  }
+};
+const metric = async (url: string, name: string) => {
+  const text = await (await fetch(`${url}/metrics`)).text();
+  const m = text.match(new RegExp(`^${name.replace(/[{}"]/g, (c) => "\\" + c)} (\\S+)$`, "m"));
+  return m ? Number(m[1]) : null;
+};
+
+let reference: ReturnType<typeof catalog>;
+
+describe("the crawl in a worker process", () => {
+  test("gives the catalog the same crawl gives in process, and the service answers from it without a restart", async () => {
+    // in process (JobQueue.drain), the reference
+    const a = newDir();
+    const deps = createDeps(testConfig({ ...env(a), LOADOUT_LOG_LEVEL: "error" }), { log: createMemoryLogger("error") });
+    deps.jobs.enqueue(JOB_SCRAPE_FULL, { mode: "full" }, { dedupeKey: "scrape:full" });
+    while ((await deps.jobs.drain()) > 0);
+    deps.sqlite.close();
+    reference = catalog(a);
+    expect(reference.mods.length).toBe(COUNT);
+
+    // through `serve` and its child
+    const b = newDir();
+    const svc = await startService(b);
+    // the service's caches hold the empty catalog first
+    const before = await (await fetch(`${svc.url}/api/v1/mods?limit=5`)).json();
+    expect(before.total).toBe(0);
+    const firstId = (reference.mods[0] as { workshop_id: string }).workshop_id;
+    expect((await fetch(`${svc.url}/api/v1/mods/${firstId}`)).status).toBe(404);
+    queueCrawl(b);
+    await until(() => pending(b) === 0, 30_000, "the crawl");
+    await until(async () => (await metric(svc.url, `loadout_worker_process_exits_total{worker="crawl",outcome="idle"}`)) === 1, 10_000, "the child's exit");
+    expect(catalog(b)).toEqual(reference);
+    expect(Object.keys(jobCounts(b)).every((k) => k.endsWith(" succeeded"))).toBe(true);
+
+    // the parent's API sees the child's commits (generation counters moved by triggers)
+    const after = await (await fetch(`${svc.url}/api/v1/mods?limit=5`)).json();
+    expect(after.total).toBe(COUNT);
+    const detail = await fetch(`${svc.url}/api/v1/mods/${firstId}`);
+    expect(detail.status).toBe(200);
+    const name = (reference.mods[0] as { name: string }).name;
+    const found = await (await fetch(`${svc.url}/api/v1/mods?q=${encodeURIComponent(name)}&limit=50`)).json();
+    expect(found.items.some((m: { workshop_id: string }) => m.workshop_id === firstId)).toBe(true);
+    const health = await (await fetch(`${svc.url}/api/v1/health`)).json();
+    expect(health.sources.workshop.last_ok_at).not.toBeNull();
+
+    // what the child cost, in the parent's metrics; its log lines on the same output, tagged
+    expect(await metric(svc.url, `loadout_worker_process_starts_total{worker="crawl"}`)).toBe(1);
+    expect((await metric(svc.url, `loadout_worker_process_cpu_seconds_total{worker="crawl"}`))!).toBeGreaterThan(0);
+    expect((await metric(svc.url, `loadout_worker_process_last_max_rss_bytes{worker="crawl"}`))!).toBeGreaterThan(10 * 2 ** 20);
+    expect(svc.lines.some((l) => l.process === "crawl-worker" && l.msg === "worker process done: nothing due")).toBe(true);
+    expect(svc.lines.some((l) => l.worker === "crawl" && l.msg === "worker process started")).toBe(true);
+    expect(childrenOf(svc.proc.pid)).toEqual([]);
+
+    // a detail scrape asked of the API starts a child again
+    svc.proc.kill("SIGTERM");
+    expect(await svc.proc.exited).toBe(0);
+  }, 60_000);
+
+  test("a child killed mid-crawl: its jobs are queued again, another child finishes the crawl, nothing twice", async () => {
+    const dir = newDir();
+    const svc = await startService(dir);
+    const release = fake.holdListingPage(12);
+    const seen = fake.requests.length;
+    queueCrawl(dir);
+    // the child is waiting for page 12 with batches of the first pages queued or running
+    await until(() => fake.requests.slice(seen).some((r) => r.query.page === "11"), 20_000, "page 11");
+    await Bun.sleep(200);
+    const [child] = childrenOf(svc.proc.pid);
+    expect(child).toBeDefined();
+    process.kill(child!, "SIGKILL");
+    await until(async () => (await metric(svc.url, `loadout_worker_process_exits_total{worker="crawl",outcome="crashed"}`)) === 1, 10_000, "the crash seen");
+    expect((await metric(svc.url, `loadout_worker_process_requeued_jobs_total{worker="crawl"}`))!).toBeGreaterThanOrEqual(1);
+    release();
+    await until(() => pending(dir) === 0, 30_000, "the crawl");
+    expect(catalog(dir)).toEqual(reference);
+    const counts = jobCounts(dir);
+    expect(counts[`${JOB_SCRAPE_FULL} succeeded`]).toBe(1);
+    expect(Object.keys(counts).every((k) => k.endsWith(" succeeded"))).toBe(true);
+    expect((await metric(svc.url, `loadout_worker_process_starts_total{worker="crawl"}`))!).toBeGreaterThanOrEqual(2);
+    expect(svc.lines.some((l) => l.msg === "worker process stopped unexpectedly; its jobs were queued again" && l.signal === "SIGKILL")).toBe(true);
+    svc.proc.kill("SIGTERM");
+    expect(await svc.proc.exited).toBe(0);
+  }, 60_000);
+
+  test("a parent killed mid-crawl: its child stops, and the service started again finishes the crawl", async () => {
+    const dir = newDir();
+    const svc = await startService(dir);
+    const release = fake.holdListingPage(12);
+    const seen = fake.requests.length;
+    queueCrawl(dir);
+    await until(() => fake.requests.slice(seen).some((r) => r.query.page === "11"), 20_000, "page 11");
+    const [child] = childrenOf(svc.proc.pid);
+    expect(child).toBeDefined();
+    svc.proc.kill("SIGKILL");
+    await until(() => !alive(child!), 5_000, "the child to stop");
+    release();
+    // jobs it held are queued again (it stopped cleanly), not left to their leases
+    const db = new Database(join(dir, "loadout.db"), { readonly: true });
+    expect((db.query("SELECT count(*) AS n FROM jobs WHERE status = 'running'").get() as { n: number }).n).toBe(0);
+    db.close();
+    const again = await startService(dir);
+    await until(() => pending(dir) === 0, 30_000, "the crawl");
+    expect(catalog(dir)).toEqual(reference);
+    expect(jobCounts(dir)[`${JOB_SCRAPE_FULL} succeeded`]).toBe(1);
+    again.proc.kill("SIGTERM");
+    expect(await again.proc.exited).toBe(0);
+  }, 60_000);
+
+  test("LOADOUT_CRAWL_PROCESS=inline: no child, the service crawls itself", async () => {
+    const dir = newDir();
+    const proc = Bun.spawn([process.execPath, MAIN, "serve"], {
+      env: { ...(process.env as Record<string, string>), ...env(dir), LOADOUT_CRAWL_PROCESS: "inline", LOADOUT_PORT: "0", LOADOUT_HOST: "127.0.0.1", LOADOUT_LOG_LEVEL: "error" },
+      stdout: "ignore",
+      stderr: "inherit",
+    });
+    procs.push(proc);
+    await Bun.sleep(1500);
+    queueCrawl(dir);
+    let children = 0;
+    await until(() => {
+      children = Math.max(children, childrenOf(proc.pid).length);
+      return pending(dir) === 0;
+    }, 30_000, "the crawl");
+    expect(children).toBe(0);
+    expect(catalog(dir).mods.length).toBe(COUNT);
+    proc.kill("SIGTERM");
+    await proc.exited;
+  }, 60_000);
+});
