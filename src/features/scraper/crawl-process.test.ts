@@ -50,7 +50,7 @@ function catalog(dir: string) {
     return {
       mods: all("SELECT workshop_id, name, summary, author_name, version, size_bytes, state, tags_json, created_at, updated_at FROM mods ORDER BY workshop_id"),
       versions: all("SELECT * FROM mod_versions ORDER BY workshop_id, version"),
-      deps: all("SELECT * FROM mod_dependencies ORDER BY rowid"),
+      deps: all("SELECT * FROM mod_dependencies ORDER BY workshop_id, depends_on_id"),
       tags: all("SELECT * FROM mod_tags ORDER BY 1, 2"),
     };
   } finally {
@@ -181,8 +181,10 @@ describe("the crawl in a worker process", () => {
     const detail = await fetch(`${svc.url}/api/v1/mods/${firstId}`);
     expect(detail.status).toBe(200);
     const name = (reference.mods[0] as { name: string }).name;
-    const found = await (await fetch(`${svc.url}/api/v1/mods?q=${encodeURIComponent(name)}&limit=50`)).json();
-    expect(found.items.some((m: { workshop_id: string }) => m.workshop_id === firstId)).toBe(true);
+    // the search index too: the mod's whole name, ranked among the mods that share its words
+    const found = await (await fetch(`${svc.url}/api/v1/mods?q=${encodeURIComponent(name)}&limit=100`)).json();
+    expect(found.total).toBeGreaterThan(0);
+    expect(found.mods.map((m: { name: string }) => m.name)).toContain(name);
     const health = await (await fetch(`${svc.url}/api/v1/health`)).json();
     expect(health.sources.workshop.last_ok_at).not.toBeNull();
 
@@ -194,7 +196,14 @@ describe("the crawl in a worker process", () => {
     expect(svc.lines.some((l) => l.worker === "crawl" && l.msg === "worker process started")).toBe(true);
     expect(childrenOf(svc.proc.pid)).toEqual([]);
 
-    // a detail scrape asked of the API starts a child again
+    // a detail scrape asked of the API starts a child again, which runs it and exits
+    const r = await fetch(`${svc.url}/api/v1/jobs/scraper/detail`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ workshop_id: firstId }) });
+    expect(r.status).toBe(202);
+    const { job_id } = await r.json();
+    await until(async () => (await metric(svc.url, `loadout_worker_process_exits_total{worker="crawl",outcome="idle"}`)) === 2, 15_000, "a second child");
+    const db = new Database(join(b, "loadout.db"), { readonly: true });
+    expect(db.query("SELECT status FROM jobs WHERE id = ?").get(job_id)).toEqual({ status: "succeeded" });
+    db.close();
     svc.proc.kill("SIGTERM");
     expect(await svc.proc.exited).toBe(0);
   }, 60_000);
@@ -219,7 +228,8 @@ describe("the crawl in a worker process", () => {
     const counts = jobCounts(dir);
     expect(counts[`${JOB_SCRAPE_FULL} succeeded`]).toBe(1);
     expect(Object.keys(counts).every((k) => k.endsWith(" succeeded"))).toBe(true);
-    expect((await metric(svc.url, `loadout_worker_process_starts_total{worker="crawl"}`))!).toBeGreaterThanOrEqual(2);
+    // (/metrics answers the same body for a second)
+    await until(async () => (await metric(svc.url, `loadout_worker_process_starts_total{worker="crawl"}`))! >= 2, 3_000, "the second start counted");
     expect(svc.lines.some((l) => l.msg === "worker process stopped unexpectedly; its jobs were queued again" && l.signal === "SIGKILL")).toBe(true);
     svc.proc.kill("SIGTERM");
     expect(await svc.proc.exited).toBe(0);
