@@ -165,7 +165,7 @@ describe("the crawl in a worker process", () => {
     const b = newDir();
     const svc = await startService(b);
     // the service's caches hold the empty catalog first
-    const before = await (await fetch(`${svc.url}/api/v1/mods?limit=5`)).json();
+    const before: any = await (await fetch(`${svc.url}/api/v1/mods?limit=5`)).json();
     expect(before.total).toBe(0);
     const firstId = (reference.mods[0] as { workshop_id: string }).workshop_id;
     expect((await fetch(`${svc.url}/api/v1/mods/${firstId}`)).status).toBe(404);
@@ -176,16 +176,16 @@ describe("the crawl in a worker process", () => {
     expect(Object.keys(jobCounts(b)).every((k) => k.endsWith(" succeeded"))).toBe(true);
 
     // the parent's API sees the child's commits (generation counters moved by triggers)
-    const after = await (await fetch(`${svc.url}/api/v1/mods?limit=5`)).json();
+    const after: any = await (await fetch(`${svc.url}/api/v1/mods?limit=5`)).json();
     expect(after.total).toBe(COUNT);
     const detail = await fetch(`${svc.url}/api/v1/mods/${firstId}`);
     expect(detail.status).toBe(200);
     const name = (reference.mods[0] as { name: string }).name;
     // the search index too: the mod's whole name, ranked among the mods that share its words
-    const found = await (await fetch(`${svc.url}/api/v1/mods?q=${encodeURIComponent(name)}&limit=100`)).json();
+    const found: any = await (await fetch(`${svc.url}/api/v1/mods?q=${encodeURIComponent(name)}&limit=100`)).json();
     expect(found.total).toBeGreaterThan(0);
     expect(found.mods.map((m: { name: string }) => m.name)).toContain(name);
-    const health = await (await fetch(`${svc.url}/api/v1/health`)).json();
+    const health: any = await (await fetch(`${svc.url}/api/v1/health`)).json();
     expect(health.sources.workshop.last_ok_at).not.toBeNull();
 
     // what the child cost, in the parent's metrics; its log lines on the same output, tagged
@@ -199,7 +199,7 @@ describe("the crawl in a worker process", () => {
     // a detail scrape asked of the API starts a child again, which runs it and exits
     const r = await fetch(`${svc.url}/api/v1/jobs/scraper/detail`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ workshop_id: firstId }) });
     expect(r.status).toBe(202);
-    const { job_id } = await r.json();
+    const { job_id } = (await r.json()) as { job_id: string };
     await until(async () => (await metric(svc.url, `loadout_worker_process_exits_total{worker="crawl",outcome="idle"}`)) === 2, 15_000, "a second child");
     const db = new Database(join(b, "loadout.db"), { readonly: true });
     expect(db.query("SELECT status FROM jobs WHERE id = ?").get(job_id)).toEqual({ status: "succeeded" });
