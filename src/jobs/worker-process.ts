@@ -50,7 +50,12 @@ const statsByQueue = new WeakMap<JobQueue, WorkerProcessStats[]>();
 export const workerProcessStats = (jobs: JobQueue): readonly WorkerProcessStats[] => statsByQueue.get(jobs) ?? [];
 
 /** Messages a child sends its parent. */
-export type WorkerMessage = { t: "ready"; cpu_s: number; startup_ms: number };
+export type WorkerMessage = { t: "ready"; cpu_s: number; startup_ms: number } | { t: "alive" };
+
+/** A child says it is alive this often (from its event loop)... */
+const ALIVE_EVERY_MS = 5_000;
+/** ...and one silent this long is taken for hung and killed (as long as a job's lease). */
+const HUNG_AFTER_MS = 60_000;
 
 /** A worker process's exit code when it cannot run here (another version, a schema it lacks): the parent runs the types itself. */
 export const WORKER_CANNOT_RUN = 78;
@@ -100,12 +105,14 @@ export function superviseWorkerProcess(jobs: JobQueue, log: Logger, spec: Worker
 
   const start = () => {
     const spawnedAt = clock.now();
+    let heardAt = performance.now();
     let proc: Subprocess;
     try {
       proc = Bun.spawn(spec.cmd, {
         env: { ...spec.env, ...(process.env as Record<string, string>), [WORKER_VERSION_ENV]: version },
         stdio: ["ignore", "inherit", "inherit"],
         ipc: (m: WorkerMessage) => {
+          heardAt = performance.now();
           if (m?.t === "ready") {
             stats.lastStartCpuSeconds = m.cpu_s;
             plog.info("worker process started", { pid: proc.pid, startup_ms: m.startup_ms, start_cpu_ms: Math.round(m.cpu_s * 1000) });
@@ -123,7 +130,15 @@ export function superviseWorkerProcess(jobs: JobQueue, log: Logger, spec: Worker
     child = proc;
     stats.running = true;
     stats.started++;
+    // A child whose event loop stopped (it renews no lease either) would hold the crawl's types
+    // forever: killed, it exits, and the exit below recovers its jobs.
+    const watchdog = setInterval(() => {
+      if (performance.now() - heardAt < HUNG_AFTER_MS) return;
+      plog.error("worker process silent for a minute; killing it", { pid: proc.pid });
+      proc.kill("SIGKILL");
+    }, ALIVE_EVERY_MS);
     childExited = proc.exited.then(() => {
+      clearInterval(watchdog);
       const code = proc.exitCode;
       const signal = proc.signalCode;
       const usage = proc.resourceUsage();
@@ -243,6 +258,7 @@ export async function runWorkerProcess(
     if (orphaned()) stop("the service process went away", 5_000);
   });
   jobs.claimOnly(o.types);
+  setInterval(() => send({ t: "alive" }), ALIVE_EVERY_MS);
   const cpu = process.cpuUsage();
   send({ t: "ready", cpu_s: (cpu.user + cpu.system) / 1e6, startup_ms: Math.round(performance.now()) });
   if (orphaned()) stop("the service process went away", 5_000);
