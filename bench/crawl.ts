@@ -65,15 +65,19 @@ function procCpuSeconds(pid: number, waitedChildren = false): number {
   // utime, stime (fields 14 and 15); cutime, cstime (16 and 17): children exited and waited for
   return (Number(f[11]) + Number(f[12]) + (waitedChildren ? Number(f[13]) + Number(f[14]) : 0)) / TICK;
 }
-/** Live children of `pid` (every /proc/<n>/stat whose ppid is `pid`; this kernel has no children file). */
-function childrenOf(pid: number): number[] {
+/**
+ * Children of `pid` (every /proc/<n>/stat whose ppid is `pid`; this kernel has no children file),
+ * zombies included unless `liveOnly`: an exited child's CPU reaches its parent's cutime/cstime
+ * only once the parent has waited for it, and until then it is a zombie.
+ */
+function childrenOf(pid: number, liveOnly = false): number[] {
   const out: number[] = [];
   for (const e of readdirSync("/proc")) {
     if (e.charCodeAt(0) > 57) continue;
     try {
       const stat = readFileSync(`/proc/${e}/stat`, "utf8");
       const f = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
-      if (Number(f[1]) === pid && f[0] !== "Z") out.push(Number(e));
+      if (Number(f[1]) === pid && !(liveOnly && f[0] === "Z")) out.push(Number(e));
     } catch {}
   }
   return out;
@@ -182,7 +186,7 @@ if (inproc) {
   // The children seen (the crawl's worker processes): their last CPU, threads and peak RSS.
   const kids = new Map<number, { cpu: number; threads: Record<string, number>; hwm: number }>();
   const sampleChildren = () => {
-    for (const pid of childrenOf(svc.pid)) {
+    for (const pid of childrenOf(svc.pid, true)) {
       try {
         const k = { cpu: procCpuSeconds(pid, true), threads: threadCpuSeconds(pid), hwm: hwmMiB(pid) };
         kids.set(pid, k);
@@ -234,8 +238,10 @@ if (inproc) {
   clearInterval(sampler);
   const stillAlive = childrenOf(svc.pid);
   const liveCpu = stillAlive.reduce((a, pid) => a + procCpuSeconds(pid, true), 0);
+  if (stillAlive.length) console.error(`warning: ${stillAlive.length} child(ren) of the service still there after 20 s; their CPU read from their own /proc/<pid>/stat`);
   cpu = procCpuSeconds(svc.pid, true) + liveCpu - cpu0;
   const ownCpu = procCpuSeconds(svc.pid) - ownCpu0;
+  await Bun.sleep(1100); // /metrics answers the same body for a second
   const metricsText = await fetch(`http://127.0.0.1:${port}/metrics`).then((r) => r.text(), () => "");
   const metricOf = (name: string) => {
     const m = metricsText.match(new RegExp(`^${name}\\{worker="crawl"\\} (\\S+)$`, "m"));
@@ -245,6 +251,12 @@ if (inproc) {
   for (const k of kids.values()) for (const [name, v] of Object.entries(k.threads)) childThreads[name] = Math.round(((childThreads[name] ?? 0) + v) * 100) / 100;
   const sampledThreads = Object.values(childThreads).reduce((a, b) => a + b, 0);
   const childCpu = cpu - ownCpu;
+  // The service's own count (each child's resource usage at its exit) must agree with the kernel's
+  // cutime/cstime: a child's CPU left out would make a false figure.
+  const reported = metricOf("loadout_worker_process_cpu_seconds_total");
+  if (reported !== null && Math.abs(reported - childCpu) > Math.max(0.2, 0.03 * reported)) {
+    throw new Error(`children's CPU: ${childCpu.toFixed(2)} s in the service's cutime/cstime against ${reported.toFixed(2)} s in its /metrics; not a valid figure`);
+  }
   children = {
     seen: kids.size,
     cpu_s: Math.round(childCpu * 100) / 100,

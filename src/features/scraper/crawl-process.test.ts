@@ -7,7 +7,7 @@ import { mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { startFakeWorkshop, type FakeWorkshop } from "../../../test/fakes/workshop";
-import { generateCatalog } from "../../../test/fixtures/workshop/dataset";
+import { generateCatalog, SMALL, smallCatalog, ver } from "../../../test/fixtures/workshop/dataset";
 import { testConfig } from "../../config";
 import { createDeps } from "../../runtime";
 import { createMemoryLogger } from "../../shared/log";
@@ -33,6 +33,7 @@ const env = (dir: string, extra: Record<string, string> = {}) => ({
   LOADOUT_SCHEDULES: "off",
   LOADOUT_LOG_LEVEL: "info",
   LOADOUT_WORKSHOP_URL: fake.url,
+  LOADOUT_JWT_SECRET: "crawl-process-test-secret-0123456789",
   LOADOUT_WORKSHOP_RPS: "1000",
   ...extra,
 });
@@ -85,9 +86,9 @@ function queueCrawl(dir: string) {
 }
 
 /** A `serve` process: its stdout lines collected, its URL once started. */
-async function startService(dir: string) {
+async function startService(dir: string, extra: Record<string, string> = {}) {
   const proc = Bun.spawn([process.execPath, MAIN, "serve"], {
-    env: { ...(process.env as Record<string, string>), ...env(dir), LOADOUT_PORT: "0", LOADOUT_HOST: "127.0.0.1" },
+    env: { ...(process.env as Record<string, string>), ...env(dir, extra), LOADOUT_PORT: "0", LOADOUT_HOST: "127.0.0.1" },
     stdout: "pipe",
     stderr: "inherit",
   });
@@ -278,5 +279,45 @@ describe("the crawl in a worker process", () => {
     expect(catalog(dir).mods.length).toBe(COUNT);
     proc.kill("SIGTERM");
     await proc.exited;
+  }, 60_000);
+
+  test("the scraper's hook in the child: a new version of a listed mod is one mod_updated notification in the service", async () => {
+    const small = startFakeWorkshop({ mods: smallCatalog() });
+    try {
+      const dir = newDir();
+      const svc = await startService(dir, {
+        LOADOUT_WORKSHOP_URL: small.url,
+        LOADOUT_ADMIN_EMAIL: "admin@example.com",
+        LOADOUT_ADMIN_PASSWORD: "admin-password",
+      });
+      const call = async (method: string, path: string, body?: unknown, token?: string): Promise<any> => {
+        const r = await fetch(svc.url + path, {
+          method,
+          headers: { ...(body !== undefined ? { "content-type": "application/json" } : {}), ...(token ? { authorization: `Bearer ${token}` } : {}) },
+          body: body === undefined ? undefined : JSON.stringify(body),
+        });
+        const text = await r.text();
+        return { status: r.status, json: text ? JSON.parse(text) : null };
+      };
+      const token = (await call("POST", "/api/v1/auth/login", { email: "admin@example.com", password: "admin-password" })).json.token as string;
+      expect((await call("POST", "/api/v1/jobs/scraper", { mode: "full" }, token)).status).toBe(202);
+      await until(async () => (await call("GET", `/api/v1/mods/${SMALL.core}`)).status === 200 && pending(dir) === 0, 20_000, "the first crawl");
+      const list = await call("POST", "/api/v1/lists", { name: "Watched", description: "", is_public: false }, token);
+      expect((await call("POST", `/api/v1/lists/${list.json.id}/mods`, { workshop_id: SMALL.core }, token)).status).toBe(200);
+      const before = (await call("GET", `/api/v1/mods/${SMALL.core}`)).json.version as string;
+
+      small.mods.get(SMALL.core)!.versions.push(ver("9.0.0", 400, 2_000_000));
+      expect((await call("POST", "/api/v1/jobs/scraper/detail", { workshop_id: SMALL.core })).status).toBe(202);
+      await until(async () => (await call("GET", `/api/v1/mods/${SMALL.core}`)).json.version === "9.0.0", 20_000, "the new version in the service's answer");
+      await until(async () => ((await call("GET", "/api/v1/notifications", undefined, token)).json as any[]).some((x) => x.event === "mod_updated"), 10_000, "the notification");
+      await Bun.sleep(1500); // anything recorded twice would be dispatched by now
+      const notes = ((await call("GET", "/api/v1/notifications", undefined, token)).json as any[]).filter((x) => x.event === "mod_updated");
+      expect(notes).toHaveLength(1);
+      expect(notes[0].data).toMatchObject({ old_version: before, new_version: "9.0.0", workshop_id: SMALL.core });
+      svc.proc.kill("SIGTERM");
+      expect(await svc.proc.exited).toBe(0);
+    } finally {
+      small.stop();
+    }
   }, 60_000);
 });
