@@ -22,10 +22,13 @@ export const CRAWL_WORKER_COMMAND = "crawl-worker";
  * process exits (docs/performance.md "Round 7, crawl"). `MIMALLOC_PURGE_HOLES=0`: the allocator
  * keeps the free blocks inside pages in use instead of giving them to the kernel every 100 ms
  * and faulting them in again (~−15–20 % of a crawl's CPU; for the whole service it held 532 MiB
- * after the full benchmark instead of ~280, round 5).
+ * after the full benchmark instead of ~280, round 5). `MIMALLOC_PURGE_DELAY=-1`: whole free pages
+ * are kept too (another ~−10 % of the child's CPU at 16,000 mods, its peak RSS +0–10 MiB; for the
+ * whole service it would never give memory back, round 5).
  */
 export const CRAWL_PROCESS_ENV: Record<string, string> = {
   MIMALLOC_PURGE_HOLES: "0",
+  MIMALLOC_PURGE_DELAY: "-1",
 };
 
 /** The same executable: the compiled binary itself, or Bun with this checkout's src/main.ts. */
