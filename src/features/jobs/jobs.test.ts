@@ -186,13 +186,14 @@ describe("job types handed to a worker process (src/jobs/worker-process.ts)", ()
       // the "child": another queue on the same file, claiming only the handed-off type
       const child = createDeps(t.config, { clock: t.clock });
       try {
-        child.jobs.register("w.crawl", { run: () => new Promise(() => {}) }); // dies while running it
+        let finish!: () => void;
+        child.jobs.register("w.crawl", { run: () => new Promise<void>((r) => (finish = r)) }); // "dies" while running it
         child.jobs.register("w.other", { run: async () => {} });
         t.deps.jobs.enqueue("w.other");
         child.jobs.claimOnly(["w.crawl"]);
         const since = t.clock.now();
         t.clock.advance(10);
-        void child.jobs.drain({ max: 1, types: ["w.crawl"] });
+        const draining = child.jobs.drain({ max: 1, types: ["w.crawl"] });
         await Bun.sleep(10);
         expect(child.jobs.get(crawl)!.status).toBe("running");
         expect(t.deps.jobs.hasDue(["w.crawl"])).toBe(false);
@@ -204,6 +205,10 @@ describe("job types handed to a worker process (src/jobs/worker-process.ts)", ()
         const back = t.deps.jobs.get(crawl)!;
         expect(back).toMatchObject({ status: "queued", attempts: 0 });
         expect(t.deps.jobs.pendingCount()).toBe(2);
+        // (its handler let go, so that no heartbeat outlives the connection)
+        finish();
+        await draining;
+        expect(t.deps.jobs.get(crawl)!.status).toBe("queued"); // its late end changes nothing
       } finally {
         child.sqlite.close();
       }
