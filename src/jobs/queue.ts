@@ -116,6 +116,8 @@ export class JobQueue {
   /** Types this worker claims (null: every registered type) and types handed to another process. */
   private only: Set<string> | null = null;
   private handedOff = new Set<string>();
+  /** Types whose runs this process leaves to another live process's own lease recovery (its worker process, while it runs). */
+  private leaseRecoveryElsewhere: string[] = [];
   /** Called after each job finishes (tests, metrics). */
   onFinished?: (job: Job, status: JobStatus) => void;
 
@@ -171,6 +173,16 @@ export class JobQueue {
    */
   handOff(types: readonly string[]) {
     for (const t of types) this.handedOff.add(t);
+  }
+
+  /**
+   * While a worker process runs `types`, their leases are its business: it recovers their
+   * expired leases itself (never its own running jobs), and this process recovers what it held
+   * when it exits (recoverFromExited). Otherwise a worker stalled past a lease could find a job it
+   * still runs queued again by this process and claim it a second time. `null`: back to normal.
+   */
+  leaveLeaseRecovery(types: readonly string[] | null) {
+    this.leaseRecoveryElsewhere = types ? [...types] : [];
   }
 
   takeBack(types: readonly string[]) {
@@ -290,9 +302,10 @@ export class JobQueue {
         `UPDATE jobs SET status = 'queued', run_at = $now, lease_until = NULL, attempts = MAX(attempts - 1, 0),
            error = 'interrupted: the process running it stopped; not counted as an attempt'
          WHERE status = 'running' AND (lease_until IS NULL OR lease_until < $now)
-           AND id NOT IN (SELECT value FROM json_each($mine)) RETURNING id`,
+           AND id NOT IN (SELECT value FROM json_each($mine))
+           AND type NOT IN (SELECT value FROM json_each($elsewhere)) RETURNING id`,
       )
-      .all({ now: this.clock.now(), mine: JSON.stringify([...this.running.keys()]) });
+      .all({ now: this.clock.now(), mine: JSON.stringify([...this.running.keys()]), elsewhere: JSON.stringify(this.leaseRecoveryElsewhere) });
     if (r.length) this.log.warn("requeued jobs whose process stopped while they ran", { count: r.length });
     return r.length;
   }

@@ -130,6 +130,7 @@ export function superviseWorkerProcess(jobs: JobQueue, log: Logger, spec: Worker
     child = proc;
     stats.running = true;
     stats.started++;
+    jobs.leaveLeaseRecovery(spec.types);
     // A child whose event loop stopped (it renews no lease either) would hold the crawl's types
     // forever: killed, it exits, and the exit below recovers its jobs.
     const watchdog = setInterval(() => {
@@ -148,6 +149,7 @@ export function superviseWorkerProcess(jobs: JobQueue, log: Logger, spec: Worker
       }
       child = null;
       stats.running = false;
+      jobs.leaveLeaseRecovery(null);
       // Whatever it left running is nobody's now: queued again at once.
       let recovered = 0;
       try {

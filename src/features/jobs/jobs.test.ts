@@ -199,6 +199,12 @@ describe("job types handed to a worker process (src/jobs/worker-process.ts)", ()
         expect(t.deps.jobs.hasDue(["w.crawl"])).toBe(false);
         // the lease still runs, so the ordinary recovery leaves it; the exit-time one does not
         expect(t.deps.jobs.recoverInterrupted()).toBe(0);
+        // while the worker process lives, its leases are its own business, even run out
+        t.deps.jobs.leaveLeaseRecovery(["w.crawl"]);
+        t.clock.advance(LEASE_MS + 1000);
+        expect(t.deps.jobs.recoverInterrupted()).toBe(0);
+        t.deps.jobs.leaveLeaseRecovery(null);
+        t.clock.advance(-(LEASE_MS + 1000));
         expect(t.deps.jobs.recoverFromExited(["w.other"], since)).toBe(0); // other types untouched
         expect(t.deps.jobs.recoverFromExited(["w.crawl"], t.clock.now() + 1)).toBe(0); // started before that process
         expect(t.deps.jobs.recoverFromExited(["w.crawl"], since)).toBe(1);
