@@ -15,6 +15,14 @@
 // `threads_cpu_s` splits `cpu_s` by the service's thread names (/proc/<pid>/task/*/stat).
 // --env NAME=VALUE sets a variable in the service's environment only (an allocator setting to
 // compare); --after S reports the service's RSS S seconds after the crawl, idle.
+// The service runs the crawl in a child process (LOADOUT_CRAWL_PROCESS=child, the default since
+// round 7): `cpu_s` is the service's CPU and its children's (utime + stime + cutime + cstime of
+// /proc/<pid>/stat: a child's CPU is added to cutime/cstime once it has exited and been waited
+// for, and the bench waits for the children to exit before the last reading; one still alive
+// then is read from its own /proc/<pid>/stat). `children` reports what the children cost apart:
+// their CPU, their threads (the last 2-second sample of each child), their peak RSS (VmHWM), and
+// their start (the service's /metrics: the CPU a child spent before its first claim).
+// --src DIR: the checkout whose src/main.ts is the service (another tree's code, this bench).
 // --inproc runs the same jobs in this process through JobQueue.drain (for
 // `bun --cpu-prof bench/crawl.ts --inproc`), timed with cpuUsage.
 import { spawn } from "bun";
@@ -36,6 +44,7 @@ const count = Number(arg("count", "42000"));
 const inproc = process.argv.includes("--inproc");
 const bin = arg("bin");
 const keep = arg("keep");
+const srcRoot = resolve(arg("src", ROOT)!);
 // --after S: keep the service running S seconds after the crawl, idle, and report its RSS then
 // (`rss_after_s_mib`: what the allocator and the idle collection gave back).
 const after = Number(arg("after", "0"));
@@ -50,10 +59,32 @@ process.argv.forEach((a, i) => {
 });
 
 const TICK = 100; // USER_HZ of /proc/<pid>/stat on Linux
-function procCpuSeconds(pid: number): number {
+function procCpuSeconds(pid: number, waitedChildren = false): number {
   const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
   const f = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
-  return (Number(f[11]) + Number(f[12])) / TICK; // utime, stime (fields 14 and 15)
+  // utime, stime (fields 14 and 15); cutime, cstime (16 and 17): children exited and waited for
+  return (Number(f[11]) + Number(f[12]) + (waitedChildren ? Number(f[13]) + Number(f[14]) : 0)) / TICK;
+}
+/**
+ * Children of `pid` (every /proc/<n>/stat whose ppid is `pid`; this kernel has no children file),
+ * zombies included unless `liveOnly`: an exited child's CPU reaches its parent's cutime/cstime
+ * only once the parent has waited for it, and until then it is a zombie.
+ */
+function childrenOf(pid: number, liveOnly = false): number[] {
+  const out: number[] = [];
+  for (const e of readdirSync("/proc")) {
+    if (e.charCodeAt(0) > 57) continue;
+    try {
+      const stat = readFileSync(`/proc/${e}/stat`, "utf8");
+      const f = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+      if (Number(f[1]) === pid && !(liveOnly && f[0] === "Z")) out.push(Number(e));
+    } catch {}
+  }
+  return out;
+}
+function hwmMiB(pid: number): number {
+  const m = readFileSync(`/proc/${pid}/status`, "utf8").match(/VmHWM:\s+(\d+) kB/);
+  return m ? Math.round(Number(m[1]) / 1024) : 0;
 }
 /** CPU seconds of each thread of `pid`, summed by thread name (/proc/<pid>/task/<tid>/stat). */
 function threadCpuSeconds(pid: number): Record<string, number> {
@@ -105,6 +136,7 @@ let rss = 0;
 let rssAfter: number | null = null;
 let tEnd: number | null = null;
 let threads: Record<string, number> | null = null;
+let children: Record<string, unknown> | null = null;
 const phases: { at_s: number; cpu_s: number; mods: number; pending: number }[] = [];
 const pendingOf = (db: Database) => (db.query("SELECT count(*) AS n FROM jobs WHERE status IN ('queued', 'running')").get() as { n: number }).n;
 const modsOf = (db: Database) => (db.query("SELECT count(*) AS n FROM mods WHERE state != 'unknown'").get() as { n: number }).n;
@@ -130,7 +162,7 @@ if (inproc) {
   deps.sqlite.close();
 } else {
   deps.sqlite.close();
-  const cmd = bin ? [resolve(bin)] : [process.execPath, join(ROOT, "src/main.ts")];
+  const cmd = bin ? [resolve(bin)] : [process.execPath, join(srcRoot, "src/main.ts")];
   const probe = Bun.serve({ port: 0, hostname: "127.0.0.1", fetch: () => new Response() });
   const port = probe.port;
   probe.stop(true);
@@ -147,9 +179,21 @@ if (inproc) {
     await Bun.sleep(50);
   }
   await Bun.sleep(500); // anything the start left running settles
-  const cpu0 = procCpuSeconds(svc.pid);
+  const cpu0 = procCpuSeconds(svc.pid, true);
+  const ownCpu0 = procCpuSeconds(svc.pid);
   const threads0 = threadCpuSeconds(svc.pid);
   startCpu = cpu0;
+  // The children seen (the crawl's worker processes): their last CPU, threads and peak RSS.
+  const kids = new Map<number, { cpu: number; threads: Record<string, number>; hwm: number }>();
+  const sampleChildren = () => {
+    for (const pid of childrenOf(svc.pid, true)) {
+      try {
+        const k = { cpu: procCpuSeconds(pid, true), threads: threadCpuSeconds(pid), hwm: hwmMiB(pid) };
+        kids.set(pid, k);
+      } catch {} // it ended in between
+    }
+  };
+  const sampler = setInterval(sampleChildren, 2000);
   const q = createDeps(loadConfig(env), { log: createMemoryLogger("warn") });
   queueCrawl(q);
   q.sqlite.close();
@@ -176,12 +220,63 @@ if (inproc) {
     if (pending === null) continue;
     const at = (performance.now() - t0) / 1000;
     if (Math.floor(at / 10) !== Math.floor((at - 2) / 10) || pending === 0) {
-      phases.push({ at_s: Math.round(at), cpu_s: Math.round((procCpuSeconds(svc.pid) - cpu0) * 10) / 10, mods: look(modsOf) ?? -1, pending });
+      const live = childrenOf(svc.pid).reduce((a, pid) => a + (() => { try { return procCpuSeconds(pid, true); } catch { return 0; } })(), 0);
+      phases.push({ at_s: Math.round(at), cpu_s: Math.round((procCpuSeconds(svc.pid, true) + live - cpu0) * 10) / 10, mods: look(modsOf) ?? -1, pending });
       console.log(JSON.stringify(phases.at(-1)));
     }
     if (pending === 0) break;
   }
-  cpu = procCpuSeconds(svc.pid) - cpu0;
+  tEnd = performance.now();
+  // The children exit once nothing is due (a couple of seconds idle): wait for them, so that their
+  // CPU is in the service's cutime/cstime; one still alive after 20 s is read from its own stat.
+  sampleChildren();
+  const waitUntil = performance.now() + 20_000;
+  while (childrenOf(svc.pid).length > 0 && performance.now() < waitUntil) {
+    sampleChildren();
+    await Bun.sleep(100);
+  }
+  clearInterval(sampler);
+  const stillAlive = childrenOf(svc.pid);
+  const liveCpu = stillAlive.reduce((a, pid) => a + procCpuSeconds(pid, true), 0);
+  if (stillAlive.length) console.error(`warning: ${stillAlive.length} child(ren) of the service still there after 20 s; their CPU read from their own /proc/<pid>/stat`);
+  cpu = procCpuSeconds(svc.pid, true) + liveCpu - cpu0;
+  const ownCpu = procCpuSeconds(svc.pid) - ownCpu0;
+  await Bun.sleep(1100); // /metrics answers the same body for a second
+  const metricsText = await fetch(`http://127.0.0.1:${port}/metrics`).then((r) => r.text(), () => "");
+  const metricOf = (name: string) => {
+    const m = metricsText.match(new RegExp(`^${name}\\{worker="crawl"\\} (\\S+)$`, "m"));
+    return m ? Number(m[1]) : null;
+  };
+  const childThreads: Record<string, number> = {};
+  for (const k of kids.values()) for (const [name, v] of Object.entries(k.threads)) childThreads[name] = Math.round(((childThreads[name] ?? 0) + v) * 100) / 100;
+  const sampledThreads = Object.values(childThreads).reduce((a, b) => a + b, 0);
+  const childCpu = cpu - ownCpu;
+  // The service's own count (each child's resource usage at its exit) must agree with the kernel's
+  // cutime/cstime: a child's CPU left out would make a false figure.
+  const reported = metricOf("loadout_worker_process_cpu_seconds_total");
+  if (reported !== null && Math.abs(reported - childCpu) > Math.max(0.2, 0.03 * reported)) {
+    throw new Error(`children's CPU: ${childCpu.toFixed(2)} s in the service's cutime/cstime against ${reported.toFixed(2)} s in its /metrics; not a valid figure`);
+  }
+  children = {
+    seen: kids.size,
+    cpu_s: Math.round(childCpu * 100) / 100,
+    still_alive_at_end: stillAlive.length,
+    peak_rss_mib: Math.max(0, ...[...kids.values()].map((k) => k.hwm)),
+    metrics: {
+      starts: metricOf("loadout_worker_process_starts_total"),
+      cpu_s: metricOf("loadout_worker_process_cpu_seconds_total"),
+      last_start_cpu_s: metricOf("loadout_worker_process_last_start_cpu_seconds"),
+      last_max_rss_mib: (() => {
+        const b = metricOf("loadout_worker_process_last_max_rss_bytes");
+        return b === null ? null : Math.round(b / 2 ** 20);
+      })(),
+    },
+    threads_cpu_s: Object.fromEntries(
+      Object.entries({ ...childThreads, "(not sampled: the last 2 s, ended threads)": Math.round((childCpu - sampledThreads) * 100) / 100 })
+        .filter(([, v]) => v > 0)
+        .sort((a, b) => b[1] - a[1]),
+    ),
+  };
   rss = rssMiB(svc.pid);
   threads = Object.fromEntries(
     Object.entries(threadCpuSeconds(svc.pid))
@@ -191,9 +286,8 @@ if (inproc) {
   );
   // Threads that ended during the crawl (JavaScriptCore's JIT workers end when idle and start
   // again) are in the process's CPU but no longer under /proc/<pid>/task.
-  const ended = cpu - Object.values(threads).reduce((a, b) => a + b, 0);
+  const ended = ownCpu - Object.values(threads).reduce((a, b) => a + b, 0);
   if (ended >= 0.05) threads["(ended threads)"] = Math.round(ended * 100) / 100;
-  tEnd = performance.now();
   if (after > 0) {
     await Bun.sleep(after * 1000);
     rssAfter = rssMiB(svc.pid);
@@ -207,7 +301,7 @@ const requests = await stopFake();
 const db = new Database(join(dir, "loadout.db"), { readonly: true });
 const counted = (sql: string) => (db.query(sql).get() as { n: number }).n;
 const result = {
-  mode: inproc ? "in process (JobQueue.drain)" : bin ? `service ${bin}` : "service (bun src/main.ts)",
+  mode: inproc ? "in process (JobQueue.drain)" : bin ? `service ${bin}` : `service (bun ${join(srcRoot, "src/main.ts")})`,
   catalog: count,
   ...(Object.keys(svcEnv).length ? { service_env: svcEnv } : {}),
   cpu_s: Math.round(cpu * 10) / 10,
@@ -222,6 +316,7 @@ const result = {
   dependencies: counted("SELECT count(*) AS n FROM mod_dependencies"),
   jobs: Object.fromEntries((db.query("SELECT type || ' ' || status AS k, count(*) AS n FROM jobs GROUP BY 1").all() as { k: string; n: number }[]).map((r) => [r.k, r.n])),
   ...(threads ? { threads_cpu_s: threads } : {}),
+  ...(children ? { children } : {}),
   phases,
 };
 db.close();

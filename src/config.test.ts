@@ -25,6 +25,12 @@ describe("configuration errors name the rule", () => {
     expect(err({ LOADOUT_RATE_LIMIT_USER: "1.5" })).toBe("invalid configuration: LOADOUT_RATE_LIMIT_USER must be a whole number of requests a minute (0 = off)");
   });
 
+  test("the crawl runs in a child process unless LOADOUT_CRAWL_PROCESS=inline", () => {
+    expect(loadConfig({}).LOADOUT_CRAWL_PROCESS).toBe("child");
+    expect(loadConfig({ LOADOUT_CRAWL_PROCESS: "inline" }).LOADOUT_CRAWL_PROCESS).toBe("inline");
+    expect(err({ LOADOUT_CRAWL_PROCESS: "thread" })).toBe("invalid configuration: LOADOUT_CRAWL_PROCESS must be child or inline");
+  });
+
   test("rate limits default to the decided values; 0 is off", () => {
     const c = loadConfig({});
     expect([c.LOADOUT_RATE_LIMIT_ANON, c.LOADOUT_RATE_LIMIT_USER]).toEqual([300, 1200]);

@@ -110,6 +110,12 @@ export const configSchema = z.object({
   LOADOUT_BATTLEMETRICS_URL: url("LOADOUT_BATTLEMETRICS_URL").default("https://api.battlemetrics.com"),
   LOADOUT_BATTLEMETRICS_TOKEN: optionalNonEmpty,
   LOADOUT_SCHEDULES: z.enum(["on", "off"], { error: "LOADOUT_SCHEDULES must be on or off" }).default("on"),
+  /**
+   * child: `serve` runs the workshop crawl's jobs in a short-lived child process of the same
+   * executable, started when they are due (its memory goes when it exits); inline: in the
+   * service process (platforms without process spawning, debugging). docs/operations.md.
+   */
+  LOADOUT_CRAWL_PROCESS: z.enum(["child", "inline"], { error: "LOADOUT_CRAWL_PROCESS must be child or inline" }).default("child"),
   /** off: response schemas document only (production); strict: validated, and a key they do not name fails (the test app). */
   LOADOUT_RESPONSE_VALIDATION: z.enum(["off", "strict"], { error: "LOADOUT_RESPONSE_VALIDATION must be off or strict" }).default("off"),
   LOADOUT_CRON_WORKSHOP: cron("LOADOUT_CRON_WORKSHOP", "0 */6 * * *"),

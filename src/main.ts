@@ -19,6 +19,7 @@ Usage:
                                                    stopped); the current one is kept aside
   loadout rotate-key --new-key BASE64              re-encrypt server credentials with a new key
   loadout --version | --help
+  (loadout crawl-worker: internal, started by serve to run the workshop crawl; LOADOUT_CRAWL_PROCESS)
 
 Configuration comes from LOADOUT_* environment variables (see README.md); the database and
 generated secrets live in LOADOUT_DATA_DIR (default ./data).`;
@@ -62,6 +63,31 @@ async function main(argv: string[]) {
         throw e;
       }
       return;
+    }
+    case "crawl-worker": {
+      // The crawl's worker process (src/jobs/worker-process.ts): started by `serve` with an IPC
+      // channel, it runs the crawl's due jobs and exits. Its log lines carry process=crawl-worker.
+      const { createDeps, SchemaMismatchError } = await import("./runtime");
+      const { createLogger } = await import("./shared/log");
+      const { runWorkerProcess, WORKER_CANNOT_RUN, WORKER_VERSION_ENV } = await import("./jobs/worker-process");
+      const { CRAWL_JOB_TYPES } = await import("./features/scraper/crawl-process");
+      const log = createLogger(config.LOADOUT_LOG_LEVEL, { process: "crawl-worker", pid: process.pid });
+      // Another version than its parent's (the executable replaced under a running service): it
+      // must not run the parent's jobs with other code; the parent runs them itself until restarted.
+      if (process.env[WORKER_VERSION_ENV] !== VERSION) {
+        log.error("not the service's version; not running", { service_version: process.env[WORKER_VERSION_ENV] ?? null, version: VERSION });
+        process.exit(WORKER_CANNOT_RUN);
+      }
+      let deps;
+      try {
+        deps = createDeps(config, { log, migrate: false });
+      } catch (e) {
+        if (!(e instanceof SchemaMismatchError)) throw e;
+        log.error(e.message);
+        process.exit(WORKER_CANNOT_RUN);
+      }
+      await runWorkerProcess(deps.jobs, log, { types: CRAWL_JOB_TYPES, close: () => deps.sqlite.close() });
+      process.exit(0);
     }
     case "migrate": {
       // A running server applied the migrations it knows at its start; changing the schema

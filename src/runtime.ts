@@ -3,7 +3,7 @@
 import { join } from "node:path";
 import type { Config } from "./config";
 import type { Deps } from "./deps";
-import { openDatabase, migrate } from "./db/client";
+import { openDatabase, migrate, migrationsApplied } from "./db/client";
 import { JobQueue } from "./jobs/queue";
 import { createMailer } from "./shared/mailer";
 import { createLogger, type Logger } from "./shared/log";
@@ -20,7 +20,12 @@ export interface RuntimeOptions {
   clock?: Clock;
   fetch?: typeof fetch;
   pollMs?: number;
+  /** false: do not migrate, throw when the database lacks a migration (a worker process). */
+  migrate?: boolean;
 }
+
+/** The database is older than this executable: a worker process must not migrate it. */
+export class SchemaMismatchError extends Error {}
 
 export function createDeps(config: Config, opts: RuntimeOptions = {}): Deps {
   ensurePrivateDir(config.LOADOUT_DATA_DIR);
@@ -31,7 +36,12 @@ export function createDeps(config: Config, opts: RuntimeOptions = {}): Deps {
   // One budget for every answer cache of the process (the last createDeps sets it).
   answerBudget.setMax(config.LOADOUT_CACHE_MB * 2 ** 20);
   const { db, sqlite } = openDatabase(dbPath, { cacheMb: config.LOADOUT_SQLITE_CACHE_MB, mmapMb: config.LOADOUT_SQLITE_MMAP_MB });
-  migrate(db);
+  if (opts.migrate === false) {
+    if (!migrationsApplied(db)) {
+      sqlite.close();
+      throw new SchemaMismatchError("the database lacks migrations this executable has (was it replaced under a running service?); not migrating");
+    }
+  } else migrate(db);
   const jobs = new JobQueue(db, sqlite, clock, log, opts.pollMs);
   const deps: Deps = {
     config,

@@ -14,6 +14,8 @@ import { enqueueScan } from "./features/live/jobs";
 import { webAssets } from "./features/web/assets";
 import { startIdleCollector } from "./shared/idle-gc";
 import { startDetailWarmer } from "./features/live";
+import { crawlWorkerSpec } from "./features/scraper";
+import { superviseWorkerProcess, type WorkerSupervisor } from "./jobs/worker-process";
 
 /** A second `serve` on a data dir another process serves: one line, exit 1. */
 export class DataDirTakenError extends Error {}
@@ -43,6 +45,9 @@ export async function serve(config: Config) {
   // from source: a build), so the first page does not wait for them.
   void webAssets().catch((e) => deps.log.warn("web app files could not be loaded", { error: String(e) }));
 
+  // The crawl's jobs run in a child process started when they are due (docs/architecture.md
+  // "The crawl's process"); handed off before the worker starts, so this process never claims one.
+  const crawlWorker: WorkerSupervisor | null = config.LOADOUT_CRAWL_PROCESS === "child" ? superviseWorkerProcess(deps.jobs, deps.log, crawlWorkerSpec(), VERSION, deps.clock) : null;
   deps.jobs.start();
   // After a load, once idle, one full collection gives the load's garbage back (src/shared/idle-gc.ts).
   const stopIdleCollector = startIdleCollector((ms, step) => deps.log.debug(step === "collect" ? "idle garbage collection" : "idle footprint shrink", { ms: Math.round(ms) }));
@@ -77,6 +82,7 @@ export async function serve(config: Config) {
       stopIdleCollector();
       stopDetailWarmer();
       await server.stop(false); // stop accepting; in-flight requests finish
+      await crawlWorker?.stop(); // the child requeues what it runs and exits
       await deps.jobs.stop(15_000); // the running job step finishes (or is requeued at next start)
       deps.sqlite.exec("PRAGMA wal_checkpoint(TRUNCATE)");
       deps.sqlite.close();
@@ -87,5 +93,5 @@ export async function serve(config: Config) {
   };
   process.on("SIGTERM", () => void shutdown("SIGTERM").then(() => process.exit(0)));
   process.on("SIGINT", () => void shutdown("SIGINT").then(() => process.exit(0)));
-  return { server, deps, app, shutdown };
+  return { server, deps, app, shutdown, crawlWorker };
 }

@@ -66,6 +66,23 @@ export function loadMigrations(): EmbeddedMigration[] {
   return embeddedMigrations();
 }
 
+/**
+ * Whether every embedded migration is applied (drizzle applies those newer than the last one
+ * recorded): a worker process checks this instead of migrating, since a different executable
+ * (the binary replaced under a running service) must not change the schema under its parent.
+ */
+export function migrationsApplied(db: DB): boolean {
+  const migrations = loadMigrations();
+  const last = migrations.at(-1) as { folderMillis: number } | undefined;
+  if (!last) return true;
+  try {
+    const row = (db as any).$client.query("SELECT max(created_at) AS at FROM __drizzle_migrations").get() as { at: number | null };
+    return Number(row?.at ?? 0) >= last.folderMillis;
+  } catch {
+    return false;
+  }
+}
+
 export function migrate(db: DB): number {
   const migrations = loadMigrations();
   // drizzle's own SQLite migrator: same __drizzle_migrations bookkeeping as the stock one.

@@ -113,6 +113,11 @@ export class JobQueue {
   private dedupeStmt;
   private insertStmt;
   private tickHooks: (() => void)[] = [];
+  /** Types this worker claims (null: every registered type) and types handed to another process. */
+  private only: Set<string> | null = null;
+  private handedOff = new Set<string>();
+  /** Types whose runs this process leaves to another live process's own lease recovery (its worker process, while it runs). */
+  private leaseRecoveryElsewhere: string[] = [];
   /** Called after each job finishes (tests, metrics). */
   onFinished?: (job: Job, status: JobStatus) => void;
 
@@ -154,6 +159,54 @@ export class JobQueue {
     this.tickHooks.push(fn);
   }
 
+  /**
+   * This worker claims only `types` (a worker process that runs one kind of work, e.g. the
+   * crawl's child: src/jobs/worker-process.ts). Enqueueing any type stays allowed.
+   */
+  claimOnly(types: readonly string[]) {
+    this.only = new Set(types);
+  }
+
+  /**
+   * This worker stops claiming `types` (another process runs them); `takeBack` undoes it.
+   * A job of these types this worker already runs finishes here.
+   */
+  handOff(types: readonly string[]) {
+    for (const t of types) this.handedOff.add(t);
+  }
+
+  /**
+   * While a worker process runs `types`, their leases are its business: it recovers their
+   * expired leases itself (never its own running jobs), and this process recovers what it held
+   * when it exits (recoverFromExited). Otherwise a worker stalled past a lease could find a job it
+   * still runs queued again by this process and claim it a second time. `null`: back to normal.
+   */
+  leaveLeaseRecovery(types: readonly string[] | null) {
+    this.leaseRecoveryElsewhere = types ? [...types] : [];
+  }
+
+  takeBack(types: readonly string[]) {
+    for (const t of types) this.handedOff.delete(t);
+    if (this.started) this.wakeSoon();
+  }
+
+  /** Whether a queued job of one of `types` is due now (one index probe per type, as a claim looks). */
+  hasDue(types: readonly string[]): boolean {
+    const now = this.clock.now();
+    for (const t of types) if (this.probeOf(t).get(now)) return true;
+    return false;
+  }
+
+  /** Jobs this worker runs now. */
+  get runningCount(): number {
+    return this.running.size;
+  }
+
+  /** Makes this worker look at the table now (a probe that queues work from elsewhere, a worker process's exit). */
+  poke() {
+    if (this.started) this.wakeSoon();
+  }
+
   get isRunning(): boolean {
     return this.started;
   }
@@ -173,17 +226,25 @@ export class JobQueue {
     }
     const id = newId();
     const now = this.clock.now();
-    this.insertStmt.run({
-      id,
-      type,
-      payload: JSON.stringify(payload ?? {}),
-      max_attempts: opts.maxAttempts ?? this.handlers.get(type)?.maxAttempts ?? 3,
-      run_at: opts.runAt ?? now,
-      created_by: opts.createdBy ?? null,
-      created_at: now,
-      dedupe_key: opts.dedupeKey ?? null,
-      lane: opts.lane ?? null,
-    });
+    try {
+      this.insertStmt.run({
+        id,
+        type,
+        payload: JSON.stringify(payload ?? {}),
+        max_attempts: opts.maxAttempts ?? this.handlers.get(type)?.maxAttempts ?? 3,
+        run_at: opts.runAt ?? now,
+        created_by: opts.createdBy ?? null,
+        created_at: now,
+        dedupe_key: opts.dedupeKey ?? null,
+        lane: opts.lane ?? null,
+      });
+    } catch (e) {
+      // Another process (the crawl's worker process) queued the same key between the look-up and
+      // the insert (outside a write transaction they are two): its job is this one.
+      const existing = opts.dedupeKey && (e as { code?: string }).code === "SQLITE_CONSTRAINT_UNIQUE" ? (this.dedupeStmt.get(opts.dedupeKey) as { id: string } | null) : null;
+      if (existing) return existing.id;
+      throw e;
+    }
     if (this.started && !opts.db) this.wake();
     else if (this.started) this.wakeSoon();
     return id;
@@ -241,10 +302,31 @@ export class JobQueue {
         `UPDATE jobs SET status = 'queued', run_at = $now, lease_until = NULL, attempts = MAX(attempts - 1, 0),
            error = 'interrupted: the process running it stopped; not counted as an attempt'
          WHERE status = 'running' AND (lease_until IS NULL OR lease_until < $now)
+           AND id NOT IN (SELECT value FROM json_each($mine))
+           AND type NOT IN (SELECT value FROM json_each($elsewhere)) RETURNING id`,
+      )
+      .all({ now: this.clock.now(), mine: JSON.stringify([...this.running.keys()]), elsewhere: JSON.stringify(this.leaseRecoveryElsewhere) });
+    if (r.length) this.log.warn("requeued jobs whose process stopped while they ran", { count: r.length });
+    return r.length;
+  }
+
+  /**
+   * Jobs of `types` left `running` by a worker process this process started at `since` and saw
+   * exit (src/jobs/worker-process.ts): queued again at once, as recoverInterrupted does once a
+   * lease runs out (the attempt not counted), without waiting for the lease: the process that
+   * held them is known to be gone, and only it ran these types since then. Jobs of these types
+   * started before `since` (by an earlier process) are left to their leases.
+   */
+  recoverFromExited(types: readonly string[], since: number): number {
+    const r = this.sqlite
+      .query(
+        `UPDATE jobs SET status = 'queued', run_at = $now, lease_until = NULL, attempts = MAX(attempts - 1, 0),
+           error = 'interrupted: the process running it stopped; not counted as an attempt'
+         WHERE status = 'running' AND type IN (SELECT value FROM json_each($types)) AND started_at >= $since
            AND id NOT IN (SELECT value FROM json_each($mine)) RETURNING id`,
       )
-      .all({ now: this.clock.now(), mine: JSON.stringify([...this.running.keys()]) });
-    if (r.length) this.log.warn("requeued jobs whose process stopped while they ran", { count: r.length });
+      .all({ now: this.clock.now(), since, types: JSON.stringify(types), mine: JSON.stringify([...this.running.keys()]) });
+    if (r.length) this.log.warn("requeued jobs whose worker process stopped while they ran", { count: r.length });
     return r.length;
   }
 
@@ -256,15 +338,31 @@ export class JobQueue {
     this.wake();
   }
 
-  /** Stops claiming, aborts running jobs' signals and waits for them (up to timeoutMs). */
-  async stop(timeoutMs = 10_000) {
+  /**
+   * Stops claiming, aborts running jobs' signals and waits for them (up to timeoutMs). An aborted
+   * job is left `running`, requeued by the next start once its lease runs out; with `requeue`
+   * (a worker process that stops while its parent lives on) the jobs whose handlers returned are
+   * queued again at once instead, the attempt not counted. A handler still running at the timeout
+   * is left to its lease.
+   */
+  async stop(timeoutMs = 10_000, opts: { requeue?: boolean } = {}) {
     this.stopping = true;
     this.started = false;
     if (this.timer) clearTimeout(this.timer);
     this.timer = null;
-    const pending = [...this.running.values()];
-    for (const r of pending) r.abort.abort();
-    await Promise.race([Promise.allSettled(pending.map((p) => p.promise)), Bun.sleep(timeoutMs)]);
+    const pending = [...this.running.entries()];
+    const settled = new Set<string>();
+    for (const [, r] of pending) r.abort.abort();
+    await Promise.race([Promise.allSettled(pending.map(([id, p]) => p.promise.finally(() => settled.add(id)))), Bun.sleep(timeoutMs)]);
+    if (opts.requeue && settled.size) {
+      this.sqlite
+        .query(
+          `UPDATE jobs SET status = 'queued', run_at = $now, lease_until = NULL, attempts = MAX(attempts - 1, 0),
+             error = 'interrupted: the process running it stopped; not counted as an attempt'
+           WHERE status = 'running' AND id IN (SELECT value FROM json_each($ids))`,
+        )
+        .run({ now: this.clock.now(), ids: JSON.stringify([...settled]) });
+    }
   }
 
   /**
@@ -317,7 +415,7 @@ export class JobQueue {
     const counts = new Map<string, number>();
     for (const r of this.running.values()) counts.set(r.type, (counts.get(r.type) ?? 0) + 1);
     const types = [...this.handlers.entries()]
-      .filter(([t, h]) => (counts.get(t) ?? 0) < (h.concurrency ?? 2))
+      .filter(([t, h]) => (this.only === null || this.only.has(t)) && !this.handedOff.has(t) && (counts.get(t) ?? 0) < (h.concurrency ?? 2))
       .map(([t]) => t);
     if (types.length === 0) return null;
     return this.claimOf(types);

@@ -167,6 +167,88 @@ describe("job queue", () => {
   });
 });
 
+describe("job types handed to a worker process (src/jobs/worker-process.ts)", () => {
+  test("handOff: never claimed here; claimOnly: only those; hasDue sees them; recoverFromExited requeues what the exited process held since its start", async () => {
+    const t = await createTestApp();
+    try {
+      const ran: string[] = [];
+      for (const type of ["w.crawl", "w.other"]) t.deps.jobs.register(type, { run: async (job) => void ran.push(job.type) });
+      t.deps.jobs.handOff(["w.crawl"]);
+      const crawl = t.deps.jobs.enqueue("w.crawl");
+      t.deps.jobs.enqueue("w.other");
+      expect(t.deps.jobs.hasDue(["w.crawl"])).toBe(true);
+      t.deps.jobs.start();
+      await Bun.sleep(50);
+      await t.deps.jobs.stop(1000);
+      expect(ran).toEqual(["w.other"]);
+      expect(t.deps.jobs.get(crawl)!.status).toBe("queued");
+
+      // the "child": another queue on the same file, claiming only the handed-off type
+      const child = createDeps(t.config, { clock: t.clock });
+      try {
+        let finish!: () => void;
+        child.jobs.register("w.crawl", { run: () => new Promise<void>((r) => (finish = r)) }); // "dies" while running it
+        child.jobs.register("w.other", { run: async () => {} });
+        t.deps.jobs.enqueue("w.other");
+        child.jobs.claimOnly(["w.crawl"]);
+        const since = t.clock.now();
+        t.clock.advance(10);
+        const draining = child.jobs.drain({ max: 1, types: ["w.crawl"] });
+        await Bun.sleep(10);
+        expect(child.jobs.get(crawl)!.status).toBe("running");
+        expect(t.deps.jobs.hasDue(["w.crawl"])).toBe(false);
+        // the lease still runs, so the ordinary recovery leaves it; the exit-time one does not
+        expect(t.deps.jobs.recoverInterrupted()).toBe(0);
+        // while the worker process lives, its leases are its own business, even run out
+        t.deps.jobs.leaveLeaseRecovery(["w.crawl"]);
+        t.clock.advance(LEASE_MS + 1000);
+        expect(t.deps.jobs.recoverInterrupted()).toBe(0);
+        t.deps.jobs.leaveLeaseRecovery(null);
+        t.clock.advance(-(LEASE_MS + 1000));
+        expect(t.deps.jobs.recoverFromExited(["w.other"], since)).toBe(0); // other types untouched
+        expect(t.deps.jobs.recoverFromExited(["w.crawl"], t.clock.now() + 1)).toBe(0); // started before that process
+        expect(t.deps.jobs.recoverFromExited(["w.crawl"], since)).toBe(1);
+        const back = t.deps.jobs.get(crawl)!;
+        expect(back).toMatchObject({ status: "queued", attempts: 0 });
+        expect(t.deps.jobs.pendingCount()).toBe(2);
+        // (its handler let go, so that no heartbeat outlives the connection)
+        finish();
+        await draining;
+        expect(t.deps.jobs.get(crawl)!.status).toBe("queued"); // its late end changes nothing
+      } finally {
+        child.sqlite.close();
+      }
+    } finally {
+      await t.close();
+    }
+  });
+
+  test("a dedupe key queued by another process between the look-up and the insert returns that job", async () => {
+    const t = await createTestApp();
+    const other = createDeps(t.config, { clock: t.clock });
+    try {
+      const q = t.deps.jobs as unknown as { dedupeStmt: { get(k: string): unknown } };
+      const real = q.dedupeStmt;
+      let theirs = "";
+      // The look-up finds nothing; then the other process inserts the same key before our insert.
+      q.dedupeStmt = {
+        get: (k: string) => {
+          q.dedupeStmt = real;
+          theirs = other.jobs.enqueue("scrape.detail", { workshop_id: "5965550F24A0C152" }, { dedupeKey: k });
+          return null;
+        },
+      };
+      const ours = t.deps.jobs.enqueue("scrape.detail", { workshop_id: "5965550F24A0C152" }, { dedupeKey: "scrape:5965550F24A0C152" });
+      expect(theirs).not.toBe("");
+      expect(ours).toBe(theirs);
+      expect(t.deps.jobs.pendingCount()).toBe(1);
+    } finally {
+      other.sqlite.close();
+      await t.close();
+    }
+  });
+});
+
 describe("admin job endpoints", () => {
   test("list, get, cancel a queued job, retry a failed one; admin only", async () => {
     const t = await createTestApp();

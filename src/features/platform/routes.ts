@@ -10,6 +10,7 @@ import { answerBudget } from "../../shared/bytes-lru";
 import { answerCacheCounts, answerStoreCounts, peekCatalogOrders, peekDepGraph, peekSearchIndex } from "../catalog";
 import { liveDetailCacheStats, liveSearchIndexBytes, peekLiveSnapshot, seriesCacheStats } from "../live";
 import { crawlProgress } from "../scraper";
+import { workerProcessStats, type WorkerProcessStats } from "../../jobs/worker-process";
 
 const sourceStatusSchema = z.object({
   last_ok_at: z.string().nullable(),
@@ -158,6 +159,45 @@ export function createProcessRegistry(deps: Deps): Registry {
     const g = peekDepGraph(deps.sqlite);
     return g ? g.buildMs / 1000 : undefined;
   });
+  // The crawl's worker processes (src/jobs/worker-process.ts): their CPU and memory are not in
+  // this process's own figures above, so what the kernel reported at each one's exit is here.
+  const workers = (each: (w: WorkerProcessStats) => void) => {
+    for (const w of workerProcessStats(deps.jobs)) each(w);
+  };
+  const workerMetric = (kind: "gauge" | "counter", name: string, help: string, read: (w: WorkerProcessStats) => number | null) =>
+    new (kind === "gauge" ? Gauge : Counter)({
+      name,
+      help,
+      labelNames: ["worker"],
+      registers: [registry],
+      collect(this: Gauge | Counter) {
+        this.reset();
+        workers((w) => {
+          const v = read(w);
+          if (v === null) return;
+          if (this instanceof Gauge) this.set({ worker: w.name }, v);
+          else this.inc({ worker: w.name }, v);
+        });
+      },
+    });
+  workerMetric("gauge", "loadout_worker_process_running", "Whether a worker process (the crawl's) runs now", (w) => (w.running ? 1 : 0));
+  workerMetric("counter", "loadout_worker_process_starts_total", "Worker processes started (the crawl runs in one when its jobs are due)", (w) => w.started);
+  new Counter({
+    name: "loadout_worker_process_exits_total",
+    help: "Worker processes that exited, by outcome: idle (their jobs done), stopped (the service stopping), crashed (anything else; their jobs queued again)",
+    labelNames: ["worker", "outcome"],
+    registers: [registry],
+    collect() {
+      this.reset();
+      workers((w) => {
+        for (const [outcome, n] of Object.entries(w.exits)) this.inc({ worker: w.name, outcome }, n);
+      });
+    },
+  });
+  workerMetric("counter", "loadout_worker_process_cpu_seconds_total", "CPU seconds (user + system) of the worker processes that exited", (w) => w.cpuSeconds);
+  workerMetric("gauge", "loadout_worker_process_last_max_rss_bytes", "Peak resident memory of the last worker process that exited", (w) => w.lastMaxRssBytes);
+  workerMetric("gauge", "loadout_worker_process_last_start_cpu_seconds", "CPU seconds the last worker process spent starting (to its first claim)", (w) => w.lastStartCpuSeconds);
+  workerMetric("counter", "loadout_worker_process_requeued_jobs_total", "Jobs queued again because the worker process running them died", (w) => w.recoveredJobs);
   new Gauge({
     name: "loadout_build_info",
     help: "Build information",

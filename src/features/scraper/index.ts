@@ -30,3 +30,5 @@ export { diffItems, type ExtractedItem, type ItemType } from "./items";
 // The growth roll-up: its job type, its 3-hour buckets, the live window it counts usage in.
 export { JOB_GROWTH } from "./jobs";
 export { BUCKET_MS, bucketOf, bucketTime, LIVE_WINDOW_MS } from "./growth";
+// The crawl's worker process (serve starts it; main.ts runs its side).
+export { CRAWL_JOB_TYPES, CRAWL_WORKER_COMMAND, crawlWorkerSpec } from "./crawl-process";

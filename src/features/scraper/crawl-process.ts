@@ -1,0 +1,39 @@
+// The crawl's worker process (src/jobs/worker-process.ts; docs/architecture.md "The crawl's
+// process"): which job types it runs, the command that starts it, and the settings it starts with.
+import { join } from "node:path";
+import { isCompiled } from "../../shared/compiled";
+import type { WorkerProcessSpec } from "../../jobs/worker-process";
+import { JOB_SCRAPE_DETAIL, JOB_SCRAPE_DETAIL_BATCH, JOB_SCRAPE_FULL, JOB_SCRAPE_INCREMENTAL } from "./jobs";
+
+/**
+ * The crawl's job types: discovery, the detail batches it queues and single detail scrapes (a
+ * list's unknown mod, a dependency), so the workshop's one polite request rate stays in one
+ * process. Not the items scan (it reads data.pak files over the servers' SFTP credentials and runs
+ * in a server's lane after its deploy, both the service's business, and is rare) nor the growth
+ * roll-up (one SQL statement every 3 hours: a process start would cost more than it saves).
+ */
+export const CRAWL_JOB_TYPES = [JOB_SCRAPE_FULL, JOB_SCRAPE_INCREMENTAL, JOB_SCRAPE_DETAIL_BATCH, JOB_SCRAPE_DETAIL] as const;
+
+/** The hidden sub-command of `loadout` that runs them (src/main.ts). */
+export const CRAWL_WORKER_COMMAND = "crawl-worker";
+
+/**
+ * What the crawl's process starts with: memory traded for CPU, since all of it goes when the
+ * process exits (docs/performance.md "Round 7, crawl"). `MIMALLOC_PURGE_HOLES=0`: the allocator
+ * keeps the free blocks inside pages in use instead of giving them to the kernel every 100 ms
+ * and faulting them in again (~−15–20 % of a crawl's CPU; for the whole service it held 532 MiB
+ * after the full benchmark instead of ~280, round 5). `MIMALLOC_PURGE_DELAY=-1`: whole free pages
+ * are kept too (another ~−10 % of the child's CPU at 16,000 mods, its peak RSS +0–10 MiB; for the
+ * whole service it would never give memory back, round 5).
+ */
+export const CRAWL_PROCESS_ENV: Record<string, string> = {
+  MIMALLOC_PURGE_HOLES: "0",
+  MIMALLOC_PURGE_DELAY: "-1",
+};
+
+/** The same executable: the compiled binary itself, or Bun with this checkout's src/main.ts. */
+export function crawlWorkerCmd(): string[] {
+  return isCompiled() ? [process.execPath, CRAWL_WORKER_COMMAND] : [process.execPath, join(import.meta.dir, "../../main.ts"), CRAWL_WORKER_COMMAND];
+}
+
+export const crawlWorkerSpec = (): WorkerProcessSpec => ({ name: "crawl", types: CRAWL_JOB_TYPES, cmd: crawlWorkerCmd(), env: CRAWL_PROCESS_ENV });
