@@ -12,6 +12,7 @@ import { testConfig } from "../../config";
 import { createDeps } from "../../runtime";
 import { createMemoryLogger } from "../../shared/log";
 import { JOB_SCRAPE_FULL } from "./jobs";
+import { CRAWL_PROCESS_ENV } from "./crawl-process";
 
 const MAIN = resolve(import.meta.dir, "../../main.ts");
 const COUNT = 400; // 25 listing pages
@@ -220,6 +221,12 @@ describe("the crawl in a worker process", () => {
     await Bun.sleep(200);
     const [child] = childrenOf(svc.proc.pid);
     expect(child).toBeDefined();
+    // It runs with the settings that trade its memory for CPU (the service's environment has none of them).
+    const env = Object.fromEntries(
+      readFileSync(`/proc/${child}/environ`, "utf8").split("\0").filter(Boolean).map((kv) => [kv.slice(0, kv.indexOf("=")), kv.slice(kv.indexOf("=") + 1)]),
+    );
+    for (const [k, v] of Object.entries(CRAWL_PROCESS_ENV)) expect(env[k]).toBe(v);
+    expect(readFileSync(`/proc/${svc.proc.pid}/environ`, "utf8")).not.toContain("MIMALLOC_PURGE_HOLES");
     process.kill(child!, "SIGKILL");
     await until(async () => (await metric(svc.url, `loadout_worker_process_exits_total{worker="crawl",outcome="crashed"}`)) === 1, 10_000, "the crash seen");
     expect((await metric(svc.url, `loadout_worker_process_requeued_jobs_total{worker="crawl"}`))!).toBeGreaterThanOrEqual(1);
