@@ -5,6 +5,7 @@
 import type { Database } from "bun:sqlite";
 import { generation, insertRows, stmt } from "../../db/statements";
 import type { gameServers } from "./tables";
+import type { LiveServer } from "./battlemetrics";
 
 export const HOUR = 3_600_000;
 export const THREE_HOURS = 3 * HOUR;
@@ -31,25 +32,14 @@ export interface CurrentMod {
   position: number;
 }
 
-/** What a scan writes of a reported server to its row (insertServer, updateServer); `now` is the scan's time. */
-export interface ServerFields {
-  source_id: string;
-  name: string;
-  ip: string;
-  port: number;
-  country: string | null;
-  player_count: number;
-  player_count_limit: number;
-  queue_players_count: number;
-  wait_time_estimation: number;
-  scenario_name: string;
-  game_version: string;
-  password_protected: number;
-  official: number;
-  tags: string;
-  search_text: string;
-  now: number;
-}
+/**
+ * What a scan writes of a reported server to its row (insertServer, updateServer): the source's
+ * fields as the row stores them (flags as 0/1, tags as one string), and `now`, the scan's time.
+ */
+export type ServerFields = Pick<
+  LiveServer,
+  "source_id" | "name" | "ip" | "port" | "country" | "player_count" | "player_count_limit" | "queue_players_count" | "wait_time_estimation" | "scenario_name" | "game_version"
+> & { password_protected: number; official: number; tags: string; search_text: string; now: number };
 
 export interface CatalogMod {
   workshop_id: string;
