@@ -210,17 +210,22 @@ describe("the crawl in a worker process", () => {
     expect(await svc.proc.exited).toBe(0);
   }, 60_000);
 
-  test("a child killed mid-crawl: its jobs are queued again, another child finishes the crawl, nothing twice", async () => {
+  /** A service whose child is waiting for listing page 12, with batches of the first pages queued or running. */
+  async function crawlHeldAtPage12() {
     const dir = newDir();
     const svc = await startService(dir);
     const release = fake.holdListingPage(12);
     const seen = fake.requests.length;
     queueCrawl(dir);
-    // the child is waiting for page 12 with batches of the first pages queued or running
     await until(() => fake.requests.slice(seen).some((r) => r.query.page === "11"), 20_000, "page 11");
-    await Bun.sleep(200);
     const [child] = childrenOf(svc.proc.pid);
     expect(child).toBeDefined();
+    return { dir, svc, release, child };
+  }
+
+  test("a child killed mid-crawl: its jobs are queued again, another child finishes the crawl, nothing twice", async () => {
+    const { dir, svc, release, child } = await crawlHeldAtPage12();
+    await Bun.sleep(200);
     // It runs with the settings that trade its memory for CPU (the service's environment has none of them).
     const env = Object.fromEntries(
       readFileSync(`/proc/${child}/environ`, "utf8").split("\0").filter(Boolean).map((kv) => [kv.slice(0, kv.indexOf("=")), kv.slice(kv.indexOf("=") + 1)]),
@@ -244,14 +249,7 @@ describe("the crawl in a worker process", () => {
   }, 60_000);
 
   test("a parent killed mid-crawl: its child stops, and the service started again finishes the crawl", async () => {
-    const dir = newDir();
-    const svc = await startService(dir);
-    const release = fake.holdListingPage(12);
-    const seen = fake.requests.length;
-    queueCrawl(dir);
-    await until(() => fake.requests.slice(seen).some((r) => r.query.page === "11"), 20_000, "page 11");
-    const [child] = childrenOf(svc.proc.pid);
-    expect(child).toBeDefined();
+    const { dir, svc, release, child } = await crawlHeldAtPage12();
     svc.proc.kill("SIGKILL");
     await until(() => !alive(child!), 5_000, "the child to stop");
     release();
