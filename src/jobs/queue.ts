@@ -297,17 +297,13 @@ export class JobQueue {
    * Called at start and on every worker tick; a job this process runs is never touched.
    */
   recoverInterrupted(): number {
-    const r = this.sqlite
-      .query(
-        `UPDATE jobs SET status = 'queued', run_at = $now, lease_until = NULL, attempts = MAX(attempts - 1, 0),
-           error = 'interrupted: the process running it stopped; not counted as an attempt'
-         WHERE status = 'running' AND (lease_until IS NULL OR lease_until < $now)
-           AND id NOT IN (SELECT value FROM json_each($mine))
-           AND type NOT IN (SELECT value FROM json_each($elsewhere)) RETURNING id`,
-      )
-      .all({ now: this.clock.now(), mine: JSON.stringify([...this.running.keys()]), elsewhere: JSON.stringify(this.leaseRecoveryElsewhere) });
-    if (r.length) this.log.warn("requeued jobs whose process stopped while they ran", { count: r.length });
-    return r.length;
+    const n = this.requeueRunning(
+      `(lease_until IS NULL OR lease_until < $now) AND id NOT IN (SELECT value FROM json_each($mine))
+       AND type NOT IN (SELECT value FROM json_each($elsewhere))`,
+      { mine: JSON.stringify([...this.running.keys()]), elsewhere: JSON.stringify(this.leaseRecoveryElsewhere) },
+    );
+    if (n) this.log.warn("requeued jobs whose process stopped while they ran", { count: n });
+    return n;
   }
 
   /**
@@ -318,16 +314,12 @@ export class JobQueue {
    * started before `since` (by an earlier process) are left to their leases.
    */
   recoverFromExited(types: readonly string[], since: number): number {
-    const r = this.sqlite
-      .query(
-        `UPDATE jobs SET status = 'queued', run_at = $now, lease_until = NULL, attempts = MAX(attempts - 1, 0),
-           error = 'interrupted: the process running it stopped; not counted as an attempt'
-         WHERE status = 'running' AND type IN (SELECT value FROM json_each($types)) AND started_at >= $since
-           AND id NOT IN (SELECT value FROM json_each($mine)) RETURNING id`,
-      )
-      .all({ now: this.clock.now(), since, types: JSON.stringify(types), mine: JSON.stringify([...this.running.keys()]) });
-    if (r.length) this.log.warn("requeued jobs whose worker process stopped while they ran", { count: r.length });
-    return r.length;
+    const n = this.requeueRunning(
+      `type IN (SELECT value FROM json_each($types)) AND started_at >= $since AND id NOT IN (SELECT value FROM json_each($mine))`,
+      { since, types: JSON.stringify(types), mine: JSON.stringify([...this.running.keys()]) },
+    );
+    if (n) this.log.warn("requeued jobs whose worker process stopped while they ran", { count: n });
+    return n;
   }
 
   start() {
@@ -355,14 +347,24 @@ export class JobQueue {
     for (const [, r] of pending) r.abort.abort();
     await Promise.race([Promise.allSettled(pending.map(([id, p]) => p.promise.finally(() => settled.add(id)))), Bun.sleep(timeoutMs)]);
     if (opts.requeue && settled.size) {
-      this.sqlite
-        .query(
-          `UPDATE jobs SET status = 'queued', run_at = $now, lease_until = NULL, attempts = MAX(attempts - 1, 0),
-             error = 'interrupted: the process running it stopped; not counted as an attempt'
-           WHERE status = 'running' AND id IN (SELECT value FROM json_each($ids))`,
-        )
-        .run({ now: this.clock.now(), ids: JSON.stringify([...settled]) });
+      this.requeueRunning(`id IN (SELECT value FROM json_each($ids))`, { ids: JSON.stringify([...settled]) });
     }
+  }
+
+  /**
+   * Queues again the `running` jobs that `where` picks (its parameters in `params`, `$now` given),
+   * run at once, the interrupted attempt not counted; how many. Every way a job whose process
+   * stopped goes back to the queue (a lease run out, a worker process's exit, a worker process
+   * stopping) is this one statement.
+   */
+  private requeueRunning(where: string, params: Record<string, string | number>): number {
+    return this.sqlite
+      .query(
+        `UPDATE jobs SET status = 'queued', run_at = $now, lease_until = NULL, attempts = MAX(attempts - 1, 0),
+           error = 'interrupted: the process running it stopped; not counted as an attempt'
+         WHERE status = 'running' AND ${where} RETURNING id`,
+      )
+      .all({ ...params, now: this.clock.now() }).length;
   }
 
   /**
