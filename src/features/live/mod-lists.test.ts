@@ -13,8 +13,7 @@ import { generateBmServers, startFakeBattleMetrics, type FakeBattleMetrics } fro
 import { liveSql } from "../../../test/live-sql";
 import { BattleMetricsClient, readServer } from "./battlemetrics";
 import { runScan } from "./scan";
-import { listIds } from "./snapshot";
-import { listName, UNREAD } from "./repository";
+import { listIds, listName, UNREAD } from "./repository";
 
 const COLS = `server_sid, workshop_id, name, version, position, typeof(version) AS tv, typeof(position) AS tp`;
 

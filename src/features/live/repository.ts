@@ -184,17 +184,18 @@ export class CatalogLookup {
     catalogCaches.set(this.sqlite, { gen: this.gen, mods });
   }
 }
+
 /** listName's answer when the text must be parsed to tell. */
 export const UNREAD: unique symbol = Symbol("unread");
 
-/** An id found by text in a list (listName): it starts with a letter or digit and holds nothing JSON writes with an escape. */
-const PLAIN_ID = /^[0-9A-Za-z][^\\"\u0000-\u001f\ud800-\udfff]*$/;
+/** Whether JSON writes `text` as a string without an escape (so it can be found in a list's text as it is). */
+const writtenPlain = (text: string) => !/[\\"\u0000-\u001f\ud800-\udfff]/.test(text);
 
 /**
  * The name of `id`'s entry in one game_server_mod_lists row's text (what parsing it whole and
  * keeping each id's last entry gives), read from the text: every entry is an array whose first
  * element is the id as a JSON string (JSON.stringify's or json_array's form, no spaces; listIds
- * in snapshot.ts reads the ids on the same terms), so `["<id>",` occurs in the text only where an
+ * below reads the ids on the same terms), so `["<id>",` occurs in the text only where an
  * entry of that id starts (its quote is not escaped, so it opens a string, and the `[` before it
  * is no string's: a quote inside a string is always escaped), and the name is the string after
  * it, up to the next quote when no backslash comes before that. UNREAD when the text must be
@@ -203,7 +204,8 @@ const PLAIN_ID = /^[0-9A-Za-z][^\\"\u0000-\u001f\ud800-\udfff]*$/;
  * another shape.
  */
 export function listName(text: string, id: string): string | typeof UNREAD {
-  if (!text.startsWith('[["') || !PLAIN_ID.test(id)) return UNREAD;
+  // An id found by text starts with a letter or digit and is written without an escape.
+  if (!text.startsWith('[["') || !/^[0-9A-Za-z]/.test(id) || !writtenPlain(id)) return UNREAD;
   const head = `["${id}",`;
   const at = text.lastIndexOf(head);
   if (at < 0) return UNREAD;
@@ -213,6 +215,32 @@ export function listName(text: string, id: string): string | typeof UNREAD {
   if (end < 0 || text.indexOf(id, end) >= 0) return UNREAD;
   const name = text.slice(from + 1, end);
   return name.includes("\\") ? UNREAD : name;
+}
+
+/**
+ * The workshop ids of one game_server_mod_lists row, in its order (the snapshot's read of a
+ * list, modIndex in snapshot.ts): every entry is an array whose first element is the id as a JSON string (the scan's JSON.stringify, the migration's and the
+ * views' json_array of text), so every `["` in the text starts an entry (a quote inside a string
+ * is escaped) and the id runs to the next quote. An id with an escape in it, or a text of another
+ * shape (raw SQL on the table), is parsed whole.
+ */
+export function listIds(text: string): string[] {
+  if (text === "[]") return [];
+  if (text.startsWith('[["')) {
+    const out: string[] = [];
+    // At `at`: the opening quote of an entry's id.
+    for (let at = 2; ; ) {
+      const end = text.indexOf('"', at + 1);
+      if (end < 0) break;
+      const id = text.slice(at + 1, end);
+      if (id.includes("\\")) break;
+      out.push(id);
+      const next = text.indexOf('["', end);
+      if (next < 0) return out;
+      at = next + 1;
+    }
+  }
+  return (JSON.parse(text) as unknown[][]).map((e) => String(e[0]));
 }
 
 /** One mod of a server's list as game_server_mod_lists stores it (a6_server_mod_lists.sql). */
@@ -232,6 +260,14 @@ export type ChangeEntry = [
 export type ModEvent = [sid: number, time: number, changes: ChangeEntry[]];
 
 export const liveRepo = {
+  /** The game_server_mod_lists rows of these servers, as [sid, text] (a server without a list has none). */
+  modListTexts(sqlite: Database, sids: readonly number[]): [number, string][] {
+    return stmt(
+      sqlite,
+      `SELECT l.server_sid, l.mods FROM json_each(?) j CROSS JOIN game_server_mod_lists l ON l.server_sid = j.value`,
+    ).values(JSON.stringify(sids)) as [number, string][];
+  },
+
   /**
    * The scan's new and changed mod lists, one game_server_mod_lists row each (a6_server_mod_lists.sql):
    * a list's entries [workshop_id, name, version, position] in the order found (by position; sorting
@@ -497,8 +533,7 @@ export const liveRepo = {
         // scale, where one pass through the view takes ~0.5-0.8 s for any number of mods, most of
         // it json_each (a6_server_mod_lists.sql). An id that JSON writes with an escape, or more
         // than a few mods at once, take the pass through the view.
-        const plain = (id: string) => !/[\\"\u0000-\u001f\ud800-\udfff]/.test(id);
-        if (lost.length <= 4 && lost.every(([id]) => plain(id))) {
+        if (lost.length <= 4 && lost.every(([id]) => writtenPlain(id))) {
           const recount = stmt(
             sqlite,
             `INSERT INTO live_mod_names (workshop_id, server_sid)
@@ -568,10 +603,7 @@ export const liveRepo = {
         else bySid.set(sid, [k]);
       }
       if (bySid.size > 0) {
-        const lists = stmt(
-          sqlite,
-          `SELECT l.server_sid, l.mods FROM json_each(?) j CROSS JOIN game_server_mod_lists l ON l.server_sid = j.value`,
-        ).values(JSON.stringify([...bySid.keys()])) as [number, string][];
+        const lists = liveRepo.modListTexts(sqlite, [...bySid.keys()]);
         // Each name found in the list's text (listName); a list it cannot read so is parsed whole
         // (a steady scan's ~3,000 unnamed mods' lists parsed whole cost it ~30-60 ms).
         for (const [sid, text] of lists) {

@@ -22,7 +22,7 @@ import { NAME_END, nameHolds, parseServerSearch } from "./search";
 import type { Database } from "bun:sqlite";
 import type { ListQuery, ServerEntry } from "./model";
 import { SERVER_SORTS } from "./model";
-import { HOUR, liveRepo, SERVER_COLUMNS, stmt, type CatalogLookup, type ServerRow } from "./repository";
+import { HOUR, listIds, liveRepo, SERVER_COLUMNS, stmt, type CatalogLookup, type ServerRow } from "./repository";
 import { generation } from "../../db/statements";
 import { ONLINE_WINDOW, ORDER, serverBase, toEntry, type ServerBaseRow } from "./entry";
 
@@ -202,32 +202,6 @@ function adoptModLists(sqlite: Database, s: LiveSnapshot) {
 }
 
 /**
- * The workshop ids of one game_server_mod_lists row, in its order: every entry is an array whose
- * first element is the id as a JSON string (the scan's JSON.stringify, the migration's and the
- * views' json_array of text), so every `["` in the text starts an entry (a quote inside a string
- * is escaped) and the id runs to the next quote. An id with an escape in it, or a text of another
- * shape (raw SQL on the table), is parsed whole.
- */
-export function listIds(text: string): string[] {
-  if (text === "[]") return [];
-  if (text.startsWith('[["')) {
-    const out: string[] = [];
-    // At `at`: the opening quote of an entry's id.
-    for (let at = 2; ; ) {
-      const end = text.indexOf('"', at + 1);
-      if (end < 0) break;
-      const id = text.slice(at + 1, end);
-      if (id.includes("\\")) break;
-      out.push(id);
-      const next = text.indexOf('["', end);
-      if (next < 0) return out;
-      at = next + 1;
-    }
-  }
-  return (JSON.parse(text) as unknown[][]).map((e) => String(e[0]));
-}
-
-/**
  * For every workshop id, the servers running it: positions in the usage order (`usedAt`, every
  * server seen within the window) and row indexes of the online ones (`rowAt`), each ascending.
  * Each server's mods are read as one text (its row of game_server_mod_lists, listIds) and numbered, only when its
@@ -274,11 +248,7 @@ function modIndex(
     // sight reads the ~5,000 lists of the seeded servers going offline).
     const readIds = new Map<number, string[]>();
     if (toRead.length > 0) {
-      const read = stmt(
-        sqlite,
-        `SELECT l.server_sid, l.mods FROM json_each(?) j CROSS JOIN game_server_mod_lists l ON l.server_sid = j.value`,
-      ).values(JSON.stringify(toRead)) as [number, string][];
-      for (const [sid, text] of read) readIds.set(sid, listIds(text));
+      for (const [sid, text] of liveRepo.modListTexts(sqlite, toRead)) readIds.set(sid, listIds(text));
     }
     for (const [sid, id, ver] of stale) {
       // A list the caller holds or one just read, numbered the same way: its ids not numbered yet
