@@ -60,29 +60,27 @@ export function modsHash(mods: LiveServer["mods"]): string {
       grown.set(hashBytes.subarray(0, n));
       hashBytes = grown;
     }
-    const b = hashBytes;
-    for (let i = 0; i < id.length; i++) {
-      const c = id.charCodeAt(i);
-      if (c > 0x7f) return modsHashOfText(mods);
-      b[n++] = c;
-    }
-    b[n++] = 1;
-    for (let i = 0; i < version.length; i++) {
-      const c = version.charCodeAt(i);
-      if (c > 0x7f) return modsHashOfText(mods);
-      b[n++] = c;
-    }
-    b[n++] = 1;
-    for (let i = 0; i < name.length; i++) {
-      const c = name.charCodeAt(i);
-      if (c > 0x7f) return modsHashOfText(mods);
-      b[n++] = c;
-    }
-    b[n++] = 2;
+    if ((n = putAscii(id, n)) < 0) return modsHashOfText(mods);
+    hashBytes[n++] = 1;
+    if ((n = putAscii(version, n)) < 0) return modsHashOfText(mods);
+    hashBytes[n++] = 1;
+    if ((n = putAscii(name, n)) < 0) return modsHashOfText(mods);
+    hashBytes[n++] = 2;
   }
   return Bun.hash(hashBytes.subarray(0, n)).toString(36);
 }
 let hashBytes = new Uint8Array(1 << 16);
+
+/** Writes an all-ASCII `s` into hashBytes at `n` (room made by the caller): the end, or -1 at a character past ASCII. */
+function putAscii(s: string, n: number): number {
+  const b = hashBytes;
+  for (let i = 0; i < s.length; i++) {
+    const c = s.charCodeAt(i);
+    if (c > 0x7f) return -1;
+    b[n++] = c;
+  }
+  return n;
+}
 
 /** modsHash of the list's text (any characters). */
 export function modsHashOfText(mods: LiveServer["mods"]): string {
