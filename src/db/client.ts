@@ -72,15 +72,23 @@ export function loadMigrations(): EmbeddedMigration[] {
  * (the binary replaced under a running service) must not change the schema under its parent.
  */
 export function migrationsApplied(db: DB): boolean {
-  const migrations = loadMigrations();
-  const last = migrations.at(-1) as { folderMillis: number } | undefined;
-  if (!last) return true;
+  const newest = newestMigrationMillis();
+  if (!newest) return true;
   try {
     const row = (db as any).$client.query("SELECT max(created_at) AS at FROM __drizzle_migrations").get() as { at: number | null };
-    return Number(row?.at ?? 0) >= last.folderMillis;
+    return Number(row?.at ?? 0) >= newest;
   } catch {
     return false;
   }
+}
+
+/**
+ * The time of the newest of these migrations (drizzle's folderMillis; 0 for none): drizzle applies
+ * every migration newer than the last one a database records, so a database is current when its
+ * newest `created_at` is at least this.
+ */
+export function newestMigrationMillis(migrations: readonly { folderMillis: number }[] = loadMigrations()): number {
+  return migrations.reduce((m, k) => Math.max(m, k.folderMillis), 0);
 }
 
 export function migrate(db: DB): number {

@@ -18,7 +18,7 @@ import { Database } from "bun:sqlite";
 import { copyFileSync, existsSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync, chmodSync } from "node:fs";
 import { basename, dirname, join, resolve } from "node:path";
 import type { Config } from "../../config";
-import { loadMigrations } from "../../db/client";
+import { loadMigrations, newestMigrationMillis } from "../../db/client";
 import { keyId, parseKey, sealedKeyId } from "../../shared/crypto";
 import { DB_FILE, ensurePrivateDir, ensurePrivateFile } from "../../shared/data-dir";
 
@@ -185,7 +185,7 @@ export function inspectBackup(path: string, label = path): Inspection {
     const rows = db.query("SELECT created_at FROM __drizzle_migrations").all() as { created_at: number }[];
     const last = rows.reduce((m, r) => Math.max(m, Number(r.created_at)), 0);
     const known = loadMigrations();
-    const newest = known.reduce((m, k) => Math.max(m, k.folderMillis), 0);
+    const newest = newestMigrationMillis(known);
     if (last > newest) {
       throw new BackupError(
         `${label} comes from a newer loadout: its schema has a migration of ${new Date(last).toISOString()}, this binary knows migrations up to ${new Date(newest).toISOString()} (${known.length}); restore it with that newer version; nothing was changed`,
