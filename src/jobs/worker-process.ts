@@ -261,8 +261,7 @@ export async function runWorkerProcess(
   });
   jobs.claimOnly(o.types);
   setInterval(() => send({ t: "alive" }), ALIVE_EVERY_MS);
-  const cpu = process.cpuUsage();
-  send({ t: "ready", cpu_s: (cpu.user + cpu.system) / 1e6, startup_ms: Math.round(performance.now()) });
+  send({ t: "ready", cpu_s: ownCpuSeconds(), startup_ms: Math.round(performance.now()) });
   if (orphaned()) stop("the service process went away", 5_000);
   else jobs.start();
   let idleSince = performance.now();
@@ -278,8 +277,14 @@ export async function runWorkerProcess(
     if (jobs.runningCount > 0 || jobs.hasDue(o.types)) idleSince = performance.now();
     else if (performance.now() - idleSince >= idleMs) break;
   }
-  log.info("worker process done: nothing due", { jobs_run: ran, cpu_s: Math.round(process.cpuUsage().user / 1e4 + process.cpuUsage().system / 1e4) / 100 });
+  log.info("worker process done: nothing due", { jobs_run: ran, cpu_s: Math.round(ownCpuSeconds() * 100) / 100 });
   await jobs.stop(10_000, { requeue: true });
   o.close();
   return 0;
+}
+
+/** This process's CPU seconds so far (user + system, all threads). */
+function ownCpuSeconds(): number {
+  const u = process.cpuUsage();
+  return (u.user + u.system) / 1e6;
 }
