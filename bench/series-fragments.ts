@@ -15,6 +15,13 @@ import { PointsWriter } from "../src/features/live/series-days";
 import { DAY, RAW_WINDOW, THREE_HOURS as T } from "../src/features/live/repository";
 import { mulberry32 } from "../test/fixtures/prng";
 
+/** A written answer's points as a fragment: `,<points>` without the brackets. */
+function fragmentOf(b: Uint8Array): Uint8Array {
+  const f = b.slice(0, b.length - 1);
+  f[0] = 44; // ','
+  return f;
+}
+
 const [path, nArg] = process.argv.slice(2);
 if (!path || lstatSync(path).isSymbolicLink() || realpathSync(path) === resolve(import.meta.dir, "data/full.db")) {
   throw new Error("give a copy of bench/data/full.db (this writes a table into it)");
@@ -34,7 +41,7 @@ db.transaction(() => {
   for (const [sid, day, pts] of db.query("SELECT sid, day, points FROM game_server_stats_3h_days WHERE sid <= ? ORDER BY sid, day").values(servers) as [number, number, string][]) {
     const w = new PointsWriter();
     w.days(day + pts, T, 0, Infinity);
-    const frag = enc.encode("," + w.body().slice(1, -1));
+    const frag = fragmentOf(w.body());
     ins.run(sid * 65536 + day, frag);
     bytes += frag.length;
     rows++;
@@ -59,7 +66,7 @@ const qTail = db.query(`SELECT (time / ${T}) * ${T} AS time, sum(n) AS n, sum(ps
       UNION ALL SELECT time, 1 AS n, players AS ps, players AS pm, queue AS qs, wait AS xs FROM game_server_stats_raw WHERE sid = $key AND time >= max($since, $w1, $rawFrom)) GROUP BY 1 ORDER BY 1`);
 const inside = (w: PointsWriter) => {
   const b = w.body();
-  return b.length > 2 ? enc.encode("," + b.slice(1, -1)) : new Uint8Array(0);
+  return b.length > 2 ? fragmentOf(b) : new Uint8Array(0);
 };
 function fromFragments(sid: number, days: number): Uint8Array {
   const since = Math.floor((now - days * DAY) / T) * T;
@@ -97,7 +104,7 @@ function fromFragments(sid: number, days: number): Uint8Array {
   out[o] = 93;
   return out;
 }
-const today = (sid: number, days: number): Uint8Array => enc.encode(serverStatsText(db, now, sid, days)!.body);
+const today = (sid: number, days: number): Uint8Array => serverStatsText(db, now, sid, days)!.body as Uint8Array;
 
 const RANGES = [30, 90, 365];
 const rnd = mulberry32(3);

@@ -32,7 +32,8 @@ export const SERIES_CACHE_BYTES = 16 * 2 ** 20;
 
 /** What a read that writes its own JSON text returns (a server's series, series-days.ts). */
 export interface SeriesText {
-  body: string;
+  /** The JSON, as text or already as its UTF-8 bytes (series-days.ts's writer). */
+  body: string | Uint8Array;
   from: number;
   until: number;
 }
@@ -118,7 +119,7 @@ export function cachedSeriesText(sqlite: Database, key: string, now: number, rea
   const hit = c.get(key, now);
   if (hit) return hit;
   const a = read();
-  const body = encoder.encode(a.body);
+  const body = typeof a.body === "string" ? encoder.encode(a.body) : a.body;
   c.keep(key, now, body, a.from, a.until);
   return body;
 }

@@ -8,7 +8,7 @@ import { createTestApp, TestClock, type TestApp } from "../../../test/helpers";
 import { mulberry32 } from "../../../test/fixtures/prng";
 import { runRollups } from "./rollup";
 import { DAY, HOUR, THREE_HOURS } from "./repository";
-import { bulkLoadSeries, rebuildSeriesDays } from "./series-days";
+import { avg, bulkLoadSeries, PointsWriter, rebuildSeriesDays } from "./series-days";
 import { serverStatsBody as bodyBytes, serverStatsRead, serverStatsText } from "./service";
 
 const serverStatsBody = (...a: Parameters<typeof bodyBytes>) => new TextDecoder().decode(bodyBytes(...a));
@@ -34,7 +34,7 @@ function triggersAndRebuild() {
 function expectSame(id: string, sid: number, days: number, fast = true) {
   const now = clock.now();
   const want = JSON.stringify(serverStatsRead(t.deps, id, days, now).points);
-  if (fast) expect(serverStatsText(t.deps.sqlite, now, sid, days)?.body).toBe(want);
+  if (fast) expect(new TextDecoder().decode(serverStatsText(t.deps.sqlite, now, sid, days)?.body as Uint8Array)).toBe(want);
   expect(serverStatsBody(t.deps, id, days)).toBe(want);
   return want;
 }
@@ -188,5 +188,40 @@ describe("a server's series day rows", () => {
     expect(rolled.d).toBe(Math.floor((clock.now() - THREE_HOURS) / DAY));
     expectSame(s.id, s.sid, 30);
     expect(serverStatsBody(t.deps, s.id, 30)).toContain('"player_count":33');
+  });
+});
+
+describe("the points writer", () => {
+  const pointOf = (t: number, n: number, ps: number, qs: number, xs: number, pm: number) => ({
+    time: new Date(t).toISOString(),
+    player_count: avg(ps, n),
+    queue_players_count: avg(qs, n),
+    wait_time_estimation: avg(xs, n),
+    player_count_max: pm,
+  });
+
+  test("writes the bytes JSON.stringify gives of the points, for every kind of number, past its buffer, writers interleaved", () => {
+    const rnd = mulberry32(29);
+    const edge = [0, 1, 9, 10, 99, 1023, 1024, 65_535, -1, -10, -1024, 2 ** 31, 2 ** 53 - 1, -(2 ** 53) + 1, 2 ** 53, 1e21, 0.5, 77.25, -0.5, 1e-7, -0];
+    const pick = () => (rnd() < 0.5 ? edge[Math.floor(rnd() * edge.length)]! : Math.floor(rnd() * 5000) - 100);
+    for (const count of [0, 1, 2, 50, 4000]) {
+      const rows: [number, number, number, number, number, number][] = [];
+      for (let i = 0; i < count; i++) rows.push([T0 + i * HOUR, rnd() < 0.1 ? 0 : 1 + Math.floor(rnd() * 40), pick(), rnd() < 0.3 ? pick() : 0, rnd() < 0.3 ? pick() : 0, pick()]);
+      const a = new PointsWriter();
+      const b = new PointsWriter(); // constructed while `a` holds the shared buffer
+      for (const r of rows) a.point(...r);
+      for (const r of rows.slice().reverse()) b.point(...r);
+      const want = (rs: typeof rows) => JSON.stringify(rs.map((r) => pointOf(...r)));
+      expect(new TextDecoder().decode(a.body())).toBe(want(rows));
+      expect(new TextDecoder().decode(b.body())).toBe(want(rows.slice().reverse()));
+    }
+  });
+
+  test("a day text it cannot read leaves nothing of itself", () => {
+    const w = new PointsWriter();
+    w.point(T0, 1, 5, 0, 0, 5);
+    const day = Math.floor(T0 / DAY);
+    expect(w.days(`${day}a1,2,3,4,5b1,2,3,4,?`, THREE_HOURS, 0, Infinity)).toBe(false);
+    expect(new TextDecoder().decode(w.body())).toBe(JSON.stringify([pointOf(T0, 1, 5, 0, 0, 5)]));
   });
 });
