@@ -3,7 +3,7 @@
 // read of each step added in turn: the SQL (bun:sqlite rows), the points as objects,
 // JSON.stringify, and the Response made of the text as a string or as UTF-8 bytes (round 2's
 // path); then what the service does since round 3: the JSON written from the day rows
-// (serverStatsText, series-days.ts), alone and with its Response.
+// (serverStatsText, series-days.ts; as UTF-8 bytes since round 8), alone and with its Response.
 //   bun bench/series-prof.ts <copy of full.db> [iterations]
 import { Database } from "bun:sqlite";
 import { mulberry32 } from "../test/fixtures/prng";
@@ -28,8 +28,8 @@ const steps: [string, (s: { id: string; sid: number }, days: number) => number][
   ["+stringify", (s, days) => JSON.stringify(serverStatsRead(deps, s.id, days, now).points).length],
   ["+Response(string)", (s, days) => (new Response(JSON.stringify(serverStatsRead(deps, s.id, days, now).points), headers), 1)],
   ["+encode+Response(bytes)", (s, days) => (new Response(enc.encode(JSON.stringify(serverStatsRead(deps, s.id, days, now).points)), headers), 1)],
-  ["day rows → text", (s, days) => serverStatsText(sqlite, now, s.sid, days)!.body.length],
-  ["+Response(string)", (s, days) => (new Response(serverStatsText(sqlite, now, s.sid, days)!.body, headers), 1)],
+  ["day rows → bytes", (s, days) => serverStatsText(sqlite, now, s.sid, days)!.body.length],
+  ["+Response(bytes)", (s, days) => (new Response(serverStatsText(sqlite, now, s.sid, days)!.body, headers), 1)],
 ];
 for (const [pool, ids] of [["online", online], ["offline", offline]] as const) {
   for (const days of [...DAYS, 0]) {
