@@ -1,6 +1,6 @@
 // A .cpuprofile's samples counted per function (self and inclusive), optionally only those after
 // the last sample of a marker function (bench/scan-prof.ts):
-//   bun bench/prof-report.ts FILE [--after NAME] [--top N] [--under NAME]
+//   bun bench/prof-report.ts FILE [--after NAME | --before NAME] [--top N] [--under NAME]
 import { readFileSync } from "node:fs";
 const file = process.argv[2]!;
 const argOf = (n: string, d: string) => {
@@ -10,6 +10,8 @@ const argOf = (n: string, d: string) => {
 const after = argOf("after", "");
 const top = Number(argOf("top", "40"));
 const under = argOf("under", "");
+// --before NAME: only the samples before the first sample of a marker function (a first sight in bench/scan-prof.ts).
+const before = argOf("before", "");
 type Node = { id: number; callFrame: { functionName: string; url: string; lineNumber: number }; children?: number[] };
 const p = JSON.parse(readFileSync(file, "utf8")) as { nodes: Node[]; samples: number[]; timeDeltas: number[] };
 const byId = new Map(p.nodes.map((n) => [n.id, n]));
@@ -20,10 +22,17 @@ let start = 0;
 if (after) {
   for (let i = 0; i < p.samples.length; i++) if (byId.get(p.samples[i]!)!.callFrame.functionName === after) start = i + 1;
 }
+let end = p.samples.length;
+if (before) {
+  for (let i = 0; i < p.samples.length; i++) if (byId.get(p.samples[i]!)!.callFrame.functionName === before) {
+    end = i;
+    break;
+  }
+}
 const self = new Map<string, number>();
 const incl = new Map<string, number>();
 let total = 0;
-for (let i = start; i < p.samples.length; i++) {
+for (let i = start; i < end; i++) {
   let id: number | undefined = p.samples[i]!;
   const chain: Node[] = [];
   while (id !== undefined) {

@@ -6,6 +6,7 @@ import { describe, expect, test } from "bun:test";
 import { bmPageSchema, bmServerSchema, normaliseServer, readPage, readServer } from "./battlemetrics";
 import { generateBmServers, loadBmFixture } from "../../../test/fakes/battlemetrics";
 import { mutated, paths } from "../../../test/mutations";
+import { mulberry32 } from "../../../test/fixtures/prng";
 
 /** The same as zod's answer, key order included; or null where zod refuses. */
 function expectSameAsZod(item: unknown) {
@@ -62,6 +63,56 @@ describe("readServer", () => {
     expect(seen.refused).toBeGreaterThan(100);
     expect(seen.same).toBeGreaterThan(100);
     for (const bad of [null, 1, "x", [], {}, { type: "server" }, { type: "server", id: 1, attributes: [] }]) expect(expectSameAsZod(bad)).toBe("refused");
+  });
+});
+
+/** The mods a server's reported list keeps, written out plainly (a regular expression and a Set a list): the reference for normalise. */
+function referenceMods(raw: unknown[]) {
+  const WORKSHOP_ID = /^[0-9A-F]{16}$/;
+  const mods: { workshop_id: string; name: string | null; version: string | null }[] = [];
+  const seen = new Set<string>();
+  for (const item of raw) {
+    let id: string;
+    let name: string | null = null;
+    let version: string | null = null;
+    if (typeof item === "string") id = item;
+    else if (item !== null && typeof item === "object") {
+      const o = item as Record<string, unknown>;
+      if (typeof o.modId !== "string") continue;
+      id = o.modId;
+      if (typeof o.name === "string") name = o.name;
+      if (typeof o.version === "string") version = o.version;
+    } else continue;
+    if (!WORKSHOP_ID.test(id)) {
+      id = id.trim().toUpperCase();
+      if (!WORKSHOP_ID.test(id)) continue;
+    }
+    if (seen.has(id)) continue;
+    seen.add(id);
+    mods.push({ workshop_id: id, name, version });
+  }
+  return mods;
+}
+
+describe("the mods kept of a reported list", () => {
+  test("are the reference's, for ids of every shape", () => {
+    const ids = [
+      "5965550F24A0C152", "5965550f24a0c152", " 5965550F24A0C152 ", "\t5965550F24A0C152\n", "5965550F24A0C152\n", "5965550F24A0C15", "5965550F24A0C1520",
+      "5965550F24A0C15G", "5965550F24A0C15:", "5965550F24A0C15@", "5965550F24A0C15/", "5965550F24A0C15`", "5965550F24A0C15g", "０９65550F24A0C152",
+      "ABCDEF0123456789", "abcdef0123456789", "0000000000000000", "FFFFFFFFFFFFFFFF", "", " ", "ǅ965550F24A0C152", "5965550F24A0C152\u0000",
+    ];
+    const rand = mulberry32(3);
+    const base = generated.find((s: any) => s.attributes.details?.reforger?.mods?.length > 3) as any;
+    for (let round = 0; round < 300; round++) {
+      const raw: unknown[] = Array.from({ length: Math.floor(rand() * 30) }, () => {
+        const id = ids[Math.floor(rand() * ids.length)]!;
+        const r = rand();
+        return r < 0.3 ? id : r < 0.4 ? { modId: id } : r < 0.45 ? { modId: 7 } : r < 0.5 ? null : { modId: id, name: rand() < 0.2 ? null : `n${round}`, version: rand() < 0.2 ? 3 : "1.0" };
+      });
+      const item = structuredClone(base);
+      item.attributes.details.reforger.mods = raw;
+      expect(readServer(item)!.mods).toEqual(referenceMods(raw));
+    }
   });
 });
 
