@@ -18,7 +18,8 @@
 // An answer is kept and sent as UTF-8 bytes (round 3): under wrk at 32 clients a bare Bun.serve
 // (Bun 1.4.5) sending a 333 KB JSON body used ~121 µs of CPU a request as a Uint8Array against
 // ~140 as a flat string and ~181 encoding it each time (`bun bench/body-send.ts`; round 2 had
-// measured the string cheaper on the Bun of then), so a miss encodes its text once.
+// measured the string cheaper on the Bun of then), so a miss encodes its text once (a server's
+// series is written as bytes already, series-days.ts, round 8).
 // docs/performance.md, Issue 29 "Round 2, stat series" and "Round 3, stat series".
 import type { Database } from "bun:sqlite";
 import { BytesLru } from "../../shared/bytes-lru";
