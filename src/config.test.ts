@@ -59,6 +59,28 @@ describe("memory settings", () => {
     }
   });
 
+  test("the WAL checkpoint threshold: SQLite's 1000 pages by default, errors, and what SQLite is told", () => {
+    expect(loadConfig({}).LOADOUT_SQLITE_WAL_AUTOCHECKPOINT).toBe(1000);
+    expect(loadConfig({ LOADOUT_SQLITE_WAL_AUTOCHECKPOINT: "10000" }).LOADOUT_SQLITE_WAL_AUTOCHECKPOINT).toBe(10_000);
+    expect(err({ LOADOUT_SQLITE_WAL_AUTOCHECKPOINT: "0" })).toBe(
+      "invalid configuration: LOADOUT_SQLITE_WAL_AUTOCHECKPOINT must be a whole number of pages from 100 to 1000000",
+    );
+    expect(err({ LOADOUT_SQLITE_WAL_AUTOCHECKPOINT: "many" })).toBe(
+      "invalid configuration: LOADOUT_SQLITE_WAL_AUTOCHECKPOINT must be a whole number of pages from 100 to 1000000",
+    );
+    const dir = mkdtempSync(join(tmpdir(), "loadout-config-"));
+    try {
+      const { sqlite } = openDatabase(join(dir, "x.db"), { cacheMb: 8, mmapMb: 0, walAutocheckpoint: 5000 });
+      expect(sqlite.query("PRAGMA wal_autocheckpoint").get()).toEqual({ wal_autocheckpoint: 5000 });
+      sqlite.close();
+      const d = openDatabase(join(dir, "y.db"));
+      expect(d.sqlite.query("PRAGMA wal_autocheckpoint").get()).toEqual({ wal_autocheckpoint: 1000 });
+      d.sqlite.close();
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
   test("withPageCache grows the page cache for a big write and puts the configured size back, also when the write throws", () => {
     const dir = mkdtempSync(join(tmpdir(), "loadout-config-"));
     try {

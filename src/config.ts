@@ -159,6 +159,17 @@ export const configSchema = z.object({
   /** SQLite's page cache (PRAGMA cache_size) and memory-mapped window (PRAGMA mmap_size; 0 = read with pread), docs/performance.md "Round 2, memory" and "Round 2b, memory". */
   LOADOUT_SQLITE_CACHE_MB: mebibytes("LOADOUT_SQLITE_CACHE_MB", 16, 1, 65536),
   LOADOUT_SQLITE_MMAP_MB: mebibytes("LOADOUT_SQLITE_MMAP_MB", 0, 0, 65536),
+  /**
+   * The WAL's size in pages past which a commit of this process checkpoints it (PRAGMA
+   * wal_autocheckpoint; SQLite's default 1000). The crawl's process sets its own, larger
+   * (src/features/scraper/crawl-process.ts, docs/round8-crawl.md).
+   */
+  LOADOUT_SQLITE_WAL_AUTOCHECKPOINT: z.coerce
+    .number({ error: "LOADOUT_SQLITE_WAL_AUTOCHECKPOINT must be a whole number of pages from 100 to 1000000" })
+    .int("LOADOUT_SQLITE_WAL_AUTOCHECKPOINT must be a whole number of pages from 100 to 1000000")
+    .min(100, "LOADOUT_SQLITE_WAL_AUTOCHECKPOINT must be a whole number of pages from 100 to 1000000")
+    .max(1_000_000, "LOADOUT_SQLITE_WAL_AUTOCHECKPOINT must be a whole number of pages from 100 to 1000000")
+    .default(1000),
   /** All in-memory answer caches together (src/shared/bytes-lru.ts answerBudget), least recently used out first. */
   LOADOUT_CACHE_MB: mebibytes("LOADOUT_CACHE_MB", 48, 1, 65536),
   /** Comma-separated allowed origins for CORS, or `*` (the API uses no cookies, so `*` is safe). */

@@ -70,7 +70,7 @@ async function main(argv: string[]) {
       const { createDeps, SchemaMismatchError } = await import("./runtime");
       const { createLogger } = await import("./shared/log");
       const { runWorkerProcess, WORKER_CANNOT_RUN, WORKER_VERSION_ENV } = await import("./jobs/worker-process");
-      const { CRAWL_JOB_TYPES } = await import("./features/scraper/crawl-process");
+      const { CRAWL_JOB_TYPES, closeCrawlDatabase } = await import("./features/scraper/crawl-process");
       const log = createLogger(config.LOADOUT_LOG_LEVEL, { process: "crawl-worker", pid: process.pid });
       // Another version than its parent's (the executable replaced under a running service): it
       // must not run the parent's jobs with other code; the parent runs them itself until restarted.
@@ -86,7 +86,7 @@ async function main(argv: string[]) {
         log.error(e.message);
         process.exit(WORKER_CANNOT_RUN);
       }
-      await runWorkerProcess(deps.jobs, log, { types: CRAWL_JOB_TYPES, close: () => deps.sqlite.close() });
+      await runWorkerProcess(deps.jobs, log, { types: CRAWL_JOB_TYPES, close: () => closeCrawlDatabase(deps.sqlite) });
       process.exit(0);
     }
     case "migrate": {

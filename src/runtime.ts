@@ -35,7 +35,11 @@ export function createDeps(config: Config, opts: RuntimeOptions = {}): Deps {
   if (dbPath !== ":memory:") prepareDatabaseFile(dbPath);
   // One budget for every answer cache of the process (the last createDeps sets it).
   answerBudget.setMax(config.LOADOUT_CACHE_MB * 2 ** 20);
-  const { db, sqlite } = openDatabase(dbPath, { cacheMb: config.LOADOUT_SQLITE_CACHE_MB, mmapMb: config.LOADOUT_SQLITE_MMAP_MB });
+  const { db, sqlite } = openDatabase(dbPath, {
+    cacheMb: config.LOADOUT_SQLITE_CACHE_MB,
+    mmapMb: config.LOADOUT_SQLITE_MMAP_MB,
+    walAutocheckpoint: config.LOADOUT_SQLITE_WAL_AUTOCHECKPOINT,
+  });
   if (opts.migrate === false) {
     if (!migrationsApplied(db)) {
       sqlite.close();

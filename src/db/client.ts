@@ -15,6 +15,8 @@ export type Tx = Parameters<Parameters<DB["transaction"]>[0]>[0] | DB;
 export interface SqliteMemory {
   cacheMb: number;
   mmapMb: number;
+  /** PRAGMA wal_autocheckpoint, pages (LOADOUT_SQLITE_WAL_AUTOCHECKPOINT; SQLite's default 1000 when absent). */
+  walAutocheckpoint?: number;
 }
 /** The defaults (docs/performance.md "Round 2, memory": the mmap window cost 250 MiB of RSS and no measurable CPU; "Round 2b": nor did a 32 MiB page cache over 16). */
 export const DEFAULT_SQLITE_MEMORY: SqliteMemory = { cacheMb: 16, mmapMb: 0 };
@@ -28,6 +30,7 @@ export function openDatabase(path: string, mem: SqliteMemory = DEFAULT_SQLITE_ME
   sqlite.exec("PRAGMA temp_store = MEMORY");
   sqlite.exec(`PRAGMA cache_size = ${-Math.round(mem.cacheMb * 1024)}`); // negative: KiB
   sqlite.exec(`PRAGMA mmap_size = ${Math.round(mem.mmapMb * 2 ** 20)}`);
+  if (mem.walAutocheckpoint !== undefined) sqlite.exec(`PRAGMA wal_autocheckpoint = ${Math.round(mem.walAutocheckpoint)}`);
   const db = drizzle(sqlite, { schema });
   return { db, sqlite };
 }

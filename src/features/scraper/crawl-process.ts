@@ -1,5 +1,6 @@
 // The crawl's worker process (src/jobs/worker-process.ts; docs/architecture.md "The crawl's
 // process"): which job types it runs, the command that starts it, and the settings it starts with.
+import type { Database } from "bun:sqlite";
 import { join } from "node:path";
 import { isCompiled } from "../../shared/compiled";
 import type { WorkerProcessSpec } from "../../jobs/worker-process";
@@ -17,6 +18,9 @@ export const CRAWL_JOB_TYPES = [JOB_SCRAPE_FULL, JOB_SCRAPE_INCREMENTAL, JOB_SCR
 /** The hidden sub-command of `loadout` that runs them (src/main.ts). */
 export const CRAWL_WORKER_COMMAND = "crawl-worker";
 
+/** The crawl process's WAL checkpoint threshold, pages (CRAWL_PROCESS_ENV). */
+export const CRAWL_WAL_AUTOCHECKPOINT_PAGES = 20_000;
+
 /**
  * What the crawl's process starts with: memory traded for CPU, since all of it goes when the
  * process exits (docs/performance.md "Round 7, crawl"). `MIMALLOC_PURGE_HOLES=0`: the allocator
@@ -30,12 +34,33 @@ export const CRAWL_WORKER_COMMAND = "crawl-worker";
  * 22.9 / 25.4 s against 30.7 / 33.2 / 25.9 / 24.9 / 23.7 alternated, "Where it stands after
  * round 7"); its mapped pages are the OS page cache's and go with the process. An I/O error
  * under a map is a SIGBUS, which kills only the child: its jobs are queued again.
+ * `LOADOUT_SQLITE_WAL_AUTOCHECKPOINT`: the WAL is checkpointed once it holds that many pages
+ * instead of SQLite's 1000. A listing batch's commit writes ~1,700 pages (every mod dirties a
+ * leaf of each of ~11 B-trees keyed by workshop id), so at 1000 every commit was followed by a
+ * checkpoint copying the same pages into the database file again; with a larger WAL a page that
+ * many batches rewrite (an index's hot leaves and inner pages) is copied once per checkpoint
+ * (docs/round8-crawl.md). The WAL file grows to that size (4 KiB pages: ~80 MB) while a crawl runs; the
+ * child checkpoints what is left when it exits (closeCrawlDatabase).
  */
 export const CRAWL_PROCESS_ENV: Record<string, string> = {
   MIMALLOC_PURGE_HOLES: "0",
   MIMALLOC_PURGE_DELAY: "-1",
   LOADOUT_SQLITE_MMAP_MB: "1024",
+  LOADOUT_SQLITE_WAL_AUTOCHECKPOINT: String(CRAWL_WAL_AUTOCHECKPOINT_PAGES),
 };
+
+/**
+ * The crawl process's connection closed: the WAL its larger checkpoint threshold left behind
+ * (up to CRAWL_WAL_AUTOCHECKPOINT_PAGES pages) is checkpointed first (PASSIVE: it waits for no
+ * reader), so that copy is the child's work and not a stall of the service's next commit.
+ */
+export function closeCrawlDatabase(sqlite: Database): void {
+  try {
+    sqlite.exec("PRAGMA wal_checkpoint(PASSIVE)");
+  } finally {
+    sqlite.close();
+  }
+}
 
 /** The same executable: the compiled binary itself, or Bun with this checkout's src/main.ts. */
 export function crawlWorkerCmd(): string[] {

@@ -49,15 +49,17 @@ export const GROWTH_CRON = "0 */3 * * *";
 /** The scheduled run is a full discovery when the last one is older than this. */
 export const FULL_DISCOVERY_EVERY_MS = 24 * 3_600_000;
 /**
- * Mods per scrape.detail_batch job that discovery queues (any number works): eight listing pages
+ * Mods per scrape.detail_batch job that discovery queues (any number works): sixteen listing pages
  * of 16. A batch's mods are written in one transaction, and a commit writes every B-tree page it
  * dirtied to the WAL; most of a mod's index entries (its id, name, size and date in the sort
  * indexes, its versions', tags' and dependencies' keys) land on pages no other mod of the batch
  * touches, so the pages written a mod fall from ~13 in batches of 16 to ~9 at 64 and ~6.5 at 128
- * (docs/performance.md, "Round 3, crawl"), and there are an eighth as many jobs to claim and
- * finish. At the default 2 requests a second a batch reads for about a minute.
+ * (docs/performance.md, "Round 3, crawl"); at 42,000 mods a 128-mod commit wrote ~13.7 WAL frames
+ * a mod and a 256-mod one ~12 (docs/round8-crawl.md). The write transaction of 256 mods holds the
+ * write lock about as long as one of 128 did before round 8 (~40 ms). At the default 2 requests
+ * a second a batch reads for about two minutes (its lease is renewed while it runs).
  */
-const LISTING_BATCH = 128;
+const LISTING_BATCH = 256;
 /** Details a batch has in flight at once (each still waits for its rate-limit slot). */
 const BATCH_READ_AHEAD = 16;
 /** Mods per dependency batch (`if_unknown`), queued by a detail batch for its unknown dependencies. */

@@ -2,7 +2,7 @@
 import { afterEach, beforeEach, describe, expect, test } from "bun:test";
 import { cpSync } from "node:fs";
 import { join } from "node:path";
-import { createTestApp, type TestApp } from "../../../test/helpers";
+import { createTestApp, TestClock, type TestApp } from "../../../test/helpers";
 import { FakeWorkshop, startFakeWorkshop } from "../../../test/fakes/workshop";
 import { generateCatalog, genId, mod, SMALL, smallCatalog, ver } from "../../../test/fixtures/workshop/dataset";
 import { queueDetailScrape } from "./queue";
@@ -574,6 +574,51 @@ describe("scraper: the workshop as it really is", () => {
     expect(job(again).result).toMatchObject({ pages: 4, rows: 50, complete: true });
     expect(fake.dataRequestsTo("listing").slice(before).map((r) => r.query.page)).toEqual(["1", "2", "3", "4", "5"]);
   });
+
+  test("discovery queues detail batches of 256; the catalog, its search and its generations equal a mod-by-mod scrape's", async () => {
+    // Round 8 (docs/round8-crawl.md): 256 mods a listing batch (was 128), and the crawl's
+    // process checkpoints its WAL less often. 300 generated mods: batches of 256 and 44,
+    // each one transaction; the reference is the same catalog scraped one mod a transaction
+    // (scrape.detail jobs), which the batch size cannot touch.
+    const clock = new TestClock(Date.UTC(2026, 10, 27));
+    const snapshot = () => {
+      const q = (sql: string) => t.deps.sqlite.query(sql).all();
+      return {
+        mods: q(`SELECT workshop_id, name, summary, description, author_id, author_name, type, license, version, size_bytes,
+          image_url, game_version, rating, rating_count, subscriber_count, downloads_total, state, obsolete, tags_json,
+          external_links_json, created_at, updated_at, listed_at, detail_scraped_at FROM mods ORDER BY workshop_id`),
+        versions: q("SELECT * FROM mod_versions ORDER BY workshop_id, version"),
+        dependencies: q("SELECT workshop_id, depends_on_id, depends_on_name, version, size_bytes FROM mod_dependencies ORDER BY workshop_id, rowid"),
+        tags: q("SELECT * FROM mod_tags ORDER BY workshop_id, tag"),
+        screenshots: q("SELECT * FROM mod_screenshots ORDER BY workshop_id, position"),
+        search: ["zeus", "weapons", "ve", "arland truck"].map((term) =>
+          q(`SELECT m.workshop_id FROM mods_fts JOIN mods m ON m.rowid = mods_fts.rowid WHERE mods_fts MATCH '"${term}"*'
+             ORDER BY bm25(mods_fts), m.workshop_id`),
+        ),
+        generations: q("SELECT 'catalog' AS t, key, value FROM catalog_state UNION ALL SELECT 'live', key, value FROM live_state WHERE key = 'catalog_gen' ORDER BY 1, 2"),
+      };
+    };
+    const mods = generateCatalog({ count: 300 });
+    fake = startFakeWorkshop({ mods });
+    t = await createTestApp({ env: { LOADOUT_WORKSHOP_URL: fake.url, LOADOUT_WORKSHOP_RPS: "1000" }, clock });
+    const jobId = await runFull();
+    expect(job(jobId).result).toMatchObject({ rows: 300, complete: true, queued: 300 });
+    const batches = t.deps.jobs.list({ type: "scrape.detail_batch", limit: 100 }).filter((b) => b.payload.if_unknown !== true);
+    expect(batches.map((b) => (b.payload.workshop_ids as string[]).length).sort((a, b) => b - a)).toEqual([256, 44]);
+    expect(batches.every((b) => b.status === "succeeded")).toBe(true);
+    const crawled = snapshot();
+    expect(crawled.mods.length).toBe(300);
+    expect(crawled.versions.length).toBeGreaterThan(300);
+    expect(crawled.search.every((hits) => hits.length > 0)).toBe(true);
+    await t.close();
+
+    t = await createTestApp({ env: { LOADOUT_WORKSHOP_URL: fake.url, LOADOUT_WORKSHOP_RPS: "1000" }, clock });
+    const listed = mods.filter((m) => !m.private && !m.blocked && !m.unlisted).map((m) => m.id);
+    for (const id of listed) queueDetailScrape(t.deps, id);
+    await t.deps.jobs.drain();
+    // The same rows, listed_at and detail_scraped_at included (both the fixed clock's now), the same FTS answers, the same counters.
+    expect(snapshot()).toEqual(crawled);
+  }, 30_000);
 
   test("dependencies only on the asset are kept (assetVersionDetail.dependencies is [])", async () => {
     await setup();

@@ -1,0 +1,75 @@
+// Trials of the crawl's write side (bench/crawl-write.ts's work, several variants in one process,
+// alternated): N mods of the benchmark catalog fetched and normalised once, then for each round and
+// each variant a fresh migrated database (the crawl child's settings: the memory map), the variant's
+// SQL run on it, and the mods written the way a detail batch writes them (`--batch` a transaction,
+// no savepoint), only the writing timed (CPU of this process) and the bytes written (/proc/self/io).
+//
+//   bun bench/crawl-write-trials.ts --variants dir/ [--count 8000] [--batch 128] [--rounds 3] [--cache FILE]
+//
+// Each `dir/<name>.sql` is a variant (statements split on `--> statement-breakpoint`; "base.sql"
+// may be empty; a line `-- batch: N` in a variant sets its transaction size).
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { loadConfig } from "../src/config";
+import { createDeps } from "../src/runtime";
+import { createMemoryLogger } from "../src/shared/log";
+import { WorkshopClient } from "../src/features/scraper/workshop-client";
+import { normaliseDetail, writeMod, type NormalisedMod } from "../src/features/scraper/repository";
+import { generateCatalog } from "../test/fixtures/workshop/dataset";
+import { startFakeWorkshop } from "../test/fakes/workshop";
+
+function arg(name: string, def: string): string {
+  const i = process.argv.indexOf(`--${name}`);
+  return i >= 0 && process.argv[i + 1] ? process.argv[i + 1]! : def;
+}
+const count = Number(arg("count", "8000"));
+const batch = Number(arg("batch", "128"));
+const rounds = Number(arg("rounds", "3"));
+const vdir = arg("variants", "");
+const variants = readdirSync(vdir).filter((f) => f.endsWith(".sql")).sort().map((f) => ({ name: f.slice(0, -4), sql: readFileSync(join(vdir, f), "utf8") }));
+
+// --cache FILE: the normalised mods read from FILE when it exists (written there otherwise).
+const cacheFile = arg("cache", "");
+let normalised: NormalisedMod[] = [];
+if (cacheFile && existsSync(cacheFile)) normalised = JSON.parse(readFileSync(cacheFile, "utf8"));
+else {
+  const mods = generateCatalog({ count });
+  const fake = startFakeWorkshop({ mods });
+  const client = new WorkshopClient({ baseUrl: fake.url, rps: 100_000, userAgent: "bench" });
+  for (const m of mods) normalised.push(normaliseDetail(await client.detail(m.id)));
+  fake.stop();
+  if (cacheFile) writeFileSync(cacheFile, JSON.stringify(normalised));
+}
+
+const wchar = () => Number(/wchar: (\d+)/.exec(readFileSync("/proc/self/io", "utf8"))![1]);
+const res: Record<string, { us: number[]; sys: number[]; kib: number[] }> = {};
+for (let r = 0; r < rounds; r++) {
+  for (const v of r % 2 ? [...variants].reverse() : variants) {
+    const dir = mkdtempSync(join(tmpdir(), "loadout-crawl-trial-"));
+    const deps = createDeps(loadConfig({ LOADOUT_DATA_DIR: dir, LOADOUT_SCHEDULES: "off", LOADOUT_SQLITE_MMAP_MB: "1024" }), { log: createMemoryLogger("warn") });
+    const sqlite = deps.sqlite;
+    for (const s of v.sql.split("--> statement-breakpoint")) if (s.replace(/^--.*$/gm, "").trim()) sqlite.run(s);
+    const now = Date.now();
+    const w0 = wchar();
+    const c0 = process.cpuUsage();
+    // A variant may set its own batch size with a line `-- batch: N`.
+    const b = Number(/-- batch: (\d+)/.exec(v.sql)?.[1] ?? batch);
+    for (let i = 0; i < normalised.length; i += b) {
+      sqlite.transaction(() => {
+        for (const m of normalised.slice(i, i + b)) writeMod(sqlite, m, [], now);
+      }).immediate();
+    }
+    const c = process.cpuUsage(c0);
+    (res[v.name] ??= { us: [], sys: [], kib: [] }).us.push(Math.round((c.user + c.system) / normalised.length));
+    res[v.name]!.sys.push(Math.round(c.system / normalised.length));
+    res[v.name]!.kib.push(Math.round(((wchar() - w0) / 1024 / normalised.length) * 10) / 10);
+    sqlite.close();
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+for (const [k, v] of Object.entries(res)) {
+  const s = [...v.us].sort((a, b) => a - b);
+  console.log(`${k.padEnd(24)} median ${s[s.length >> 1]} µs/mod  runs ${v.us.join(" ")} (system ${v.sys.join(" ")})  KiB/mod ${v.kib.join(" ")}`);
+}
+process.exit(0);
