@@ -21,6 +21,9 @@ export interface SqliteMemory {
 /** The defaults (docs/performance.md "Round 2, memory": the mmap window cost 250 MiB of RSS and no measurable CPU; "Round 2b": nor did a 32 MiB page cache over 16). */
 export const DEFAULT_SQLITE_MEMORY: SqliteMemory = { cacheMb: 16, mmapMb: 0 };
 
+/** The size the service's connection trims the WAL file to when it starts it over (PRAGMA journal_size_limit), bytes. */
+export const WAL_SIZE_LIMIT = 32 * 2 ** 20;
+
 export function openDatabase(path: string, mem: SqliteMemory = DEFAULT_SQLITE_MEMORY): { db: DB; sqlite: Database } {
   const sqlite = new Database(path, { create: true, strict: true });
   sqlite.exec("PRAGMA journal_mode = WAL");
@@ -31,6 +34,12 @@ export function openDatabase(path: string, mem: SqliteMemory = DEFAULT_SQLITE_ME
   sqlite.exec(`PRAGMA cache_size = ${-Math.round(mem.cacheMb * 1024)}`); // negative: KiB
   sqlite.exec(`PRAGMA mmap_size = ${Math.round(mem.mmapMb * 2 ** 20)}`);
   if (mem.walAutocheckpoint !== undefined) sqlite.exec(`PRAGMA wal_autocheckpoint = ${Math.round(mem.walAutocheckpoint)}`);
+  // A connection at SQLite's checkpoint threshold (the service) trims the WAL file back to
+  // WAL_SIZE_LIMIT when it starts it over: SQLite otherwise keeps the file as large as it ever
+  // grew, and the crawl's process, which checkpoints only every 20,000 pages (~80 MB), would leave
+  // that on disk. The crawl's own connection keeps its file (trimming it after each of its
+  // checkpoints would only grow it again).
+  if ((mem.walAutocheckpoint ?? 1000) <= 1000) sqlite.exec(`PRAGMA journal_size_limit = ${WAL_SIZE_LIMIT}`);
   const db = drizzle(sqlite, { schema });
   return { db, sqlite };
 }

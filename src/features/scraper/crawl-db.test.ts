@@ -9,6 +9,8 @@ import { loadConfig } from "../../config";
 import { createDeps } from "../../runtime";
 import { createMemoryLogger } from "../../shared/log";
 import { CRAWL_PROCESS_ENV, CRAWL_WAL_AUTOCHECKPOINT_PAGES, closeCrawlDatabase } from "./crawl-process";
+import { statSync } from "node:fs";
+import { WAL_SIZE_LIMIT } from "../../db/client";
 
 /** The database size in pages that the main file's header records (offset 28): what checkpoints have copied in. */
 function headerPages(path: string): number {
@@ -63,6 +65,33 @@ describe("the crawl process's database", () => {
       expect(headerPages(path)).toBe(pages);
       expect(service.query("SELECT count(*) AS n FROM t").get()).toEqual({ n: 2000 });
       service.close();
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  test("the WAL file a crawl grew is trimmed by the service's next write once it is checkpointed; the crawl's own connection keeps its file", () => {
+    const dir = mkdtempSync(join(tmpdir(), "loadout-crawl-db-"));
+    try {
+      const log = createMemoryLogger("warn");
+      const service = createDeps(loadConfig({ LOADOUT_DATA_DIR: dir, LOADOUT_SCHEDULES: "off" }), { log });
+      expect(service.sqlite.query("PRAGMA journal_size_limit").get()).toEqual({ journal_size_limit: WAL_SIZE_LIMIT });
+      const child = createDeps(loadConfig({ LOADOUT_DATA_DIR: dir, LOADOUT_SCHEDULES: "off", ...CRAWL_PROCESS_ENV }), { log, migrate: false });
+      expect(child.sqlite.query("PRAGMA journal_size_limit").get()).toEqual({ journal_size_limit: -1 });
+      const wal = join(dir, "loadout.db-wal");
+      child.sqlite.exec("CREATE TABLE bulk (x BLOB)");
+      const insert = child.sqlite.prepare("INSERT INTO bulk (x) VALUES (randomblob(4000))");
+      // ~12,000 pages (~48 MiB): under the child's threshold, so all of it stays in the WAL.
+      child.sqlite.transaction(() => {
+        for (let i = 0; i < 12_000; i++) insert.run();
+      })();
+      expect(statSync(wal).size).toBeGreaterThan(WAL_SIZE_LIMIT);
+      closeCrawlDatabase(child.sqlite);
+      expect(statSync(wal).size).toBeGreaterThan(WAL_SIZE_LIMIT); // checkpointed, not trimmed
+      service.sqlite.exec("CREATE TABLE after_crawl (x INTEGER)"); // starts the WAL over
+      expect(statSync(wal).size).toBeLessThanOrEqual(WAL_SIZE_LIMIT);
+      expect(service.sqlite.query("SELECT count(*) AS n FROM bulk").get()).toEqual({ n: 12_000 });
+      service.sqlite.close();
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }
