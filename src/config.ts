@@ -162,7 +162,7 @@ export const configSchema = z.object({
   /**
    * The WAL's size in pages past which a commit of this process checkpoints it (PRAGMA
    * wal_autocheckpoint; SQLite's default 1000). The crawl's process sets its own, larger
-   * (src/features/scraper/crawl-process.ts, docs/round8-crawl.md).
+   * (src/features/scraper/crawl-process.ts, docs/performance.md "Round 8, crawl").
    */
   LOADOUT_SQLITE_WAL_AUTOCHECKPOINT: z.coerce
     .number({ error: "LOADOUT_SQLITE_WAL_AUTOCHECKPOINT must be a whole number of pages from 100 to 1000000" })

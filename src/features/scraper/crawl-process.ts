@@ -39,7 +39,7 @@ export const CRAWL_WAL_AUTOCHECKPOINT_PAGES = 20_000;
  * leaf of each of ~11 B-trees keyed by workshop id), so at 1000 every commit was followed by a
  * checkpoint copying the same pages into the database file again; with a larger WAL a page that
  * many batches rewrite (an index's hot leaves and inner pages) is copied once per checkpoint
- * (docs/round8-crawl.md). The WAL file grows to that size (4 KiB pages: ~80 MB) while a crawl runs; the
+ * (docs/performance.md "Round 8, crawl"). The WAL file grows to that size (4 KiB pages: ~80 MB) while a crawl runs; the
  * child checkpoints what is left when it exits (closeCrawlDatabase).
  */
 export const CRAWL_PROCESS_ENV: Record<string, string> = {

@@ -55,7 +55,7 @@ export const FULL_DISCOVERY_EVERY_MS = 24 * 3_600_000;
  * indexes, its versions', tags' and dependencies' keys) land on pages no other mod of the batch
  * touches, so the pages written a mod fall from ~13 in batches of 16 to ~9 at 64 and ~6.5 at 128
  * (docs/performance.md, "Round 3, crawl"); at 42,000 mods a 128-mod commit wrote ~13.7 WAL frames
- * a mod and a 256-mod one ~12 (docs/round8-crawl.md). The write transaction of 256 mods holds the
+ * a mod and a 256-mod one ~12 (docs/performance.md "Round 8, crawl"). The write transaction of 256 mods holds the
  * write lock about as long as one of 128 did before round 8 (~40 ms). At the default 2 requests
  * a second a batch reads for about two minutes (its lease is renewed while it runs).
  */
