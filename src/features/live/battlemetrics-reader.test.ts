@@ -6,7 +6,6 @@ import { describe, expect, test } from "bun:test";
 import { bmPageSchema, bmServerSchema, normaliseServer, readPage, readServer } from "./battlemetrics";
 import { generateBmServers, loadBmFixture } from "../../../test/fakes/battlemetrics";
 import { mutated, paths } from "../../../test/mutations";
-import { mulberry32 } from "../../../test/fixtures/prng";
 
 /** The same as zod's answer, key order included; or null where zod refuses. */
 function expectSameAsZod(item: unknown) {
@@ -66,53 +65,49 @@ describe("readServer", () => {
   });
 });
 
-/** The mods a server's reported list keeps, written out plainly (a regular expression and a Set a list): the reference for normalise. */
-function referenceMods(raw: unknown[]) {
-  const WORKSHOP_ID = /^[0-9A-F]{16}$/;
-  const mods: { workshop_id: string; name: string | null; version: string | null }[] = [];
-  const seen = new Set<string>();
-  for (const item of raw) {
-    let id: string;
-    let name: string | null = null;
-    let version: string | null = null;
-    if (typeof item === "string") id = item;
-    else if (item !== null && typeof item === "object") {
-      const o = item as Record<string, unknown>;
-      if (typeof o.modId !== "string") continue;
-      id = o.modId;
-      if (typeof o.name === "string") name = o.name;
-      if (typeof o.version === "string") version = o.version;
-    } else continue;
-    if (!WORKSHOP_ID.test(id)) {
-      id = id.trim().toUpperCase();
-      if (!WORKSHOP_ID.test(id)) continue;
-    }
-    if (seen.has(id)) continue;
-    seen.add(id);
-    mods.push({ workshop_id: id, name, version });
-  }
-  return mods;
-}
-
 describe("the mods kept of a reported list", () => {
-  test("are the reference's, for ids of every shape", () => {
-    const ids = [
-      "5965550F24A0C152", "5965550f24a0c152", " 5965550F24A0C152 ", "\t5965550F24A0C152\n", "5965550F24A0C152\n", "5965550F24A0C15", "5965550F24A0C1520",
-      "5965550F24A0C15G", "5965550F24A0C15:", "5965550F24A0C15@", "5965550F24A0C15/", "5965550F24A0C15`", "5965550F24A0C15g", "０９65550F24A0C152",
-      "ABCDEF0123456789", "abcdef0123456789", "0000000000000000", "FFFFFFFFFFFFFFFF", "", " ", "ǅ965550F24A0C152", "5965550F24A0C152\u0000",
-    ];
-    const rand = mulberry32(3);
-    const base = generated.find((s: any) => s.attributes.details?.reforger?.mods?.length > 3) as any;
-    for (let round = 0; round < 300; round++) {
-      const raw: unknown[] = Array.from({ length: Math.floor(rand() * 30) }, () => {
-        const id = ids[Math.floor(rand() * ids.length)]!;
-        const r = rand();
-        return r < 0.3 ? id : r < 0.4 ? { modId: id } : r < 0.45 ? { modId: 7 } : r < 0.5 ? null : { modId: id, name: rand() < 0.2 ? null : `n${round}`, version: rand() < 0.2 ? 3 : "1.0" };
-      });
-      const item = structuredClone(base);
-      item.attributes.details.reforger.mods = raw;
-      expect(readServer(item)!.mods).toEqual(referenceMods(raw));
+  const A = "5965550F24A0C152";
+  const B = "ABCDEF0123456789";
+  /** Each id shape and what it is kept as: BattleMetrics' own form as it is, else trimmed and upper-cased if that is 16 hex digits, else dropped. */
+  const shapes: [string, string | null][] = [
+    [A, A], ["5965550f24a0c152", A], [` ${A} `, A], [`\t${A}\n`, A], [`${A}\n`, A], ["abcdef0123456789", B], ["0000000000000000", "0000000000000000"],
+    ["FFFFFFFFFFFFFFFF", "FFFFFFFFFFFFFFFF"], ["5965550F24A0C15", null], ["5965550F24A0C1520", null], ["5965550F24A0C15G", null], ["5965550F24A0C15g", null],
+    // The characters next to 0-9, A-F and a-f, full-width digits, a title-case letter that upper-cases to a non-hex one, NUL (trim keeps it), nothing.
+    ["5965550F24A0C15:", null], ["5965550F24A0C15@", null], ["5965550F24A0C15/", null], ["5965550F24A0C15`", null], ["０９65550F24A0C152", null],
+    ["ǅ965550F24A0C152", null], [`${A}\u0000`, null], ["", null], [" ", null],
+  ];
+  const serverWith = (mods: unknown[]) => {
+    const item = structuredClone(generated.find((s: any) => s.attributes.details?.reforger?.mods?.length > 3)) as any;
+    item.attributes.details.reforger.mods = mods;
+    return readServer(item)!.mods;
+  };
+
+  test("an id of every shape, given alone or as an object's modId", () => {
+    for (const [id, kept] of shapes) {
+      const want = kept === null ? [] : [{ workshop_id: kept, name: null, version: null }];
+      expect(serverWith([id])).toEqual(want);
+      expect(serverWith([{ modId: id }])).toEqual(want);
+      expect(serverWith([{ modId: id, name: "N", version: "1.0" }])).toEqual(kept === null ? [] : [{ workshop_id: kept, name: "N", version: "1.0" }]);
     }
+  });
+
+  test("in order, the first of each id kept; entries without a string id skipped; a name or version that is not a string is null", () => {
+    const raw = [
+      { modId: 7, name: "no id" },
+      null,
+      12,
+      { modId: ` ${B.toLowerCase()}`, name: "b", version: 3 },
+      A,
+      { modId: A.toLowerCase(), name: "again", version: "2.0" },
+      { modId: "5965550F24A0C15", name: "short" },
+      { modId: B, name: "b again", version: "1.0" },
+      { modId: "1111111111111111", name: null, version: "0.1" },
+    ];
+    expect(serverWith(raw)).toEqual([
+      { workshop_id: B, name: "b", version: null },
+      { workshop_id: A, name: null, version: null },
+      { workshop_id: "1111111111111111", name: null, version: "0.1" },
+    ]);
   });
 });
 
