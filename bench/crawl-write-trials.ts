@@ -8,16 +8,14 @@
 //
 // Each `dir/<name>.sql` is a variant (statements split on `--> statement-breakpoint`; "base.sql"
 // may be empty; a line `-- batch: N` in a variant sets its transaction size).
-import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { loadConfig } from "../src/config";
 import { createDeps } from "../src/runtime";
 import { createMemoryLogger } from "../src/shared/log";
-import { WorkshopClient } from "../src/features/scraper/workshop-client";
-import { normaliseDetail, writeMod, type NormalisedMod } from "../src/features/scraper/repository";
-import { generateCatalog } from "../test/fixtures/workshop/dataset";
-import { startFakeWorkshop } from "../test/fakes/workshop";
+import { writeMod } from "../src/features/scraper/repository";
+import { normalisedCatalog, runSqlText, writtenBytes } from "./crawl-write-common";
 
 function arg(name: string, def: string): string {
   const i = process.argv.indexOf(`--${name}`);
@@ -30,28 +28,17 @@ const vdir = arg("variants", "");
 const variants = readdirSync(vdir).filter((f) => f.endsWith(".sql")).sort().map((f) => ({ name: f.slice(0, -4), sql: readFileSync(join(vdir, f), "utf8") }));
 
 // --cache FILE: the normalised mods read from FILE when it exists (written there otherwise).
-const cacheFile = arg("cache", "");
-let normalised: NormalisedMod[] = [];
-if (cacheFile && existsSync(cacheFile)) normalised = JSON.parse(readFileSync(cacheFile, "utf8"));
-else {
-  const mods = generateCatalog({ count });
-  const fake = startFakeWorkshop({ mods });
-  const client = new WorkshopClient({ baseUrl: fake.url, rps: 100_000, userAgent: "bench" });
-  for (const m of mods) normalised.push(normaliseDetail(await client.detail(m.id)));
-  fake.stop();
-  if (cacheFile) writeFileSync(cacheFile, JSON.stringify(normalised));
-}
+const normalised = await normalisedCatalog(count, arg("cache", ""));
 
-const wchar = () => Number(/wchar: (\d+)/.exec(readFileSync("/proc/self/io", "utf8"))![1]);
 const res: Record<string, { us: number[]; sys: number[]; kib: number[] }> = {};
 for (let r = 0; r < rounds; r++) {
   for (const v of r % 2 ? [...variants].reverse() : variants) {
     const dir = mkdtempSync(join(tmpdir(), "loadout-crawl-trial-"));
     const deps = createDeps(loadConfig({ LOADOUT_DATA_DIR: dir, LOADOUT_SCHEDULES: "off", LOADOUT_SQLITE_MMAP_MB: "1024" }), { log: createMemoryLogger("warn") });
     const sqlite = deps.sqlite;
-    for (const s of v.sql.split("--> statement-breakpoint")) if (s.replace(/^--.*$/gm, "").trim()) sqlite.run(s);
+    runSqlText(sqlite, v.sql);
     const now = Date.now();
-    const w0 = wchar();
+    const w0 = writtenBytes();
     const c0 = process.cpuUsage();
     // A variant may set its own batch size with a line `-- batch: N`.
     const b = Number(/-- batch: (\d+)/.exec(v.sql)?.[1] ?? batch);
@@ -63,7 +50,7 @@ for (let r = 0; r < rounds; r++) {
     const c = process.cpuUsage(c0);
     (res[v.name] ??= { us: [], sys: [], kib: [] }).us.push(Math.round((c.user + c.system) / normalised.length));
     res[v.name]!.sys.push(Math.round(c.system / normalised.length));
-    res[v.name]!.kib.push(Math.round(((wchar() - w0) / 1024 / normalised.length) * 10) / 10);
+    res[v.name]!.kib.push(Math.round(((writtenBytes() - w0) / 1024 / normalised.length) * 10) / 10);
     sqlite.close();
     rmSync(dir, { recursive: true, force: true });
   }

@@ -16,10 +16,8 @@ import { join } from "node:path";
 import { loadConfig } from "../src/config";
 import { createDeps } from "../src/runtime";
 import { createMemoryLogger } from "../src/shared/log";
-import { WorkshopClient } from "../src/features/scraper/workshop-client";
-import { normaliseDetail, writeMod, type NormalisedMod } from "../src/features/scraper/repository";
-import { generateCatalog } from "../test/fixtures/workshop/dataset";
-import { startFakeWorkshop } from "../test/fakes/workshop";
+import { writeMod } from "../src/features/scraper/repository";
+import { normalisedCatalog, runSqlText, writtenBytes } from "./crawl-write-common";
 
 function arg(name: string, def: string): string {
   const i = process.argv.indexOf(`--${name}`);
@@ -31,26 +29,19 @@ const rounds = Number(arg("rounds", "1"));
 const extraSql = arg("sql", "");
 const savepoints = !process.argv.includes("--no-savepoints");
 
-const mods = generateCatalog({ count });
-const fake = startFakeWorkshop({ mods });
-const client = new WorkshopClient({ baseUrl: fake.url, rps: 100_000, userAgent: "bench" });
-const normalised: NormalisedMod[] = [];
-for (const m of mods) normalised.push(normaliseDetail(await client.detail(m.id)));
-fake.stop();
+const normalised = await normalisedCatalog(count);
 
 const results: number[] = [];
-/** Bytes this process handed to write()/pwrite() so far (/proc/self/io wchar): the pages SQLite wrote, load-independent. */
-const wchar = () => Number(/wchar: (\d+)/.exec(readFileSync("/proc/self/io", "utf8"))![1]);
 let kbPerMod = 0;
 for (let r = 0; r < rounds; r++) {
   const dir = mkdtempSync(join(tmpdir(), "loadout-crawl-write-"));
   const deps = createDeps(loadConfig({ LOADOUT_DATA_DIR: dir, LOADOUT_SCHEDULES: "off" }), { log: createMemoryLogger("warn") });
   const sqlite = deps.sqlite;
-  if (extraSql) for (const s of readFileSync(extraSql, "utf8").split("--> statement-breakpoint")) if (s.trim()) sqlite.run(s);
+  if (extraSql) runSqlText(sqlite, readFileSync(extraSql, "utf8"));
   const sp = sqlite.prepare("SAVEPOINT m");
   const rel = sqlite.prepare("RELEASE m");
   const now = Date.now();
-  const w0 = wchar();
+  const w0 = writtenBytes();
   const c0 = process.cpuUsage();
   for (let i = 0; i < normalised.length; i += batch) {
     sqlite
@@ -65,7 +56,7 @@ for (let r = 0; r < rounds; r++) {
   }
   const c = process.cpuUsage(c0);
   const us = (c.user + c.system) / normalised.length;
-  kbPerMod = (wchar() - w0) / 1024 / normalised.length;
+  kbPerMod = (writtenBytes() - w0) / 1024 / normalised.length;
   results.push(us);
   if (r === 0 && process.argv.includes("--count-rows")) {
     const n = (t: string) => (sqlite.query(`SELECT count(*) AS n FROM ${t}`).get() as { n: number }).n;
