@@ -52,7 +52,8 @@ export function bulkLoadSeries<T>(sqlite: Database, load: () => T): T {
 // string pieces joined and then encoded (rounds 3–7) were ~30 % of an uncached answer's CPU
 // (the join's flattening and `TextEncoder.encode` of up to 333 KB).
 
-const ascii = (s: string) => Uint8Array.from(s, (c) => c.charCodeAt(0));
+const encoder = new TextEncoder();
+const ascii = (s: string) => encoder.encode(s); // every piece here is ASCII: its UTF-8 bytes are its characters
 /** The tail of a point with no queue and no wait and a maximum of 0–1023, made on first use. */
 const QUIET_TAIL: (Uint8Array | undefined)[] = new Array(1024);
 const quietTail = (m: number) => (QUIET_TAIL[m] ??= ascii(`,"queue_players_count":0,"wait_time_estimation":0,"player_count_max":${m}}`));
