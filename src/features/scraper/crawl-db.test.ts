@@ -2,14 +2,13 @@
 // threshold than the service's, and the WAL it leaves checkpointed when it closes.
 import { describe, expect, test } from "bun:test";
 import { Database } from "bun:sqlite";
-import { mkdtempSync, openSync, readSync, closeSync, rmSync } from "node:fs";
+import { closeSync, mkdtempSync, openSync, readSync, rmSync, statSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { loadConfig } from "../../config";
 import { createDeps } from "../../runtime";
 import { createMemoryLogger } from "../../shared/log";
 import { CRAWL_PROCESS_ENV, CRAWL_WAL_AUTOCHECKPOINT_PAGES, closeCrawlDatabase } from "./crawl-process";
-import { statSync } from "node:fs";
 import { WAL_SIZE_LIMIT } from "../../db/client";
 
 /** The database size in pages that the main file's header records (offset 28): what checkpoints have copied in. */
