@@ -256,8 +256,15 @@ export type ChangeEntry = [
   new_version: string | null,
   size_bytes: number | null,
 ];
-/** A server's changes in one scan, in the order found: one game_server_mod_events row. */
-export type ModEvent = [sid: number, time: number, changes: ChangeEntry[]];
+/**
+ * A server's changes in one scan, in the order found: one game_server_mod_events row. A first
+ * sighting whose changes are its list as written (every entry `added` under the list's own name)
+ * is held by reference: `changes` null, the count and the catalog's sizes in the list's order
+ * (a7_first_sight_changelog.sql).
+ */
+export type ModEvent =
+  | [sid: number, time: number, changes: ChangeEntry[]]
+  | [sid: number, time: number, changes: null, n: number, sizes: (number | null)[]];
 
 export const liveRepo = {
   /** The game_server_mod_lists rows of these servers, as [sid, text] (a server without a list has none). */
@@ -308,14 +315,15 @@ export const liveRepo = {
 
   /**
    * The changelog: one row per server and scan, its changes as one JSON array
-   * (a3_changelog_events.sql): a first sight's ~200,000 `added` entries are ~5,000 rows.
+   * (a3_changelog_events.sql): a first sight's ~200,000 `added` entries are ~5,000 rows; a first
+   * sighting held by reference is `changes` '[]' and its sizes (a7_first_sight_changelog.sql).
    */
   insertEvents(sqlite: Database, events: ModEvent[]) {
     insertRows(
       sqlite,
-      `INSERT INTO game_server_mod_events (server_sid, time, n, changes)`,
-      4,
-      events.map(([sid, time, changes]) => [sid, time, changes.length, JSON.stringify(changes)]),
+      `INSERT INTO game_server_mod_events (server_sid, time, n, changes, first_sizes)`,
+      5,
+      events.map((e) => (e[2] ? [e[0], e[1], e[2].length, JSON.stringify(e[2]), null] : [e[0], e[1], e[3], "[]", JSON.stringify(e[4])])),
     );
   },
 

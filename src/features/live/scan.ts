@@ -254,6 +254,7 @@ export function processPage(deps: Pick<Deps, "sqlite">, servers: LiveServer[], s
       // Mod diffs for servers whose list changed (or that are new).
       const { modLists, events } = state;
       for (const c of changed) {
+        if (c.isNew && firstSighting(c, catalog, state, unknown)) continue;
         const old = current.get(c.sid) ?? new Map<string, CurrentMod>();
         const changes: ChangeEntry[] = [];
         // The server's whole new list (one row: game_server_mod_lists), written when anything in
@@ -297,6 +298,42 @@ export function processPage(deps: Pick<Deps, "sqlite">, servers: LiveServer[], s
     })
     .immediate();
   return unknown;
+}
+
+/**
+ * A new server's first sighting: its whole list, every mod `added`. Held by reference when every
+ * entry's changelog name is its list name (the changelog row is the list as written and the
+ * catalog's sizes, a7_first_sight_changelog.sql: the changes as JSON were ~15 MB of a first sight's
+ * writes), so no change entry is made; returns false, having done nothing, when one is not (a mod
+ * reported with an empty name that the catalog names: its change takes the catalog's name), and
+ * the diff below writes it in full.
+ */
+function firstSighting(
+  c: { sid: number; server: LiveServer },
+  catalog: ReadonlyMap<string, CatalogMod>,
+  state: ScanState,
+  unknown: string[],
+): boolean {
+  const mods = c.server.mods;
+  const entries: ModEntry[] = new Array(mods.length);
+  const sizes: (number | null)[] = new Array(mods.length);
+  for (let position = 0; position < mods.length; position++) {
+    const m = mods[position]!;
+    const cat = catalog.get(m.workshop_id);
+    const name = m.name ?? cat?.name ?? "";
+    if (name === "" && cat?.name) return false;
+    entries[position] = [m.workshop_id, name, m.version ?? null, position];
+    sizes[position] = cat?.size_bytes ?? null;
+  }
+  for (const m of mods) {
+    if (catalog.has(m.workshop_id) || state.unknownQueued.has(m.workshop_id)) continue;
+    state.unknownQueued.add(m.workshop_id);
+    unknown.push(m.workshop_id);
+  }
+  state.modChanges += mods.length;
+  state.modLists.push([c.sid, entries]);
+  if (mods.length > 0) state.events.push([c.sid, state.time, null, mods.length, sizes]);
+  return true;
 }
 
 /**

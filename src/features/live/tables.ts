@@ -92,7 +92,8 @@ export const gameServerMods = sqliteTable(
  * One row per mod added, removed or changed in version on a server; kept 365 days, as the first
  * migration made it. Since src/db/custom/a3_changelog_events.sql the changes are stored one row
  * per server and scan in `game_server_mod_events` (server_sid, time, n, changes: a JSON array of
- * [action, workshop_id, mod_name, old_version, new_version, size_bytes]) and this name is a view
+ * [action, workshop_id, mod_name, old_version, new_version, size_bytes]; a first sighting refers
+ * to the server's list instead, a7_first_sight_changelog.sql) and this name is a view
  * with these columns (insertable). This declaration stays so drizzle-kit's snapshot does not drop
  * the name; no code queries it through drizzle.
  */
