@@ -46,10 +46,11 @@ export function openDatabase(path: string, mem: SqliteMemory = DEFAULT_SQLITE_ME
 
 /**
  * Runs `fn` with SQLite's page cache at least `mb` MiB, then puts the configured size back (SQLite
- * frees the pages past it). For a big write: the live scan's first sight inserts ~200,000 mod rows
- * into an index keyed by workshop id, scattered over the file; with the default 16 MiB cache and
+ * frees the pages past it). For a big write: the live scan's first sight once inserted ~200,000
+ * mod rows into an index keyed by workshop id, scattered over the file; with a 16 MiB cache and
  * `pread` (no memory map) its pages were read again and again (runScan 2.8 s with 32 MiB, 12-13 s
- * with 16; docs/performance.md "Round 2c").
+ * with 16; docs/performance.md "Round 2c"). That index is gone; the scan now asks for 16 MiB, the
+ * default (SCAN_PAGE_CACHE_MB), so only a smaller configured cache grows.
  */
 export function withPageCache<T>(sqlite: Database, mb: number, fn: () => T): T {
   const was = (sqlite.query("PRAGMA cache_size").get() as { cache_size: number }).cache_size;

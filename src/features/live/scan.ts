@@ -493,8 +493,15 @@ export function battleMetricsRefusal(err: BattleMetricsError): string {
  * already stored is marked offline but the registered servers that did not answer, and the
  * job fails with the reason.
  */
-/** SQLite's page cache during a scan's writes, MiB (withPageCache; the configured size after). */
-export const SCAN_PAGE_CACHE_MB = 64;
+/**
+ * SQLite's page cache during a scan's writes, at least, MiB (withPageCache; the configured size
+ * after). 64 until round 9 of issue 29: a first sight's per-mod index inserts (gone since) needed
+ * it; with a first sight's writes now ~15 MB, the default 16 is cheaper (the 64 MiB grown and
+ * given back each scan cost a first sight ~13,000 page faults and ~0.25 s: 2,237 → 1,950 ms
+ * median of 6 alternated runs, docs/performance.md "Round 9, scan"). An operator's smaller
+ * LOADOUT_SQLITE_CACHE_MB still grows to this for the scan.
+ */
+export const SCAN_PAGE_CACHE_MB = 16;
 
 export async function runScan(deps: Deps, opts: RunScanOptions = {}): Promise<ScanResult> {
   const client = opts.client ?? clientFromConfig(deps);
