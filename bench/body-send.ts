@@ -8,11 +8,8 @@ import { readFileSync } from "node:fs";
 import { spawn } from "bun";
 import { driveWrk } from "./wrk";
 import { mulberry32 } from "../test/fixtures/prng";
+import { argOf } from "./args";
 
-const argOf = (n: string, d: string) => {
-  const i = process.argv.indexOf(`--${n}`);
-  return i >= 0 ? process.argv[i + 1]! : d;
-};
 const body = (bytes: number) => {
   const one = '{"time":"2026-02-13T03:00:00.000Z","player_count":9,"queue_players_count":0,"wait_time_estimation":0,"player_count_max":10}';
   const n = Math.max(1, Math.floor(bytes / (one.length + 1)));

@@ -16,19 +16,16 @@ import { createDeps } from "../src/runtime";
 import { createMemoryLogger } from "../src/shared/log";
 import { writeMod } from "../src/features/scraper/repository";
 import { normalisedCatalog, runSqlText, writtenBytes } from "./crawl-write-common";
+import { argOf } from "./args";
 
-function arg(name: string, def: string): string {
-  const i = process.argv.indexOf(`--${name}`);
-  return i >= 0 && process.argv[i + 1] ? process.argv[i + 1]! : def;
-}
-const count = Number(arg("count", "8000"));
-const batch = Number(arg("batch", "128"));
-const rounds = Number(arg("rounds", "3"));
-const vdir = arg("variants", "");
+const count = Number(argOf("count", "8000"));
+const batch = Number(argOf("batch", "128"));
+const rounds = Number(argOf("rounds", "3"));
+const vdir = argOf("variants", "");
 const variants = readdirSync(vdir).filter((f) => f.endsWith(".sql")).sort().map((f) => ({ name: f.slice(0, -4), sql: readFileSync(join(vdir, f), "utf8") }));
 
 // --cache FILE: the normalised mods read from FILE when it exists (written there otherwise).
-const normalised = await normalisedCatalog(count, arg("cache", ""));
+const normalised = await normalisedCatalog(count, argOf("cache", ""));
 
 const res: Record<string, { us: number[]; sys: number[]; kib: number[] }> = {};
 for (let r = 0; r < rounds; r++) {

@@ -18,15 +18,12 @@ import { createDeps } from "../src/runtime";
 import { createMemoryLogger } from "../src/shared/log";
 import { writeMod } from "../src/features/scraper/repository";
 import { normalisedCatalog, runSqlText, writtenBytes } from "./crawl-write-common";
+import { argOf } from "./args";
 
-function arg(name: string, def: string): string {
-  const i = process.argv.indexOf(`--${name}`);
-  return i >= 0 && process.argv[i + 1] ? process.argv[i + 1]! : def;
-}
-const count = Number(arg("count", "8000"));
-const batch = Number(arg("batch", "16"));
-const rounds = Number(arg("rounds", "1"));
-const extraSql = arg("sql", "");
+const count = Number(argOf("count", "8000"));
+const batch = Number(argOf("batch", "16"));
+const rounds = Number(argOf("rounds", "1"));
+const extraSql = argOf("sql", "");
 const savepoints = !process.argv.includes("--no-savepoints");
 
 const normalised = await normalisedCatalog(count);

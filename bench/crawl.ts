@@ -34,20 +34,17 @@ import { loadConfig } from "../src/config";
 import { createDeps } from "../src/runtime";
 import { createMemoryLogger } from "../src/shared/log";
 import { JOB_SCRAPE_FULL } from "../src/features/scraper/jobs";
+import { argOf } from "./args";
 
 const ROOT = resolve(import.meta.dir, "..");
-function arg(name: string, def?: string): string | undefined {
-  const i = process.argv.indexOf(`--${name}`);
-  return i >= 0 && process.argv[i + 1] && !process.argv[i + 1]!.startsWith("--") ? process.argv[i + 1] : def;
-}
-const count = Number(arg("count", "42000"));
+const count = Number(argOf("count", "42000"));
 const inproc = process.argv.includes("--inproc");
-const bin = arg("bin");
-const keep = arg("keep");
-const srcRoot = resolve(arg("src", ROOT)!);
+const bin = argOf("bin");
+const keep = argOf("keep");
+const srcRoot = resolve(argOf("src", ROOT)!);
 // --after S: keep the service running S seconds after the crawl, idle, and report its RSS then
 // (`rss_after_s_mib`: what the allocator and the idle collection gave back).
-const after = Number(arg("after", "0"));
+const after = Number(argOf("after", "0"));
 // --env NAME=VALUE (repeatable): set in the service's environment only (not this process's or the fake's).
 const svcEnv: Record<string, string> = {};
 process.argv.forEach((a, i) => {

@@ -12,11 +12,8 @@ import { heapStats } from "bun:jsc";
 import { inProcessService } from "./in-process";
 import { detailCacheStats, warmDetails } from "../src/features/live/detail";
 import { peekLiveSnapshot } from "../src/features/live/snapshot";
+import { argOf } from "./args";
 
-const argOf = (n: string, d: string) => {
-  const i = process.argv.indexOf(`--${n}`);
-  return i >= 0 ? process.argv[i + 1]! : d;
-};
 const requests = Number(argOf("requests", "5000"));
 let seed = Number(argOf("seed", "1"));
 const rnd = () => ((seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31);

@@ -10,11 +10,8 @@
 // the same kind of copy, for a before/after pair run back to back.
 import { resolve } from "node:path";
 import { liveCopy } from "./live-copy";
+import { argOf } from "./args";
 
-const argOf = (n: string, d: string) => {
-  const i = process.argv.indexOf(`--${n}`);
-  return i >= 0 ? process.argv[i + 1]! : d;
-};
 const root = resolve(argOf("root", resolve(import.meta.dir, "..")));
 const dir = argOf("dir", "");
 if (!dir) throw new Error("--dir <dir for a kept copy of bench/data/full.db> is required");

@@ -25,11 +25,8 @@ import { driveWrk } from "./wrk";
 import { SOCKET_BODY_CAP } from "../src/shared/http";
 import { mulberry32 } from "../test/fixtures/prng";
 import { variedEndpoints, vocabulary } from "./run";
+import { argOf } from "./args";
 
-const argOf = (n: string, d: string) => {
-  const i = process.argv.indexOf(`--${n}`);
-  return i >= 0 ? process.argv[i + 1]! : d;
-};
 const iterations = Number(argOf("iterations", "20000"));
 const rounds = Number(argOf("rounds", "5"));
 const only = new RegExp(argOf("only", "."));

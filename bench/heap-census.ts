@@ -13,11 +13,8 @@
 //   bun bench/heap-census.ts [--requests 200] [--latency 20000] [--seed 1] [--only <regex>] [--mix <regex of the latency phase's varied rows>]
 import { heapStats } from "bun:jsc";
 import { inProcessService } from "./in-process";
+import { argOf } from "./args";
 
-const argOf = (n: string, d: string) => {
-  const i = process.argv.indexOf(`--${n}`);
-  return i >= 0 ? process.argv[i + 1]! : d;
-};
 const requests = Number(argOf("requests", "200"));
 const latency = Number(argOf("latency", "20000"));
 const only = new RegExp(argOf("only", "."), "i");

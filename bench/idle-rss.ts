@@ -9,11 +9,8 @@ import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { spawn } from "bun";
 import { liveCopy } from "./live-copy";
+import { argOf } from "./args";
 
-const argOf = (n: string, d: string) => {
-  const i = process.argv.indexOf(`--${n}`);
-  return i >= 0 ? process.argv[i + 1]! : d;
-};
 const bin = argOf("bin", "dist/loadout");
 const seconds = Number(argOf("seconds", "20"));
 const { dir, done } = liveCopy("full", "");

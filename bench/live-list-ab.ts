@@ -10,11 +10,8 @@ import type { ListQuery } from "../src/features/live/model";
 import { mulberry32 } from "../test/fixtures/prng";
 import { variedEndpoints, vocabulary } from "./run";
 import { cpuMicros, liveCopy, parseListPath } from "./live-copy";
+import { argOf } from "./args";
 
-const argOf = (n: string, d: string) => {
-  const i = process.argv.indexOf(`--${n}`);
-  return i >= 0 ? process.argv[i + 1]! : d;
-};
 const queries = Number(argOf("queries", "5000"));
 const rounds = Number(argOf("rounds", "7"));
 const only = new RegExp(argOf("only", "game-servers"));

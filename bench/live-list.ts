@@ -12,11 +12,8 @@ import { listServers, listServersBytes } from "../src/features/live/service";
 import { mulberry32 } from "../test/fixtures/prng";
 import { variedEndpoints, vocabulary } from "./run";
 import { cpuMicros, liveCopy, parseListPath } from "./live-copy";
+import { argOf } from "./args";
 
-const argOf = (n: string, d: string) => {
-  const i = process.argv.indexOf(`--${n}`);
-  return i >= 0 ? process.argv[i + 1]! : d;
-};
 const queries = Number(argOf("queries", "20000"));
 const runs = Number(argOf("runs", "3"));
 const only = new RegExp(argOf("only", "game-servers"));

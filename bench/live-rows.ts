@@ -9,11 +9,8 @@ import { createApp } from "../src/app";
 import { mulberry32 } from "../test/fixtures/prng";
 import { variedEndpoints, vocabulary } from "./run";
 import { liveCopy } from "./live-copy";
+import { argOf } from "./args";
 
-const argOf = (n: string, d: string) => {
-  const i = process.argv.indexOf(`--${n}`);
-  return i >= 0 ? process.argv[i + 1]! : d;
-};
 const scale = argOf("scale", "full");
 const iterations = Number(argOf("iterations", "2000"));
 const only = new RegExp(argOf("only", "."));

@@ -17,11 +17,8 @@ import { heapStats } from "bun:jsc";
 import { answerBudget } from "../src/shared/bytes-lru";
 import { inProcessService } from "./in-process";
 import { warmDetails } from "../src/features/live/detail";
+import { argOf } from "./args";
 
-const argOf = (n: string, d: string) => {
-  const i = process.argv.indexOf(`--${n}`);
-  return i >= 0 ? process.argv[i + 1]! : d;
-};
 const requests = Number(argOf("requests", "400"));
 const only = new RegExp(argOf("only", "."), "i");
 let seed = Number(argOf("seed", "1"));

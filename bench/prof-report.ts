@@ -2,11 +2,8 @@
 // the last sample of a marker function (bench/scan-prof.ts):
 //   bun bench/prof-report.ts FILE [--after NAME | --before NAME] [--top N] [--under NAME]
 import { readFileSync } from "node:fs";
+import { argOf } from "./args";
 const file = process.argv[2]!;
-const argOf = (n: string, d: string) => {
-  const i = process.argv.indexOf(`--${n}`);
-  return i > 0 ? process.argv[i + 1]! : d;
-};
 const after = argOf("after", "");
 const top = Number(argOf("top", "40"));
 const under = argOf("under", "");

@@ -25,12 +25,9 @@ import * as lists from "../src/features/lists/service";
 import * as LiM from "../src/features/lists/model";
 import { resolveListAccess } from "../src/features/lists/access";
 import type { SeedMeta } from "./seed";
+import { argOf } from "./args";
 
 const ROOT = resolve(import.meta.dir, "..");
-const argOf = (n: string, d: string) => {
-  const i = process.argv.indexOf(`--${n}`);
-  return i >= 0 ? process.argv[i + 1]! : d;
-};
 const scale = argOf("scale", "full");
 const iterations = Number(argOf("iterations", "300"));
 const src = join(ROOT, `bench/data/${scale}.db`);

@@ -27,16 +27,11 @@ import { seed, schemaFingerprint, benchApiKey, type SeedMeta } from "./seed";
 import { driveWrites, writePlan, type LoadFigures, type WriteLoad } from "./writes";
 import { mulberry32 } from "../test/fixtures/prng";
 import { driveWrk, wrkAvailable } from "./wrk";
+import { argOf } from "./args";
 
 const ROOT = resolve(import.meta.dir, "..");
 const BUN = process.execPath;
 
-function arg(name: string, def?: string): string | undefined {
-  const i = process.argv.indexOf(`--${name}`);
-  if (i >= 0 && process.argv[i + 1] && !process.argv[i + 1]!.startsWith("--")) return process.argv[i + 1];
-  const eq = process.argv.find((a) => a.startsWith(`--${name}=`));
-  return eq ? eq.slice(name.length + 3) : def;
-}
 const flag = (name: string) => process.argv.includes(`--${name}`);
 
 // ------------------------------------------------------------------------------------------
@@ -262,7 +257,7 @@ async function ensureBinary(out?: string): Promise<{ path: string; built: boolea
     return { path: out, built: true, seconds: Math.round(performance.now() - t) / 1000 };
   }
   // A binary built elsewhere (an older tree's, for a before/after pair on the same machine state).
-  const given = arg("bin");
+  const given = argOf("bin");
   if (given) return { path: resolve(given), built: false, seconds: 0 };
   const bin = join(ROOT, "dist/loadout");
   const stale = !existsSync(bin) || Math.max(newestMtime(join(ROOT, "src")), newestMtime(join(ROOT, "drizzle"))) > statSync(bin).mtimeMs;
@@ -913,10 +908,10 @@ export async function runBench(opts: BenchOptions) {
 }
 
 if (import.meta.main) {
-  const scale = arg("scale") ?? (existsSync(join(ROOT, "bench/data/full.db")) ? "full" : "small");
-  const duration = Number(arg("duration", scale === "full" ? "5" : "1"));
-  const connections = arg("connections", "1,32")!.split(",").map(Number);
-  const only = arg("only");
-  await runBench({ scale, duration, connections, only: only ? new RegExp(only, "i") : undefined, out: arg("out"), docs: !flag("no-docs"), load: arg("load") as LoadGenerator | undefined, before: arg("before") });
+  const scale = argOf("scale") ?? (existsSync(join(ROOT, "bench/data/full.db")) ? "full" : "small");
+  const duration = Number(argOf("duration", scale === "full" ? "5" : "1"));
+  const connections = argOf("connections", "1,32")!.split(",").map(Number);
+  const only = argOf("only");
+  await runBench({ scale, duration, connections, only: only ? new RegExp(only, "i") : undefined, out: argOf("out"), docs: !flag("no-docs"), load: argOf("load") as LoadGenerator | undefined, before: argOf("before") });
   process.exit(0);
 }

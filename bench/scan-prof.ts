@@ -17,13 +17,10 @@ import { BattleMetricsClient } from "../src/features/live/battlemetrics";
 import { runScan } from "../src/features/live/scan";
 import type { SeedMeta } from "./seed";
 import { threadCpuMs } from "./thread-cpu";
+import { argOf } from "./args";
 (globalThis as any).__tcpu = threadCpuMs;
 
 const ROOT = resolve(import.meta.dir, "..");
-const argOf = (n: string, d: string) => {
-  const i = process.argv.indexOf(`--${n}`);
-  return i > 0 ? process.argv[i + 1]! : d;
-};
 const steady = Number(argOf("steady", "4"));
 const src = join(ROOT, `bench/data/full.db`);
 const meta = JSON.parse(readFileSync(`${src}.meta.json`, "utf8")) as SeedMeta;

@@ -25,12 +25,9 @@ import { withPageCache } from "../src/db/client";
 import { liveRepo, withoutServerTriggers } from "../src/features/live/repository";
 import { publishLiveSnapshot, snapshotWithUsage, type LiveSnapshot } from "../src/features/live/snapshot";
 import type { SeedMeta } from "./seed";
+import { argOf } from "./args";
 
 const ROOT = resolve(import.meta.dir, "..");
-const argOf = (n: string, d: string) => {
-  const i = process.argv.indexOf(`--${n}`);
-  return i > 0 ? process.argv[i + 1]! : d;
-};
 const scale = argOf("scale", "full");
 const repeat = Number(argOf("repeat", "1"));
 const wholeOnly = process.argv.includes("--whole-only");

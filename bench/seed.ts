@@ -18,6 +18,7 @@ import { dirname, resolve } from "node:path";
 import { openDatabase, migrate } from "../src/db/client";
 import { readMigrations } from "../src/db/migrations.macro";
 import { mulberry32 } from "../test/fixtures/prng";
+import { argOf } from "./args";
 
 // ------------------------------------------------------------------------------------------
 // Scale
@@ -101,12 +102,6 @@ const FIVE_MIN = 5 * MIN;
 
 // ------------------------------------------------------------------------------------------
 
-function arg(name: string, def?: string): string | undefined {
-  const i = process.argv.indexOf(`--${name}`);
-  if (i >= 0 && process.argv[i + 1]) return process.argv[i + 1];
-  const eq = process.argv.find((a) => a.startsWith(`--${name}=`));
-  return eq ? eq.slice(name.length + 3) : def;
-}
 
 /** API keys of the bench user (not secrets: the seeded database is for benchmarks only). */
 export const BENCH_API_KEYS = 1_000;
@@ -774,8 +769,8 @@ export async function seed(scaleName: string, out: string): Promise<SeedMeta> {
 }
 
 if (import.meta.main) {
-  const scale = arg("scale", "small")!;
-  const out = resolve(arg("out", `bench/data/${scale}.db`)!);
+  const scale = argOf("scale", "small")!;
+  const out = resolve(argOf("out", `bench/data/${scale}.db`)!);
   console.log(`seeding scale=${scale} → ${out}`);
   const meta = await seed(scale, out);
   console.log(`done in ${meta.seconds} s; database ${(meta.db_bytes / 1048576).toFixed(1)} MiB`);

@@ -9,11 +9,8 @@ import { driveWrk } from "./wrk";
 import { variedEndpoints, vocabulary } from "./run";
 import { mulberry32 } from "../test/fixtures/prng";
 import type { SeedMeta } from "./seed";
+import { argOf } from "./args";
 
-const argOf = (n: string, d: string) => {
-  const i = process.argv.indexOf(`--${n}`);
-  return i >= 0 ? process.argv[i + 1]! : d;
-};
 const bin = resolve(argOf("bin", "dist/loadout"));
 const dir = resolve(argOf("dir", ""));
 const seconds = Number(argOf("seconds", "5"));
