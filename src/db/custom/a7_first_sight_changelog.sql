@@ -13,7 +13,8 @@
 -- delete of the list row (the scan's upsert of a changed list, a write through the views, a
 -- server deleted with its list), the rows of that server still by reference are written in full
 -- from the list as it was (the triggers below, which find such rows through a partial index of
--- them), so every reader sees the same changes as before.
+-- them and take the full form from the view game_server_mod_first_changes, read before the list
+-- changes), so every reader sees the same changes as before.
 -- Rows written before keep their full form (first_sizes NULL). The view game_server_mod_changes
 -- gives both forms as the old rows (its id: the row's id * 2^20 + the change's index).
 ALTER TABLE game_server_mod_events ADD COLUMN first_sizes TEXT;
@@ -38,20 +39,22 @@ CREATE TRIGGER game_server_mod_changes_view_ins INSTEAD OF INSERT ON game_server
     json_array(json_array(NEW.action, NEW.workshop_id, coalesce(NEW.mod_name, ''), NEW.old_version, NEW.new_version, NEW.size_bytes)));
 END;
 --> statement-breakpoint
+CREATE VIEW game_server_mod_first_changes AS
+  SELECT e.id, (SELECT json_group_array(json_array('added', j.value ->> 0, j.value ->> 1, NULL, j.value ->> 2,
+      e.first_sizes ->> j.key) ORDER BY j.key) FROM json_each(l.mods) j) AS changes
+  FROM game_server_mod_events e JOIN game_server_mod_lists l ON l.server_sid = e.server_sid
+  WHERE e.first_sizes IS NOT NULL;
+--> statement-breakpoint
 CREATE TRIGGER game_server_mod_events_first_upd BEFORE UPDATE ON game_server_mod_lists
 WHEN EXISTS (SELECT 1 FROM game_server_mod_events WHERE server_sid = OLD.server_sid AND first_sizes IS NOT NULL) BEGIN
-  UPDATE game_server_mod_events SET
-    changes = (SELECT json_group_array(json_array('added', j.value ->> 0, j.value ->> 1, NULL, j.value ->> 2,
-      game_server_mod_events.first_sizes ->> j.key) ORDER BY j.key) FROM json_each(OLD.mods) j),
-    first_sizes = NULL
+  UPDATE game_server_mod_events SET first_sizes = NULL,
+    changes = (SELECT f.changes FROM game_server_mod_first_changes f WHERE f.id = game_server_mod_events.id)
   WHERE server_sid = OLD.server_sid AND first_sizes IS NOT NULL;
 END;
 --> statement-breakpoint
 CREATE TRIGGER game_server_mod_events_first_del BEFORE DELETE ON game_server_mod_lists
 WHEN EXISTS (SELECT 1 FROM game_server_mod_events WHERE server_sid = OLD.server_sid AND first_sizes IS NOT NULL) BEGIN
-  UPDATE game_server_mod_events SET
-    changes = (SELECT json_group_array(json_array('added', j.value ->> 0, j.value ->> 1, NULL, j.value ->> 2,
-      game_server_mod_events.first_sizes ->> j.key) ORDER BY j.key) FROM json_each(OLD.mods) j),
-    first_sizes = NULL
+  UPDATE game_server_mod_events SET first_sizes = NULL,
+    changes = (SELECT f.changes FROM game_server_mod_first_changes f WHERE f.id = game_server_mod_events.id)
   WHERE server_sid = OLD.server_sid AND first_sizes IS NOT NULL;
 END;
