@@ -7,7 +7,6 @@
 import { z } from "zod";
 import { parseRetryAfter, sleep } from "../../shared/retry";
 import { OffOriginError, sameOriginLink, sourceFetch } from "../../shared/url-safety";
-import { type ModSpan, PLACEHOLDER, scanPage } from "./page-reader";
 
 const WORKSHOP_ID = /^[0-9A-F]{16}$/;
 
@@ -91,23 +90,6 @@ export interface LiveServer {
   registeredServerId?: string;
 }
 
-/** A server read from a page's bytes (page-reader.ts): its `mods` are parsed from the page's
- * bytes when first read, and `rawModsHash` answers the hash of those bytes, which the scan compares
- * with the stored mods_hash before reading them. */
-const rawLists = new WeakMap<LiveServer, ModSpan>();
-
-/** The hash of the server's mod list as the source sent it (its bytes); undefined when the server
- * was not read from a page's bytes (modsHash of its list stands for it then). */
-export function rawModsHash(s: LiveServer): string | undefined {
-  return rawLists.get(s)?.hash;
-}
-
-/** Whether the server's mod list was parsed from the page's bytes (`mods` read, or its first
- * entry alone failed to tell whether it has a mod); undefined when it was not read from bytes. */
-export function rawModsParsed(s: LiveServer): boolean | undefined {
-  return rawLists.get(s)?.parsed;
-}
-
 const PLATFORM_TAGS: Record<string, string> = {
   PLATFORM_PC: "pc",
   PLATFORM_XBL: "xbox",
@@ -116,61 +98,45 @@ const PLATFORM_TAGS: Record<string, string> = {
 
 /** Normalises one validated BattleMetrics server. Mods with an invalid id are dropped;
  * duplicates keep their first position. Tags are derived (see docs/live.md). */
-export function normaliseServer(s: BmServer, span?: ModSpan | null): LiveServer {
-  return normalise(s.id, s.attributes, span ?? null);
+export function normaliseServer(s: BmServer): LiveServer {
+  return normalise(s.id, s.attributes);
 }
 
-/** The workshop id of one reported mod (BmMod) in its normal form; null when it has none. */
-function modIdOf(item: unknown): string | null {
-  let raw: string;
-  if (typeof item === "string") raw = item;
-  else if (item !== null && typeof item === "object") {
-    const id = (item as Record<string, unknown>).modId;
-    if (typeof id !== "string") return null;
-    raw = id;
-  } else return null;
-  // An id already in its normal form, as BattleMetrics sends them, is taken as it is.
-  if (WORKSHOP_ID.test(raw)) return raw;
-  const id = raw.trim().toUpperCase();
-  return WORKSHOP_ID.test(id) ? id : null;
-}
-
-/** The reported mods (BmMod[]) normalised: invalid ids dropped, duplicates keep their first place. */
-function normaliseMods(items: readonly unknown[]): LiveMod[] {
+function normalise(sourceId: string, a: BmServer["attributes"]): LiveServer {
+  const reforger = a.details?.reforger ?? null;
   const mods: LiveMod[] = [];
   const seen = new Set<string>();
-  // Each reported mod read in place: no object per mod but the result.
-  for (const item of items) {
-    const id = modIdOf(item);
-    if (id === null || seen.has(id)) continue;
-    seen.add(id);
+  // Each reported mod (BmMod) read in place: a scan sees ~200,000 (no object per mod but the
+  // result; an id already in its normal form, as BattleMetrics sends them, is taken as it is).
+  for (const item of reforger?.mods ?? []) {
+    let raw: string;
     let name: string | null = null;
     let version: string | null = null;
-    if (typeof item === "object") {
+    if (typeof item === "string") raw = item;
+    else if (item !== null && typeof item === "object") {
       const o = item as Record<string, unknown>;
+      if (typeof o.modId !== "string") continue;
+      raw = o.modId;
       if (typeof o.name === "string") name = o.name;
       if (typeof o.version === "string") version = o.version;
+    } else continue;
+    let id = raw;
+    if (!WORKSHOP_ID.test(id)) {
+      id = raw.trim().toUpperCase();
+      if (!WORKSHOP_ID.test(id)) continue;
     }
+    if (seen.has(id)) continue;
+    seen.add(id);
     mods.push({ workshop_id: id, name, version });
   }
-  return mods;
-}
-
-/** Normalises a server; `span`: its mod list left in the page's bytes (page-reader.ts), parsed
- * when `mods` is first read. Whether it has a valid mod (the "modded" tag) is known from its
- * first entry alone when that one is valid (it always is in what BattleMetrics sends). */
-function normalise(sourceId: string, a: BmServer["attributes"], span: ModSpan | null): LiveServer {
-  const reforger = a.details?.reforger ?? null;
-  const mods = span ? null : normaliseMods(reforger?.mods ?? []);
-  const modded = mods ? mods.length > 0 : !span!.empty && (modIdOf(span!.firstEntry()) !== null || normaliseMods(span!.entries()).length > 0);
   const tags = new Set<string>();
   for (const t of reforger?.supportedGameClientTypes ?? []) {
     tags.add(PLATFORM_TAGS[t] ?? t.toLowerCase().replace(/^platform_/, ""));
   }
   if (reforger?.battlEye) tags.add("battleye");
-  tags.add(modded ? "modded" : "vanilla");
+  tags.add(mods.length > 0 ? "modded" : "vanilla");
   if ((reforger?.supportedGameClientTypes?.length ?? 0) > 1) tags.add("crossplay");
-  const server: LiveServer = {
+  return {
     source_id: sourceId,
     name: a.name,
     host_address: `${a.ip}:${a.port}`,
@@ -187,14 +153,8 @@ function normalise(sourceId: string, a: BmServer["attributes"], span: ModSpan | 
     official: a.details?.official ?? false,
     country: a.country ?? null,
     tags: [...tags].sort(),
-    mods: mods ?? [],
+    mods,
   };
-  if (span) {
-    let list: LiveMod[] | null = null;
-    Object.defineProperty(server, "mods", { enumerable: true, get: () => (list ??= normaliseMods(span.entries())) });
-    rawLists.set(server, span);
-  }
-  return server;
 }
 
 // ---------- the hand reader of plainly valid pages ----------
@@ -216,10 +176,8 @@ function allOf(v: unknown[], ok: (x: unknown) => boolean) {
   return true;
 }
 
-/** One entry of a page's `data`, validated and normalised; null when zod must judge it. `spans`:
- * the page's mod lists when it was read from its bytes (scanPage; the entry's list is then a
- * placeholder). */
-export function readServer(item: unknown, spans?: readonly ModSpan[] | null): LiveServer | null {
+/** One entry of a page's `data`, validated and normalised; null when zod must judge it. */
+export function readServer(item: unknown): LiveServer | null {
   if (!isObj(item) || item.type !== "server") return null;
   const id = item.id;
   if (typeof id !== "string" && !isNum(id)) return null;
@@ -245,17 +203,7 @@ export function readServer(item: unknown, spans?: readonly ModSpan[] | null): Li
       if (!(nullish(r.mods) || Array.isArray(r.mods))) return null;
     }
   }
-  return normalise(String(id), a as BmServer["attributes"], spans ? spanOf(item, spans) : null);
-}
-
-/** The mod list span of a validated entry of a page read by scanPage: every array at
- * attributes.details.reforger.mods there is a placeholder `[k,PLACEHOLDER]`. */
-function spanOf(item: unknown, spans: readonly ModSpan[] | null): ModSpan | null {
-  const mods = (item as BmServer).attributes.details?.reforger?.mods;
-  if (!spans || !Array.isArray(mods)) return null;
-  const span = mods.length === 2 && mods[1] === PLACEHOLDER ? spans[mods[0] as number] : undefined;
-  if (!span) throw new Error("page reader: a mod list at its path that is not a placeholder (page-reader.ts)");
-  return span;
+  return normalise(String(id), a as BmServer["attributes"]);
 }
 
 /** A page's `data` and `links.next` when the page is plainly valid; null when zod must judge it. */
@@ -265,57 +213,6 @@ export function readPage(body: unknown): { data: unknown[]; next: string | null 
   if (nullish(links)) return { data: body.data, next: undefined };
   if (!isObj(links) || !optStr(links.next)) return null;
   return { data: body.data, next: links.next as string | null | undefined };
-}
-
-export interface ReadPage {
-  servers: LiveServer[];
-  skipped: number;
-  next: string | null | undefined;
-}
-
-/**
- * One page's servers from its bytes, as `Response.json()` and the readers would give them: plainly
- * valid pages and servers read by hand (readPage, readServer), zod judging the rest. The servers'
- * mod lists stay in the bytes until read (page-reader.ts). Throws InvalidJsonError for what
- * JSON.parse refuses, a BattleMetricsError for a page of another shape.
- */
-export function readPageBytes(bytes: Uint8Array): ReadPage {
-  let scanned: ReturnType<typeof scanPage>;
-  try {
-    scanned = scanPage(bytes);
-  } catch (err) {
-    throw new InvalidJsonError(err);
-  }
-  const { body, spans } = scanned;
-  let page = readPage(body);
-  if (!page) {
-    const parsed = bmPageSchema.safeParse(body);
-    if (!parsed.success) {
-      throw new BattleMetricsError(`invalid page: ${parsed.error.issues[0]?.message ?? "?"}`);
-    }
-    page = { data: parsed.data.data, next: parsed.data.links?.next };
-  }
-  const servers: LiveServer[] = [];
-  let skipped = 0;
-  for (const item of page.data) {
-    const mine = readServer(item, spans);
-    if (mine) {
-      servers.push(mine);
-      continue;
-    }
-    const parsed = bmServerSchema.safeParse(item);
-    if (parsed.success) servers.push(normaliseServer(parsed.data, spanOf(item, spans)));
-    else skipped++;
-  }
-  return { servers, skipped, next: page.next };
-}
-
-/** JSON.parse refused the page (its error the cause). */
-export class InvalidJsonError extends Error {
-  constructor(cause: unknown) {
-    super("invalid JSON", { cause });
-    this.name = "InvalidJsonError";
-  }
 }
 
 export class BattleMetricsError extends Error {
@@ -411,15 +308,29 @@ export class BattleMetricsClient {
       if (visited.has(url)) throw new BattleMetricsError(`paging loop at ${url}`);
       if (++count > this.opts.maxPages) throw new BattleMetricsError("too many pages");
       visited.add(url);
-      const { bytes, status } = await this.getBytes(url, signal);
-      let page: ReadPage;
-      try {
-        page = readPageBytes(bytes);
-      } catch (err) {
-        if (err instanceof InvalidJsonError) throw new BattleMetricsError(`invalid JSON from ${url}`, status);
-        throw err;
+      const body = await this.getJson(url, signal);
+      // Plainly valid pages and servers are read by hand (readPage, readServer); zod judges the rest.
+      let page = readPage(body);
+      if (!page) {
+        const parsed = bmPageSchema.safeParse(body);
+        if (!parsed.success) {
+          throw new BattleMetricsError(`invalid page: ${parsed.error.issues[0]?.message ?? "?"}`);
+        }
+        page = { data: parsed.data.data, next: parsed.data.links?.next };
       }
-      yield { servers: page.servers, skipped: page.skipped, url };
+      const servers: LiveServer[] = [];
+      let skipped = 0;
+      for (const item of page.data) {
+        const mine = readServer(item);
+        if (mine) {
+          servers.push(mine);
+          continue;
+        }
+        const parsed = bmServerSchema.safeParse(item);
+        if (parsed.success) servers.push(normaliseServer(parsed.data));
+        else skipped++;
+      }
+      yield { servers, skipped, url };
       const next = page.next;
       url = next ? this.onSource(() => sameOriginLink(next, url!, this.origin, "links.next")) : null;
     }
@@ -460,7 +371,7 @@ export class BattleMetricsClient {
     }
   }
 
-  private async getBytes(url: string, signal?: AbortSignal): Promise<{ bytes: Uint8Array; status: number }> {
+  private async getJson(url: string, signal?: AbortSignal): Promise<unknown> {
     const headers: Record<string, string> = {
       Accept: "application/json",
       "User-Agent": this.opts.userAgent,
@@ -483,9 +394,8 @@ export class BattleMetricsClient {
         continue;
       }
       if (res.ok) {
-        // The page as bytes: readPageBytes parses it, its servers' mod lists left in the bytes.
         try {
-          return { bytes: new Uint8Array(await res.arrayBuffer()), status: res.status };
+          return await res.json();
         } catch {
           throw new BattleMetricsError(`invalid JSON from ${url}`, res.status);
         }

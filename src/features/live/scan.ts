@@ -9,7 +9,7 @@ import { serverSearchText } from "./search";
 import type { Deps } from "../../deps";
 import { newId } from "../../shared/ids";
 import { queueDetailScrape } from "../scraper";
-import { BattleMetricsClient, BattleMetricsError, rawModsHash, type LiveServer } from "./battlemetrics";
+import { BattleMetricsClient, BattleMetricsError, type LiveServer } from "./battlemetrics";
 import { pollRegisteredServers } from "./a2s-source";
 import { PermanentJobError } from "../../jobs/queue";
 import { withPageCache } from "../../db/client";
@@ -141,9 +141,7 @@ export function processPage(deps: Pick<Deps, "sqlite">, servers: LiveServer[], s
       // Which servers need a mod diff: new ones from the list source, and those whose reported
       // list hashes otherwise than last time. Their current mods and the catalog's rows of every
       // mod involved are read first, so a new server is inserted with its mod summary at once.
-      // A server read from a page's bytes hashes its list's bytes (rawModsHash; the list is not
-      // parsed unless the hash differs: page-reader.ts), any other its normalised list (modsHash).
-      const hashes = fresh.map((s) => (s.modsUnknown ? "" : (rawModsHash(s) ?? modsHash(s.mods))));
+      const hashes = fresh.map((s) => (s.modsUnknown ? "" : modsHash(s.mods)));
       const current = new Map<number, Map<string, CurrentMod>>();
       const oldSids: number[] = [];
       const ids = new Set<string>();
