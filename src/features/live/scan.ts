@@ -272,10 +272,7 @@ export function processPage(deps: Pick<Deps, "sqlite">, servers: LiveServer[], s
             dirty = true;
             changes.push(["added", m.workshop_id, name || (cat?.name ?? ""), null, version, cat?.size_bytes ?? null]);
             state.modChanges++;
-            if (!cat && !state.unknownQueued.has(m.workshop_id)) {
-              state.unknownQueued.add(m.workshop_id);
-              unknown.push(m.workshop_id);
-            }
+            if (!cat) queueUnknown(m.workshop_id, state, unknown);
           } else {
             if (o.version !== version && o.version !== null && version !== null) {
               changes.push(["updated", m.workshop_id, name || (cat?.name ?? ""), o.version, version, cat?.size_bytes ?? null]);
@@ -298,6 +295,13 @@ export function processPage(deps: Pick<Deps, "sqlite">, servers: LiveServer[], s
     })
     .immediate();
   return unknown;
+}
+
+/** A workshop id the catalog does not know, queued for a scrape once a scan. */
+function queueUnknown(id: string, state: ScanState, unknown: string[]) {
+  if (state.unknownQueued.has(id)) return;
+  state.unknownQueued.add(id);
+  unknown.push(id);
 }
 
 /**
@@ -325,11 +329,7 @@ function firstSighting(
     entries[position] = [m.workshop_id, name, m.version ?? null, position];
     sizes[position] = cat?.size_bytes ?? null;
   }
-  for (const m of mods) {
-    if (catalog.has(m.workshop_id) || state.unknownQueued.has(m.workshop_id)) continue;
-    state.unknownQueued.add(m.workshop_id);
-    unknown.push(m.workshop_id);
-  }
+  for (const m of mods) if (!catalog.has(m.workshop_id)) queueUnknown(m.workshop_id, state, unknown);
   state.modChanges += mods.length;
   state.modLists.push([c.sid, entries]);
   if (mods.length > 0) state.events.push([c.sid, state.time, null, mods.length, sizes]);

@@ -13,7 +13,7 @@ import { invalidateLiveSnapshot, liveSnapshot, onlineRow, onlineRowIndex, queryS
 export { ONLINE_WINDOW, toEntry };
 import { cachedSeriesJson, cachedSeriesText, type SeriesText } from "./series-cache";
 import { PointsWriter, avg } from "./series-days";
-import { DAY, HOUR, RAW_WINDOW, SERVER_COLUMNS, THREE_HOURS, liveRepo, stmt, type ChangeEntry, type ModEntry, type ServerRow } from "./repository";
+import { DAY, HOUR, RAW_WINDOW, SERVER_COLUMNS, THREE_HOURS, liveRepo, stmt, type ChangeEntry, type ServerRow } from "./repository";
 
 const encoder = new TextEncoder();
 const decoder = new TextDecoder();
@@ -144,7 +144,13 @@ export function modChangelog(deps: Pick<Deps, "sqlite">, id: string, page: numbe
   ][];
   let total = 0;
   for (const e of events) total += e[1];
-  const read = stmt(deps.sqlite, `SELECT time, changes, first_sizes FROM game_server_mod_events WHERE id = ?`);
+  // A first sighting held by reference reads in full through game_server_mod_first_changes
+  // (a7_first_sight_changelog.sql), the view its triggers copy from.
+  const read = stmt(
+    deps.sqlite,
+    `SELECT e.time, coalesce((SELECT f.changes FROM game_server_mod_first_changes f WHERE f.id = e.id), e.changes) AS changes
+     FROM game_server_mod_events e WHERE e.id = ?`,
+  );
   const items: ReturnType<typeof changeItem>[] = [];
   let skip = (page - 1) * limit;
   for (const [eventId, n] of events) {
@@ -153,25 +159,13 @@ export function modChangelog(deps: Pick<Deps, "sqlite">, id: string, page: numbe
       skip -= n;
       continue;
     }
-    const e = read.get(eventId) as { time: number; changes: string; first_sizes: string | null };
-    const changes = e.first_sizes === null ? (JSON.parse(e.changes) as ChangeEntry[]) : firstSightingChanges(deps.sqlite, r.sid, e.first_sizes);
+    const e = read.get(eventId) as { time: number; changes: string };
+    const changes = JSON.parse(e.changes) as ChangeEntry[];
     const timestamp = toIso(e.time);
     for (let k = changes.length - 1 - skip; k >= 0 && items.length < limit; k--) items.push(changeItem(timestamp, changes[k]!));
     skip = 0;
   }
   return { items, total, page, pages: pagesOf(total, limit), limit };
-}
-
-/**
- * A first sighting held by reference (a7_first_sight_changelog.sql): the server's list as written
- * then (the triggers write the row in full before the list changes), each entry `added` with the
- * size the scan stored.
- */
-function firstSightingChanges(sqlite: Database, sid: number, firstSizes: string): ChangeEntry[] {
-  const row = stmt(sqlite, `SELECT mods FROM game_server_mod_lists WHERE server_sid = ?`).get(sid) as { mods: string } | null;
-  const entries = row ? (JSON.parse(row.mods) as ModEntry[]) : [];
-  const sizes = JSON.parse(firstSizes) as (number | null)[];
-  return entries.map(([workshopId, name, version], k) => ["added", workshopId, name, null, version, sizes[k] ?? null]);
 }
 
 const changeItem = (timestamp: string, [action, workshop_id, mod_name, old_version, new_version, size_bytes]: ChangeEntry) => ({
