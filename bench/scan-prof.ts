@@ -12,6 +12,7 @@ import { join, resolve } from "node:path";
 import { Database } from "bun:sqlite";
 import { loadConfig } from "../src/config";
 import { createDeps } from "../src/runtime";
+import { createApp } from "../src/app";
 import { createMemoryLogger } from "../src/shared/log";
 import { BattleMetricsClient } from "../src/features/live/battlemetrics";
 import { runScan } from "../src/features/live/scan";
@@ -48,6 +49,8 @@ const deps = createDeps(loadConfig({ LOADOUT_DATA_DIR: dir, LOADOUT_SCHEDULES: "
   log: createMemoryLogger("error"),
   clock: { now: () => now },
 });
+// --start: what the service builds at start first (createApp: the live snapshot; bench/scan.ts --start).
+if (process.argv.includes("--start")) createApp(deps);
 // WAL_AC=N: PRAGMA wal_autocheckpoint = N on the scans' connection (0: the commit checkpoints nothing).
 if (process.env.WAL_AC) deps.sqlite.exec(`PRAGMA wal_autocheckpoint = ${process.env.WAL_AC}`);
 const first = await serveFake(["5000", "42"]);

@@ -7,9 +7,11 @@
 // Each scan is the job's own code (runScan) timed as a whole in CPU, and again phase by phase
 // (the same functions runScan calls, in the same order) so the time can be placed.
 //
-//   bun bench/scan.ts [--scale full|small] [--repeat N] [--scans 1|2|3] [--whole-only] [--threads]
+//   bun bench/scan.ts [--scale full|small] [--repeat N] [--scans 1|2|3] [--whole-only] [--threads] [--start]
 // --repeat runs everything N times on fresh copies and prints every run and the median;
 // --scans 1 stops after the first sight (for `bun --cpu-prof bench/scan.ts --scans 1 --whole-only`).
+// --start first builds what the service builds at start (createApp, as src/server.ts: the live
+// snapshot of the servers seen, liveRoutes), as a scan in the service always comes after that.
 // --threads also splits each whole scan's CPU by thread name (/proc/self/task/*/stat, 10 ms ticks:
 // the JavaScript thread is the process's name, the rest the engine's JIT, GC and allocator threads).
 import { copyFileSync, mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
@@ -18,6 +20,7 @@ import { join, resolve } from "node:path";
 import { Database } from "bun:sqlite";
 import { loadConfig } from "../src/config";
 import { createDeps } from "../src/runtime";
+import { createApp } from "../src/app";
 import { createMemoryLogger } from "../src/shared/log";
 import { BattleMetricsClient, bmPageSchema, bmServerSchema, firstPageUrl, normaliseServer, readPage, readServer, type LiveServer } from "../src/features/live/battlemetrics";
 import { finishScan, newServersLists, newServersNames, processPage, queueScrapes, runScan, SCAN_PAGE_CACHE_MB, ScanState, writeModRows } from "../src/features/live/scan";
@@ -32,6 +35,7 @@ const scale = argOf("scale", "full");
 const repeat = Number(argOf("repeat", "1"));
 const wholeOnly = process.argv.includes("--whole-only");
 const byThread = process.argv.includes("--threads");
+const asStarted = process.argv.includes("--start");
 const src = join(ROOT, `bench/data/${scale}.db`);
 const meta = JSON.parse(readFileSync(`${src}.meta.json`, "utf8")) as SeedMeta;
 
@@ -91,6 +95,7 @@ async function whole(): Promise<number[]> {
     log: createMemoryLogger("error"),
     clock: { now: () => now },
   });
+  if (asStarted) createApp(deps);
   const out: number[] = [];
   const threads: Record<string, number>[] = [];
   for (const s of SCANS) {
@@ -118,6 +123,7 @@ async function phases(): Promise<Record<string, number>[]> {
     log: createMemoryLogger("error"),
     clock: { now: () => now },
   });
+  if (asStarted) createApp(deps);
   const { sqlite } = deps;
   const out: Record<string, number>[] = [];
   for (const s of SCANS) {
