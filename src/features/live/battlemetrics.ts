@@ -7,7 +7,6 @@
 import { z } from "zod";
 import { parseRetryAfter, sleep } from "../../shared/retry";
 import { OffOriginError, sameOriginLink, sourceFetch } from "../../shared/url-safety";
-import { type ModSpan, PLACEHOLDER, scanPage } from "./page-reader";
 
 const WORKSHOP_ID = /^[0-9A-F]{16}$/;
 
@@ -89,13 +88,6 @@ export interface LiveServer {
   modsUnknown?: boolean;
   /** The registered server (servers.id) this answer came from (A2S). */
   registeredServerId?: string;
-  /** Read from a page's bytes (readPageBytes): Bun.hash of the list's bytes as the page sent them. */
-  modsHash?: string;
-  /**
-   * Read from a page's bytes with the scan's stored hashes: the list's bytes hash as the list
-   * stored for this address, so it was not parsed (`mods` is empty; the scan skips its diff).
-   */
-  modsSettled?: boolean;
 }
 
 const PLATFORM_TAGS: Record<string, string> = {
@@ -104,80 +96,50 @@ const PLATFORM_TAGS: Record<string, string> = {
   PLATFORM_PSN: "playstation",
 };
 
-/**
- * What the scan already holds when it reads a page from its bytes: host address → the mods_hash
- * stored for that server's list. A list whose bytes hash to it is not parsed (`modsSettled`).
- */
-export type StoredHashes = ReadonlyMap<string, string>;
-
 /** Normalises one validated BattleMetrics server. Mods with an invalid id are dropped;
- * duplicates keep their first position. Tags are derived (see docs/live.md). `span`: its mod list
- * as the page's bytes hold it (page-reader.ts), read from there (see normalise). */
-export function normaliseServer(s: BmServer, span?: ModSpan | null, stored?: StoredHashes): LiveServer {
-  return normalise(s.id, s.attributes, span ?? null, stored);
+ * duplicates keep their first position. Tags are derived (see docs/live.md). */
+export function normaliseServer(s: BmServer): LiveServer {
+  return normalise(s.id, s.attributes);
 }
 
-/** The workshop id of one reported mod (BmMod) in its normal form; null when it has none. */
-function modIdOf(item: unknown): string | null {
-  let raw: string;
-  if (typeof item === "string") raw = item;
-  else if (item !== null && typeof item === "object") {
-    const id = (item as Record<string, unknown>).modId;
-    if (typeof id !== "string") return null;
-    raw = id;
-  } else return null;
-  // An id already in its normal form, as BattleMetrics sends them, is taken as it is.
-  if (WORKSHOP_ID.test(raw)) return raw;
-  const id = raw.trim().toUpperCase();
-  return WORKSHOP_ID.test(id) ? id : null;
-}
-
-/** The reported mods (BmMod[]) normalised: invalid ids dropped, duplicates keep their first place.
- * Each read in place: a scan sees ~200,000 (no object per mod but the result). */
-function normaliseMods(items: readonly unknown[]): LiveMod[] {
+function normalise(sourceId: string, a: BmServer["attributes"]): LiveServer {
+  const reforger = a.details?.reforger ?? null;
   const mods: LiveMod[] = [];
   const seen = new Set<string>();
-  for (const item of items) {
-    const id = modIdOf(item);
-    if (id === null || seen.has(id)) continue;
-    seen.add(id);
+  // Each reported mod (BmMod) read in place: a scan sees ~200,000 (no object per mod but the
+  // result; an id already in its normal form, as BattleMetrics sends them, is taken as it is).
+  for (const item of reforger?.mods ?? []) {
+    let raw: string;
     let name: string | null = null;
     let version: string | null = null;
-    if (typeof item === "object") {
+    if (typeof item === "string") raw = item;
+    else if (item !== null && typeof item === "object") {
       const o = item as Record<string, unknown>;
+      if (typeof o.modId !== "string") continue;
+      raw = o.modId;
       if (typeof o.name === "string") name = o.name;
       if (typeof o.version === "string") version = o.version;
+    } else continue;
+    let id = raw;
+    if (!WORKSHOP_ID.test(id)) {
+      id = raw.trim().toUpperCase();
+      if (!WORKSHOP_ID.test(id)) continue;
     }
+    if (seen.has(id)) continue;
+    seen.add(id);
     mods.push({ workshop_id: id, name, version });
   }
-  return mods;
-}
-
-/**
- * Normalises a server. With `span` (its list left in the page's bytes, page-reader.ts) the server
- * carries the hash of those bytes (`modsHash`), and when that is the hash `stored` holds for its
- * address the list is not parsed at all (`modsSettled`, `mods` empty: the scan skips its diff);
- * otherwise the list is parsed from its bytes now, so nothing keeps the page's bytes. Whether a
- * settled list has a valid mod (the "modded" tag) is known from its first entry alone when that
- * one is valid (it always is in what BattleMetrics sends).
- */
-function normalise(sourceId: string, a: BmServer["attributes"], span: ModSpan | null = null, stored?: StoredHashes): LiveServer {
-  const reforger = a.details?.reforger ?? null;
-  const host = `${a.ip}:${a.port}`;
-  const settled = span !== null && stored?.get(host) === span.hash;
-  const mods = settled ? [] : normaliseMods(span ? span.entries() : (reforger?.mods ?? []));
-  const modded = settled ? !span.empty && (modIdOf(span.firstEntry()) !== null || normaliseMods(span.entries()).length > 0) : mods.length > 0;
   const tags = new Set<string>();
   for (const t of reforger?.supportedGameClientTypes ?? []) {
     tags.add(PLATFORM_TAGS[t] ?? t.toLowerCase().replace(/^platform_/, ""));
   }
   if (reforger?.battlEye) tags.add("battleye");
-  tags.add(modded ? "modded" : "vanilla");
+  tags.add(mods.length > 0 ? "modded" : "vanilla");
   if ((reforger?.supportedGameClientTypes?.length ?? 0) > 1) tags.add("crossplay");
-  const server: LiveServer = {
+  return {
     source_id: sourceId,
     name: a.name,
-    host_address: host,
+    host_address: `${a.ip}:${a.port}`,
     ip: a.ip,
     port: a.port,
     player_count: a.players,
@@ -193,11 +155,6 @@ function normalise(sourceId: string, a: BmServer["attributes"], span: ModSpan | 
     tags: [...tags].sort(),
     mods,
   };
-  if (span) {
-    server.modsHash = span.hash;
-    if (settled) server.modsSettled = true;
-  }
-  return server;
 }
 
 // ---------- the hand reader of plainly valid pages ----------
@@ -219,10 +176,8 @@ function allOf(v: unknown[], ok: (x: unknown) => boolean) {
   return true;
 }
 
-/** One entry of a page's `data`, validated and normalised; null when zod must judge it. `spans`:
- * the page's mod lists when it was read from its bytes (scanPage; the entry's list is then a
- * placeholder), `stored` the hashes of the lists the scan holds (normalise). */
-export function readServer(item: unknown, spans?: readonly ModSpan[] | null, stored?: StoredHashes): LiveServer | null {
+/** One entry of a page's `data`, validated and normalised; null when zod must judge it. */
+export function readServer(item: unknown): LiveServer | null {
   if (!isObj(item) || item.type !== "server") return null;
   const id = item.id;
   if (typeof id !== "string" && !isNum(id)) return null;
@@ -248,28 +203,7 @@ export function readServer(item: unknown, spans?: readonly ModSpan[] | null, sto
       if (!(nullish(r.mods) || Array.isArray(r.mods))) return null;
     }
   }
-  return normalise(String(id), a as BmServer["attributes"], spanOf(item, spans ?? null), stored);
-}
-
-/** The mod list span of a validated entry of a page read by scanPage: every array at
- * attributes.details.reforger.mods there is a placeholder, `[k,PLACEHOLDER]` (the list left in
- * the bytes) or `[k,PLACEHOLDER,list]` (the list parsed with the page, which the span adopts). */
-function spanOf(item: unknown, spans: readonly ModSpan[] | null): ModSpan | null {
-  if (!spans) return null;
-  const mods = (item as BmServer).attributes.details?.reforger?.mods;
-  if (!Array.isArray(mods)) return null;
-  const span = (mods.length === 2 || mods.length === 3) && mods[1] === PLACEHOLDER ? spans[mods[0] as number] : undefined;
-  if (!span || (mods.length === 3 && !Array.isArray(mods[2]))) throw new Error("page reader: a mod list at its path that is not a placeholder (page-reader.ts)");
-  if (mods.length === 3) span.adopt(mods[2] as unknown[]);
-  return span;
-}
-
-/** The stored hashes as a set (any server's), for scanPage's `known`: made once a scan. */
-const hashSets = new WeakMap<StoredHashes, Set<string>>();
-function knownHashes(stored: StoredHashes): (hash: string) => boolean {
-  let set = hashSets.get(stored);
-  if (!set) hashSets.set(stored, (set = new Set(stored.values())));
-  return (hash) => set.has(hash);
+  return normalise(String(id), a as BmServer["attributes"]);
 }
 
 /** A page's `data` and `links.next` when the page is plainly valid; null when zod must judge it. */
@@ -279,83 +213,6 @@ export function readPage(body: unknown): { data: unknown[]; next: string | null 
   if (nullish(links)) return { data: body.data, next: undefined };
   if (!isObj(links) || !optStr(links.next)) return null;
   return { data: body.data, next: links.next as string | null | undefined };
-}
-
-export interface ReadPage {
-  servers: LiveServer[];
-  skipped: number;
-  next: string | null | undefined;
-}
-
-/**
- * One page's servers from its bytes, as `Response.json()` and the readers would give them: plainly
- * valid pages and servers read by hand (readPage, readServer), zod judging the rest; each server's
- * list hashed as its bytes, and parsed unless `stored` holds that hash for its address (normalise).
- * Throws InvalidJsonError for what JSON.parse refuses, a BattleMetricsError for a page of another
- * shape.
- */
-export function readPageBytes(
-  bytes: Uint8Array,
-  stored?: StoredHashes,
-  /** Which lists are left out of the page's parse (default: those whose hash some stored list has). */
-  leaveOut: ((hash: string) => boolean) | undefined = stored ? knownHashes(stored) : undefined,
-): ReadPage {
-  let scanned: ReturnType<typeof scanPage>;
-  try {
-    scanned = scanPage(bytes, leaveOut);
-  } catch (err) {
-    throw new InvalidJsonError(err);
-  }
-  return serversOf(scanned.body, scanned.spans, stored);
-}
-
-/**
- * One page's servers from its bytes parsed whole, as `Response.json()` and the readers would give
- * them, every list parsed and none hashed (what a page of servers the scan does not hold is read
- * as: the tokenizer would only cost it). Throws as readPageBytes.
- */
-export function readPageWhole(bytes: Uint8Array): ReadPage {
-  let body: unknown;
-  try {
-    body = JSON.parse(pageDecoder.decode(bytes));
-  } catch (err) {
-    throw new InvalidJsonError(err);
-  }
-  return serversOf(body, null);
-}
-const pageDecoder = new TextDecoder();
-
-/** A parsed page's servers: plainly valid pages and servers read by hand, zod judging the rest. */
-function serversOf(body: unknown, spans: readonly ModSpan[] | null, stored?: StoredHashes): ReadPage {
-  let page = readPage(body);
-  if (!page) {
-    const parsed = bmPageSchema.safeParse(body);
-    if (!parsed.success) {
-      throw new BattleMetricsError(`invalid page: ${parsed.error.issues[0]?.message ?? "?"}`);
-    }
-    page = { data: parsed.data.data, next: parsed.data.links?.next };
-  }
-  const servers: LiveServer[] = [];
-  let skipped = 0;
-  for (const item of page.data) {
-    const mine = readServer(item, spans, stored);
-    if (mine) {
-      servers.push(mine);
-      continue;
-    }
-    const parsed = bmServerSchema.safeParse(item);
-    if (parsed.success) servers.push(normaliseServer(parsed.data, spanOf(item, spans), stored));
-    else skipped++;
-  }
-  return { servers, skipped, next: page.next };
-}
-
-/** JSON.parse refused the page (its error the cause). */
-export class InvalidJsonError extends Error {
-  constructor(cause: unknown) {
-    super("invalid JSON", { cause });
-    this.name = "InvalidJsonError";
-  }
 }
 
 export class BattleMetricsError extends Error {
@@ -442,36 +299,38 @@ export class BattleMetricsClient {
     this.now = options.now ?? Date.now;
   }
 
-  /**
-   * Yields every page of online servers, following links.next until it is absent. With `stored`
-   * (host address → the mods_hash the scan holds), a page is read from its bytes (readPageBytes):
-   * every list hashed as its bytes, and one whose hash is its server's stored one comes without
-   * its list (`modsSettled`); but once a page holds mostly servers `stored` does not know (a first
-   * sight), the next is parsed whole (readPageWhole), as is every page without `stored`.
-   */
-  async *pages(signal?: AbortSignal, stored?: StoredHashes): AsyncGenerator<BmPage> {
+  /** Yields every page of online servers, following links.next until it is absent. */
+  async *pages(signal?: AbortSignal): AsyncGenerator<BmPage> {
     let url: string | null = firstPageUrl(this.opts.baseUrl, this.opts.pageSize);
     const visited = new Set<string>();
     let count = 0;
-    let whole = !stored || stored.size === 0;
     while (url) {
       if (visited.has(url)) throw new BattleMetricsError(`paging loop at ${url}`);
       if (++count > this.opts.maxPages) throw new BattleMetricsError("too many pages");
       visited.add(url);
-      const { bytes, status } = await this.getBytes(url, signal);
-      let page: ReadPage;
-      try {
-        page = whole ? readPageWhole(bytes) : readPageBytes(bytes, stored);
-      } catch (err) {
-        if (err instanceof InvalidJsonError) throw new BattleMetricsError(`invalid JSON from ${url}`, status);
-        throw err;
+      const body = await this.getJson(url, signal);
+      // Plainly valid pages and servers are read by hand (readPage, readServer); zod judges the rest.
+      let page = readPage(body);
+      if (!page) {
+        const parsed = bmPageSchema.safeParse(body);
+        if (!parsed.success) {
+          throw new BattleMetricsError(`invalid page: ${parsed.error.issues[0]?.message ?? "?"}`);
+        }
+        page = { data: parsed.data.data, next: parsed.data.links?.next };
       }
-      if (stored) {
-        let known = 0;
-        for (const s of page.servers) if (stored.has(s.host_address)) known++;
-        whole = known * 2 < page.servers.length;
+      const servers: LiveServer[] = [];
+      let skipped = 0;
+      for (const item of page.data) {
+        const mine = readServer(item);
+        if (mine) {
+          servers.push(mine);
+          continue;
+        }
+        const parsed = bmServerSchema.safeParse(item);
+        if (parsed.success) servers.push(normaliseServer(parsed.data));
+        else skipped++;
       }
-      yield { servers: page.servers, skipped: page.skipped, url };
+      yield { servers, skipped, url };
       const next = page.next;
       url = next ? this.onSource(() => sameOriginLink(next, url!, this.origin, "links.next")) : null;
     }
@@ -512,7 +371,7 @@ export class BattleMetricsClient {
     }
   }
 
-  private async getBytes(url: string, signal?: AbortSignal): Promise<{ bytes: Uint8Array; status: number }> {
+  private async getJson(url: string, signal?: AbortSignal): Promise<unknown> {
     const headers: Record<string, string> = {
       Accept: "application/json",
       "User-Agent": this.opts.userAgent,
@@ -535,9 +394,8 @@ export class BattleMetricsClient {
         continue;
       }
       if (res.ok) {
-        // The page as bytes: readPageBytes parses it, each server's mod list from its own bytes.
         try {
-          return { bytes: new Uint8Array(await res.arrayBuffer()), status: res.status };
+          return await res.json();
         } catch {
           throw new BattleMetricsError(`invalid JSON from ${url}`, res.status);
         }

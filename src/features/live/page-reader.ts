@@ -10,17 +10,14 @@
 // literals, nesting) that accepts exactly the texts JSON.parse accepts, follows the path
 // root.data[i].attributes.details.reforger.mods (keys compared as JSON.parse reads them, escapes
 // included), and records the byte span of every array found there (a ModSpan: its raw bytes'
-// hash, and where its first entry is). The page is then parsed once with each such array wrapped
-// in a placeholder: `[k,"<PLACEHOLDER>",<the list>]` for a list whose hash no list the scan holds
-// has (parsed with the page: a first sight's lists), `[k,"<PLACEHOLDER>"]` for one whose hash some
-// stored list has (left in the bytes) (k: the span's number; PLACEHOLDER: random, drawn once a
-// process), so JSON.parse keeps for every key what it keeps of the whole text (the last of
-// duplicate keys) and the readers (readServer, zod) judge the same shapes: every array at that
-// path is a placeholder, and they accept any array there. An array there that is not one (the
-// tokenizer missed a path) fails the page loudly rather than being read as another list. A list
-// left in the bytes is parsed from its span (and normalised as before) only when its hash is not
-// the one stored for its own server (battlemetrics.ts normalise); the scan then reads the page's
-// bytes no more, so no body outlives its page (docs/live.md "Reading a page").
+// hash, and where its first entry is). The page is then parsed once with each such array
+// replaced by the placeholder `[k,"<PLACEHOLDER>"]` (k: the span's number; PLACEHOLDER: random,
+// drawn once a process), so JSON.parse keeps for every key what it keeps of the whole text (the
+// last of duplicate keys) and the readers (readServer, zod) judge the same shapes: every array at
+// that path is a placeholder, and they accept any array there. An array there that is not one
+// (the tokenizer missed a path) fails the page loudly rather than being read as another list.
+// A server's list is parsed from its span (and normalised as before) only when the scan asks for
+// it: when its raw hash differs from the stored one, or it is new.
 //
 // Any text the tokenizer refuses, or nests deeper than MAX_DEPTH, is parsed whole as before, so a
 // refusal is JSON.parse's own (and the tokenizer could only err by accepting an invalid text,
@@ -30,7 +27,7 @@ const decoder = new TextDecoder();
 
 /** The placeholder's tag: a page cannot foresee it. */
 export const PLACEHOLDER = Buffer.from(crypto.getRandomValues(new Uint8Array(12))).toString("hex");
-const placeholderTag = new TextEncoder().encode(`,"${PLACEHOLDER}"`);
+const placeholderTail = new TextEncoder().encode(`,"${PLACEHOLDER}"]`);
 
 /** Nesting the tokenizer follows (a real page nests 7 deep); deeper texts are parsed whole. */
 const MAX_DEPTH = 64;
@@ -67,11 +64,6 @@ export class ModSpan {
     readonly hash: string,
   ) {}
 
-  /** The list as the page's parse gave it (a list left in the page: `[k,PLACEHOLDER,list]`). */
-  adopt(list: unknown[]): void {
-    this.list = list;
-  }
-
   /** The entries as JSON.parse of the whole page would have given them. */
   entries(): unknown[] {
     return (this.list ??= JSON.parse(decoder.decode(this.bytes.subarray(this.start, this.end))) as unknown[]);
@@ -96,10 +88,7 @@ export class ModSpan {
 }
 
 export interface ScannedPage {
-  /**
-   * JSON.parse of the page, each mod list array replaced by `[k,PLACEHOLDER]` (left out: its hash
-   * was `known`) or `[k,PLACEHOLDER,list]` (parsed with the page), k its index in spans.
-   */
+  /** JSON.parse of the page, each mod list array replaced by `[k,PLACEHOLDER]`, k its index in spans. */
   body: unknown;
   /** null: the page was parsed whole (every list in it as it was sent). */
   spans: ModSpan[] | null;
@@ -116,11 +105,9 @@ let found: number[] = [];
 /**
  * Reads a page's bytes as `JSON.parse(new TextDecoder().decode(bytes))` would (what
  * `Response.json()` does: one leading BOM dropped, malformed UTF-8 read as U+FFFD), throwing the
- * same SyntaxError for a text it refuses, with the servers' mod lists as spans. A list whose
- * bytes' hash is `known` (a list the scan may hold already) is left out of the parse; every
- * other is parsed with the page, in one JSON.parse (a first sight's lists are all new).
+ * same SyntaxError for a text it refuses, with the servers' mod lists left as spans.
  */
-export function scanPage(bytes: Uint8Array, known?: (hash: string) => boolean): ScannedPage {
+export function scanPage(bytes: Uint8Array): ScannedPage {
   b = bytes;
   n = bytes.length;
   found = [];
@@ -139,17 +126,14 @@ export function scanPage(bytes: Uint8Array, known?: (hash: string) => boolean): 
   // Refused (or too deep, or no list to leave out): JSON.parse of the whole text, as before.
   if (!ok || spans.length === 0) return { body: JSON.parse(decoder.decode(bytes)), spans: null };
   const out: ModSpan[] = new Array(spans.length / 4);
-  const left = new Uint8Array(out.length);
   let size = n;
   for (let k = 0; k < out.length; k++) {
     const start = spans[4 * k]!;
     const end = spans[4 * k + 1]!;
-    const hash = Bun.hash(bytes.subarray(start, end)).toString(36);
-    out[k] = new ModSpan(bytes, start, end, spans[4 * k + 2]!, spans[4 * k + 3]!, hash);
-    left[k] = known?.(hash) ? 1 : 0;
-    size += 14 + placeholderTag.length + (left[k] ? -(end - start) : 1);
+    out[k] = new ModSpan(bytes, start, end, spans[4 * k + 2]!, spans[4 * k + 3]!, Bun.hash(bytes.subarray(start, end)).toString(36));
+    size += 12 + placeholderTail.length - (end - start);
   }
-  // The page with its lists in placeholders: one buffer, one decode, one JSON.parse.
+  // The page without its lists: one buffer, one decode, one JSON.parse.
   const rest = new Uint8Array(size);
   let o = 0;
   let from = 0;
@@ -160,14 +144,8 @@ export function scanPage(bytes: Uint8Array, known?: (hash: string) => boolean): 
     rest[o++] = 0x5b; // [
     const digits = String(k);
     for (let d = 0; d < digits.length; d++) rest[o++] = digits.charCodeAt(d);
-    rest.set(placeholderTag, o);
-    o += placeholderTag.length;
-    if (!left[k]) {
-      rest[o++] = 0x2c; // ,
-      rest.set(bytes.subarray(s.start, s.end), o);
-      o += s.end - s.start;
-    }
-    rest[o++] = 0x5d; // ]
+    rest.set(placeholderTail, o);
+    o += placeholderTail.length;
     from = s.end;
   }
   rest.set(bytes.subarray(from, n), o);

@@ -328,20 +328,6 @@ export const liveRepo = {
   },
 
   // ---------- scan ----------
-  /** host address → mods_hash of every server seen since `cut` (a scan's settlePage, before its fetch). */
-  recentModHashes(sqlite: Database, cut: number): Map<string, string> {
-    const rows = stmt(
-      sqlite,
-      `SELECT host_address, mods_hash FROM game_servers INDEXED BY game_servers_seen_idx WHERE last_seen_at >= ? AND mods_hash <> ''`,
-    ).values(cut) as [string, string][];
-    return new Map(rows);
-  },
-
-  /** A server's stored list hash, the list unchanged (the hash of its bytes, where the stored one was of its parsed list). */
-  setModsHash(sqlite: Database, id: string, hash: string) {
-    stmt(sqlite, `UPDATE game_servers SET mods_hash = ? WHERE id = ?`).run(hash, id);
-  },
-
   existingByAddress(sqlite: Database, addresses: string[]): ExistingServer[] {
     return stmt(
       sqlite,

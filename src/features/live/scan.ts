@@ -3,11 +3,9 @@
 // points, mod diffs, then the closing step (vanished servers, global and community points,
 // per-mod usage). Its writes to game_servers run without that table's per-row generation
 // triggers, the generation moved once after them (withoutServerTriggers in repository.ts).
-// A server whose reported mod list hashes the same as last time (the hash of the list's bytes as
-// the page sent them, page-reader.ts) skips the mod diff entirely, its list not even parsed, so a
-// steady-state scan of 5,000 servers is two prepared statements per server.
+// A server whose reported mod list hashes the same as last time skips the mod diff entirely,
+// so a steady-state scan of 5,000 servers is two prepared statements per server.
 import { serverSearchText } from "./search";
-import { ONLINE_WINDOW } from "./entry";
 import type { Deps } from "../../deps";
 import { newId } from "../../shared/ids";
 import { queueDetailScrape } from "../scraper";
@@ -143,24 +141,14 @@ export function processPage(deps: Pick<Deps, "sqlite">, servers: LiveServer[], s
       // Which servers need a mod diff: new ones from the list source, and those whose reported
       // list hashes otherwise than last time. Their current mods and the catalog's rows of every
       // mod involved are read first, so a new server is inserted with its mod summary at once.
-      // A server read from a page's bytes carries the hash of its list's bytes (modsHash; a list
-      // that hashed as the stored one was not parsed: modsSettled), any other hashes its list.
-      const hashes = fresh.map((s) => (s.modsUnknown ? "" : (s.modsHash ?? modsHash(s.mods))));
-      // Unchanged: the stored hash is this one; or the list was read from its bytes and the stored
-      // hash is its parsed list's (stored from a page parsed whole: readPageWhole), which then
-      // becomes its bytes' one. A list left unparsed as unchanged (modsSettled) whose stored hash
-      // moved since is left as it is: the next scan, finding the hashes apart, diffs it.
-      const same = fresh.map((s, i) => {
-        const e = existing.get(s.host_address);
-        if (!e || s.modsUnknown) return false;
-        return e.mods_hash === hashes[i] || s.modsSettled === true || (s.modsHash !== undefined && e.mods_hash === modsHash(s.mods));
-      });
+      const hashes = fresh.map((s) => (s.modsUnknown ? "" : modsHash(s.mods)));
       const current = new Map<number, Map<string, CurrentMod>>();
       const oldSids: number[] = [];
       const ids = new Set<string>();
       fresh.forEach((s, i) => {
-        if (s.modsUnknown || same[i]) return;
+        if (s.modsUnknown) return;
         const e = existing.get(s.host_address);
+        if (e && e.mods_hash === hashes[i]) return;
         if (e) oldSids.push(e.sid);
         for (const m of s.mods) ids.add(m.workshop_id);
       });
@@ -228,8 +216,7 @@ export function processPage(deps: Pick<Deps, "sqlite">, servers: LiveServer[], s
             });
           } else {
             liveRepo.updateServer(sqlite, row, id, sum, n, sum / n);
-            if (!same[i]) changed.push({ id, sid, server: s, hash, isNew: false });
-            else if (e.mods_hash !== hash && !s.modsSettled) liveRepo.setModsHash(sqlite, id, hash);
+            if (e.mods_hash !== hash) changed.push({ id, sid, server: s, hash, isNew: false });
           }
         } else {
           id = newId();
@@ -244,16 +231,14 @@ export function processPage(deps: Pick<Deps, "sqlite">, servers: LiveServer[], s
             host_address: s.host_address,
             mods_count: listed ? s.mods.length : 0,
             mods_size_bytes: listed ? sizeOf(s.mods) : 0,
-            // A list left unparsed as unchanged whose row is gone since: stored as unknown (""),
-            // so the next scan reads and diffs it in full.
-            mods_hash: s.modsSettled ? "" : hash,
+            mods_hash: hash,
             players_sum_7d: s.player_count,
             samples_7d: 1,
             avg_players_7d: s.player_count,
           });
           state.newServers++;
           if (s.modsUnknown) liveRepo.setRegisteredServer(sqlite, id, s.registeredServerId!);
-          else if (!s.modsSettled) {
+          else {
             changed.push({ id, sid, server: s, hash, isNew: true });
             state.newSids.add(sid);
           }
@@ -526,14 +511,11 @@ export async function runScan(deps: Deps, opts: RunScanOptions = {}): Promise<Sc
   // way records nothing, and every B-tree page is written to the WAL once per scan rather than
   // once per page (a quarter less CPU than a transaction per page at 5,000 servers).
   const pages: LiveServer[][] = [];
-  // The stored list hashes of the servers seen lately: a page's lists that hash to them are not
-  // parsed or held (BattleMetricsClient.pages, modsSettled), only their servers' other fields.
-  const stored = bmEnabled ? liveRepo.recentModHashes(deps.sqlite, state.time - ONLINE_WINDOW) : new Map<string, string>();
   let bmError: unknown = null;
   const a2s = pollRegisteredServers(deps, { signal: opts.signal, timeoutMs: opts.a2sTimeoutMs });
   if (bmEnabled) {
     try {
-      for await (const page of client.pages(opts.signal, stored)) {
+      for await (const page of client.pages(opts.signal)) {
         pages.push(page.servers);
         state.pages++;
         state.skipped += page.skipped;
