@@ -1,5 +1,5 @@
 // A first sight, then N steady scans (the fake's --churn list: the first of them 5 % changed, the
-// rest nothing changed), runScan as the job runs it, in one process, with each scan's CPU and its
+// rest nothing changed; with --changing each of them another 5 % changed), runScan as the job runs it, in one process, with each scan's CPU and its
 // split by thread (user/sys ms and minor page faults, /proc/self/task/*/stat). A marker function spins 30 ms after the
 // first sight so a profile's samples of the steady scans can be told apart:
 //   bun --cpu-prof --cpu-prof-dir=/tmp/prof bench/scan-prof.ts [--steady N]
@@ -75,9 +75,14 @@ function threads(): Record<string, [number, number, number]> {
   }
   return out;
 }
+// --changing: every steady scan finds another ~5 % of the lists changed (the fake's --churn K for
+// the K-th steady scan, one fake a scan) instead of only the first.
+const changing = process.argv.includes("--changing");
+if (changing && steady > 20) throw new Error("--changing: at most 20 steady scans");
 for (let i = 0; i <= steady; i++) {
+  const round = changing && i > 0 ? await serveFake(["5000", "42", "--churn", String(i - 1)]) : null;
   const th0 = threads();
-  const fake = i === 0 ? first : churn;
+  const fake = round ?? (i === 0 ? first : churn);
   const client = new BattleMetricsClient({ baseUrl: fake.url, minIntervalMs: 0, sleep: async () => {} });
   const t = cpu();
   await runScan(deps, { client });
@@ -89,6 +94,7 @@ for (let i = 0; i <= steady; i++) {
     console.log("  main thread: " + Object.entries(pt).map(([k, v]) => `${k} ${v.toFixed(0)}`).join(", "));
     for (const k of Object.keys(pt)) delete pt[k];
   }
+  round?.stop();
   now += 5 * 60_000;
   if (i === 0) __steadyMarker();
 }
