@@ -1,6 +1,6 @@
 // A first sight, then N steady scans (the fake's --churn list: the first of them 5 % changed, the
-// rest nothing changed; with --changing each of them another 5 % changed), runScan as the job runs it, in one process, with each scan's CPU and its
-// split by thread (user/sys ms and minor page faults, /proc/self/task/*/stat). A marker function spins 30 ms after the
+// rest nothing changed; with --changing each of them another 5 % changed), runScan as the job
+// runs it, in one process, with each scan's CPU and its split by thread (user/sys ms and minor page faults, /proc/self/task/*/stat). A marker function spins 30 ms after the
 // first sight so a profile's samples of the steady scans can be told apart:
 //   bun --cpu-prof --cpu-prof-dir=/tmp/prof bench/scan-prof.ts [--steady N]
 //   bun bench/prof-report.ts /tmp/prof/*.cpuprofile --after __steadyMarker
