@@ -41,7 +41,7 @@ const count = Number(argOf("count", "42000"));
 const inproc = process.argv.includes("--inproc");
 const bin = argOf("bin");
 const keep = argOf("keep");
-const srcRoot = resolve(argOf("src", ROOT)!);
+const srcRoot = resolve(argOf("src", ROOT));
 // --after S: keep the service running S seconds after the crawl, idle, and report its RSS then
 // (`rss_after_s_mib`: what the allocator and the idle collection gave back).
 const after = Number(argOf("after", "0"));

@@ -910,7 +910,7 @@ export async function runBench(opts: BenchOptions) {
 if (import.meta.main) {
   const scale = argOf("scale") ?? (existsSync(join(ROOT, "bench/data/full.db")) ? "full" : "small");
   const duration = Number(argOf("duration", scale === "full" ? "5" : "1"));
-  const connections = argOf("connections", "1,32")!.split(",").map(Number);
+  const connections = argOf("connections", "1,32").split(",").map(Number);
   const only = argOf("only");
   await runBench({ scale, duration, connections, only: only ? new RegExp(only, "i") : undefined, out: argOf("out"), docs: !flag("no-docs"), load: argOf("load") as LoadGenerator | undefined, before: argOf("before") });
   process.exit(0);

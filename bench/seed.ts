@@ -102,7 +102,6 @@ const FIVE_MIN = 5 * MIN;
 
 // ------------------------------------------------------------------------------------------
 
-
 /** API keys of the bench user (not secrets: the seeded database is for benchmarks only). */
 export const BENCH_API_KEYS = 1_000;
 export const benchApiKey = (k: number) => `lo_benchmark-key-not-a-secret-${String(k).padStart(6, "0")}`;
@@ -769,8 +768,8 @@ export async function seed(scaleName: string, out: string): Promise<SeedMeta> {
 }
 
 if (import.meta.main) {
-  const scale = argOf("scale", "small")!;
-  const out = resolve(argOf("out", `bench/data/${scale}.db`)!);
+  const scale = argOf("scale", "small");
+  const out = resolve(argOf("out", `bench/data/${scale}.db`));
   console.log(`seeding scale=${scale} → ${out}`);
   const meta = await seed(scale, out);
   console.log(`done in ${meta.seconds} s; database ${(meta.db_bytes / 1048576).toFixed(1)} MiB`);
