@@ -104,39 +104,18 @@ export function normaliseServer(s: BmServer): LiveServer {
 
 function normalise(sourceId: string, a: BmServer["attributes"]): LiveServer {
   const reforger = a.details?.reforger ?? null;
-  const mods: LiveMod[] = [];
-  const seen = new Set<string>();
-  // Each reported mod (BmMod) read in place: a scan sees ~200,000 (no object per mod but the
-  // result; an id already in its normal form, as BattleMetrics sends them, is taken as it is).
-  for (const item of reforger?.mods ?? []) {
-    let raw: string;
-    let name: string | null = null;
-    let version: string | null = null;
-    if (typeof item === "string") raw = item;
-    else if (item !== null && typeof item === "object") {
-      const o = item as Record<string, unknown>;
-      if (typeof o.modId !== "string") continue;
-      raw = o.modId;
-      if (typeof o.name === "string") name = o.name;
-      if (typeof o.version === "string") version = o.version;
-    } else continue;
-    let id = raw;
-    if (!WORKSHOP_ID.test(id)) {
-      id = raw.trim().toUpperCase();
-      if (!WORKSHOP_ID.test(id)) continue;
-    }
-    if (seen.has(id)) continue;
-    seen.add(id);
-    mods.push({ workshop_id: id, name, version });
-  }
+  const raw: readonly unknown[] = reforger?.mods ?? [];
+  // The mods are normalised when first read (a scan reads them only for a list whose reported
+  // hash is not the stored one: reportedModsOf, mods-hash.ts), once.
+  let mods: LiveMod[] | null = null;
   const tags = new Set<string>();
   for (const t of reforger?.supportedGameClientTypes ?? []) {
     tags.add(PLATFORM_TAGS[t] ?? t.toLowerCase().replace(/^platform_/, ""));
   }
   if (reforger?.battlEye) tags.add("battleye");
-  tags.add(mods.length > 0 ? "modded" : "vanilla");
+  tags.add(hasMod(raw) ? "modded" : "vanilla");
   if ((reforger?.supportedGameClientTypes?.length ?? 0) > 1) tags.add("crossplay");
-  return {
+  const server: LiveServer = {
     source_id: sourceId,
     name: a.name,
     host_address: `${a.ip}:${a.port}`,
@@ -153,8 +132,55 @@ function normalise(sourceId: string, a: BmServer["attributes"]): LiveServer {
     official: a.details?.official ?? false,
     country: a.country ?? null,
     tags: [...tags].sort(),
-    mods,
+    get mods() {
+      return (mods ??= normaliseMods(raw));
+    },
   };
+  reported.set(server, raw);
+  return server;
+}
+
+/** Each server read from a page → its mods as reported (normalise), for reportedModsOf. */
+const reported = new WeakMap<LiveServer, readonly unknown[]>();
+
+/**
+ * A server's mods as BattleMetrics reported them (`details.reforger.mods` as JSON.parse gave
+ * them), for a server normalised from a page; undefined for any other (an A2S answer, a test's).
+ * The scan hashes them in place (reportedModsHash) before it reads `mods`.
+ */
+export const reportedModsOf = (s: LiveServer): readonly unknown[] | undefined => reported.get(s);
+
+/** Each reported mod read in place; one with an invalid id dropped, a repeated id kept at its first position. */
+function normaliseMods(raw: readonly unknown[]): LiveMod[] {
+  const mods: LiveMod[] = [];
+  const seen = new Set<string>();
+  for (const item of raw) {
+    const id = modIdOf(item);
+    if (id === null || seen.has(id)) continue;
+    seen.add(id);
+    const o = item as Record<string, unknown>;
+    const name = typeof item === "string" || typeof o.name !== "string" ? null : o.name;
+    const version = typeof item === "string" || typeof o.version !== "string" ? null : o.version;
+    mods.push({ workshop_id: id, name, version });
+  }
+  return mods;
+}
+
+/** A reported mod's workshop id in its normal form (a bare id or an object's `modId`), or null when it has none. */
+function modIdOf(item: unknown): string | null {
+  let raw: unknown;
+  if (typeof item === "string") raw = item;
+  else if (item !== null && typeof item === "object") raw = (item as Record<string, unknown>).modId;
+  if (typeof raw !== "string") return null;
+  if (WORKSHOP_ID.test(raw)) return raw;
+  const id = raw.trim().toUpperCase();
+  return WORKSHOP_ID.test(id) ? id : null;
+}
+
+/** Whether normalising keeps any of the reported mods (the `modded` tag), without normalising them. */
+function hasMod(raw: readonly unknown[]): boolean {
+  for (let i = 0; i < raw.length; i++) if (modIdOf(raw[i]) !== null) return true;
+  return false;
 }
 
 // ---------- the hand reader of plainly valid pages ----------

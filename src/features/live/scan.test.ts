@@ -175,6 +175,40 @@ describe("live scan", () => {
     expect(again.new_servers).toBe(0);
   });
 
+  test("a list reported in another form (an id to normalise, a repeat) or in normal form is diffed only when it changed", async () => {
+    const servers = loadBmFixture("scan-1");
+    const mods = (s: (typeof servers)[number]) => ((s.attributes.details as any).reforger as { mods: unknown[] });
+    const alpha = servers.find((s) => s.id === "1001")!;
+    // Alpha reports its first mod in lower case and again at the end: normalised, the same list as before.
+    const plain = mods(alpha).mods as { modId: string; name: string; version: string }[];
+    mods(alpha).mods = [{ ...plain[0]!, modId: ` ${plain[0]!.modId.toLowerCase()}` }, ...plain.slice(1), plain[0]];
+    fake.setServers(servers);
+    await runScan(t.deps, { client: client() });
+    const a = serverByAddress("203.0.113.10:2001");
+    expect(modsOf(a.id).map((m) => m.workshop_id)).toEqual(plain.map((m) => m.modId));
+    const changes = changesOf(a.sid).length;
+
+    // The same reports again: nothing changed, whichever way each list was hashed.
+    t.clock.advance(5 * 60_000);
+    const again = await runScan(t.deps, { client: client() });
+    expect(again.mod_changes).toBe(0);
+    expect(changesOf(a.sid).length).toBe(changes);
+    expect(serverByAddress("203.0.113.10:2001").mods_hash).toBe(a.mods_hash);
+
+    // Alpha now reports its list in normal form, one version moved: one update, and the stored
+    // hash is the normalised list's (the next identical scan skips it).
+    t.clock.advance(5 * 60_000);
+    mods(alpha).mods = plain.map((m, k) => (k === 1 ? { ...m, version: "9.9.9" } : m));
+    fake.setServers(servers);
+    const moved = await runScan(t.deps, { client: client() });
+    expect(moved.mod_changes).toBe(1);
+    expect(changesOf(a.sid).slice(changes)).toEqual([
+      { action: "updated", workshop_id: plain[1]!.modId, mod_name: plain[1]!.name, old_version: plain[1]!.version, new_version: "9.9.9" },
+    ]);
+    t.clock.advance(5 * 60_000);
+    expect((await runScan(t.deps, { client: client() })).mod_changes).toBe(0);
+  });
+
   test("mod names and sizes come from the catalog when known", async () => {
     t.deps.sqlite
       .query(`INSERT INTO mods (workshop_id, name, version, size_bytes, state) VALUES ('60ED7C6D9A8C4B21', 'Catalog Name', '2.0.0', 5000, 'active')`)

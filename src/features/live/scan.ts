@@ -9,7 +9,8 @@ import { serverSearchText } from "./search";
 import type { Deps } from "../../deps";
 import { newId } from "../../shared/ids";
 import { queueDetailScrape } from "../scraper";
-import { BattleMetricsClient, BattleMetricsError, type LiveServer } from "./battlemetrics";
+import { BattleMetricsClient, BattleMetricsError, reportedModsOf, type LiveServer } from "./battlemetrics";
+import { modsHash, reportedModsHash } from "./mods-hash";
 import { pollRegisteredServers } from "./a2s-source";
 import { PermanentJobError } from "../../jobs/queue";
 import { withPageCache } from "../../db/client";
@@ -37,57 +38,6 @@ export function clientFromConfig(deps: Deps): BattleMetricsClient {
     token: deps.config.LOADOUT_BATTLEMETRICS_TOKEN ?? null,
     fetch: deps.fetch,
   });
-}
-
-/**
- * Hash of the reported mod list (ids, versions, names, order): Bun.hash of every mod's
- * `id \u0001 version \u0001 name \u0002` in order. Bun.hash hashes a string's UTF-8 bytes, so
- * the bytes of an all-ASCII list are written into one reused buffer and hashed there: the string
- * of the whole list was built from ~200,000 pieces a scan (~25-85 ms of a first sight, most of it
- * the pieces' garbage); a list with any other character hashes the string as before.
- */
-export function modsHash(mods: LiveServer["mods"]): string {
-  if (mods.length === 0) return "0";
-  let n = 0;
-  for (let k = 0; k < mods.length; k++) {
-    const m = mods[k]!;
-    const id = m.workshop_id;
-    const version = m.version ?? "";
-    const name = m.name ?? "";
-    const end = n + id.length + version.length + name.length + 3;
-    if (end > hashBytes.length) {
-      const grown = new Uint8Array(Math.max(hashBytes.length * 2, end));
-      grown.set(hashBytes.subarray(0, n));
-      hashBytes = grown;
-    }
-    if ((n = putAscii(id, n)) < 0) return modsHashOfText(mods);
-    hashBytes[n++] = 1;
-    if ((n = putAscii(version, n)) < 0) return modsHashOfText(mods);
-    hashBytes[n++] = 1;
-    if ((n = putAscii(name, n)) < 0) return modsHashOfText(mods);
-    hashBytes[n++] = 2;
-  }
-  return Bun.hash(hashBytes.subarray(0, n)).toString(36);
-}
-let hashBytes = new Uint8Array(1 << 16);
-
-/** Writes an all-ASCII `s` into hashBytes at `n` (room made by the caller): the end, or -1 at a character past ASCII. */
-function putAscii(s: string, n: number): number {
-  const b = hashBytes;
-  for (let i = 0; i < s.length; i++) {
-    const c = s.charCodeAt(i);
-    if (c > 0x7f) return -1;
-    b[n++] = c;
-  }
-  return n;
-}
-
-/** modsHash of the list's text (any characters). */
-export function modsHashOfText(mods: LiveServer["mods"]): string {
-  if (mods.length === 0) return "0";
-  let s = "";
-  for (const m of mods) s += `${m.workshop_id}\u0001${m.version ?? ""}\u0001${m.name ?? ""}\u0002`;
-  return Bun.hash(s).toString(36);
 }
 
 class ScanState {
@@ -141,7 +91,15 @@ export function processPage(deps: Pick<Deps, "sqlite">, servers: LiveServer[], s
       // Which servers need a mod diff: new ones from the list source, and those whose reported
       // list hashes otherwise than last time. Their current mods and the catalog's rows of every
       // mod involved are read first, so a new server is inserted with its mod summary at once.
-      const hashes = fresh.map((s) => (s.modsUnknown ? "" : modsHash(s.mods)));
+      // A known server's list is first hashed as reported (reportedModsHash): when that is the
+      // stored hash, its mods are never normalised (the ~95 % of lists a steady scan finds as they were).
+      const hashes = fresh.map((s) => {
+        if (s.modsUnknown) return "";
+        const stored = existing.get(s.host_address)?.mods_hash;
+        const raw = stored === undefined ? undefined : reportedModsOf(s);
+        if (raw !== undefined && reportedModsHash(raw) === stored) return stored;
+        return modsHash(s.mods);
+      });
       const current = new Map<number, Map<string, CurrentMod>>();
       const oldSids: number[] = [];
       const ids = new Set<string>();
