@@ -4,6 +4,7 @@
 // first sight so a profile's samples of the steady scans can be told apart:
 //   bun --cpu-prof --cpu-prof-dir=/tmp/prof bench/scan-prof.ts [--steady N]
 //   bun bench/prof-report.ts /tmp/prof/*.cpuprofile --after __steadyMarker
+// [--pause MS] [--idle-gc]: scans MS apart, the service's idle collector running (below).
 // Code under measurement can add its own main-thread CPU figures (ms) to globalThis.__pt (with
 // globalThis.__tcpu, bench/thread-cpu.ts, as its clock): they are printed and cleared per scan.
 import { copyFileSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
@@ -19,6 +20,7 @@ import { runScan } from "../src/features/live/scan";
 import type { SeedMeta } from "./seed";
 import { threadCpuMs } from "./thread-cpu";
 import { argOf } from "./args";
+import { startIdleCollector } from "../src/shared/idle-gc";
 (globalThis as any).__tcpu = threadCpuMs;
 
 const ROOT = resolve(import.meta.dir, "..");
@@ -75,6 +77,20 @@ function threads(): Record<string, [number, number, number]> {
   }
   return out;
 }
+/** Each thread's user/sys ms and minor faults between two reads of threads(). */
+const split = (th0: ReturnType<typeof threads>, th1: ReturnType<typeof threads>) =>
+  Object.keys(th1)
+    .map((k) => [k, th1[k]![0] - (th0[k]?.[0] ?? 0), th1[k]![1] - (th0[k]?.[1] ?? 0), th1[k]![2] - (th0[k]?.[2] ?? 0)] as const)
+    .filter((x) => x[1] + x[2] > 0)
+    .map(([k, u, s, f]) => `${k} ${u}/${s} (${f} faults)`)
+    .join(", ");
+// --pause MS: the wall time between two scans (the service scans every 5 minutes: the allocator
+// gives a scan's free pages back in between, which back-to-back scans do not let it do).
+// --idle-gc: the service's idle collector runs meanwhile (src/shared/idle-gc.ts, as `serve` starts it);
+// what it does and its CPU in each pause are printed.
+const pause = Number(argOf("pause", "0"));
+const idle: string[] = [];
+if (process.argv.includes("--idle-gc")) startIdleCollector((ms, step) => idle.push(`${step} ${ms.toFixed(0)} ms`));
 // --changing: every steady scan finds another ~5 % of the lists changed (the fake's --churn K for
 // the K-th steady scan, one fake a scan) instead of only the first.
 const changing = process.argv.includes("--changing");
@@ -88,7 +104,7 @@ for (let i = 0; i <= steady; i++) {
   await runScan(deps, { client });
   console.log(i === 0 ? "first sight" : "steady", (cpu() - t).toFixed(0), "ms");
   const th1 = threads();
-  console.log("  threads user/sys: " + Object.keys(th1).map((k) => [k, th1[k]![0] - (th0[k]?.[0] ?? 0), th1[k]![1] - (th0[k]?.[1] ?? 0), th1[k]![2] - (th0[k]?.[2] ?? 0)] as const).filter((x) => x[1] + x[2] > 0).map(([k, u, s, f]) => `${k} ${u}/${s} (${f} faults)`).join(", "));
+  console.log("  threads user/sys: " + split(th0, th1));
   const pt = (globalThis as any).__pt as Record<string, number> | undefined;
   if (pt) {
     console.log("  main thread: " + Object.entries(pt).map(([k, v]) => `${k} ${v.toFixed(0)}`).join(", "));
@@ -97,6 +113,13 @@ for (let i = 0; i <= steady; i++) {
   round?.stop();
   now += 5 * 60_000;
   if (i === 0) __steadyMarker();
+  if (pause > 0 && i < steady) {
+    const c = cpu();
+    const p0 = threads();
+    await Bun.sleep(pause);
+    console.log(`  pause ${pause} ms: ${(cpu() - c).toFixed(0)} ms CPU${idle.length > 0 ? `, idle collector: ${idle.splice(0).join(", ")}` : ""}`);
+    console.log("    threads user/sys: " + split(p0, threads()));
+  }
 }
 first.stop();
 churn.stop();

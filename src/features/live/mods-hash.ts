@@ -48,17 +48,19 @@ export function reportedModsHash(items: readonly unknown[]): string | undefined 
     const o = items[k];
     if (o === null || typeof o !== "object") return undefined;
     const { modId, version, name } = o as { modId?: unknown; version?: unknown; name?: unknown };
-    if (typeof modId !== "string" || !isNormalId(modId)) return undefined;
+    if (typeof modId !== "string" || modId.length !== 16) return undefined;
+    const at = n;
     if ((n = putMod(n, modId, typeof version === "string" ? version : "", typeof name === "string" ? name : "")) < 0) return undefined;
+    // The id's 16 bytes as written: each of 0-9 A-F.
+    if (!isNormalId(hashBytes, at)) return undefined;
   }
   return Bun.hash(hashBytes.subarray(0, n)).toString(36);
 }
 
-/** A workshop id as normalising keeps it unchanged (/^[0-9A-F]{16}$/). */
-function isNormalId(id: string): boolean {
-  if (id.length !== 16) return false;
-  for (let i = 0; i < 16; i++) {
-    const c = id.charCodeAt(i);
+/** Whether the 16 bytes at `at` are a workshop id as normalising keeps it unchanged (/^[0-9A-F]{16}$/). */
+function isNormalId(b: Uint8Array, at: number): boolean {
+  for (let i = at; i < at + 16; i++) {
+    const c = b[i]!;
     if (!((c >= 48 && c <= 57) || (c >= 65 && c <= 70))) return false;
   }
   return true;
