@@ -158,10 +158,9 @@ function normaliseMods(raw: readonly unknown[]): LiveMod[] {
     const id = modIdOf(item);
     if (id === null || seen.has(id)) continue;
     seen.add(id);
-    const o = item as Record<string, unknown>;
-    const name = typeof item === "string" || typeof o.name !== "string" ? null : o.name;
-    const version = typeof item === "string" || typeof o.version !== "string" ? null : o.version;
-    mods.push({ workshop_id: id, name, version });
+    // A bare id reports neither (modIdOf: an item with an id is a string or an object).
+    const o = typeof item === "string" ? null : (item as Record<string, unknown>);
+    mods.push({ workshop_id: id, name: typeof o?.name === "string" ? o.name : null, version: typeof o?.version === "string" ? o.version : null });
   }
   return mods;
 }
