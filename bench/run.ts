@@ -91,7 +91,16 @@ export function vocabulary(dbPath: string): Vocabulary {
     modWords: words(db.query("SELECT name AS t FROM mods WHERE state != 'unknown'").all() as { t: string }[]),
     tags: (db.query("SELECT DISTINCT tag FROM mod_tags ORDER BY tag").all() as { tag: string }[]).map((r) => r.tag),
     serverWords: words(db.query("SELECT search_text AS t FROM game_servers WHERE online = 1").all() as { t: string }[]),
-    popularMods: (db.query("SELECT workshop_id FROM live_mod_usage ORDER BY server_count DESC, workshop_id LIMIT 20").all() as { workshop_id: string }[]).map((r) => r.workshop_id),
+    // The 20 mods the most servers seen in the hour before the last usage count run (live_mod_usage keeps only the top 10).
+    popularMods: (
+      db
+        .query(
+          `SELECT gm.workshop_id FROM game_servers g JOIN game_server_mods_by_sid gm ON gm.server_sid = g.sid
+           WHERE g.last_seen_at >= (SELECT value FROM live_state WHERE key = 'mod_usage_at') - 3600000
+           GROUP BY gm.workshop_id ORDER BY count(*) DESC, gm.workshop_id LIMIT 20`,
+        )
+        .all() as { workshop_id: string }[]
+    ).map((r) => r.workshop_id),
     catalogPages: Math.ceil((db.query("SELECT count(*) AS n FROM mods WHERE state != 'unknown'").get() as { n: number }).n / 20),
     modIds: (db.query("SELECT workshop_id FROM mods WHERE state != 'unknown' ORDER BY workshop_id").all() as { workshop_id: string }[]).map((r) => r.workshop_id),
     modsWithDeps: (db.query("SELECT DISTINCT d.workshop_id FROM mod_dependencies d JOIN mods m ON m.workshop_id = d.workshop_id WHERE m.state != 'unknown' ORDER BY d.workshop_id").all() as { workshop_id: string }[]).map((r) => r.workshop_id),

@@ -11,7 +11,7 @@
 // a busy server, a mod with a deep dependency chain, the bench user's API key).
 // Over 500 lines on purpose: one script that writes every table the benchmark reads, in one pass.
 import { serverSearchText } from "../src/features/live/search";
-import { liveRepo } from "../src/features/live/repository";
+import { liveRepo, TOP_MODS } from "../src/features/live/repository";
 import { bulkLoadSeries } from "../src/features/live/series-days";
 import { mkdirSync, rmSync, existsSync, statSync, writeFileSync } from "node:fs";
 import { dirname, resolve } from "node:path";
@@ -533,11 +533,12 @@ export async function seed(scaleName: string, out: string): Promise<SeedMeta> {
     st.run("3h_until", blockNow);
     st.run("last_scan_at", now);
     st.run("mod_usage_at", now);
-    // Per-mod usage exactly as the scan precomputes it (live repository refreshModUsage).
+    // The top of the per-mod usage as a scan counts it (live repository writeModUsage; names
+    // roughly: the next scan writes its own).
     sqlite.prepare(`INSERT INTO live_mod_usage (workshop_id, name, server_count, player_count, updated_at)
        SELECT gm.workshop_id, coalesce(nullif(max(m.name), ''), max(gm.name), ''), count(*), sum(g.player_count), $now
        FROM game_servers g JOIN game_server_mods_by_sid gm ON gm.server_sid = g.sid LEFT JOIN mods m ON m.workshop_id = gm.workshop_id
-       WHERE g.last_seen_at >= $since GROUP BY gm.workshop_id`).run({ now, since: now - HOUR });
+       WHERE g.last_seen_at >= $since GROUP BY gm.workshop_id ORDER BY count(*) DESC, gm.workshop_id LIMIT $top`).run({ now, since: now - HOUR, top: TOP_MODS });
     // The named row per mod the usage's names come from, as the scan keeps it (a4_mod_names.sql).
     liveRepo.refreshModNames(sqlite);
   }));
@@ -556,7 +557,11 @@ export async function seed(scaleName: string, out: string): Promise<SeedMeta> {
     const insB = sqlite.prepare(`INSERT INTO mod_growth_buckets (bucket, created_at) VALUES (?, ?)`);
     for (let b = firstB; b <= bucketNow; b++) insB.run(b, b * THREE_HOURS + int(0, 120_000));
     const usage = new Map<string, { s: number; p: number }>();
-    for (const r of sqlite.query(`SELECT workshop_id, server_count AS s, player_count AS p FROM live_mod_usage`).all() as any[]) usage.set(r.workshop_id, r);
+    const usageRows = sqlite.query(
+      `SELECT gm.workshop_id, count(*) AS s, sum(g.player_count) AS p FROM game_servers g JOIN game_server_mods_by_sid gm ON gm.server_sid = g.sid
+       WHERE g.last_seen_at >= ? GROUP BY gm.workshop_id`,
+    );
+    for (const r of usageRows.all(now - HOUR) as any[]) usage.set(r.workshop_id, r);
     const dependents = new Map<string, number>();
     for (const r of sqlite.query(`SELECT depends_on_id AS id, count(*) AS n FROM mod_dependencies GROUP BY 1`).all() as any[]) dependents.set(r.id, r.n);
     const ins = sqlite.prepare(`INSERT INTO mod_growth (workshop_id, bucket, used_by_servers, players_using, dependencies, dependents) VALUES (?, ?, ?, ?, ?, ?)`);

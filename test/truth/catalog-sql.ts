@@ -50,17 +50,6 @@ function usageStatements(sqlite: Database) {
       SELECT count(*) AS servers, coalesce(sum(gs.player_count), 0) AS players
       FROM game_server_mods gsm JOIN game_servers gs ON gs.id = gsm.server_id
       WHERE gsm.workshop_id = ?1 AND gs.last_seen_at >= ?2`);
-    // The same numbers from the per-scan precomputed usage (live_mod_usage, as of ?3 = its
-    // refresh time) minus the servers that have left the one-hour window since: only scans
-    // move last_seen_at and they refresh the usage in the same transaction, so this is exact,
-    // and it costs a few probes instead of walking every server that ever ran the mod.
-    const usageAt = sqlite.query<{ value: number }, []>(`SELECT value FROM live_state WHERE key = 'mod_usage_at'`);
-    const usageSince = sqlite.query<{ servers: number; players: number }, [string, number, number]>(`
-      SELECT coalesce(u.server_count, 0) - d.c AS servers, coalesce(u.player_count, 0) - d.p AS players
-      FROM (SELECT count(*) AS c, coalesce(sum(gs.player_count), 0) AS p
-            FROM game_servers gs CROSS JOIN game_server_mods gsm ON gsm.server_id = gs.id AND gsm.workshop_id = ?1
-            WHERE gs.last_seen_at >= ?3 - 3600000 AND gs.last_seen_at < ?2) d
-      LEFT JOIN live_mod_usage u ON u.workshop_id = ?1`);
     const SERVER_COLS = `gs.id, gs.name, gs.host_address, gs.player_count, gs.player_count_limit, gs.queue_players_count,
              gs.scenario_name, gs.game_version, gs.password_protected, gs.official, gs.last_seen_at`;
     // Two join orders for the same rows: from the mod's rows (cheap for most mods), or from the
@@ -76,17 +65,14 @@ function usageStatements(sqlite: Database) {
       FROM game_servers gs CROSS JOIN game_server_mods gsm ON gsm.server_id = gs.id AND gsm.workshop_id = ?1
       WHERE gs.last_seen_at >= ?2
       ORDER BY gs.player_count DESC, gs.name COLLATE NOCASE, gs.id`);
-    const onlineUsage = sqlite.query<{ server_count: number }, [string]>(`SELECT server_count FROM live_mod_usage WHERE workshop_id = ?`);
-  return { usage, usageAt, usageSince, servers, serversOnlineFirst, onlineUsage };
+  return { usage, servers, serversOnlineFirst };
 }
 
 /** Live usage and dependency counts from SQLite alone (the service answers usage from the live snapshot). */
 export function liveStatsSql(sqlite: Database, id: string, since: number) {
   const s = usageStatements(sqlite);
   const c = getDependencyCounts(sqlite, id);
-  const at = s.usageAt.get()?.value;
-  // Before any scan has refreshed the usage (or for a window older than it), count directly.
-  const u = at !== undefined && since >= at - 3_600_000 ? s.usageSince.get(id, since, at)! : s.usage.get(id, since)!;
+  const u = s.usage.get(id, since)!;
   return {
     used_by_servers_count: u.servers,
     players_using_count: u.players,
@@ -100,6 +86,6 @@ const ONLINE_FIRST_ABOVE = 500;
 
 export function serversUsingSql(sqlite: Database, id: string, since: number, plan: "auto" | "mod-first" | "online-first" = "auto") {
   const s = usageStatements(sqlite);
-  const onlineFirst = plan === "online-first" || (plan === "auto" && (s.onlineUsage.get(id)?.server_count ?? 0) > ONLINE_FIRST_ABOVE);
+  const onlineFirst = plan === "online-first" || (plan === "auto" && s.usage.get(id, since)!.servers > ONLINE_FIRST_ABOVE);
   return (onlineFirst ? s.serversOnlineFirst : s.servers).all(id, since);
 }

@@ -7,7 +7,8 @@ import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { createTestApp, type TestApp } from "../../../test/helpers";
 import { mulberry32 } from "../../../test/fixtures/prng";
 import { insertCatalogRows } from "../../../test/fixtures/catalog-rows";
-import { binaryCompare, depGraph, peekDepGraph, REBUILD_MS } from "./graph";
+import { depGraph, peekDepGraph, REBUILD_MS } from "./graph";
+import { binaryCompare } from "../../shared/binary-order";
 import * as svc from "./service";
 
 let t: TestApp;

@@ -1,6 +1,6 @@
 // The catalog's live stats (servers online in the last hour using a mod, and their players)
-// read the per-scan usage minus what left the window since; this checks them against a direct
-// count at every step of a timeline of real scans.
+// are counted in the live snapshot of the last scan, for the window asked; this checks them
+// against a direct count at every step of a timeline of real scans.
 import { afterEach, beforeEach, expect, test } from "bun:test";
 import { createTestApp, type TestApp } from "../../../test/helpers";
 import { loadBmFixture, startFakeBattleMetrics, type FakeBattleMetrics } from "../../../test/fakes/battlemetrics";

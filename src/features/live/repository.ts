@@ -4,10 +4,35 @@
 // WITHOUT ROWID tables from src/db/custom/40_live_stats.sql (not drizzle-expressible).
 import type { Database } from "bun:sqlite";
 import { generation, insertRows, stmt } from "../../db/statements";
+import { binaryCompare } from "../../shared/binary-order";
 import type { gameServers } from "./tables";
 import type { LiveServer } from "./battlemetrics";
 
 export const HOUR = 3_600_000;
+
+/** How many mods live_mod_usage keeps: GET /stats/top-mods's 10 (decisions.md "Top statistics"). */
+export const TOP_MODS = 10;
+
+/**
+ * The `n` entries of `usage` with the most servers, ties by workshop id in SQLite's BINARY order
+ * (`ORDER BY server_count DESC, workshop_id LIMIT n`), in that order; one pass, each entry
+ * compared with the last of the kept few.
+ */
+export function topOfUsage<T extends readonly [string, number, ...unknown[]]>(usage: readonly T[], n: number): T[] {
+  const before = (a: T, b: T) => a[1] > b[1] || (a[1] === b[1] && binaryCompare(a[0], b[0]) < 0);
+  const top: T[] = [];
+  if (n <= 0) return top;
+  for (const u of usage) {
+    if (top.length === n && !before(u, top[n - 1]!)) continue;
+    let k = Math.min(top.length, n - 1);
+    top[k] = u;
+    while (k > 0 && before(u, top[k - 1]!)) {
+      top[k] = top[k - 1]!;
+      top[--k] = u;
+    }
+  }
+  return top;
+}
 export const THREE_HOURS = 3 * HOUR;
 export const DAY = 24 * HOUR;
 /** Raw 5-minute points are kept (and read) for 24 hours. */
@@ -579,66 +604,78 @@ export const liveRepo = {
   },
 
   /**
-   * Replaces live_mod_usage with `usage` ([workshop id, servers, players] of every mod run by a
-   * server seen in the hour before `now`); names are joined here (one lookup per distinct mod):
-   * the catalog's, else the name of the mod's row with the smallest sid among those with one
-   * (live_mod_names, brought up to date first).
+   * Replaces live_mod_usage with the top TOP_MODS of `usage` ([workshop id, servers, players] of
+   * every mod run by a server seen in the hour before `now`): the most servers first, ties by
+   * workshop id (SQLite's BINARY order), each named by usageNames. GET /stats/top-mods is all that
+   * reads the table (through the live snapshot, which counts every mod's usage in memory: the
+   * catalog's live stats and /mods/:id/servers answer from there). It held every used mod's row
+   * (~11,000, each named, all rewritten every scan) until issue 29 round 12: ~30-45 ms of a steady
+   * scan on its JavaScript thread and ~100 ms in all (docs/performance.md "Round 12, scan").
    */
   writeModUsage(sqlite: Database, now: number, usage: [string, number, number][], catalog: CatalogLookup = new CatalogLookup(sqlite)) {
-    this.refreshModNames(sqlite);
-    // The names for a flat array of the ids (the catalog's, through the scan's CatalogLookup, then
-    // live_mod_names' row for those without one), the rows bound as values: one INSERT … SELECT
-    // over the usage as nested JSON arrays, each element taken apart three times, cost ~1.2× this
-    // (~90 against ~75 ms for ~11,000 mods; docs/performance.md "Round 4, scan"). The same rows.
-    const found = catalog.get(usage.map((u) => u[0]));
-    const names = usage.map((u) => found.get(u[0])?.name ?? null);
-    const unnamed: number[] = [];
-    for (let i = 0; i < names.length; i++) if (!names[i]) unnamed.push(i);
-    const rows = usage.map(([mod, servers, players], i) => [mod, names[i] || "", servers, players, now]);
-    if (unnamed.length > 0) {
-      // The named row of each (live_mod_names: its server's sid), read from the lists of those
-      // servers, each list once: the mods share few such servers (the smallest sid with a name),
-      // and a look-up per mod through the view took each one's list apart with json_each
-      // (~8,000 mods on a first sight: ~0.1 s; a6_server_mod_lists.sql).
-      const at = stmt(
-        sqlite,
-        `SELECT j.key, f.server_sid FROM json_each(?) j JOIN live_mod_names f ON f.workshop_id = j.value`,
-      ).values(JSON.stringify(unnamed.map((i) => usage[i]![0]))) as [number, number][];
-      const bySid = new Map<number, number[]>();
-      for (const [k, sid] of at) {
-        const ks = bySid.get(sid);
-        if (ks) ks.push(k);
-        else bySid.set(sid, [k]);
-      }
-      if (bySid.size > 0) {
-        const lists = liveRepo.modListTexts(sqlite, [...bySid.keys()]);
-        // Each name found in the list's text (listName); a list it cannot read so is parsed whole
-        // (a steady scan's ~3,000 unnamed mods' lists parsed whole cost it ~30-60 ms).
-        for (const [sid, text] of lists) {
-          let named: Map<string, unknown> | null = null;
-          for (const k of bySid.get(sid)!) {
-            const i = unnamed[k]!;
-            const id = usage[i]![0];
-            let name: unknown = listName(text, id);
-            if (name === UNREAD) {
-              if (!named) {
-                named = new Map<string, unknown>();
-                for (const e of JSON.parse(text) as unknown[][]) named.set(String(e[0]), e[1]);
-              }
-              name = named.get(id);
-            }
-            if (name !== undefined && name !== null) rows[i]![1] = String(name);
-          }
-        }
-      }
-    }
+    const top = topOfUsage(usage, TOP_MODS);
+    const names = this.usageNames(
+      sqlite,
+      top.map((u) => u[0]),
+      catalog,
+    );
     stmt(sqlite, `DELETE FROM live_mod_usage`).run();
-    insertRows(sqlite, `INSERT INTO live_mod_usage (workshop_id, name, server_count, player_count, updated_at)`, 5, rows);
-    // The catalog's live stats read the usage as of this time and subtract what left the
-    // window since (src/features/catalog/repository.ts).
+    insertRows(
+      sqlite,
+      `INSERT INTO live_mod_usage (workshop_id, name, server_count, player_count, updated_at)`,
+      5,
+      top.map(([mod, servers, players], i) => [mod, names[i]!, servers, players, now]),
+    );
     this.setState(sqlite, "mod_usage_at", now);
     // The live snapshot holds the top of this table: move its generation (snapshot.ts).
     bumpServersGen(sqlite);
+  },
+
+  /**
+   * The names live_mod_usage gives `ids` (in their order): the catalog's name, through `catalog`;
+   * else the name of the mod's row with the smallest sid among those with one (live_mod_names,
+   * brought up to date first: it writes, so call it inside the caller's write transaction); else ''.
+   */
+  usageNames(sqlite: Database, ids: readonly string[], catalog: CatalogLookup = new CatalogLookup(sqlite)): string[] {
+    this.refreshModNames(sqlite);
+    const found = catalog.get(ids);
+    const names = ids.map((id) => found.get(id)?.name || "");
+    const unnamed: number[] = [];
+    for (let i = 0; i < names.length; i++) if (!names[i]) unnamed.push(i);
+    if (unnamed.length === 0) return names;
+    // The named row of each (live_mod_names: its server's sid), read from the lists of those
+    // servers, each list once: the mods share few such servers (the smallest sid with a name),
+    // and a look-up per mod through the view took each one's list apart with json_each
+    // (~8,000 mods on a first sight: ~0.1 s; a6_server_mod_lists.sql).
+    const at = stmt(
+      sqlite,
+      `SELECT j.key, f.server_sid FROM json_each(?) j JOIN live_mod_names f ON f.workshop_id = j.value`,
+    ).values(JSON.stringify(unnamed.map((i) => ids[i]!))) as [number, number][];
+    const bySid = new Map<number, number[]>();
+    for (const [k, sid] of at) {
+      const ks = bySid.get(sid);
+      if (ks) ks.push(k);
+      else bySid.set(sid, [k]);
+    }
+    if (bySid.size === 0) return names;
+    // Each name found in the list's text (listName); a list it cannot read so is parsed whole.
+    for (const [sid, text] of liveRepo.modListTexts(sqlite, [...bySid.keys()])) {
+      let named: Map<string, unknown> | null = null;
+      for (const k of bySid.get(sid)!) {
+        const i = unnamed[k]!;
+        const id = ids[i]!;
+        let name: unknown = listName(text, id);
+        if (name === UNREAD) {
+          if (!named) {
+            named = new Map<string, unknown>();
+            for (const e of JSON.parse(text) as unknown[][]) named.set(String(e[0]), e[1]);
+          }
+          name = named.get(id);
+        }
+        if (name !== undefined && name !== null) names[i] = String(name);
+      }
+    }
+    return names;
   },
 
   getState(sqlite: Database, key: string): number | null {

@@ -9,8 +9,9 @@ import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { createTestApp, TestClock, type TestApp } from "../../../test/helpers";
 import { generateBmServers, startFakeBattleMetrics, type FakeBattleMetrics } from "../../../test/fakes/battlemetrics";
 import { liveSql } from "../../../test/live-sql";
+import { modUsageSql, modUsageTopSql } from "../../../test/truth/live-sql";
 import { BattleMetricsClient } from "./battlemetrics";
-import { CatalogLookup, liveRepo } from "./repository";
+import { CatalogLookup, HOUR, liveRepo } from "./repository";
 import { runScan } from "./scan";
 
 describe("a scan's community points and catalog reads", () => {
@@ -32,14 +33,22 @@ describe("a scan's community points and catalog reads", () => {
     );
   const communityPoints = (time: number) =>
     q(`SELECT community_id, time, players, queue, servers FROM live_community_stats_raw WHERE time = ? ORDER BY community_id`, time);
-  /** Usage names as the old join read them: the catalog's name, else the named mod row with the smallest sid. */
-  const usageNamesBySql = () =>
-    q(
-      `SELECT u.workshop_id, coalesce(nullif(m.name, ''), (SELECT x.name FROM game_server_mods_by_sid x
-         WHERE x.workshop_id = u.workshop_id AND x.name != '' ORDER BY x.server_sid LIMIT 1), '') AS name
-       FROM live_mod_usage u LEFT JOIN mods m ON m.workshop_id = u.workshop_id ORDER BY u.workshop_id`,
+  /**
+   * Every used mod's name as live_mod_usage gives one (usageNames, through the connection's kept
+   * catalog lookup: what the scan names its top with), and as the old join read them (the
+   * catalog's name, else the named mod row with the smallest sid: modUsageSql).
+   */
+  const usageNames = () => {
+    const all = modUsageSql(t.deps.sqlite, clock.now() - HOUR);
+    const names = t.deps.sqlite.transaction(() => liveRepo.usageNames(t.deps.sqlite, all.map((u) => u.workshop_id)))();
+    return all.map((u, i) => ({ workshop_id: u.workshop_id, name: names[i] }));
+  };
+  const usageNamesBySql = () => modUsageSql(t.deps.sqlite, clock.now() - HOUR).map(({ workshop_id, name }) => ({ workshop_id, name }));
+  /** live_mod_usage is the top of SQLite's count, named so. */
+  const expectTopAsSql = () =>
+    expect(q(`SELECT workshop_id, name, server_count, player_count FROM live_mod_usage ORDER BY server_count DESC, workshop_id`)).toEqual(
+      modUsageTopSql(t.deps.sqlite),
     );
-  const usageNames = () => q(`SELECT workshop_id, name FROM live_mod_usage ORDER BY workshop_id`);
   /** Servers whose stored mod size is not the catalog's sum over their rows. */
   const wrongSizes = () =>
     q(
@@ -101,7 +110,11 @@ describe("a scan's community points and catalog reads", () => {
     expect(wrongSizes()).toEqual([]);
     expect(usageNames().length).toBeGreaterThan(100);
     expect(usageNames()).toEqual(usageNamesBySql());
-    const popular = q(`SELECT workshop_id FROM live_mod_usage ORDER BY server_count DESC, workshop_id LIMIT 40`).map((r) => r.workshop_id as string);
+    expectTopAsSql();
+    const popular = modUsageSql(t.deps.sqlite, clock.now() - HOUR)
+      .sort((a, b) => b.server_count - a.server_count || (a.workshop_id < b.workshop_id ? -1 : 1))
+      .slice(0, 40)
+      .map((r) => r.workshop_id);
     const inCatalog = popular.filter((id) => one(`SELECT 1 AS x FROM mods WHERE workshop_id = ?`, id));
     const notInCatalog = popular.filter((id) => !inCatalog.includes(id));
     expect(inCatalog.length).toBeGreaterThan(4);
@@ -122,14 +135,16 @@ describe("a scan's community points and catalog reads", () => {
       fake.setServers(servers(3 + round));
       await scan();
       expect(usageNames()).toEqual(usageNamesBySql());
+      expectTopAsSql();
       // The servers whose list changed this scan are sized from the catalog as it is now.
       const changed = q(`SELECT g.sid FROM game_servers g JOIN game_server_mod_events e ON e.server_sid = g.sid WHERE e.time = ?`, clock.now());
       expect(changed.length).toBeGreaterThan(5);
       const stale = new Set(wrongSizes().map((r) => r.sid));
       expect(changed.filter((r) => stale.has(r.sid))).toEqual([]);
     }
-    expect(one(`SELECT name FROM live_mod_usage WHERE workshop_id = ?`, inCatalog[0]!).name).toBe("Renamed in the catalog");
-    expect(one(`SELECT name FROM live_mod_usage WHERE workshop_id = ?`, notInCatalog[0]!).name).toBe("Newly crawled");
+    const named = new Map(usageNames().map((u) => [u.workshop_id, u.name]));
+    expect(named.get(inCatalog[0]!)).toBe("Renamed in the catalog");
+    expect(named.get(notInCatalog[0]!)).toBe("Newly crawled");
     // A scan's new servers too: one appears with the changed mods.
     const n = generateBmServers(121, { seed: 21, modPool: 300 });
     const fresh = n[120]!.attributes as any;
@@ -168,5 +183,6 @@ describe("a scan's community points and catalog reads", () => {
     // And the usage written by the roll-up's count names it so.
     sqlite.transaction(() => liveRepo.refreshModUsage(sqlite, clock.now()))();
     expect(usageNames()).toEqual(usageNamesBySql());
+    expectTopAsSql();
   });
 });

@@ -2,17 +2,18 @@
 // in with the per-row generation trigger set aside inside the scan's transaction, the trigger
 // comes back exactly as its migration made it (also when the write fails), and any later write
 // to game_server_mods, by any path, still moves the generation; the mod usage a scan counts from
-// its snapshot is the count SQLite makes; the snapshot's per-server mod-list cache sees raw writes.
+// its snapshot is the count SQLite makes, for every mod, and live_mod_usage is its top;
+// the snapshot's per-server mod-list cache sees raw writes.
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { createTestApp, TestClock, type TestApp } from "../../../test/helpers";
 import { generateBmServers, startFakeBattleMetrics, type FakeBattleMetrics } from "../../../test/fakes/battlemetrics";
-import { listServersSql } from "../../../test/truth/live-sql";
+import { listServersSql, modUsageSql, modUsageTopSql } from "../../../test/truth/live-sql";
 import { BattleMetricsClient } from "./battlemetrics";
 import { listQuery } from "./model";
-import { BULK_ROWS, liveRepo, SERVER_ROW_TRIGGERS, withoutRowTrigger, withoutServerTriggers } from "./repository";
+import { BULK_ROWS, HOUR, liveRepo, SERVER_ROW_TRIGGERS, TOP_MODS, withoutRowTrigger, withoutServerTriggers } from "./repository";
 import { runScan } from "./scan";
 import { listServers } from "./service";
-import { liveSnapshot } from "./snapshot";
+import { liveSnapshot, modUsageOf } from "./snapshot";
 import { liveSql } from "../../../test/live-sql";
 
 const TRIGGER = "game_server_mods_gen_ins";
@@ -24,8 +25,21 @@ describe("the scan's bulk insert and the live generation", () => {
   const { q, one, gen } = liveSql(() => t.deps.sqlite);
   const triggerSql = () => one(`SELECT sql FROM sqlite_schema WHERE type = 'trigger' AND name = ?`, TRIGGER)?.sql as string | undefined;
   const scan = () => runScan(t.deps, { client: new BattleMetricsClient({ baseUrl: fake.url, minIntervalMs: 0, sleep: async () => {} }) });
-  /** live_mod_usage as a scan left it, in a fixed order. */
-  const usage = () => q(`SELECT workshop_id, name, server_count, player_count, updated_at FROM live_mod_usage ORDER BY workshop_id`);
+  /** live_mod_usage as a scan left it (the top TOP_MODS), in its order. */
+  const usage = () => q(`SELECT workshop_id, name, server_count, player_count, updated_at FROM live_mod_usage ORDER BY server_count DESC, workshop_id`);
+  /**
+   * The table is the top of SQLite's count as of the scan (modUsageTopSql), and the snapshot the
+   * scan published counts every mod (not only the top) as SQLite does (modUsageSql).
+   */
+  const expectUsageAsSql = (step: string) => {
+    const now = clock.now();
+    expect({ step, top: usage() }).toEqual({ step, top: modUsageTopSql(t.deps.sqlite).map((u) => ({ ...u, updated_at: now })) });
+    const all = modUsageSql(t.deps.sqlite, now - HOUR);
+    expect(all.length).toBeGreaterThan(100);
+    const s = liveSnapshot(t.deps.sqlite, now);
+    const counted = all.map((u) => ({ workshop_id: u.workshop_id, ...modUsageOf(s, u.workshop_id, now - HOUR) }));
+    expect({ step, counted }).toEqual({ step, counted: all.map((u) => ({ workshop_id: u.workshop_id, servers: u.server_count, players: u.player_count })) });
+  };
 
   beforeAll(async () => {
     // 150 servers with ~40 mods each: a first sight of ~6,000 mod rows, past BULK_ROWS.
@@ -56,9 +70,10 @@ describe("the scan's bulk insert and the live generation", () => {
     const changes = q(`SELECT action, workshop_id FROM game_server_mod_changes WHERE server_sid = ? ORDER BY id`, s.sid);
     expect(changes).toEqual(mods.map((workshop_id) => ({ action: "added", workshop_id })));
     expect(s.mods_count).toBe(mods.length);
-    // The usage counted from the scan's snapshot is SQLite's count.
+    // The usage counted from the scan's snapshot is SQLite's count, and so is the roll-up's.
+    expectUsageAsSql("first sight");
     const byScan = usage();
-    expect(byScan.length).toBeGreaterThan(100);
+    expect(byScan.length).toBe(TOP_MODS);
     t.deps.sqlite.transaction(() => liveRepo.refreshModUsage(t.deps.sqlite, clock.now()))();
     expect(usage()).toEqual(byScan);
   });
@@ -163,8 +178,8 @@ describe("the scan's bulk insert and the live generation", () => {
     fake.setServers(servers);
     for (const step of ["steady", "unchanged"]) {
       await scan();
+      expectUsageAsSql(step);
       const byScan = usage();
-      expect(byScan.length).toBeGreaterThan(100);
       t.deps.sqlite.transaction(() => liveRepo.refreshModUsage(t.deps.sqlite, clock.now()))();
       expect({ step, usage: usage() }).toEqual({ step, usage: byScan });
       clock.advance(5 * 60_000);

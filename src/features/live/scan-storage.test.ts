@@ -2,16 +2,18 @@
 // - the changelog is one row per server and scan (game_server_mod_events); the migration moves
 //   the old rows in their order, the view game_server_mod_changes gives the old rows back, and
 //   GET /game-servers/:id/mod-changelog pages as the old `ORDER BY id DESC LIMIT OFFSET` did;
-// - the per-mod index of the mod rows is gone: live_mod_usage's name of a mod the catalog has no
-//   name for comes from live_mod_names, kept up to date from the servers whose mod list changed,
-//   and is the name the index gave (the named row with the smallest sid) after any kind of write.
+// - the per-mod index of the mod rows is gone: the usage's name of a mod the catalog has no
+//   name for (usageNames, which names live_mod_usage's top) comes from live_mod_names, kept up
+//   to date from the servers whose mod list changed, and is the name the index gave (the named
+//   row with the smallest sid) after any kind of write.
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { loadMigrations, openDatabase } from "../../db/client";
 import { createTestApp, TestClock, type TestApp } from "../../../test/helpers";
 import { generateBmServers, startFakeBattleMetrics, type FakeBattleMetrics } from "../../../test/fakes/battlemetrics";
 import { liveSql } from "../../../test/live-sql";
+import { modUsageSql, modUsageTopSql } from "../../../test/truth/live-sql";
 import { BattleMetricsClient } from "./battlemetrics";
-import { liveRepo } from "./repository";
+import { HOUR, liveRepo } from "./repository";
 import { runScan } from "./scan";
 import { modChangelog } from "./service";
 
@@ -66,14 +68,20 @@ describe("a first sight's storage against the old readers", () => {
   const { q, one } = liveSql(() => t.deps.sqlite);
   const scan = () => runScan(t.deps, { client: new BattleMetricsClient({ baseUrl: fake.url, minIntervalMs: 0, sleep: async () => {} }) });
   const refresh = () => t.deps.sqlite.transaction(() => liveRepo.refreshModUsage(t.deps.sqlite, clock.now()))();
-  /** live_mod_usage's names, and the names the per-mod index gave (the named row with the smallest sid). */
-  const names = () => q(`SELECT workshop_id, name FROM live_mod_usage ORDER BY workshop_id`);
-  const namesByIndex = () =>
-    q(
-      `SELECT u.workshop_id, coalesce(nullif(m.name, ''), (SELECT x.name FROM game_server_mods_by_sid x
-         WHERE x.workshop_id = u.workshop_id AND x.name != '' ORDER BY x.server_sid LIMIT 1), '') AS name
-       FROM live_mod_usage u LEFT JOIN mods m ON m.workshop_id = u.workshop_id ORDER BY u.workshop_id`,
+  /**
+   * Every used mod's name as live_mod_usage gives one (usageNames, which brings live_mod_names up
+   * to date first), and the names the per-mod index gave (the named row with the smallest sid:
+   * modUsageSql); and after each usage count (`refresh`, a scan) the table is the top of SQLite's.
+   */
+  const names = () => {
+    const all = modUsageSql(t.deps.sqlite, clock.now() - HOUR);
+    const got = t.deps.sqlite.transaction(() => liveRepo.usageNames(t.deps.sqlite, all.map((u) => u.workshop_id)))();
+    expect(q(`SELECT workshop_id, name, server_count, player_count FROM live_mod_usage ORDER BY server_count DESC, workshop_id`)).toEqual(
+      modUsageTopSql(t.deps.sqlite),
     );
+    return all.map((u, i) => ({ workshop_id: u.workshop_id, name: got[i] }));
+  };
+  const namesByIndex = () => modUsageSql(t.deps.sqlite, clock.now() - HOUR).map(({ workshop_id, name }) => ({ workshop_id, name }));
   /**
    * The changelog pages as the old table answered them: `ORDER BY id DESC LIMIT ? OFFSET ?` and
    * count(*) (the server's rows read once newest first through the view, then cut into pages).
@@ -118,8 +126,11 @@ describe("a first sight's storage against the old readers", () => {
     refresh();
     expect(names()).toEqual(namesByIndex());
     // The row a mod's name came from loses its name, then goes; a lower sid gains the mod.
-    const mod = one(`SELECT u.workshop_id FROM live_mod_usage u LEFT JOIN mods m ON m.workshop_id = u.workshop_id
-      WHERE coalesce(m.name, '') = '' ORDER BY u.server_count DESC, u.workshop_id LIMIT 1`).workshop_id as string;
+    const catalogNamed = new Set(q(`SELECT workshop_id FROM mods WHERE name != ''`).map((r) => r.workshop_id as string));
+    const mod = modUsageSql(t.deps.sqlite, clock.now() - HOUR)
+      .filter((u) => !catalogNamed.has(u.workshop_id))
+      .sort((a, b) => b.server_count - a.server_count || (a.workshop_id < b.workshop_id ? -1 : 1))[0]!.workshop_id;
+    const nameOf = () => names().find((u) => u.workshop_id === mod)?.name;
     const first = () => one(`SELECT server_sid FROM game_server_mods_by_sid WHERE workshop_id = ? AND name != '' ORDER BY server_sid LIMIT 1`, mod);
     let sid = first().server_sid as number;
     t.deps.sqlite.query(`UPDATE game_server_mods_by_sid SET name = '' WHERE server_sid = ? AND workshop_id = ?`).run(sid, mod);
@@ -134,12 +145,12 @@ describe("a first sight's storage against the old readers", () => {
     t.deps.sqlite.query(`INSERT INTO game_server_mods_by_sid (server_sid, workshop_id, name, position) VALUES (?, ?, 'Lower', 500)`).run(lower, mod);
     refresh();
     expect(names()).toEqual(namesByIndex());
-    expect(one(`SELECT name FROM live_mod_usage WHERE workshop_id = ?`, mod).name).toBe("Lower");
+    expect(nameOf()).toBe("Lower");
     // Through the view, and a server deleted with its rows (the cascade).
     const server = one(`SELECT id FROM game_servers WHERE sid = ?`, lower).id as string;
     t.deps.sqlite.query(`UPDATE game_server_mods SET name = 'Renamed' WHERE server_id = ? AND workshop_id = ?`).run(server, mod);
     refresh();
-    expect(one(`SELECT name FROM live_mod_usage WHERE workshop_id = ?`, mod).name).toBe("Renamed");
+    expect(nameOf()).toBe("Renamed");
     t.deps.sqlite.query(`DELETE FROM game_servers WHERE id = ?`).run(server);
     refresh();
     expect(names()).toEqual(namesByIndex());

@@ -77,7 +77,7 @@ describe("live scan", () => {
     const jobs = q(`SELECT payload FROM jobs WHERE type = 'scrape.detail'`).map((j) => JSON.parse(j.payload).workshop_id).sort();
     expect(jobs).toEqual(["591AF5BDA9F7CE8B", "5965550F24A0C152", "5AAAC70D754245DD", "60ED7C6D9A8C4B21"]);
 
-    // Per-mod usage for top-mods and the catalog.
+    // The per-mod usage's top (top-mods): here every mod used, fewer than ten.
     expect(one(`SELECT server_count, player_count FROM live_mod_usage WHERE workshop_id = '5965550F24A0C152'`)).toEqual({
       server_count: 2,
       player_count: 76,

@@ -18,6 +18,7 @@
 // candidates, flag values, tags, player and size bounds), then walks the order of its sort and
 // stops after offset + limit matches (or sorts the positions of a few matches).
 import { BytesLru } from "../../shared/bytes-lru";
+import { binaryCompare } from "../../shared/binary-order";
 import { NAME_END, nameHolds, parseServerSearch } from "./search";
 import type { Database } from "bun:sqlite";
 import type { ListQuery, ServerEntry } from "./model";
@@ -141,9 +142,10 @@ const readTopMods = (sqlite: Database) =>
 
 /**
  * For a scan, inside its transaction after its writes (this connection reads them): builds the
- * snapshot of the scan and refreshes live_mod_usage from it — servers seen in the hour before
+ * snapshot of the scan and counts every mod's usage from it — servers seen in the hour before
  * `usageAt` running each mod, and their players, the same count `liveRepo.refreshModUsage` makes
- * from SQLite — so the ~400,000 (server, mod) pairs are read once for both, not twice. Its
+ * from SQLite — so the ~400,000 (server, mod) pairs are read once, and writes the top of it
+ * (live_mod_usage: GET /stats/top-mods; every other mod's numbers are read from the snapshot). Its
  * generation and top mods are read after that last write, so it is exactly the state the commit
  * makes; publish it (publishLiveSnapshot) once the transaction has committed.
  */
@@ -421,7 +423,7 @@ export function sortOrders(rows: readonly Row[]): Record<ListQuery["sort_by"], I
   // Each row's name rank (equal folded names share one).
   const byName = new Int32Array(n);
   for (let i = 0; i < n; i++) byName[i] = i;
-  const cmpText = high ? codePointCompare : (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
+  const cmpText = high ? binaryCompare : (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
   byName.sort((a, b) => cmpText(names[a]!, names[b]!) || a - b);
   const nameRank = new Int32Array(n);
   for (let k = 1; k < n; k++) nameRank[byName[k]!] = names[byName[k]!] === names[byName[k - 1]!] ? nameRank[byName[k - 1]!]! : k;
@@ -440,23 +442,6 @@ export function sortOrders(rows: readonly Row[]): Record<ListQuery["sort_by"], I
     name_asc: sorted((a, b) => nameRank[a]! - nameRank[b]! || a - b),
     name_desc: sorted((a, b) => nameRank[b]! - nameRank[a]! || a - b),
   };
-}
-
-/** Strings in code point order (UTF-8's byte order), where `<` compares UTF-16 code units. */
-function codePointCompare(a: string, b: string): number {
-  const n = Math.min(a.length, b.length);
-  for (let k = 0; k < n; k++) {
-    let x = a.charCodeAt(k);
-    let y = b.charCodeAt(k);
-    if (x === y) continue;
-    // Surrogates (a code point above U+FFFF) come after U+E000-U+FFFF in code point order.
-    if (x >= 0xd800 && y >= 0xd800) {
-      x = x >= 0xe000 ? x - 0x800 : x + 0x2000;
-      y = y >= 0xe000 ? y - 0x800 : y + 0x2000;
-    }
-    return x - y;
-  }
-  return a.length - b.length;
 }
 
 export function buildSnapshot(sqlite: Database, now: number, known?: KnownLists): LiveSnapshot {

@@ -3,7 +3,7 @@
 // and communities) are WITHOUT ROWID tables in src/db/custom/40_live_stats.sql, because
 // drizzle-kit cannot express WITHOUT ROWID and those tables hold ~17 M rows a year.
 //
-// The catalog reads `live_mod_usage` (precomputed per scan) for its mod live stats; the growth
+// `live_mod_usage` is the top of each scan's mod usage count (GET /stats/top-mods); the growth
 // job reads `game_servers` (sid, player_count, last_seen_at) and `game_server_mods_by_sid`.
 import { sqliteTable, text, integer, real, primaryKey, index, uniqueIndex } from "drizzle-orm/sqlite-core";
 import { communities } from "../lists/tables";
@@ -115,7 +115,12 @@ export const gameServerModChanges = sqliteTable(
   (t) => [index("game_server_mod_changes_server_idx").on(t.server_sid, t.id)],
 );
 
-/** Precomputed per scan: servers online in the last hour using each mod, and their players. */
+/**
+ * The top 10 (TOP_MODS) of each usage count (a scan's, the roll-up's): the mods run by the most
+ * servers seen in the hour before it, with their players and names (repository writeModUsage).
+ * Every other mod's numbers are counted in the live snapshot; until issue 29 round 12 this held a
+ * row for every used mod, which nothing read past the top.
+ */
 export const liveModUsage = sqliteTable(
   "live_mod_usage",
   {
