@@ -10,6 +10,7 @@ import { liveSql } from "../../../test/live-sql";
 import { BattleMetricsClient } from "./battlemetrics";
 import { runScan } from "./scan";
 import { modChangelog } from "./service";
+import { liveRepo } from "./repository";
 
 type Reported = { modId: string; name?: string; version?: string };
 type Change = [action: string, workshop_id: string, mod_name: string, old_version: string | null, new_version: string | null, size_bytes: number | null];
@@ -176,5 +177,51 @@ describe("a first sighting held by reference", () => {
     const touched = new Set([...changed.map((i) => serverOf(servers[i]!.id).sid), a.sid, b.sid, c.sid, d.sid, e.sid, serverOf(servers[named]!.id).sid]);
     const untouched = Object.keys(before).map(Number).filter((sid) => !touched.has(sid));
     expect(byReference()).toBe(untouched.length);
+  });
+  test("the scan's own full form and read of the lists are the trigger's and the view's, for lists of any shape", () => {
+    const sqlite = t.deps.sqlite;
+    // Six stored servers: their lists set by raw SQL (after their own first sightings are out of
+    // the way, so no trigger writes), then each given a first sighting by reference.
+    const sids = q(`SELECT sid FROM game_servers ORDER BY sid LIMIT 7`).map((r) => r.sid as number);
+    const lists = [
+      [["5A00000000000A01", "One", "1.0", 0], ["5A00000000000A02", "Two", null, 1], ["5A00000000000A03", "", "3", 2]],
+      [["5A00000000000A01", "Ünïcode \"quoted\" \u0001", "1", 0]],
+      [["5A00000000000A01", null, 2, 0], ["5A00000000000A03", "Three", "1", 1, "extra"]],
+      [["5A00000000000A04", "Four", true, 0], ["5A00000000000A05", ["nested"], { v: 1 }, 1.5]],
+      [["5A00000000000A06", "Six", "6", 0], ["5A00000000000A06", "Again", "7", 1]],
+      { a: ["5A00000000000A07", "Object", null, 0] },
+      [],
+    ];
+    const sizes = ["[1, null, 3]", "[5000000000]", "[4, 5]", "[6]", "[]", "[7]", "[]"];
+    for (const [i, sid] of sids.entries()) {
+      sqlite.query(`UPDATE game_server_mod_events SET first_sizes = NULL WHERE server_sid = ?`).run(sid);
+      sqlite.query(`INSERT OR REPLACE INTO game_server_mod_lists (server_sid, mods) VALUES (?, ?)`).run(sid, JSON.stringify(lists[i]));
+      sqlite.query(`INSERT INTO game_server_mod_events (server_sid, time, n, changes, first_sizes) VALUES (?, 1, 1, '[]', ?)`).run(sid, sizes[i]!);
+    }
+    // One more, on the first list, whose sizes are not sizes: left to the trigger.
+    sqlite.query(`INSERT INTO game_server_mod_events (server_sid, time, n, changes, first_sizes) VALUES (?, 2, 1, '[]', '["x"]')`).run(sids[0]!);
+    // The lists as read here are the view's rows, in the view's order, for every shape.
+    const stored = liveRepo.currentLists(sqlite, sids);
+    expect([...stored.parsed].sort()).toEqual([sids[0], sids[1], sids[4], sids[6]].sort());
+    for (const sid of sids) expect({ sid, mods: stored.bySid.get(sid) ?? [] }).toEqual({ sid, mods: liveRepo.currentMods(sqlite, [sid]) });
+    // The full form written here is what the view the triggers read gives, row by row.
+    const byReference = () => q(`SELECT id, server_sid, first_sizes FROM game_server_mod_events WHERE time IN (1, 2) AND first_sizes IS NOT NULL ORDER BY id`);
+    const rows = byReference();
+    expect(rows.length).toBe(8);
+    const want = new Map(rows.map((r) => [r.id as number, one(`SELECT changes FROM game_server_mod_first_changes WHERE id = ?`, r.id).changes as string]));
+    sqlite.transaction(() => liveRepo.firstSightingsInFull(sqlite, stored, sids))();
+    const left = byReference();
+    // Left by reference: the lists of other shapes, and the row whose sizes are not sizes.
+    expect(left.map((r) => r.server_sid).sort()).toEqual([sids[0], sids[2], sids[3], sids[5]].sort());
+    for (const r of rows) {
+      if (left.some((l) => l.id === r.id)) continue;
+      const row = one(`SELECT changes, first_sizes FROM game_server_mod_events WHERE id = ?`, r.id);
+      expect(row.first_sizes).toBeNull();
+      expect({ id: r.id, changes: JSON.parse(row.changes) }).toEqual({ id: r.id, changes: JSON.parse(want.get(r.id as number)!) });
+    }
+    // The trigger writes the rest when the lists change, and every row then reads as it did.
+    for (const sid of sids) sqlite.query(`UPDATE game_server_mod_lists SET mods = '[]' WHERE server_sid = ?`).run(sid);
+    expect(byReference()).toEqual([]);
+    for (const r of rows) expect(JSON.parse(one(`SELECT changes FROM game_server_mod_events WHERE id = ?`, r.id).changes)).toEqual(JSON.parse(want.get(r.id as number)!));
   });
 });

@@ -57,6 +57,12 @@ export interface CurrentMod {
   position: number;
 }
 
+/** Servers' stored mod lists (liveRepo.currentLists): the view's rows by sid, in each list's order; `parsed`: the sids whose text was read as the scan writes lists. */
+export interface StoredLists {
+  bySid: Map<number, CurrentMod[]>;
+  parsed: Set<number>;
+}
+
 /**
  * What a scan writes of a reported server to its row (insertServer, updateServer): the source's
  * fields as the row stores them (flags as 0/1, tags as one string), and `now`, the scan's time.
@@ -291,6 +297,40 @@ export type ModEvent =
   | [sid: number, time: number, changes: ChangeEntry[]]
   | [sid: number, time: number, changes: null, n: number, sizes: (number | null)[]];
 
+/** A list's text as its entries when every one is [string, string, string or null, number] (what the scan and the views write), else null. */
+function scanShapedList(text: string): [string, string, string | null, number][] | null {
+  let v: unknown;
+  try {
+    v = JSON.parse(text);
+  } catch {
+    return null;
+  }
+  if (!Array.isArray(v)) return null;
+  for (const e of v) {
+    if (
+      !Array.isArray(e) ||
+      e.length !== 4 ||
+      typeof e[0] !== "string" ||
+      typeof e[1] !== "string" ||
+      (e[2] !== null && typeof e[2] !== "string") ||
+      typeof e[3] !== "number"
+    )
+      return null;
+  }
+  return v as [string, string, string | null, number][];
+}
+
+/** A first sighting's first_sizes as its sizes when it is an array of numbers and nulls (what the scan writes), else null. */
+function sizesOf(text: string): (number | null)[] | null {
+  let v: unknown;
+  try {
+    v = JSON.parse(text);
+  } catch {
+    return null;
+  }
+  return Array.isArray(v) && v.every((x) => x === null || typeof x === "number") ? (v as (number | null)[]) : null;
+}
+
 export const liveRepo = {
   /** The game_server_mod_lists rows of these servers, as [sid, text] (a server without a list has none). */
   modListTexts(sqlite: Database, sids: readonly number[]): [number, string][] {
@@ -453,6 +493,74 @@ export const liveRepo = {
       `SELECT server_sid, workshop_id, name, version, position FROM game_server_mods_by_sid
        WHERE server_sid IN (SELECT value FROM json_each(?))`,
     ).all(JSON.stringify(serverSids)) as CurrentMod[];
+  },
+
+  /**
+   * The stored mod lists of these servers, each in its stored order: the rows the view
+   * game_server_mods_by_sid gives (currentMods), by sid (a server without a list has none). A
+   * list whose every entry has the shape the scan and the views write ([id, name, version or
+   * null, position]) is parsed here from its text; through the view (json_each) the same read
+   * cost ~2.5× (docs/performance.md "Round 12, scan"). Any other text goes through the view,
+   * so the values are the view's (`->>`) in every case; `parsed` holds the sids read here.
+   */
+  currentLists(sqlite: Database, serverSids: readonly number[]): StoredLists {
+    const out = new Map<number, CurrentMod[]>();
+    const parsed = new Set<number>();
+    if (serverSids.length === 0) return { bySid: out, parsed };
+    const other: number[] = [];
+    for (const [sid, text] of this.modListTexts(sqlite, serverSids)) {
+      const entries = scanShapedList(text);
+      if (!entries) {
+        other.push(sid);
+        continue;
+      }
+      parsed.add(sid);
+      const mods: CurrentMod[] = new Array(entries.length);
+      for (let k = 0; k < entries.length; k++) {
+        const e = entries[k]!;
+        mods[k] = { server_sid: sid, workshop_id: e[0], name: e[1], version: e[2], position: e[3] };
+      }
+      out.set(sid, mods);
+    }
+    if (other.length > 0) {
+      for (const m of this.currentMods(sqlite, other)) {
+        const mods = out.get(m.server_sid);
+        if (mods) mods.push(m);
+        else out.set(m.server_sid, [m]);
+      }
+    }
+    return { bySid: out, parsed };
+  },
+
+  /**
+   * Before a scan rewrites (or deletes) the mod lists of these servers: their first sightings
+   * still held by reference (a7_first_sight_changelog.sql) are written in full from `lists` (the
+   * lists as stored, currentLists), which is what the list's update or delete trigger would write
+   * from the view game_server_mod_first_changes: [`added`, id, name, null, version, size] for each
+   * entry in the list's order, the size the row's first_sizes at that index. The trigger then
+   * finds none left. Its json_each and json_group_array cost ~90-150 µs a server (a scan right
+   * after a first sight meets ~250 of them, docs/performance.md "Round 12, scan"). Only the lists
+   * currentLists parsed itself (`stored.parsed`: arrays of the scan's entries, where the view's
+   * index of an entry is its place) are written so; a list of another shape, or a row whose
+   * first_sizes is not an array of sizes, is left to the trigger.
+   */
+  firstSightingsInFull(sqlite: Database, stored: StoredLists, rewritten: readonly number[]) {
+    const sids = rewritten.filter((sid) => stored.parsed.has(sid));
+    if (sids.length === 0) return;
+    const rows = stmt(
+      sqlite,
+      `SELECT id, server_sid, first_sizes FROM game_server_mod_events
+       WHERE server_sid IN (SELECT value FROM json_each(?)) AND first_sizes IS NOT NULL`,
+    ).values(JSON.stringify(sids)) as [number, number, string][];
+    if (rows.length === 0) return;
+    const full = stmt(sqlite, `UPDATE game_server_mod_events SET first_sizes = NULL, changes = ? WHERE id = ?`);
+    for (const [id, sid, first] of rows) {
+      const sizes = sizesOf(first);
+      if (!sizes) continue;
+      const mods = stored.bySid.get(sid)!;
+      const changes = mods.map((m, k) => ["added", m.workshop_id, m.name, null, m.version, sizes[k] ?? null]);
+      full.run(JSON.stringify(changes), id);
+    }
   },
 
   setModSummary(sqlite: Database, id: string, count: number, size: number, hash: string) {

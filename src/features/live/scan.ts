@@ -110,13 +110,15 @@ export function processPage(deps: Pick<Deps, "sqlite">, servers: LiveServer[], s
         if (e) oldSids.push(e.sid);
         for (const m of s.mods) ids.add(m.workshop_id);
       });
-      if (oldSids.length > 0) {
-        for (const m of liveRepo.currentMods(sqlite, oldSids)) {
-          let per = current.get(m.server_sid);
-          if (!per) current.set(m.server_sid, (per = new Map()));
+      // The changed servers' lists as stored, in their order (kept for their first sightings, below).
+      const stored = liveRepo.currentLists(sqlite, oldSids);
+      for (const [sid, mods] of stored.bySid) {
+        const per = new Map<string, CurrentMod>();
+        for (const m of mods) {
           per.set(m.workshop_id, m);
           ids.add(m.workshop_id);
         }
+        current.set(sid, per);
       }
       // The catalog's rows through the scan's lookup: an id met on an earlier page (or, while the
       // catalog has not changed, in an earlier scan) is not read again (CatalogLookup).
@@ -211,6 +213,8 @@ export function processPage(deps: Pick<Deps, "sqlite">, servers: LiveServer[], s
 
       // Mod diffs for servers whose list changed (or that are new).
       const { modLists, events } = state;
+      /** Known servers whose stored list this scan rewrites or deletes (writeModRows). */
+      const rewritten: number[] = [];
       for (const c of changed) {
         if (c.isNew && firstSighting(c, catalog, state, unknown)) continue;
         const old = current.get(c.sid) ?? new Map<string, CurrentMod>();
@@ -246,10 +250,16 @@ export function processPage(deps: Pick<Deps, "sqlite">, servers: LiveServer[], s
           changes.push(["removed", o.workshop_id, o.name || (cat?.name ?? ""), o.version, null, cat?.size_bytes ?? null]);
           state.modChanges++;
         }
-        if (dirty) modLists.push([c.sid, entries]);
+        if (dirty) {
+          modLists.push([c.sid, entries]);
+          if (!c.isNew) rewritten.push(c.sid);
+        }
         if (changes.length > 0) events.push([c.sid, time, changes]);
         if (!c.isNew) liveRepo.setModSummary(sqlite, c.id, c.server.mods.length, sizeOf(c.server.mods), c.hash);
       }
+      // Their first sightings still held by reference, written in full from the lists as stored
+      // before writeModRows changes them (what the lists' triggers would do, at a fraction of the cost).
+      liveRepo.firstSightingsInFull(sqlite, stored, rewritten);
     })
     .immediate();
   return unknown;
