@@ -64,12 +64,13 @@ export interface LiveSnapshot {
    * Mod usage (GET /mods/:id/servers, the usage numbers of /mods/:id/stats and its metrics):
    * every server seen within the window, online or not (a server the last scan missed still
    * counts until its last sighting is an hour old), in that endpoint's order (players, name
-   * NOCASE, id, as SQLite orders them); for each, its last sighting, players and answer JSON.
+   * NOCASE, id, as SQLite orders them); for each, its last sighting, players and row (an online
+   * one's is its row in `rows`), whose answer JSON is made on first use (usageJson).
    */
   usage: {
     seen: Float64Array;
     players: Int32Array;
-    json: readonly string[];
+    rows: readonly ServerBaseRow[];
     /** workshop id → positions (ascending) of the servers running it. */
     byMod: ReadonlyMap<string, Int32Array>;
   };
@@ -472,33 +473,45 @@ export function buildSnapshot(sqlite: Database, now: number, known?: KnownLists)
         orders[sort] = a;
       }
     }
-    // Every server seen within the window, online or not, in /mods/:id/servers's order.
+    // Every server seen within the window, online or not, in /mods/:id/servers's order: its sid
+    // and whether it is online (then its row is one of `rows`, read above); the columns of the
+    // others (the few a steady scan saw go since the last; a first sight's vanished servers) are
+    // read apart. Reading every one's columns again cost a steady scan ~10 ms and 5,000 objects.
     const recent = `FROM game_servers g INDEXED BY game_servers_seen_idx WHERE g.last_seen_at >= $cut`;
-    const used = stmt(
+    const usedOrder = stmt(
+      sqlite,
+      `SELECT g.sid, g.online IS 1 ${recent} ORDER BY g.player_count DESC, g.name COLLATE NOCASE, g.id`,
+    ).values({ cut }) as [number, number][];
+    const gone = new Map<number, ServerBaseRow>();
+    for (const r of stmt(
       sqlite,
       `SELECT g.sid, g.id, g.name, g.host_address, g.player_count, g.player_count_limit, g.queue_players_count, g.scenario_name,
          g.game_version, g.password_protected, g.official, g.last_seen_at
-       ${recent} ORDER BY g.player_count DESC, g.name COLLATE NOCASE, g.id`,
-    ).all({ cut }) as (ServerBaseRow & { sid: number })[];
+       ${recent} AND g.online IS NOT 1`,
+    ).all({ cut }) as (ServerBaseRow & { sid: number })[])
+      gone.set(r.sid, r);
+    const used: ServerBaseRow[] = new Array(usedOrder.length);
     // sid → position in rows / in the usage order (+1; 0: not held), as arrays: ~400,000 pairs
     // are placed below, and an array read is several times cheaper than a Map lookup.
     let maxSid = 0;
-    for (const r of used) if (r.sid > maxSid) maxSid = r.sid;
+    for (const [sid] of usedOrder) if (sid > maxSid) maxSid = sid;
     // The scan numbers new servers max + 1, so sids are dense; sids far apart (raw SQL, a test's
     // random ones) go through a Map to slots instead of arrays as long as the largest sid.
-    const slots = maxSid > 4 * used.length + 65_536 ? new Map(used.map((r, i) => [r.sid, i + 1])) : null;
+    const slots = maxSid > 4 * usedOrder.length + 65_536 ? new Map(usedOrder.map(([sid], i) => [sid, i + 1])) : null;
     const slot = slots ? (sid: number) => slots.get(sid) ?? -1 : (sid: number) => sid;
-    const size = slots ? used.length + 1 : maxSid + 1;
+    const size = slots ? usedOrder.length + 1 : maxSid + 1;
     const usedAt = new Int32Array(size);
     const rowAt = new Int32Array(size);
-    const seen = new Float64Array(used.length);
-    const players = new Int32Array(used.length);
-    const usedJson = used.map((r, i) => {
-      usedAt[slot(r.sid)] = i + 1;
+    const seen = new Float64Array(usedOrder.length);
+    const players = new Int32Array(usedOrder.length);
+    for (let i = 0; i < usedOrder.length; i++) {
+      const [sid, online] = usedOrder[i]!;
+      const r = online ? rows[bySid.get(sid)!]! : gone.get(sid)!;
+      used[i] = r;
+      usedAt[slot(sid)] = i + 1;
       seen[i] = r.last_seen_at;
       players[i] = r.player_count;
-      return JSON.stringify(serverBase(r));
-    });
+    }
     for (const [sid, i] of bySid) {
       const k = slot(sid);
       if (k >= 0 && k < size) rowAt[k] = i + 1;
@@ -512,17 +525,16 @@ export function buildSnapshot(sqlite: Database, now: number, known?: KnownLists)
     for (let i = 0; i < rows.length; i++) entryBytes.write(json[i]!, entryAt[i]!, "utf8");
     const topMods = readTopMods(sqlite);
     const tags = rows.map((r) => asciiLower(r.tags));
-    // Rough: a row and its entry ~ 1.2 KB of strings and objects; 2 bytes a character of JSON;
-    // 4 bytes an order slot or mod index entry; ~100 B a map key; and the mod-list cache
-    // kept for the next build (modIndex).
-    const chars = usedJson.reduce((n, j) => n + j.length, 0);
-    const bytes = rows.length * 1200 + used.length * 20 + chars * 2 + entryBytes.byteLength + rows.length * 4 + SERVER_SORTS.length * rows.length * 4 + modInts * 4 + (byMod.size + usedByMod.size) * 100 + cacheBytes;
+    // Rough: a row and its entry ~ 1.2 KB of strings and objects; an offline server's row ~600 B;
+    // its usage JSON (made as asked) ~250 characters; 4 bytes an order slot or mod index entry;
+    // ~100 B a map key; and the mod-list cache kept for the next build (modIndex).
+    const bytes = rows.length * 1200 + gone.size * 600 + used.length * (20 + 250 * 2) + entryBytes.byteLength + rows.length * 4 + SERVER_SORTS.length * rows.length * 4 + modInts * 4 + (byMod.size + usedByMod.size) * 100 + cacheBytes;
     const snapshot: LiveSnapshot = Object.freeze({
       gen,
       cut,
       builtAt: now,
       buildMs: performance.now() - t0,
-      // Each row frozen; the long arrays (rows, tags, usage JSON) are readonly by their types only:
+      // Each row frozen; the long arrays (rows, tags, the usage's rows) are readonly by their types only:
       // freezing an array of thousands moves it to JavaScriptCore's slow storage, ~5-9 ms a build
       // for 10,000 elements and every later element read ~10x dearer (docs/performance.md
       // "Round 11, scan").
@@ -534,7 +546,7 @@ export function buildSnapshot(sqlite: Database, now: number, known?: KnownLists)
       byMod,
       byId: index,
       topMods: Object.freeze(topMods),
-      usage: Object.freeze({ seen, players, json: usedJson, byMod: usedByMod }),
+      usage: Object.freeze({ seen, players, rows: used, byMod: usedByMod }),
       modLists: lists,
       bytes,
     });
@@ -1119,8 +1131,20 @@ export function modUsageOf(s: LiveSnapshot, workshopId: string, since: number): 
   return { servers, players };
 }
 
+/**
+ * Each usage position's answer JSON (serverBase), made the first time a request needs it and
+ * kept with the snapshot's usage: a scan no longer serialises ~5,000-10,000 servers for it
+ * (docs/performance.md "Round 12, scan"); a popular mod's first request makes its servers'.
+ */
+const usageJsons = new WeakMap<LiveSnapshot["usage"], (string | undefined)[]>();
+function usageJson(usage: LiveSnapshot["usage"], i: number): string {
+  let json = usageJsons.get(usage);
+  if (!json) usageJsons.set(usage, (json = new Array(usage.rows.length)));
+  return (json[i] ??= JSON.stringify(serverBase(usage.rows[i]!)));
+}
+
 /** GET /mods/:id/servers as JSON text: the servers seen since `since` that run the mod, most players first. */
 export function modServersJson(s: LiveSnapshot, workshopId: string, since: number): string {
   const at = usedBy(s, workshopId, since);
-  return "[" + at.map((i) => s.usage.json[i]!).join(",") + "]";
+  return "[" + at.map((i) => usageJson(s.usage, i)).join(",") + "]";
 }
