@@ -23,7 +23,7 @@ import { createDeps } from "../src/runtime";
 import { createApp } from "../src/app";
 import { createMemoryLogger } from "../src/shared/log";
 import { BattleMetricsClient, bmPageSchema, bmServerSchema, firstPageUrl, normaliseServer, readPage, readServer, type LiveServer } from "../src/features/live/battlemetrics";
-import { finishScan, newServersLists, newServersNames, processPage, queueScrapes, runScan, SCAN_PAGE_CACHE_MB, ScanState, writeModRows } from "../src/features/live/scan";
+import { finishScan, newServersLists, writtenListsNames, processPage, queueScrapes, runScan, SCAN_PAGE_CACHE_MB, ScanState, writeModRows } from "../src/features/live/scan";
 import { withPageCache } from "../src/db/client";
 import { liveRepo, withoutServerTriggers } from "../src/features/live/repository";
 import { publishLiveSnapshot, snapshotWithUsage, type LiveSnapshot } from "../src/features/live/snapshot";
@@ -166,7 +166,7 @@ async function phases(): Promise<Record<string, number>[]> {
     const unknown: string[] = [];
     let snapshot!: LiveSnapshot;
     let known!: ReturnType<typeof newServersLists>;
-    let names!: ReturnType<typeof newServersNames>;
+    let names!: ReturnType<typeof writtenListsNames>;
     // As runScan: the page cache grows for the scan's writes (withPageCache).
     withPageCache(sqlite, SCAN_PAGE_CACHE_MB, () =>
       sqlite
@@ -177,7 +177,7 @@ async function phases(): Promise<Record<string, number>[]> {
           withoutServerTriggers(sqlite, () => {
             for (const servers of pages) unknown.push(...processPage(deps, servers, state));
             known = newServersLists(state);
-            names = newServersNames(state);
+            names = writtenListsNames(state);
             writeModRows(deps, state);
             p["servers, raw points, mod diffs"] = cpuMs(t);
             t = process.cpuUsage();

@@ -96,9 +96,10 @@ export type ServerRow = Omit<
 > & { password_protected: number; official: number; online: number };
 
 /**
- * Servers whose mod rows the caller wrote in its open transaction and holds in memory (a scan's
- * new servers): their sids, and for every workshop id among their rows with a name the smallest
- * such sid (refreshModNames takes these instead of reading the rows back).
+ * Servers whose mod lists the caller wrote in its open transaction and holds in memory (the lists
+ * a scan wrote: new servers' and changed ones'): their sids, and for every workshop id among
+ * their rows with a name the smallest such sid (refreshModNames takes these instead of reading
+ * the rows back).
  */
 export interface KnownNames {
   sids: Set<number>;
@@ -648,7 +649,7 @@ export const liveRepo = {
    * take away the row a mod's entry names, and only then is that mod counted again from all rows
    * (one pass over the table). A first sight: the ~5,000 new servers' ~200,000 rows by their
    * primary key, instead of ~200,000 index entries written at random places; with `known` (a
-   * scan's new servers, whose rows it wrote from memory in this transaction) those servers' rows
+   * scan's new and changed lists, which it wrote from memory in this transaction) those servers' rows
    * are not read back: their smallest named sid per mod is given.
    */
   refreshModNames(sqlite: Database, known?: KnownNames) {

@@ -166,6 +166,26 @@ describe("a first sight's storage against the old readers", () => {
       await scan();
       expect(names()).toEqual(namesByIndex());
     }
+    // A known server's changed list gains a mod the catalog has no name for, which servers with
+    // larger sids name otherwise: the server has the smallest sid of all, so its name is the mod's.
+    clock.advance(5 * 60_000);
+    const servers = generateBmServers(120, { seed: 11, modPool: 300 });
+    const sidOf = (s: (typeof servers)[number]) => {
+      const a = s.attributes as any;
+      return one(`SELECT sid FROM game_servers WHERE host_address = ?`, `${a.ip}:${a.port}`)?.sid as number | undefined;
+    };
+    const lowest = servers.filter((s) => sidOf(s) !== undefined).sort((x, y) => sidOf(x)! - sidOf(y)!)[0]!;
+    expect(sidOf(lowest)).toBe(one(`SELECT min(sid) AS sid FROM game_servers`).sid);
+    const reported = (lowest.attributes as any).details.reforger.mods as { modId: string; name: string; version: string }[];
+    const gained = modUsageSql(t.deps.sqlite, clock.now() - HOUR).find(
+      (u) => !catalogNamed.has(u.workshop_id) && u.name !== "" && u.server_count >= 2 && !reported.some((m) => m.modId === u.workshop_id),
+    )!;
+    expect(gained).toBeDefined();
+    reported.push({ modId: gained.workshop_id, name: "The smallest sid's name", version: "1.0.0" });
+    fake.setServers(servers);
+    await scan();
+    expect(names()).toEqual(namesByIndex());
+    expect(names().find((u) => u.workshop_id === gained.workshop_id)?.name).toBe("The smallest sid's name");
   });
 
   test("the changelog API pages exactly as the old table's SQL for every server", async () => {

@@ -342,21 +342,23 @@ export function newServersLists(state: ScanState): KnownLists {
 }
 
 /**
- * The new servers' smallest sid with a named row per mod, as this scan writes them (before
- * writeModRows takes the rows): refreshModNames takes them instead of reading ~200,000 rows back
- * on a first sight.
+ * The smallest sid with a named row per mod among the lists this scan writes (new servers' and
+ * changed ones', before writeModRows takes them), and their sids: refreshModNames takes them
+ * instead of reading those lists back through the view (a first sight's ~200,000 rows; a
+ * scan's ~250 changed lists, ~10 ms; docs/performance.md "Round 12, scan").
  */
-export function newServersNames(state: ScanState): KnownNames {
+export function writtenListsNames(state: ScanState): KnownNames {
   const first = new Map<string, number>();
+  const sids = new Set<number>();
   for (const [sid, entries] of state.modLists) {
-    if (!state.newSids.has(sid)) continue;
+    sids.add(sid);
     for (const [id, name] of entries) {
       if (name === "") continue;
       const at = first.get(id);
       if (at === undefined || sid < at) first.set(id, sid);
     }
   }
-  return { sids: state.newSids, first };
+  return { sids, first };
 }
 
 /**
@@ -396,7 +398,7 @@ export function finishScan(deps: Pick<Deps, "sqlite" | "clock">, state: ScanStat
   let vanished = 0;
   let snapshot!: LiveSnapshot;
   const known = newServersLists(state);
-  const names = newServersNames(state);
+  const names = writtenListsNames(state);
   sqlite
     .transaction(() => {
       vanished = withoutServerTriggers(sqlite, () => closeScan(deps, state));
@@ -512,7 +514,7 @@ export async function runScan(deps: Deps, opts: RunScanOptions = {}): Promise<Sc
           if (poll.answered.length) processPage(deps, poll.answered.map((a) => a.server), state);
           if (complete) {
             known = newServersLists(state);
-            names = newServersNames(state);
+            names = writtenListsNames(state);
             return closeScan(deps, state);
           }
           writeModRows(deps, state);
