@@ -23,7 +23,7 @@ import { createDeps } from "../src/runtime";
 import { createApp } from "../src/app";
 import { createMemoryLogger } from "../src/shared/log";
 import { BattleMetricsClient, bmPageSchema, bmServerSchema, firstPageUrl, normaliseServer, readPage, readServer, type LiveServer } from "../src/features/live/battlemetrics";
-import { finishScan, newServersLists, writtenListsNames, processPage, queueScrapes, runScan, SCAN_PAGE_CACHE_MB, ScanState, writeModRows } from "../src/features/live/scan";
+import { finishScan, writtenLists, writtenListsNames, processPage, queueScrapes, runScan, SCAN_PAGE_CACHE_MB, ScanState, writeModRows } from "../src/features/live/scan";
 import { withPageCache } from "../src/db/client";
 import { liveRepo, withoutServerTriggers } from "../src/features/live/repository";
 import { publishLiveSnapshot, snapshotWithUsage, type LiveSnapshot } from "../src/features/live/snapshot";
@@ -165,7 +165,7 @@ async function phases(): Promise<Record<string, number>[]> {
     const state = new ScanState(now);
     const unknown: string[] = [];
     let snapshot!: LiveSnapshot;
-    let known!: ReturnType<typeof newServersLists>;
+    let known!: ReturnType<typeof writtenLists>;
     let names!: ReturnType<typeof writtenListsNames>;
     // As runScan: the page cache grows for the scan's writes (withPageCache).
     withPageCache(sqlite, SCAN_PAGE_CACHE_MB, () =>
@@ -176,7 +176,7 @@ async function phases(): Promise<Record<string, number>[]> {
           // generation moved once after them (its cost lands in the last phase inside).
           withoutServerTriggers(sqlite, () => {
             for (const servers of pages) unknown.push(...processPage(deps, servers, state));
-            known = newServersLists(state);
+            known = writtenLists(state);
             names = writtenListsNames(state);
             writeModRows(deps, state);
             p["servers, raw points, mod diffs"] = cpuMs(t);

@@ -327,13 +327,14 @@ export function writeModRows(deps: Pick<Deps, "sqlite">, state: ScanState): void
 }
 
 /**
- * The new servers' mod lists as this scan writes them (before writeModRows takes the rows): the
- * snapshot of the scan takes them instead of reading ~5,000 lists back on a first sight.
+ * The mod lists this scan writes, new servers' and changed ones' (before writeModRows takes the
+ * rows): the snapshot of the scan takes them instead of reading them back (~5,000 lists on a
+ * first sight, ~250 in a scan where 5 % changed).
  */
-export function newServersLists(state: ScanState): KnownLists {
+export function writtenLists(state: ScanState): KnownLists {
   const known: KnownLists = new Map();
   for (const [sid, entries] of state.modLists) {
-    if (!state.newSids.has(sid) || entries.length === 0) continue;
+    if (entries.length === 0) continue;
     const list: string[] = new Array(entries.length);
     for (let k = 0; k < entries.length; k++) list[k] = entries[k]![0];
     known.set(sid, list);
@@ -397,7 +398,7 @@ export function finishScan(deps: Pick<Deps, "sqlite" | "clock">, state: ScanStat
   const { sqlite } = deps;
   let vanished = 0;
   let snapshot!: LiveSnapshot;
-  const known = newServersLists(state);
+  const known = writtenLists(state);
   const names = writtenListsNames(state);
   sqlite
     .transaction(() => {
@@ -513,7 +514,7 @@ export async function runScan(deps: Deps, opts: RunScanOptions = {}): Promise<Sc
           if (complete) for (const servers of pages) unknown.push(...processPage(deps, servers, state));
           if (poll.answered.length) processPage(deps, poll.answered.map((a) => a.server), state);
           if (complete) {
-            known = newServersLists(state);
+            known = writtenLists(state);
             names = writtenListsNames(state);
             return closeScan(deps, state);
           }

@@ -169,9 +169,9 @@ export function snapshotWithUsage(sqlite: Database, usageAt: number, builtAt: nu
 }
 
 /**
- * Mod lists the caller wrote in its open transaction and holds in memory (a scan's new servers:
- * sid → the workshop ids of its rows, each row of the server exactly once), so a build takes them
- * instead of reading them back (a first sight's 5,000 new lists).
+ * Mod lists the caller wrote in its open transaction and holds in memory (a scan's new and changed
+ * lists: sid → the workshop ids of its rows, each row of the server exactly once), so a build takes
+ * them instead of reading them back (a first sight's 5,000 new lists).
  */
 export type KnownLists = Map<number, string[]>;
 
