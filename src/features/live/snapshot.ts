@@ -23,7 +23,7 @@ import { NAME_END, nameHolds, parseServerSearch } from "./search";
 import type { Database } from "bun:sqlite";
 import type { ListQuery, ServerEntry } from "./model";
 import { SERVER_SORTS } from "./model";
-import { HOUR, listIds, liveRepo, SERVER_COLUMNS, stmt, type CatalogLookup, type ServerRow } from "./repository";
+import { HOUR, listIds, liveRepo, SERVER_COLUMNS, stmt, TOP_MODS, topOfUsage, type CatalogLookup, type ServerRow } from "./repository";
 import { generation } from "../../db/statements";
 import { ONLINE_WINDOW, ORDER, serverBase, toEntry, type ServerBaseRow } from "./entry";
 
@@ -156,11 +156,15 @@ export function snapshotWithUsage(sqlite: Database, usageAt: number, builtAt: nu
   // reader later asks for a later window, a part of it).
   const s = buildSnapshot(sqlite, usageAt, known);
   const since = usageAt - HOUR;
-  const usage: [string, number, number][] = [];
-  for (const mod of s.usage.byMod.keys()) {
+  // The build holds every server seen at or after its cut, usageAt - ONLINE_WINDOW, the usage's
+  // hour (entry.ts): a mod's servers are its positions, and only the top's players are counted
+  // (live_mod_usage keeps the top; a request counts any other mod's, modUsageOf).
+  const counts: [string, number][] = [];
+  for (const [mod, at] of s.usage.byMod) counts.push([mod, at.length]);
+  const usage = topOfUsage(counts, TOP_MODS).map(([mod]): [string, number, number] => {
     const u = modUsageOf(s, mod, since);
-    if (u.servers > 0) usage.push([mod, u.servers, u.players]);
-  }
+    return [mod, u.servers, u.players];
+  });
   liveRepo.writeModUsage(sqlite, usageAt, usage, catalog);
   const out: LiveSnapshot = Object.freeze({ ...s, gen: readGen(sqlite), topMods: Object.freeze(readTopMods(sqlite)), builtAt });
   const lists = pendingLists.get(s);
@@ -187,6 +191,9 @@ export type KnownLists = Map<number, string[]>;
  * published (adoptModLists): a scan's build inside a transaction that then rolls back leaves the
  * cache as it was, so a version that rollback handed out again is never trusted.
  */
+/** A server the usage holds, in its order: sid, online (1/0), id, mod-list version (null: no mod rows). */
+type UsedServer = [sid: number, online: number, id: string, ver: number | null];
+
 interface ModList {
   id: string;
   ver: number | null;
@@ -220,19 +227,14 @@ function adoptModLists(sqlite: Database, s: LiveSnapshot) {
  */
 function modIndex(
   sqlite: Database,
-  recent: string,
-  cut: number,
-  nUsed: number,
+  perServer: readonly UsedServer[],
   usedAt: Int32Array,
   nRows: number,
   rowAt: Int32Array,
   slot: (sid: number) => number,
   known?: KnownLists,
 ) {
-  const perServer = stmt(
-    sqlite,
-    `SELECT g.sid, g.id, (SELECT v.ver FROM game_server_mods_ver v WHERE v.sid = g.sid) ${recent}`,
-  ).values({ cut }) as [number, string, number | null][];
+  const nUsed = perServer.length;
   let cache = modListCaches.get(sqlite);
   // Numbers are never reused while the cache lives; a cache that numbered far more ids than are
   // in use starts again.
@@ -241,7 +243,7 @@ function modIndex(
   const next = new Map<number, ModList>();
   // The lists whose version moved (or that the cache does not hold), read in one statement.
   const stale: [sid: number, id: string, ver: number][] = [];
-  for (const [sid, id, ver] of perServer) {
+  for (const [sid, , id, ver] of perServer) {
     const e = cache.bySid.get(sid);
     if (e && e.id === id && e.ver === ver) next.set(sid, e);
     else if (ver === null) next.set(sid, { id, ver, nums: new Int32Array(0) });
@@ -480,8 +482,9 @@ export function buildSnapshot(sqlite: Database, now: number, known?: KnownLists)
     const recent = `FROM game_servers g INDEXED BY game_servers_seen_idx WHERE g.last_seen_at >= $cut`;
     const usedOrder = stmt(
       sqlite,
-      `SELECT g.sid, g.online IS 1 ${recent} ORDER BY g.player_count DESC, g.name COLLATE NOCASE, g.id`,
-    ).values({ cut }) as [number, number][];
+      `SELECT g.sid, g.online IS 1, g.id, (SELECT v.ver FROM game_server_mods_ver v WHERE v.sid = g.sid)
+       ${recent} ORDER BY g.player_count DESC, g.name COLLATE NOCASE, g.id`,
+    ).values({ cut }) as UsedServer[];
     const gone = new Map<number, ServerBaseRow>();
     for (const r of stmt(
       sqlite,
@@ -516,7 +519,7 @@ export function buildSnapshot(sqlite: Database, now: number, known?: KnownLists)
       const k = slot(sid);
       if (k >= 0 && k < size) rowAt[k] = i + 1;
     }
-    const { byMod, usedByMod, modInts, cacheBytes, lists } = modIndex(sqlite, recent, cut, used.length, usedAt, rows.length, rowAt, slot, known);
+    const { byMod, usedByMod, modInts, cacheBytes, lists } = modIndex(sqlite, usedOrder, usedAt, rows.length, rowAt, slot, known);
     // The entries' JSON, encoded into one buffer (their objects and strings are garbage at once).
     const json = rows.map((r) => JSON.stringify(toEntry(r)));
     const entryAt = new Int32Array(rows.length + 1);
