@@ -9,6 +9,21 @@ import type { gameServers } from "./tables";
 import type { LiveServer } from "./battlemetrics";
 
 export const HOUR = 3_600_000;
+export const THREE_HOURS = 3 * HOUR;
+export const DAY = 24 * HOUR;
+/** Raw 5-minute points are kept (and read) for 24 hours. */
+export const RAW_WINDOW = DAY;
+
+export { stmt } from "../../db/statements";
+
+export interface ExistingServer {
+  id: string;
+  sid: number;
+  host_address: string;
+  mods_hash: string;
+  players_sum_7d: number;
+  samples_7d: number;
+}
 
 /** How many mods live_mod_usage keeps: GET /stats/top-mods's 10 (decisions.md "Top statistics"). */
 export const TOP_MODS = 10;
@@ -32,21 +47,6 @@ export function topOfUsage<T extends readonly [string, number, ...unknown[]]>(us
     }
   }
   return top;
-}
-export const THREE_HOURS = 3 * HOUR;
-export const DAY = 24 * HOUR;
-/** Raw 5-minute points are kept (and read) for 24 hours. */
-export const RAW_WINDOW = DAY;
-
-export { stmt } from "../../db/statements";
-
-export interface ExistingServer {
-  id: string;
-  sid: number;
-  host_address: string;
-  mods_hash: string;
-  players_sum_7d: number;
-  samples_7d: number;
 }
 
 export interface CurrentMod {

@@ -179,6 +179,9 @@ export function snapshotWithUsage(sqlite: Database, usageAt: number, builtAt: nu
  */
 export type KnownLists = Map<number, string[]>;
 
+/** A server the usage holds, in its order: sid, online (1/0), id, mod-list version (null: no mod rows). */
+type UsedServer = [sid: number, online: number, id: string, ver: number | null];
+
 /**
  * Kept per connection between builds: every workshop id's number (stable: `ids[n]`), and each
  * server's mod list as last read (the numbers of its ids), with the server's id and its mod-list
@@ -191,9 +194,6 @@ export type KnownLists = Map<number, string[]>;
  * published (adoptModLists): a scan's build inside a transaction that then rolls back leaves the
  * cache as it was, so a version that rollback handed out again is never trusted.
  */
-/** A server the usage holds, in its order: sid, online (1/0), id, mod-list version (null: no mod rows). */
-type UsedServer = [sid: number, online: number, id: string, ver: number | null];
-
 interface ModList {
   id: string;
   ver: number | null;
