@@ -11,7 +11,7 @@
 // a busy server, a mod with a deep dependency chain, the bench user's API key).
 // Over 500 lines on purpose: one script that writes every table the benchmark reads, in one pass.
 import { serverSearchText } from "../src/features/live/search";
-import { liveRepo, TOP_MODS } from "../src/features/live/repository";
+import { liveRepo, TOP_MODS, topOfUsage } from "../src/features/live/repository";
 import { bulkLoadSeries } from "../src/features/live/series-days";
 import { mkdirSync, rmSync, existsSync, statSync, writeFileSync } from "node:fs";
 import { dirname, resolve } from "node:path";
@@ -453,6 +453,8 @@ export async function seed(scaleName: string, out: string): Promise<SeedMeta> {
 
   // ---------------------------------------------------------------- player history
   reseed(6);
+  /** Every mod's usage in the seeded hour (the player history's phase counts it, the growth's reads it). */
+  const modUsage = new Map<string, { name: string; s: number; p: number }>();
   // Stored as the live feature keeps it: raw 5-minute points for 24 h, hourly buckets for 14 days,
   // 3-hour buckets for a year (n, sums, maxima), plus the global and per-community series, with
   // the roll-up watermarks `hourly_until` and `3h_until` in live_state.
@@ -533,12 +535,22 @@ export async function seed(scaleName: string, out: string): Promise<SeedMeta> {
     st.run("3h_until", blockNow);
     st.run("last_scan_at", now);
     st.run("mod_usage_at", now);
-    // The top of the per-mod usage as a scan counts it (live repository writeModUsage; names
-    // roughly: the next scan writes its own).
-    sqlite.prepare(`INSERT INTO live_mod_usage (workshop_id, name, server_count, player_count, updated_at)
-       SELECT gm.workshop_id, coalesce(nullif(max(m.name), ''), max(gm.name), ''), count(*), sum(g.player_count), $now
-       FROM game_servers g JOIN game_server_mods_by_sid gm ON gm.server_sid = g.sid LEFT JOIN mods m ON m.workshop_id = gm.workshop_id
-       WHERE g.last_seen_at >= $since GROUP BY gm.workshop_id ORDER BY count(*) DESC, gm.workshop_id LIMIT $top`).run({ now, since: now - HOUR, top: TOP_MODS });
+    // Every mod's usage in the hour (its servers and their players) as a scan counts it, once:
+    // the growth rows below start from it too.
+    for (const r of sqlite
+      .query(
+        `SELECT gm.workshop_id, coalesce(nullif(max(m.name), ''), max(gm.name), '') AS name, count(*) AS s, sum(g.player_count) AS p
+         FROM game_servers g JOIN game_server_mods_by_sid gm ON gm.server_sid = g.sid LEFT JOIN mods m ON m.workshop_id = gm.workshop_id
+         WHERE g.last_seen_at >= ? GROUP BY gm.workshop_id`,
+      )
+      .all(now - HOUR) as { workshop_id: string; name: string; s: number; p: number }[])
+      modUsage.set(r.workshop_id, r);
+    // Its top, as live repository writeModUsage keeps it (names roughly: the next scan writes its own).
+    const top = sqlite.prepare(`INSERT INTO live_mod_usage (workshop_id, name, server_count, player_count, updated_at) VALUES (?, ?, ?, ?, ?)`);
+    for (const [id] of topOfUsage([...modUsage].map(([id, u]): [string, number] => [id, u.s]), TOP_MODS)) {
+      const u = modUsage.get(id)!;
+      top.run(id, u.name, u.s, u.p, now);
+    }
     // The named row per mod the usage's names come from, as the scan keeps it (a4_mod_names.sql).
     liveRepo.refreshModNames(sqlite);
   }));
@@ -556,19 +568,13 @@ export async function seed(scaleName: string, out: string): Promise<SeedMeta> {
     const firstB = bucketNow - nb + 1;
     const insB = sqlite.prepare(`INSERT INTO mod_growth_buckets (bucket, created_at) VALUES (?, ?)`);
     for (let b = firstB; b <= bucketNow; b++) insB.run(b, b * THREE_HOURS + int(0, 120_000));
-    const usage = new Map<string, { s: number; p: number }>();
-    const usageRows = sqlite.query(
-      `SELECT gm.workshop_id, count(*) AS s, sum(g.player_count) AS p FROM game_servers g JOIN game_server_mods_by_sid gm ON gm.server_sid = g.sid
-       WHERE g.last_seen_at >= ? GROUP BY gm.workshop_id`,
-    );
-    for (const r of usageRows.all(now - HOUR) as any[]) usage.set(r.workshop_id, r);
     const dependents = new Map<string, number>();
     for (const r of sqlite.query(`SELECT depends_on_id AS id, count(*) AS n FROM mod_dependencies GROUP BY 1`).all() as any[]) dependents.set(r.id, r.n);
     const ins = sqlite.prepare(`INSERT INTO mod_growth (workshop_id, bucket, used_by_servers, players_using, dependencies, dependents) VALUES (?, ?, ?, ?, ?, ?)`);
     const latest = sqlite.prepare(`INSERT INTO mod_growth_latest (workshop_id, bucket, used_by_servers, players_using, dependencies, dependents) VALUES (?, ?, ?, ?, ?, ?)`);
     for (let i = 0; i < S.mods; i++) {
       const id = modIds[i]!;
-      const u = usage.get(id);
+      const u = modUsage.get(id);
       const deps = depsOf[i]!.length;
       const dpt = dependents.get(id) ?? 0;
       let last: [number, number, number, number, number] | null = null;
