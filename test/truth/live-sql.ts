@@ -7,7 +7,6 @@ import type { ListQuery, ServerEntry } from "../../src/features/live/model";
 import { ONLINE_WINDOW, ORDER, toEntry } from "../../src/features/live/entry";
 import type { Database } from "bun:sqlite";
 import { DAY, HOUR, SERVER_COLUMNS, stmt, TOP_MODS, type ServerRow } from "../../src/features/live/repository";
-import { binaryCompare } from "../../src/shared/binary-order";
 import { detailOf, serverRow } from "../../src/features/live/service";
 
 /** Escapes LIKE wildcards (ESCAPE '\'). */
@@ -92,32 +91,31 @@ export function topServersSql(deps: Pick<Deps, "sqlite" | "clock">) {
 /**
  * Every mod run by a server seen since `since`, counted from the mod rows (each (server, mod) row
  * once), with the name live_mod_usage gives a mod: the catalog's, else the name of its row with
- * the smallest sid among those with one (any server, seen or not), else ''. By workshop id.
+ * the smallest sid among those with one (any server, seen or not), else ''.
  */
-export function modUsageSql(sqlite: Database, since: number) {
-  return stmt(
-    sqlite,
-    `SELECT u.workshop_id, coalesce(nullif(m.name, ''), (SELECT x.name FROM game_server_mods_by_sid x
+const MOD_USAGE_SQL = `SELECT u.workshop_id, coalesce(nullif(m.name, ''), (SELECT x.name FROM game_server_mods_by_sid x
        WHERE x.workshop_id = u.workshop_id AND x.name != '' ORDER BY x.server_sid LIMIT 1), '') AS name,
        u.server_count, u.player_count
      FROM (SELECT gm.workshop_id, count(*) AS server_count, sum(g.player_count) AS player_count
            FROM game_servers g JOIN game_server_mods_by_sid gm ON gm.server_sid = g.sid
-           WHERE g.last_seen_at >= ? GROUP BY gm.workshop_id) u
-     LEFT JOIN mods m ON m.workshop_id = u.workshop_id ORDER BY u.workshop_id`,
-  ).all(since) as { workshop_id: string; name: string; server_count: number; player_count: number }[];
+           WHERE g.last_seen_at >= $since GROUP BY gm.workshop_id) u
+     LEFT JOIN mods m ON m.workshop_id = u.workshop_id`;
+type ModUsageRow = { workshop_id: string; name: string; server_count: number; player_count: number };
+
+/** MOD_USAGE_SQL's mods, by workshop id. */
+export function modUsageSql(sqlite: Database, since: number) {
+  return stmt(sqlite, `${MOD_USAGE_SQL} ORDER BY u.workshop_id`).all({ since }) as ModUsageRow[];
 }
 
 /**
  * live_mod_usage as the last usage count (a scan's, or the roll-up's: live_state.mod_usage_at)
  * leaves it: the TOP_MODS mods with the most servers seen in the hour before it, ties by workshop
- * id, with their players and names (modUsageSql). Empty before any count.
+ * id as SQLite orders them, with their players and names (MOD_USAGE_SQL). Empty before any count.
  */
 export function modUsageTopSql(sqlite: Database) {
   const at = (stmt(sqlite, `SELECT value FROM live_state WHERE key = 'mod_usage_at'`).get() as { value: number } | null)?.value;
   if (at === undefined) return [];
-  return modUsageSql(sqlite, at - HOUR)
-    .sort((a, b) => b.server_count - a.server_count || binaryCompare(a.workshop_id, b.workshop_id))
-    .slice(0, TOP_MODS);
+  return stmt(sqlite, `${MOD_USAGE_SQL} ORDER BY u.server_count DESC, u.workshop_id LIMIT $top`).all({ since: at - HOUR, top: TOP_MODS }) as ModUsageRow[];
 }
 
 /** GET /stats/top-mods from SQLite: modUsageTopSql's mods, their names and server counts. */
