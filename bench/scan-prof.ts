@@ -21,6 +21,10 @@ import type { SeedMeta } from "./seed";
 import { threadCpuMs } from "./thread-cpu";
 import { argOf } from "./args";
 import { startIdleCollector } from "../src/shared/idle-gc";
+import { ensureEngineOptions } from "../src/shared/engine-options";
+
+// Measured with the engine settings `serve` runs with (src/shared/engine-options.ts).
+ensureEngineOptions();
 (globalThis as any).__tcpu = threadCpuMs;
 
 const ROOT = resolve(import.meta.dir, "..");

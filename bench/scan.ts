@@ -29,6 +29,10 @@ import { liveRepo, withoutServerTriggers } from "../src/features/live/repository
 import { publishLiveSnapshot, snapshotWithUsage, type LiveSnapshot } from "../src/features/live/snapshot";
 import type { SeedMeta } from "./seed";
 import { argOf } from "./args";
+import { ensureEngineOptions } from "../src/shared/engine-options";
+
+// Measured with the engine settings `serve` runs with (src/shared/engine-options.ts).
+ensureEngineOptions();
 
 const ROOT = resolve(import.meta.dir, "..");
 const scale = argOf("scale", "full");

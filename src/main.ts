@@ -4,6 +4,7 @@ import { parseArgs } from "node:util";
 import { loadConfig, ConfigError, type Config } from "./config";
 import { VERSION } from "./version";
 import { lockedMessage, tryLockDataDir } from "./shared/data-dir";
+import { ensureEngineOptions } from "./shared/engine-options";
 
 const HELP = `loadout ${VERSION}: mod catalog, mod lists and server deployment for Arma Reforger communities
 
@@ -55,6 +56,9 @@ async function main(argv: string[]) {
   const command = argv[0] ?? "serve";
   switch (command) {
     case "serve": {
+      // The engine's start-up settings (shared/engine-options.ts): this process is replaced by
+      // itself with them in its environment, before it opens anything; the crawl's process inherits them.
+      ensureEngineOptions();
       const { serve, DataDirTakenError } = await import("./server");
       try {
         await serve(config);

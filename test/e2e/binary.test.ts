@@ -1,9 +1,10 @@
 // Black-box: build the real executable, move it to an empty folder, run it on a fresh data
 // dir and use it the way the README says.
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import { rmSync, statSync } from "node:fs";
+import { readFileSync, rmSync, statSync } from "node:fs";
 import { join } from "node:path";
 import { binaryInFreshFolder, freePort } from "./build";
+import { ENGINE_ENV } from "../../src/shared/engine-options";
 
 let dir: string;
 let bin: string;
@@ -64,6 +65,11 @@ describe("compiled binary", () => {
       expect(await health!.json()).toMatchObject({ status: "ok", db: "ok" });
       // Cold start is reported in docs/performance.md; here only a sanity bound.
       expect(performance.now() - started).toBeLessThan(10_000);
+      // It runs as the process it was started as, with the engine's start-up settings
+      // (src/shared/engine-options.ts): the executable executed itself again with them.
+      const environ = readFileSync(`/proc/${proc.pid}/environ`, "utf8").split("\0");
+      for (const [k, v] of Object.entries(ENGINE_ENV)) expect(environ).toContain(`${k}=${v}`);
+      expect(readFileSync(`/proc/${proc.pid}/cmdline`, "utf8").split("\0").filter(Boolean)).toEqual([bin]);
       // The web app from the files the binary carries (read right after listen; the time of the
       // first page is in the bench, docs/performance.md): the page and the assets it names.
       const page = await fetch(`${base}/`, { headers: { "accept-encoding": "gzip" } });

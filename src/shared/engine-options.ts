@@ -1,0 +1,60 @@
+// Settings the JavaScript engine reads from the environment when the process starts, and that no
+// API can change later. `serve` puts them in place by executing itself again with them added
+// (process.execve: the same pid, arguments, standard streams and everything else of the
+// environment), before it opens anything; an operator's own value of any of them wins.
+//
+// `BUN_JSC_useWarmUpMarkedBlocks=0`: JavaScriptCore's heap keeps a supply of 32 blocks (16 KiB
+// each) that a helper thread (`JSCWarmUp`) allocates and touches ahead of the heap's growth. Those
+// blocks come from the helper thread's own allocator heap, so the memory the main thread frees
+// after a burst of allocation is not what the next burst gets: every live scan faulted ~5,000–
+// 18,000 fresh pages on that thread and gave as many back afterwards (`mi-scavenger`). Without it
+// the main thread's blocks are taken from memory the allocator still holds: a scan where 5 % of
+// the lists changed 806–969 → 518–607 ms of CPU, one where nothing changed 693–722 → 444–482, a
+// first sight 1,573–1,582 → 1,492–1,529 (docs/performance.md "Round 13, scan").
+import { isCompiled } from "./compiled";
+
+export const ENGINE_ENV: Readonly<Record<string, string>> = Object.freeze({
+  BUN_JSC_useWarmUpMarkedBlocks: "0",
+});
+
+export interface Reexec {
+  path: string;
+  argv: string[];
+  env: Record<string, string>;
+}
+
+/**
+ * How this process would execute itself again with ENGINE_ENV in its environment, or null when
+ * every one of them is set already (by an earlier execution of this, or by the operator).
+ * The compiled executable is run with its own arguments (the runtime flags it was built with,
+ * scripts/build.ts, apply again by themselves); Bun running a source file with its runtime flags
+ * (`process.execArgv`, e.g. `npm start`'s) and the file's path, then the arguments.
+ */
+export function engineReexec(
+  env: Record<string, string | undefined> = process.env,
+  proc: Pick<NodeJS.Process, "execPath" | "argv" | "execArgv"> = process,
+  compiled = isCompiled(),
+): Reexec | null {
+  const missing = Object.entries(ENGINE_ENV).filter(([k]) => env[k] === undefined);
+  if (missing.length === 0) return null;
+  const kept: Record<string, string> = {};
+  for (const [k, v] of Object.entries(env)) if (v !== undefined) kept[k] = v;
+  const argv = compiled ? [proc.execPath, ...proc.argv.slice(2)] : [proc.execPath, ...proc.execArgv, ...proc.argv.slice(1)];
+  return { path: proc.execPath, argv, env: { ...kept, ...Object.fromEntries(missing) } };
+}
+
+/**
+ * Replaces this process with itself started with ENGINE_ENV (engineReexec); returns only when
+ * there is nothing to add, or when the platform cannot (no process.execve, or it failed: the
+ * process then runs with the engine's defaults, as before this existed).
+ */
+export function ensureEngineOptions(): void {
+  const r = engineReexec();
+  const execve = (process as { execve?: (path: string, argv: string[], env: Record<string, string>) => never }).execve;
+  if (!r || typeof execve !== "function") return;
+  try {
+    execve.call(process, r.path, r.argv, r.env);
+  } catch {
+    // Not replaced: run on as we are.
+  }
+}
