@@ -3,14 +3,15 @@
 // (process.execve: the same pid, arguments, standard streams and everything else of the
 // environment), before it opens anything; an operator's own value of any of them wins.
 //
-// `BUN_JSC_useWarmUpMarkedBlocks=0`: JavaScriptCore's heap keeps a supply of 32 blocks (16 KiB
-// each) that a helper thread (`JSCWarmUp`) allocates and touches ahead of the heap's growth. Those
-// blocks come from the helper thread's own allocator heap, so the memory the main thread frees
-// after a burst of allocation is not what the next burst gets: every live scan faulted ~5,000–
-// 18,000 fresh pages on that thread and gave as many back afterwards (`mi-scavenger`). Without it
-// the main thread's blocks are taken from memory the allocator still holds: a scan where 5 % of
-// the lists changed 806–969 → 518–607 ms of CPU, one where nothing changed 693–722 → 444–482, a
-// first sight 1,573–1,582 → 1,492–1,529 (docs/performance.md "Round 13, scan").
+// `BUN_JSC_useWarmUpMarkedBlocks=0`: JavaScriptCore otherwise keeps a supply of heap blocks
+// (16 KiB each) that a helper thread (`JSCWarmUp`) allocates and touches ahead of the heap's
+// growth. Here that cost the live scan more than it saved: the helper faulted 3,000–10,000 pages
+// a steady scan on top of the main thread's own (about as many with it as without) and the
+// allocator's scavenger gave them back afterwards (a first sight's main thread takes over the
+// helper's ~16,000). Without it a scan where 5 % of the lists changed
+// costs ~0.6–0.7 s of CPU instead of ~0.8–1.1, one where nothing changed ~0.45–0.6 instead of
+// ~0.7–0.85; a first sight and the workshop crawl cost the same or less, and the request rows of
+// the full benchmark move within their run-to-run spread (docs/performance.md "Round 13, scan").
 import { isCompiled } from "./compiled";
 
 export const ENGINE_ENV: Readonly<Record<string, string>> = Object.freeze({
