@@ -51,10 +51,9 @@ export function engineReexec(
  */
 export function ensureEngineOptions(): void {
   const r = engineReexec();
-  const execve = (process as { execve?: (path: string, argv: string[], env: Record<string, string>) => never }).execve;
-  if (!r || typeof execve !== "function") return;
+  if (!r || typeof process.execve !== "function") return;
   try {
-    execve.call(process, r.path, r.argv, r.env);
+    process.execve(r.path, r.argv, r.env);
   } catch {
     // Not replaced: run on as we are.
   }
