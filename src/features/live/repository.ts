@@ -615,10 +615,9 @@ export const liveRepo = {
   /**
    * Recomputes the per-mod usage (servers seen in the last hour) whose top live_mod_usage keeps
    * for GET /stats/top-mods (writeModUsage), counted from SQLite (the roll-up; a scan counts from
-   * the snapshot it builds, the same
-   * numbers: snapshotWithUsage in snapshot.ts). CROSS JOIN keeps the servers seen in the hour
-   * (by the last_seen index) as the outer loop, reading each one's mods from the covering
-   * primary-key index.
+   * the snapshot it builds, the same numbers: snapshotWithUsage in snapshot.ts). CROSS JOIN keeps
+   * the servers seen in the hour (by the last_seen index) as the outer loop, reading each one's
+   * mods from the covering primary-key index.
    */
   refreshModUsage(sqlite: Database, now: number) {
     // Counted here rather than by GROUP BY: SQLite sorted every (server, mod) pair through a
