@@ -5,7 +5,7 @@ import { Elysia } from "elysia";
 import type { Server } from "bun";
 import type { Deps } from "../deps";
 import { AppError } from "./errors";
-import { decodeTextFile } from "./jsonc";
+import { decodeTextFile } from "./text-file";
 import { issueMessage, requestRefusal } from "./request-validation";
 import { RateLimiter, isPageLoad, isRateLimitExempt, refusesWithPage } from "./rate-limit";
 import { isForbiddenAddress } from "./url-safety";

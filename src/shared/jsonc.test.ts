@@ -1,5 +1,5 @@
 import { describe, expect, test } from "bun:test";
-import { decodeTextFile, ignoredNote, JsonSyntaxError, MAX_DEPTH, parseTolerantJson } from "./jsonc";
+import { decodeTextFile, ignoredNote, JsonSyntaxError, MAX_DEPTH, parseJsonDocument, parseTolerantJson, removeJsonValue, setJsonValue, strictJsonText } from "./jsonc";
 
 const err = (text: string) => {
   try {
@@ -73,7 +73,8 @@ describe("parseTolerantJson", () => {
     expect(err("{\n  game: {}\n}")).toBe("line 2, column 3: expected a property name in double quotes or }, found game");
     expect(err("{'a': 1}")).toBe("line 1, column 2: strings and names must be in double quotes, found '");
     expect(err('{"a" 1}')).toBe('line 1, column 6: expected : after the name "a", found 1');
-    expect(err('{"a": [1, 2}')).toBe("line 1, column 12: expected , or ] after element 2 of the array, found }");
+    expect(err('{"a": [1, 2}')).toBe("line 1, column 12: a } where the [ of line 1, column 7 needs ] (or a , before the next element)");
+    expect(err('{"a": [1, 2]]')).toBe("line 1, column 13: a ] where the { of line 1, column 1 needs } (or a , before the next property)");
     expect(err('{"a": 1')).toBe('line 1, column 8: expected } to close the { of line 1, column 1, found the end of the file');
     expect(err('{"a": "b\n}')).toBe('line 1, column 7: a string is not closed before the end of the line (expected ")');
     expect(err('{"a": 1,, "b": 2}')).toBe("line 1, column 9: expected a property name after ,, found a second ,");
@@ -85,6 +86,25 @@ describe("parseTolerantJson", () => {
     expect(err("/* open")).toBe("line 1, column 1: a /* comment is not closed (expected */ before the end of the file)");
     expect(err("  \n // only a comment\n")).toBe("line 3, column 1: the file is empty (expected a value)");
     expect(err('{"a": 1} /')).toBe("line 1, column 10: a lone / (comments start with // or /*)");
+  });
+
+  test("a stray closing bracket is named as such, where it stands", () => {
+    expect(err('{\n  "game": {"name": "x"}},\n  "operating": {}\n}')).toBe(
+      "line 2, column 24: a stray }: it closes the document's { (line 1, column 1), but the file goes on at line 2, column 25 with ,",
+    );
+    expect(err('{"a": 1}}')).toBe("line 1, column 9: a stray }: the document already ended with the } at line 1, column 8, so nothing is open to close here");
+  });
+
+  test("lines and columns count the file as received: leading blank lines, CRLF, a BOM", () => {
+    expect(err('\n\n\n{\n  "a": 1\n  "b": 2\n}')).toBe('line 6, column 3: expected , or } after the value of "a", found "b"');
+    expect(err('\r\n\r\n{\r\n  "a": 1\r\n  "b": 2\r\n}')).toBe('line 5, column 3: expected , or } after the value of "a", found "b"');
+    expect(err('\ufeff{"a": 1 "b": 2}')).toBe('line 1, column 9: expected , or } after the value of "a", found "b"');
+    expect(parseTolerantJson('\ufeff{"a": 1}').value).toEqual({ a: 1 });
+  });
+
+  test("a byte order mark anywhere but at the start is refused", () => {
+    expect(err('{"a": 1,\ufeff "b": 2}')).toBe("line 1, column 9: a byte order mark (U+FEFF) in the middle of the file: it may only stand at its start");
+    expect(err('\ufeff\ufeff{}')).toContain("a byte order mark (U+FEFF) in the middle of the file");
   });
 
   test("hostile nesting is refused, not a stack overflow", () => {
@@ -107,13 +127,45 @@ describe("decodeTextFile", () => {
   };
   test("UTF-8 with and without BOM, UTF-16 LE and BE with BOM", () => {
     const utf8 = new TextEncoder().encode(json);
-    expect(decodeTextFile(utf8)).toEqual({ text: json, encoding: "utf-8" });
-    expect(decodeTextFile(new Uint8Array([0xef, 0xbb, 0xbf, ...utf8]))).toEqual({ text: json, encoding: "utf-8" });
-    expect(decodeTextFile(utf16(json, true))).toEqual({ text: json, encoding: "utf-16le" });
-    expect(decodeTextFile(utf16(json, false))).toEqual({ text: json, encoding: "utf-16be" });
+    // A BOM is kept as the text's first character, so what is written back from it keeps it.
+    expect(decodeTextFile(utf8)).toEqual({ text: json, encoding: "utf-8", bom: false });
+    expect(decodeTextFile(new Uint8Array([0xef, 0xbb, 0xbf, ...utf8]))).toEqual({ text: `\ufeff${json}`, encoding: "utf-8", bom: true });
+    expect(decodeTextFile(utf16(json, true))).toEqual({ text: `\ufeff${json}`, encoding: "utf-16le", bom: true });
+    expect(decodeTextFile(utf16(json, false))).toEqual({ text: `\ufeff${json}`, encoding: "utf-16be", bom: true });
   });
   test("bytes that are not text in those encodings give null", () => {
     expect(decodeTextFile(new Uint8Array([0x7b, 0xff, 0x7d]))).toBeNull();
     expect(decodeTextFile(new Uint8Array([0xff, 0xfe, 0x7b]))).toBeNull(); // odd length
+  });
+});
+
+describe("editing as text", () => {
+  const multi = '{\r\n    "game": {\r\n        "name": "x",\r\n        "admins": [76561198200329058],\r\n        "maxPlayers": 3000.0\r\n    }\r\n}\r\n';
+  test("setting a value changes only its text; numbers and line endings elsewhere stay", () => {
+    const out = setJsonValue(multi, ["game", "name"], "y");
+    expect(out).toBe(multi.replace('"name": "x"', '"name": "y"'));
+  });
+  test("a new property is laid out like its neighbours (indent, CRLF; one line in a one-line object)", () => {
+    expect(setJsonValue(multi, ["game", "visible"], true)).toBe(multi.replace("3000.0\r\n", '3000.0,\r\n        "visible": true\r\n'));
+    expect(setJsonValue(multi, ["a2s"], { port: 17777 })).toBe(multi.replace('    }\r\n}', '    },\r\n    "a2s": {\r\n        "port": 17777\r\n    }\r\n}'));
+    expect(setJsonValue('{"a":1,"b":2}', ["c"], [1])).toBe('{"a":1,"b":2,"c":[1]}');
+    expect(setJsonValue('{ "a": 1, "b": 2 }', ["c", "d"], "e")).toBe('{ "a": 1, "b": 2, "c": {"d":"e"} }');
+  });
+  test("removing a property takes its comma and nothing else", () => {
+    expect(removeJsonValue(multi, ["game", "admins"])).toBe(multi.replace('\r\n        "admins": [76561198200329058],', ""));
+    expect(removeJsonValue('{"a":1,"b":2}', ["a"])).toBe('{"b":2}');
+    expect(removeJsonValue('{"a":1}', ["a"])).toBe("{}");
+    expect(removeJsonValue('{"a":1}', ["zz"])).toBe('{"a":1}');
+  });
+  test("strict JSON: comments (and lines that held only a comment) and trailing commas go, nothing else", () => {
+    const text = '\ufeff// generated\n{\n  "a": 1, // one\n  /* two */ "b": [1, 2,],\n  "url": "http://x//y",\n}\n';
+    expect(strictJsonText(text)).toBe('\ufeff{\n  "a": 1,\n  "b": [1, 2],\n  "url": "http://x//y"\n}\n');
+    expect(strictJsonText('{"a": 1}')).toBe('{"a": 1}');
+    expect(() => JSON.parse(strictJsonText(text).slice(1))).not.toThrow();
+  });
+  test("the tree keeps every node's place in the text, a BOM included", () => {
+    const d = parseJsonDocument('\ufeff{"n": 76561198200329058}');
+    const n = d.root.children![0]!.children![1]!;
+    expect(d.text.slice(n.offset, n.offset + n.length)).toBe("76561198200329058");
   });
 });

@@ -1,11 +1,19 @@
-// JSON as people write it: the tolerant reader of imported server configs (docs/lists.md).
+// JSON as people write it, read and edited as text (docs/lists.md "Edit, don't rewrite").
 //
-// Accepts strict JSON plus what hand-edited server.json files carry: `//` and `/* */` comments
-// and trailing commas before `]` or `}`; it counts what it skipped so the caller can say so.
-// Anything else is refused with the line and column of the fault and what was expected there
+// Reading: Microsoft's jsonc-parser (VS Code's own reader) accepts strict JSON plus what
+// hand-edited server.json files carry, `//` and `/* */` comments and trailing commas, and keeps
+// every node's place in the text. What it skipped is counted so the caller can say so; anything
+// else is refused with the line and column of the fault, counted over the text exactly as it was
+// received (a BOM, leading blank lines and CRLF included), and what was expected there
 // ("line 12, column 5: expected , or } after the value of "maxPlayers", found "scenarioId"").
-// Objects keep their keys in file order; a `__proto__` key is an ordinary property.
-// Small on purpose (no dependency): one pass over the text, no regular expressions per char.
+//
+// Editing: a change is a splice of the text at the node it changes (`setJsonValue`,
+// `removeJsonValue`); a new property copies the layout of its neighbours. Nothing else of the
+// text is touched: number text (`3000.0`, `76561198200329058`), spacing, key order, line endings
+// and the BOM stay as they were. `strictJsonText` removes only comments and trailing commas (the
+// game's parser refuses both).
+import { createScanner, parseTree, visit, ParseErrorCode, type Node } from "jsonc-parser";
+export { decodeTextFile } from "./text-file";
 
 /** A syntax error at a place in the text (1-based line and column, in UTF-16 code units). */
 export class JsonSyntaxError extends Error {
@@ -14,10 +22,15 @@ export class JsonSyntaxError extends Error {
     readonly line: number,
     readonly column: number,
     readonly reason: string,
+    readonly offset = 0,
   ) {
     super(`line ${line}, column ${column}: ${reason}`);
   }
 }
+
+export type { Node as JsonNode } from "jsonc-parser";
+/** Where a value sits: object keys and array indexes from the root. */
+export type JsonPath = (string | number)[];
 
 export interface TolerantJson {
   value: unknown;
@@ -27,10 +40,35 @@ export interface TolerantJson {
   trailingCommas: number;
 }
 
-/** Deeper nesting than any config has; bounds the recursion on hostile input. */
+export interface JsonDocument extends TolerantJson {
+  /** The text as given (a leading BOM included). */
+  text: string;
+  /** The syntax tree; offsets are into `text`. */
+  root: Node;
+}
+
+/** Deeper nesting than any config has; bounds the reader's recursion on hostile input. */
 export const MAX_DEPTH = 256;
 
-const NUMBER = /-?(?:0|[1-9]\d*)(?:\.\d+)?(?:[eE][+-]?\d+)?/y;
+const BOM = 0xfeff;
+const hasBom = (text: string) => text.charCodeAt(0) === BOM;
+/** The text the reader sees: a leading BOM read as a space, so every offset is the original's. */
+const scannable = (text: string) => (hasBom(text) ? ` ${text.slice(1)}` : text);
+
+/** 1-based line and column of `offset`; a leading BOM is not a column (editors do not show it). */
+export function lineColumnAt(text: string, offset: number): { line: number; column: number } {
+  let line = 1;
+  let start = 0;
+  for (let i = 0; i < offset && i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (c === 10 || (c === 13 && text.charCodeAt(i + 1) !== 10)) {
+      line++;
+      start = i + 1;
+    }
+  }
+  const column = offset - start + 1 - (line === 1 && hasBom(text) && offset > 0 ? 1 : 0);
+  return { line, column };
+}
 
 /** What a character looks like in a message. */
 function show(text: string, i: number): string {
@@ -40,213 +78,478 @@ function show(text: string, i: number): string {
   if (c === '"') {
     const end = text.indexOf('"', i + 1);
     const word = end > i && end - i < 40 ? text.slice(i, end + 1) : '"';
-    return word.includes("\n") ? '"' : `${word}`;
+    return word.includes("\n") ? '"' : word;
   }
+  if (c === "\ufeff") return "a byte order mark (U+FEFF), which may only stand at the start of the file";
   const word = /^[A-Za-z_$][\w$]*/.exec(text.slice(i, i + 40));
   if (word) return word[0];
   return c;
 }
 
-/** Parses `text`; throws JsonSyntaxError. */
-export function parseTolerantJson(text: string): TolerantJson {
-  let i = 0;
-  let comments = 0;
-  let trailingCommas = 0;
-  const n = text.length;
+/** Whether the text nests arrays and objects deeper than `max` (strings skipped): checked before the recursive reader runs. */
+function nestsDeeperThan(text: string, max: number): number {
+  let depth = 0;
+  let inString = false;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (inString) {
+      if (c === 92) i++;
+      else if (c === 34) inString = false;
+    } else if (c === 34) inString = true;
+    else if (c === 91 || c === 123) {
+      if (++depth > max) return i;
+    } else if ((c === 93 || c === 125) && depth > 0) depth--;
+  }
+  return -1;
+}
 
-  const where = (at: number) => {
-    let line = 1;
-    let start = 0;
-    for (let k = text.indexOf("\n"); k !== -1 && k < at; k = text.indexOf("\n", k + 1)) {
-      line++;
-      start = k + 1;
-    }
-    return { line, column: at - start + 1 };
-  };
-  const fail = (at: number, reason: string): never => {
-    const p = where(at);
-    throw new JsonSyntaxError(p.line, p.column, reason);
-  };
+interface Open {
+  kind: "object" | "array";
+  at: number;
+  /** object: the last property name read; array: elements read so far */
+  key: string | null;
+  elements: number;
+  /** a separator was read after the last member */
+  comma: boolean;
+  /** object: a property name was read and its value not yet */
+  awaitingValue: boolean;
+}
 
-  /** Skips white space and comments. */
-  const skip = () => {
-    while (i < n) {
-      const c = text.charCodeAt(i);
-      if (c === 32 || c === 9 || c === 10 || c === 13 || c === 0xfeff) {
-        i++;
-      } else if (c === 47 /* / */) {
-        const next = text.charCodeAt(i + 1);
-        if (next === 47) {
-          const end = text.indexOf("\n", i + 2);
-          i = end === -1 ? n : end + 1;
-          comments++;
-        } else if (next === 42 /* * */) {
-          const end = text.indexOf("*/", i + 2);
-          if (end === -1) fail(i, "a /* comment is not closed (expected */ before the end of the file)");
-          i = end + 2;
-          comments++;
-        } else {
-          fail(i, "a lone / (comments start with // or /*)");
-        }
-      } else {
-        return;
-      }
-    }
+/**
+ * Reads `text` (comments and trailing commas allowed); throws JsonSyntaxError naming the first
+ * fault in words. Objects keep their keys in file order (a later duplicate wins, as JSON.parse
+ * does); a `__proto__` key is an ordinary property.
+ */
+export function parseJsonDocument(text: string): JsonDocument {
+  const src = scannable(text);
+  const fail = (offset: number, reason: string): never => {
+    const { line, column } = lineColumnAt(text, offset);
+    throw new JsonSyntaxError(line, column, reason, offset);
   };
-
-  const string = (): string => {
-    const start = i;
-    i++; // opening quote
-    let out = "";
-    let run = i;
-    while (i < n) {
-      const c = text.charCodeAt(i);
-      if (c === 34) {
-        out += text.slice(run, i);
-        i++;
-        return out;
-      }
-      if (c === 92) {
-        out += text.slice(run, i);
-        const e = text[i + 1];
-        switch (e) {
-          case '"': out += '"'; break;
-          case "\\": out += "\\"; break;
-          case "/": out += "/"; break;
-          case "b": out += "\b"; break;
-          case "f": out += "\f"; break;
-          case "n": out += "\n"; break;
-          case "r": out += "\r"; break;
-          case "t": out += "\t"; break;
-          case "u": {
-            const hex = text.slice(i + 2, i + 6);
-            if (!/^[0-9a-fA-F]{4}$/.test(hex)) fail(i, "expected four hexadecimal digits after \\u");
-            out += String.fromCharCode(parseInt(hex, 16));
-            i += 4;
-            break;
-          }
-          default:
-            fail(i, `an unknown escape \\${e ?? ""} in a string (write \\\\ for a backslash)`);
-        }
-        i += 2;
-        run = i;
-        continue;
-      }
-      if (c === 10 || c === 13) fail(start, 'a string is not closed before the end of the line (expected ")');
-      if (c < 0x20) fail(i, "a control character inside a string (write it as \\n, \\t or \\u00XX)");
-      i++;
-    }
-    return fail(start, 'a string is not closed (expected " before the end of the file)');
-  };
-
-  const value = (depth: number, context: string): unknown => {
-    skip();
-    if (i >= n) return fail(i, `expected a value ${context}, found the end of the file`);
-    const c = text[i]!;
-    if (c === "{") return object(depth + 1);
-    if (c === "[") return array(depth + 1);
-    if (c === '"') return string();
-    if (c === "'") return fail(i, "strings and names must be in double quotes, found '");
-    if (c === "-" || (c >= "0" && c <= "9")) {
-      NUMBER.lastIndex = i;
-      const m = NUMBER.exec(text);
-      if (!m) return fail(i, `expected a number ${context}, found ${show(text, i)}`);
-      const after = text[i + m[0].length];
-      if (after !== undefined && /[\w.]/.test(after)) return fail(i, `an invalid number "${text.slice(i, i + m[0].length + 1)}…" ${context}`);
-      i += m[0].length;
-      return Number(m[0]);
-    }
-    for (const [word, v] of [["true", true], ["false", false], ["null", null]] as const) {
-      if (text.startsWith(word, i)) {
-        i += word.length;
-        return v;
-      }
-    }
-    if (c === "]" || c === "}") return fail(i, `expected a value ${context}, found ${c}`);
-    if (c === ",") return fail(i, `expected a value ${context}, found a second ,`);
-    return fail(i, `expected a value ${context}, found ${show(text, i)}`);
-  };
-
-  const object = (depth: number): Record<string, unknown> => {
-    if (depth > MAX_DEPTH) fail(i, `nesting deeper than ${MAX_DEPTH} levels`);
-    const open = i;
-    i++;
-    const out: Record<string, unknown> = {};
-    let last: string | null = null;
-    for (;;) {
-      skip();
-      if (i >= n) return fail(i, `expected } to close the { of ${describeAt(open)}, found the end of the file`);
-      if (text[i] === "}") {
-        i++;
-        return out;
-      }
-      if (last !== null) {
-        if (text[i] !== ",") return fail(i, `expected , or } after the value of "${last}", found ${show(text, i)}`);
-        i++;
-        skip();
-        if (text[i] === "}") {
-          trailingCommas++;
-          i++;
-          return out;
-        }
-      }
-      if (i >= n) return fail(i, `expected } to close the { of ${describeAt(open)}, found the end of the file`);
-      if (text[i] !== '"') {
-        if (text[i] === "'") return fail(i, "strings and names must be in double quotes, found '");
-        if (text[i] === ",") return fail(i, last === null ? "expected a property name or }, found ," : "expected a property name after ,, found a second ,");
-        return fail(i, `expected a property name in double quotes${last === null ? " or }" : ""}, found ${show(text, i)}`);
-      }
-      const key = string();
-      skip();
-      if (text[i] !== ":") return fail(i, `expected : after the name "${key}", found ${show(text, i)}`);
-      i++;
-      const v = value(depth, `for "${key}"`);
-      // Defined rather than assigned, so "__proto__" is a property like any other.
-      Object.defineProperty(out, key, { value: v, enumerable: true, writable: true, configurable: true });
-      last = key;
-    }
-  };
-
-  const array = (depth: number): unknown[] => {
-    if (depth > MAX_DEPTH) fail(i, `nesting deeper than ${MAX_DEPTH} levels`);
-    const open = i;
-    i++;
-    const out: unknown[] = [];
-    for (;;) {
-      skip();
-      if (i >= n) return fail(i, `expected ] to close the [ of ${describeAt(open)}, found the end of the file`);
-      if (text[i] === "]") {
-        i++;
-        return out;
-      }
-      if (out.length > 0) {
-        if (text[i] !== ",") return fail(i, `expected , or ] after element ${out.length} of the array, found ${show(text, i)}`);
-        i++;
-        skip();
-        if (text[i] === "]") {
-          trailingCommas++;
-          i++;
-          return out;
-        }
-      }
-      out.push(value(depth, `as element ${out.length + 1} of the array`));
-    }
-  };
-
-  const describeAt = (at: number) => {
-    const p = where(at);
+  const where = (offset: number) => {
+    const p = lineColumnAt(text, offset);
     return `line ${p.line}, column ${p.column}`;
   };
+  const deep = nestsDeeperThan(src, MAX_DEPTH);
+  if (deep !== -1) fail(deep, `nesting deeper than ${MAX_DEPTH} levels`);
 
-  skip();
-  if (i >= n) fail(i, "the file is empty (expected a value)");
-  const result = value(0, "at the start");
-  skip();
-  if (i < n) {
-    const c = text[i];
-    fail(i, c === "," ? "a comma after the end of the document" : `unexpected ${show(text, i)} after the end of the document (is a [ or { missing at the start?)`);
+  let comments = 0;
+  let trailingCommas = 0;
+  const stack: Open[] = [];
+  let lastClose: { offset: number; open: Open } | null = null;
+  let unclosed: Open | undefined;
+  let lastLiteral: { offset: number; length: number; number: boolean } | null = null;
+  let first: { code: ParseErrorCode; offset: number; top: Open | undefined; literal: typeof lastLiteral; close: typeof lastClose } | null = null;
+
+  const member = () => {
+    const top = stack[stack.length - 1];
+    if (top) {
+      top.comma = false;
+      top.awaitingValue = false;
+      if (top.kind === "array") top.elements++;
+    }
+  };
+  const closing = () => {
+    const top = stack.pop();
+    if (top?.comma && (top.elements > 0 || top.key !== null)) trailingCommas++;
+    return top;
+  };
+  visit(
+    src,
+    {
+      onObjectBegin: (offset) => {
+        member();
+        stack.push({ kind: "object", at: offset, key: null, elements: 0, comma: false, awaitingValue: false });
+      },
+      onObjectProperty: (property) => {
+        const top = stack[stack.length - 1];
+        if (top) {
+          top.key = property;
+          top.comma = false;
+          top.awaitingValue = true;
+        }
+      },
+      onObjectEnd: (offset) => {
+        // At the end of the file the reader closes what is still open: that is the fault, not a close.
+        if (src[offset] !== "}") return void (unclosed ??= stack[stack.length - 1] && { ...stack[stack.length - 1]! });
+        const open = closing();
+        if (open && !stack.length) lastClose = { offset, open };
+      },
+      onArrayBegin: (offset) => {
+        member();
+        stack.push({ kind: "array", at: offset, key: null, elements: 0, comma: false, awaitingValue: false });
+      },
+      onArrayEnd: (offset) => {
+        if (src[offset] !== "]") return void (unclosed ??= stack[stack.length - 1] && { ...stack[stack.length - 1]! });
+        const open = closing();
+        if (open && !stack.length) lastClose = { offset, open };
+      },
+      onLiteralValue: (value, offset, length) => {
+        member();
+        lastLiteral = { offset, length, number: typeof value === "number" };
+      },
+      onSeparator: (ch) => {
+        const top = stack[stack.length - 1];
+        if (ch === "," && top) top.comma = true;
+      },
+      onComment: () => {
+        comments++;
+      },
+      onError: (code, offset) => {
+        // The reader recovers and goes on: the context is taken as it was at the first fault.
+        const top = unclosed ?? stack[stack.length - 1];
+        first ??= { code, offset, top: top && { ...top }, literal: lastLiteral, close: lastClose };
+      },
+    },
+    { allowTrailingComma: true, disallowComments: false },
+  );
+
+  if (first) {
+    const { code, offset, top } = first as NonNullable<typeof first>;
+    const context = !top ? "at the start" : top.kind === "object" ? `for "${top.key}"` : `as element ${top.elements + 1} of the array`;
+    const c = src[offset];
+    if (c === "\ufeff") return fail(offset, "a byte order mark (U+FEFF) in the middle of the file: it may only stand at its start");
+    if (c === "/" && code !== ParseErrorCode.UnexpectedEndOfComment) return fail(offset, "a lone / (comments start with // or /*)");
+    switch (code) {
+      case ParseErrorCode.UnexpectedEndOfComment:
+        return fail(offset, "a /* comment is not closed (expected */ before the end of the file)");
+      case ParseErrorCode.UnexpectedEndOfString:
+        return fail(offset, src.indexOf("\n", offset) === -1 && !/\r/.test(src.slice(offset)) ? 'a string is not closed (expected " before the end of the file)' : 'a string is not closed before the end of the line (expected ")');
+      case ParseErrorCode.InvalidEscapeCharacter: {
+        const bad = /\\(?:["\\/bfnrt]|u[0-9a-fA-F]{4})|(\\.?)/g;
+        bad.lastIndex = offset;
+        let m: RegExpExecArray | null;
+        while ((m = bad.exec(src)) && !m[1]);
+        const at = m ? m.index : offset;
+        return fail(at, `an unknown escape ${src.slice(at, at + 2)} in a string (write \\\\ for a backslash)`);
+      }
+      case ParseErrorCode.InvalidUnicode:
+        return fail(offset, "expected four hexadecimal digits after \\u");
+      case ParseErrorCode.InvalidCharacter:
+        return fail(offset, "a control character inside a string (write it as \\n, \\t or \\u00XX)");
+      case ParseErrorCode.InvalidCommentToken:
+        return fail(offset, "a lone / (comments start with // or /*)");
+      case ParseErrorCode.EndOfFileExpected: {
+        const close = (first as NonNullable<typeof first>).close as { offset: number; open: Open } | null;
+        if (c === "}" || c === "]")
+          return fail(offset, `a stray ${c}: the document already ended${close ? ` with the ${src[close.offset]} at ${where(close.offset)}` : ""}, so nothing is open to close here`);
+        if (close && (c === "," || c === '"'))
+          return fail(
+            close.offset,
+            `a stray ${src[close.offset]}: it closes the document's ${src[close.open.at]} (${where(close.open.at)}), but the file goes on at ${where(offset)} with ${show(src, offset)}`,
+          );
+        return fail(offset, c === "," ? "a comma after the end of the document" : `unexpected ${show(src, offset)} after the end of the document (is a [ or { missing at the start?)`);
+      }
+      default:
+        break;
+    }
+    if (offset >= src.length || (code === ParseErrorCode.ValueExpected && !top && src.slice(0, offset).trim() === "")) {
+      if (!top) return fail(offset, "the file is empty (expected a value)");
+      const need = top.kind === "object" ? "}" : "]";
+      return fail(offset, `expected ${need} to close the ${src[top.at]} of ${where(top.at)}, found the end of the file`);
+    }
+    if (c === "'") return fail(offset, "strings and names must be in double quotes, found '");
+    const wantsName = top?.kind === "object" && !top.awaitingValue;
+    if (wantsName && code !== ParseErrorCode.CommaExpected && code !== ParseErrorCode.CloseBraceExpected && code !== ParseErrorCode.ColonExpected) {
+      if (c === ",") return fail(offset, top.key == null ? "expected a property name or }, found ," : "expected a property name after ,, found a second ,");
+      return fail(offset, `expected a property name in double quotes${top.key == null ? " or }" : ""}, found ${show(src, offset)}`);
+    }
+    const literal = (first as NonNullable<typeof first>).literal as { offset: number; length: number; number: boolean } | null;
+    if (literal?.number && literal.offset + literal.length === offset && /[\w.]/.test(c ?? ""))
+      return fail(literal.offset, `an invalid number "${src.slice(literal.offset, offset + 1)}…" ${context}`);
+    switch (code) {
+      case ParseErrorCode.CommaExpected:
+      case ParseErrorCode.CloseBraceExpected:
+      case ParseErrorCode.CloseBracketExpected:
+        if (top?.kind === "object") {
+          if (c === "]") return fail(offset, `a ] where the { of ${where(top.at)} needs } (or a , before the next property)`);
+          return fail(offset, `expected , or } after the value of "${top.key}", found ${show(src, offset)}`);
+        }
+        if (top?.kind === "array") {
+          if (c === "}") return fail(offset, `a } where the [ of ${where(top.at)} needs ] (or a , before the next element)`);
+          return fail(offset, `expected , or ] after element ${top.elements} of the array, found ${show(src, offset)}`);
+        }
+        break;
+      case ParseErrorCode.PropertyNameExpected:
+        if (c === ",") return fail(offset, top?.key == null ? "expected a property name or }, found ," : "expected a property name after ,, found a second ,");
+        return fail(offset, `expected a property name in double quotes${top?.key == null ? " or }" : ""}, found ${show(src, offset)}`);
+      case ParseErrorCode.ColonExpected:
+        return fail(offset, `expected : after the name "${top?.key}", found ${show(src, offset)}`);
+      default:
+        break;
+    }
+    if (c === ",") return fail(offset, `expected a value ${context}, found a second ,`);
+    return fail(offset, `expected a value ${context}, found ${show(src, offset)}`);
   }
-  return { value: result, comments, trailingCommas };
+
+  const root = parseTree(src, [], { allowTrailingComma: true, disallowComments: false });
+  if (!root) return fail(0, "the file is empty (expected a value)");
+  return { text, root, value: nodeValue(root), comments, trailingCommas };
+}
+
+/** Parses `text`; throws JsonSyntaxError. */
+export function parseTolerantJson(text: string): TolerantJson {
+  const d = parseJsonDocument(text);
+  return { value: d.value, comments: d.comments, trailingCommas: d.trailingCommas };
+}
+
+/** Sets an own property (also one called `__proto__`) keeping the object's key order. */
+function put(obj: Record<string, unknown>, key: string, value: unknown) {
+  Object.defineProperty(obj, key, { value, enumerable: true, writable: true, configurable: true });
+}
+
+/**
+ * A node as a JavaScript value. With the document's text (`exactIn`), integers outside the safe range stay their text
+ * (JSON.rawJSON: JSON.stringify writes them back unchanged); otherwise numbers are Numbers.
+ */
+export function nodeValue(node: Node, exactIn?: string): unknown {
+  switch (node.type) {
+    case "object": {
+      const out: Record<string, unknown> = {};
+      for (const p of node.children ?? []) {
+        const [k, v] = p.children ?? [];
+        if (k && v) put(out, k.value as string, nodeValue(v, exactIn));
+      }
+      return out;
+    }
+    case "array":
+      return (node.children ?? []).map((c) => nodeValue(c, exactIn));
+    case "number":
+      return exactIn !== undefined && isUnsafeInteger(exactIn, node) ? (JSON as any).rawJSON(nodeText(exactIn, node)) : node.value;
+    default:
+      return node.value;
+  }
+}
+
+/** The node's own text, as written (a number's digits, a string with its quotes and escapes). */
+export const nodeText = (text: string, node: Node) => text.slice(node.offset, node.offset + node.length);
+
+/** An integer written with more digits than a double holds exactly (a SteamID written as a number). */
+export const isUnsafeInteger = (text: string, node: Node) => node.type === "number" && /^-?\d+$/.test(nodeText(text, node)) && !Number.isSafeInteger(Number(nodeText(text, node)));
+
+/** The property node `key` of an object node (the last one when a key is repeated), or undefined. */
+export function propertyOf(obj: Node | undefined, key: string): Node | undefined {
+  if (obj?.type !== "object") return undefined;
+  let found: Node | undefined;
+  for (const p of obj.children ?? []) if (p.children?.[0]?.value === key) found = p;
+  return found;
+}
+
+/** The value node at `path`, or undefined. */
+export function nodeAt(root: Node, path: JsonPath): Node | undefined {
+  let at: Node | undefined = root;
+  for (const seg of path) {
+    if (!at) return undefined;
+    if (typeof seg === "number") at = at.type === "array" ? at.children?.[seg] : undefined;
+    else at = propertyOf(at, seg)?.children?.[1];
+  }
+  return at;
+}
+
+// ---- text edits ------------------------------------------------------------------------------
+
+/** How a document lays itself out: the line ending and one level of indentation. */
+export interface Layout {
+  eol: string;
+  indent: string;
+}
+
+export function layoutOf(text: string): Layout {
+  const eol = /\r\n/.test(text) ? "\r\n" : "\n";
+  let indent = "";
+  const counts = new Map<string, number>();
+  let prev = 0;
+  for (const m of text.matchAll(/\n([ \t]*)\S/g)) {
+    const ws = m[1]!;
+    if (ws.startsWith("\t")) {
+      counts.set("\t", (counts.get("\t") ?? 0) + 1);
+      continue;
+    }
+    const d = ws.length - prev;
+    if (d > 0) counts.set(" ".repeat(d), (counts.get(" ".repeat(d)) ?? 0) + 1);
+    prev = ws.length;
+  }
+  let best = 0;
+  for (const [k, n] of counts) if (n > best) [indent, best] = [k, n];
+  return { eol, indent: indent || "  " };
+}
+
+/** The indentation of the line `offset` is on. */
+function lineIndent(text: string, offset: number): string {
+  const start = Math.max(text.lastIndexOf("\n", offset - 1) + 1, 0);
+  return /^[ \t]*/.exec(text.slice(start, offset))![0];
+}
+
+/** A value as text laid out like its place: one line where the place is one line, else indented from `base`. */
+export function valueText(value: unknown, layout: Layout, base: string, multiline: boolean): string {
+  if (!multiline) return JSON.stringify(value, null, undefined);
+  const text = JSON.stringify(value, null, layout.indent);
+  return text.replace(/\n/g, layout.eol + base);
+}
+
+/** Whether a node's text spans lines (an object or array written over several lines). */
+const spansLines = (text: string, node: Node) => /[\r\n]/.test(text.slice(node.offset, node.offset + node.length));
+
+function splice(text: string, offset: number, length: number, insert: string): string {
+  return text.slice(0, offset) + insert + text.slice(offset + length);
+}
+
+function reparse(text: string): Node {
+  return parseTree(scannable(text), [], { allowTrailingComma: true })!;
+}
+
+/**
+ * `text` with the value at `path` set to `value` (its text, when `value` is a RawText), changing
+ * only that value's text; a missing property is added after its object's last one, laid out as
+ * its neighbours; missing parent objects are added the same way. Throws when a parent on the
+ * path is not an object (or an array index is out of range).
+ */
+export function setJsonValue(text: string, path: JsonPath, value: unknown, root: Node = reparse(text)): string {
+  const layout = layoutOf(text);
+  const node = nodeAt(root, path);
+  if (node) {
+    const base = lineIndent(text, node.offset);
+    const multiline = node.type === "object" || node.type === "array" ? spansLines(text, node) || documentIsMultiline(text, root) : false;
+    const insert = value instanceof RawText ? value.text : valueText(value, layout, base, multiline && isComposite(value));
+    return splice(text, node.offset, node.length, insert);
+  }
+  // Find the deepest existing object on the path, then add what is missing under it.
+  for (let depth = path.length - 1; depth >= 0; depth--) {
+    const parent = nodeAt(root, path.slice(0, depth));
+    if (!parent) continue;
+    const key = path[depth];
+    if (parent.type !== "object" || typeof key !== "string") throw new Error(`cannot set ${JSON.stringify(path)}: its parent is not an object`);
+    let v: unknown = value instanceof RawText ? value : value;
+    for (let k = path.length - 1; k > depth; k--) v = { [path[k] as string]: v };
+    return insertProperty(text, parent, key, v, layout, root);
+  }
+  throw new Error(`cannot set ${JSON.stringify(path)}: the document is not an object`);
+}
+
+const isComposite = (v: unknown) => v !== null && typeof v === "object" && !(v instanceof RawText) && !(JSON as any).isRawJSON?.(v);
+const documentIsMultiline = (text: string, root: Node) => spansLines(text, root);
+
+/** A value given as its JSON text (kept exactly). */
+export class RawText {
+  constructor(readonly text: string) {}
+  toJSON() {
+    return (JSON as any).rawJSON(this.text);
+  }
+}
+
+const COMMENTS = /\/\/[^\n]*|\/\*[\s\S]*?\*\//g;
+
+function insertProperty(text: string, obj: Node, key: string, value: unknown, layout: Layout, root: Node): string {
+  const props = obj.children ?? [];
+  const multiline = spansLines(text, obj) || (props.length === 0 && documentIsMultiline(text, root));
+  const keyText = JSON.stringify(key);
+  const last = props[props.length - 1];
+  const render = (base: string) => (value instanceof RawText ? value.text : valueText(value, layout, base, multiline && isComposite(value)));
+  if (last) {
+    const [k, v] = last.children ?? [];
+    const colon = k && v ? text.slice(k.offset + k.length, v.offset).replace(COMMENTS, "") : ": ";
+    const base = lineIndent(text, last.offset);
+    let sep: string;
+    if (multiline) sep = `,${layout.eol}${base}`;
+    else if (props.length >= 2) {
+      const prev = props[props.length - 2]!;
+      const between = text.slice(prev.offset + prev.length, last.offset).replace(COMMENTS, "");
+      sep = between.trim() === "," ? between : ", ";
+    } else sep = /\s/.test(colon) ? ", " : ",";
+    return splice(text, last.offset + last.length, 0, `${sep}${keyText}${colon.includes(":") ? colon : ": "}${render(base)}`);
+  }
+  // An empty object: `{}` becomes `{"k": v}` on one line, or opened over lines like the document.
+  const open = obj.offset;
+  const close = obj.offset + obj.length - 1;
+  if (multiline) {
+    const outer = lineIndent(text, open);
+    const base = outer + layout.indent;
+    return splice(text, open + 1, close - open - 1, `${layout.eol}${base}${keyText}: ${render(base)}${layout.eol}${outer}`);
+  }
+  return splice(text, open + 1, close - open - 1, `${keyText}: ${render("")}`);
+}
+
+/** `text` without the property or element at `path` (and the comma that went with it); unchanged when there is none. */
+export function removeJsonValue(text: string, path: JsonPath, root: Node = reparse(text)): string {
+  const node = nodeAt(root, path);
+  if (!node) return text;
+  const parent = node.parent;
+  const item = parent?.type === "property" ? parent : node;
+  const container = item.parent!;
+  const siblings = container.children ?? [];
+  const i = siblings.indexOf(item);
+  let start: number;
+  let end: number;
+  if (i > 0) {
+    // From the end of the previous sibling: its comma, the space, this item.
+    const prev = siblings[i - 1]!;
+    start = prev.offset + prev.length;
+    end = item.offset + item.length;
+  } else if (siblings.length > 1) {
+    // The first of several: this item up to the next one.
+    start = item.offset;
+    end = siblings[1]!.offset;
+  } else {
+    // The only one: the container's inside becomes empty.
+    start = container.offset + 1;
+    end = container.offset + container.length - 1;
+  }
+  return splice(text, start, end - start, "");
+}
+
+/**
+ * `text` as strict JSON: comments removed (a line that held only a comment goes with it) and
+ * trailing commas removed; every other character stays where it was.
+ */
+export function strictJsonText(text: string): string {
+  const scanner = createScanner(scannable(text), false);
+  const cuts: [number, number][] = [];
+  let pendingComma = -1;
+  for (let kind = scanner.scan(); kind !== 17 /* EOF */; kind = scanner.scan()) {
+    const start = scanner.getTokenOffset();
+    const end = start + scanner.getTokenLength();
+    if (kind === 12 /* LineComment */ || kind === 13 /* BlockComment */) {
+      const lineStart = text.lastIndexOf("\n", start - 1) + 1;
+      const before = text.slice(lineStart, start);
+      let after = end;
+      while (after < text.length && (text[after] === " " || text[after] === "\t")) after++;
+      const atLineEnd = after >= text.length || text[after] === "\n" || text[after] === "\r";
+      if (/^[ \t\ufeff]*$/.test(before) && atLineEnd && (lineStart > 0 || after < text.length)) {
+        // A comment on a line of its own: the whole line goes.
+        const eolEnd = text[after] === "\r" && text[after + 1] === "\n" ? after + 2 : after < text.length ? after + 1 : after;
+        const from = lineStart === 0 && hasBom(text) ? 1 : lineStart;
+        if (eolEnd > after || from > 0) cuts.push([from, eolEnd]);
+        else cuts.push([from, after]);
+      } else if (atLineEnd) {
+        // After a value, to the end of the line: the comment and the spaces before it.
+        let from = start;
+        while (from > lineStart && (text[from - 1] === " " || text[from - 1] === "\t")) from--;
+        cuts.push([from, after]);
+      } else {
+        // Before more on its line: the comment and the spaces after it, when spaces stand before it too.
+        const spaced = start > lineStart && (text[start - 1] === " " || text[start - 1] === "\t");
+        cuts.push([start, spaced || /^[ \t\ufeff]*$/.test(before) ? after : end]);
+      }
+      continue;
+    }
+    if (kind === 14 /* LineBreak */ || kind === 15 /* Trivia */) continue;
+    if (kind === 5 /* Comma */) {
+      pendingComma = start;
+      continue;
+    }
+    if ((kind === 2 /* CloseBrace */ || kind === 4 /* CloseBracket */) && pendingComma !== -1) cuts.push([pendingComma, pendingComma + 1]);
+    pendingComma = -1;
+  }
+  if (!cuts.length) return text;
+  cuts.sort((a, b) => a[0] - b[0]);
+  let out = "";
+  let at = 0;
+  for (const [s, e] of cuts) {
+    if (s < at) continue;
+    out += text.slice(at, s);
+    at = e;
+  }
+  return out + text.slice(at);
 }
 
 /** What the reader skipped, in words ("2 comments and 1 trailing comma were ignored"), or null. */
@@ -257,19 +560,4 @@ export function ignoredNote(r: Pick<TolerantJson, "comments" | "trailingCommas">
   if (!parts.length) return null;
   const total = r.comments + r.trailingCommas;
   return `${parts.join(" and ")} ${total === 1 ? "was" : "were"} ignored`;
-}
-
-/** A file's bytes as text: UTF-8 (a BOM is dropped) or UTF-16 with its BOM; null when not valid. */
-export function decodeTextFile(bytes: Uint8Array): { text: string; encoding: "utf-8" | "utf-16le" | "utf-16be" } | null {
-  const decode = (enc: "utf-8" | "utf-16le" | "utf-16be", from: number) => {
-    try {
-      return { text: new TextDecoder(enc, { fatal: true, ignoreBOM: true }).decode(bytes.subarray(from)), encoding: enc };
-    } catch {
-      return null;
-    }
-  };
-  if (bytes[0] === 0xff && bytes[1] === 0xfe) return bytes.length % 2 === 0 ? decode("utf-16le", 2) : null;
-  if (bytes[0] === 0xfe && bytes[1] === 0xff) return bytes.length % 2 === 0 ? decode("utf-16be", 2) : null;
-  if (bytes[0] === 0xef && bytes[1] === 0xbb && bytes[2] === 0xbf) return decode("utf-8", 3);
-  return decode("utf-8", 0);
 }

@@ -30,3 +30,4 @@ export { checkList } from "./check";
 export { listModsForExport } from "./export";
 export type { ImportEntry, ServerJsonMod } from "./server-json-format";
 export { listRequiredDefault, resealListConfigSecrets } from "./server-config-store";
+export { ConfigShapeError, writeModsIntoConfig, type ModToWrite } from "./server-json-edit";

@@ -1,8 +1,9 @@
 // The server's config file (server.json) as a deploy edits it: turn a list's mods into
 // `game.mods` entries and put them into the server's current config text, keeping every other
-// key as it was. Pure: no database, no network. The entry shape is the lists feature's
+// byte as it was. Pure: no database, no network. The entry shape is the lists feature's
 // (`ServerJsonMod` in lists/server-json-format.ts), which also writes the exports.
-import type { ServerJsonMod } from "../../lists";
+import { ConfigShapeError, writeModsIntoConfig, type ServerJsonMod } from "../../lists";
+import { JsonSyntaxError, parseJsonDocument, strictJsonText } from "../../../shared/jsonc";
 import { DeployError } from "./errors";
 
 /** What the deploy needs from a list item. */
@@ -29,127 +30,18 @@ export function listToServerJsonMods(items: readonly ListModForDeploy[]): Server
   });
 }
 
-/** 1-based line and column of a character offset. */
-function lineAndColumn(text: string, offset: number): { line: number; column: number } {
-  let line = 1;
-  let lineStart = 0;
-  for (let i = 0; i < offset && i < text.length; i++) {
-    if (text.charCodeAt(i) === 10) {
-      line++;
-      lineStart = i + 1;
-    }
-  }
-  return { line, column: offset - lineStart + 1 };
-}
-
 /**
- * Finds the offset of the first JSON syntax error (JSON.parse in Bun does not say where).
- * Only called after JSON.parse has failed; returns the offset where parsing went wrong.
+ * Parses config text (comments and trailing commas tolerated, as people write it); a syntax
+ * error becomes "<name> is not valid JSON at line N, column C: <what>".
  */
-export function findJsonErrorOffset(text: string): number {
-  let i = 0;
-  const fail = (): never => {
-    throw i;
-  };
-  const ws = () => {
-    while (i < text.length && (text[i] === " " || text[i] === "\t" || text[i] === "\n" || text[i] === "\r")) i++;
-  };
-  const literal = (word: string) => {
-    for (const ch of word) {
-      if (text[i] !== ch) fail();
-      i++;
-    }
-  };
-  const string = () => {
-    if (text[i] !== '"') fail();
-    i++;
-    while (i < text.length) {
-      const c = text.charCodeAt(i);
-      if (c === 34) {
-        i++;
-        return;
-      }
-      if (c < 0x20) fail();
-      if (c === 92) {
-        i++;
-        const e = text[i];
-        if (e === "u") {
-          for (let k = 1; k <= 4; k++) if (!/[0-9a-fA-F]/.test(text[i + k] ?? "")) { i += k; fail(); }
-          i += 5;
-          continue;
-        }
-        if (e === undefined || !'"\\/bfnrt'.includes(e)) fail();
-      }
-      i++;
-    }
-    fail();
-  };
-  const number = () => {
-    const m = /^-?(0|[1-9]\d*)(\.\d+)?([eE][+-]?\d+)?/.exec(text.slice(i));
-    if (!m) fail();
-    i += m![0].length;
-  };
-  const value = (): void => {
-    ws();
-    const c = text[i];
-    if (c === "{") {
-      i++;
-      ws();
-      if (text[i] === "}") { i++; return; }
-      for (;;) {
-        ws();
-        string();
-        ws();
-        if (text[i] !== ":") fail();
-        i++;
-        value();
-        ws();
-        if (text[i] === ",") { i++; continue; }
-        if (text[i] === "}") { i++; return; }
-        fail();
-      }
-    }
-    if (c === "[") {
-      i++;
-      ws();
-      if (text[i] === "]") { i++; return; }
-      for (;;) {
-        value();
-        ws();
-        if (text[i] === ",") { i++; continue; }
-        if (text[i] === "]") { i++; return; }
-        fail();
-      }
-    }
-    if (c === '"') return string();
-    if (c === "t") return literal("true");
-    if (c === "f") return literal("false");
-    if (c === "n") return literal("null");
-    if (c === "-" || (c !== undefined && c >= "0" && c <= "9")) return number();
-    fail();
-  };
-  try {
-    value();
-    ws();
-    if (i < text.length) fail();
-  } catch (at) {
-    if (typeof at === "number") return Math.min(at, text.length);
-    throw at;
-  }
-  return text.length;
-}
-
-/** Parses config text; a syntax error becomes "<name> is not valid JSON at line N". */
 export function parseConfig(text: string, fileName: string): Record<string, unknown> {
-  // A UTF-8 byte order mark is common in files edited on Windows; JSON.parse rejects it.
-  const body = text.charCodeAt(0) === 0xfeff ? text.slice(1) : text;
+  if (text.replace(/^\ufeff/, "").trim() === "") throw new DeployError(`${fileName} is empty`);
   let parsed: unknown;
   try {
-    parsed = JSON.parse(body);
-  } catch {
-    if (body.trim() === "") throw new DeployError(`${fileName} is empty`);
-    const { line } = lineAndColumn(body, findJsonErrorOffset(body));
-    throw new DeployError(`${fileName} is not valid JSON at line ${line}`);
+    parsed = parseJsonDocument(text).value;
+  } catch (e) {
+    if (e instanceof JsonSyntaxError) throw new DeployError(`${fileName} is not valid JSON at line ${e.line}, column ${e.column}: ${e.reason}`);
+    throw e;
   }
   if (parsed === null || typeof parsed !== "object" || Array.isArray(parsed)) {
     throw new DeployError(`${fileName} must contain a JSON object`);
@@ -158,30 +50,19 @@ export function parseConfig(text: string, fileName: string): Record<string, unkn
 }
 
 /**
- * Replaces `game.mods` in the config text and re-serialises it with 2-space indentation; all
- * other keys keep their values and order. Returns the new text (trailing newline kept as found).
+ * The config text with `game.mods` replaced by `mods`, edited in place (lists/server-json-edit.ts):
+ * every other byte as it was, an entry of a mod that did not change keeps its text; comments and
+ * trailing commas removed, because the game's parser refuses them. A mod whose `required` the
+ * list does not state follows the list's modsRequiredByDefault; where the server's own default
+ * differs, it is written out so it keeps its meaning.
  */
 export function applyModsToConfig(text: string, mods: readonly ServerJsonMod[], fileName: string, listRequiredDefault = true): string {
-  const config = parseConfig(text, fileName);
-  const game = config.game;
-  if (game === undefined) {
-    throw new DeployError(`${fileName} has no "game" section; it does not look like a game server config`);
+  parseConfig(text, fileName); // the file's own faults named first, with the file's name
+  try {
+    const want = mods.map((m) => ({ modId: m.modId, name: m.name, version: m.version ?? null, required: m.required ?? null }));
+    return strictJsonText(writeModsIntoConfig(text, want, { listRequiredDefault }));
+  } catch (e) {
+    if (e instanceof ConfigShapeError) throw new DeployError(e.message.startsWith("has ") ? `${fileName} ${e.message}` : `${fileName}: ${e.message}`);
+    throw e;
   }
-  if (game === null || typeof game !== "object" || Array.isArray(game)) {
-    throw new DeployError(`${fileName}: "game" must be an object`);
-  }
-  // A mod whose `required` the list does not state follows the list's modsRequiredByDefault;
-  // where the server's own default differs, it is written out so it keeps its meaning.
-  const serverDefault = (game as Record<string, unknown>).modsRequiredByDefault;
-  const differs = listRequiredDefault !== (typeof serverDefault === "boolean" ? serverDefault : true);
-  (game as Record<string, unknown>).mods = mods.map((m) => (differs && m.required === undefined ? { ...m, required: listRequiredDefault } : { ...m }));
-  const out = JSON.stringify(config, null, 2);
-  return /\r?\n$/.test(text) ? `${out}\n` : out;
-}
-
-/** The mods a config text currently holds (used to verify a read-back). */
-export function modsInConfig(text: string, fileName: string): unknown {
-  const config = parseConfig(text, fileName);
-  const game = config.game as Record<string, unknown> | undefined;
-  return game?.mods;
 }

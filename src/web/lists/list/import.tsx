@@ -4,7 +4,7 @@ import { useState } from "react";
 import { useMutation } from "@tanstack/react-query";
 import { bytes, count } from "../../app/format";
 import { ErrorMessage, Notice } from "../../ui/components";
-import { decodeTextFile } from "../../../shared/jsonc";
+import { decodeTextFile } from "../../../shared/text-file";
 import { importApply, importPreview, type ImportDiff, type PinResolutions } from "../lists.services";
 import { useListRefresh } from "../lists.queries";
 import { CopyFromServer } from "../components/copy-from-server";
