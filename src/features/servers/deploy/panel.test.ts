@@ -117,7 +117,7 @@ describe("panel deployer (fake panel)", () => {
 
   test("invalid JSON on the panel", async () => {
     panel.files.set("/server.json", '{\n  "game": {\n    "mods": [}\n}');
-    expect(await failure(deployMods(target(), mods))).toBe("server.json is not valid JSON at line 3");
+    expect(await failure(deployMods(target(), mods))).toBe("server.json is not valid JSON at line 3, column 14: expected a value as element 1 of the array, found }");
   });
 
   test("a redirect is never followed: the API key never reaches the other host", async () => {

@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { readdirSync, statSync } from "node:fs";
 import { createServer, type Server, type Socket } from "node:net";
 import { SAMPLE_SERVER_JSON } from "../../../../test/fakes/panel-server-json";
+import { outsideMods } from "../../../../test/config-text";
 import { startSshd, type SshdPeer } from "../../../../test/peers/sshd";
 import { SftpTarget } from "./sftp";
 import { deployMods, testTarget } from "./target";
@@ -49,7 +50,8 @@ describe("SFTP deployer (real sshd)", () => {
     expect(written.game.mods).toEqual(mods);
     expect(written.rcon).toEqual(original.rcon);
     expect(written.game.gameProperties).toEqual(original.game.gameProperties);
-    expect(sshd.readFile("server.json")).toBe(`${JSON.stringify(written, null, 2)}\n`);
+    // Edited in place: every byte outside game.mods is the file's own.
+    expect(outsideMods(sshd.readFile("server.json"))).toBe(outsideMods(SAMPLE_SERVER_JSON));
     expect(sshd.readFile("server.json.bak")).toBe(SAMPLE_SERVER_JSON);
     expect(statSync(path).mode & 0o777).toBe(0o640);
     // no temporary file left behind
@@ -93,7 +95,7 @@ describe("SFTP deployer (real sshd)", () => {
 
   test("invalid JSON names the line", async () => {
     const path = sshd.writeFile("server-broken.json", '{\n  "game": {\n    "name": "x",,\n  }\n}\n');
-    expect(await failure(deployMods(target(path), mods))).toBe("server-broken.json is not valid JSON at line 3");
+    expect(await failure(deployMods(target(path), mods))).toBe("server-broken.json is not valid JSON at line 3, column 17: expected a property name after ,, found a second ,");
     expect(sshd.readFile("server-broken.json")).toBe('{\n  "game": {\n    "name": "x",,\n  }\n}\n');
   });
 
