@@ -6,6 +6,7 @@ import type { Mailer } from "./shared/mailer";
 import type { Logger } from "./shared/log";
 import type { Clock } from "./shared/time";
 import type { Secrets } from "./shared/secrets";
+import type { SealedColumn } from "./db/sealed";
 
 /** What every feature is handed. Built once in server.ts (or test/helpers.ts). */
 export interface Deps {
@@ -17,6 +18,8 @@ export interface Deps {
   log: Logger;
   clock: Clock;
   secrets: Secrets;
+  /** Every feature's columns sealed with `secrets.credentialKey` (the registry's `sealedColumns`). */
+  sealed: readonly SealedColumn[];
   /** Outgoing HTTP (workshop, BattleMetrics, panel, Discord, webhooks). Tests may wrap it. */
   fetch: typeof fetch;
 }

@@ -18,7 +18,8 @@ Usage:
                                                    default <data dir>/backups/loadout-<time>.db
   loadout restore [--without-keys] FILE            put a backup in place of the database (server
                                                    stopped); the current one is kept aside
-  loadout rotate-key --new-key BASE64              re-encrypt server credentials with a new key
+  loadout rotate-key --new-key BASE64              re-seal every sealed value (server credentials, webhook
+                                                   secrets, list and deployment configs) with a new key
   loadout --version | --help
   (loadout crawl-worker: internal, started by serve to run the workshop crawl; LOADOUT_CRAWL_PROCESS)
 

@@ -9,7 +9,8 @@ import { createMailer } from "./shared/mailer";
 import { createLogger, type Logger } from "./shared/log";
 import { systemClock, type Clock } from "./shared/time";
 import { loadSecrets } from "./shared/secrets";
-import { features } from "./features/index";
+import { features, sealedColumns } from "./features/index";
+import { sealClearValues } from "./db/sealed";
 import { answerBudget } from "./shared/bytes-lru";
 import { DB_FILE, ensurePrivateDir, prepareDatabaseFile } from "./shared/data-dir";
 
@@ -46,6 +47,15 @@ export function createDeps(config: Config, opts: RuntimeOptions = {}): Deps {
       throw new SchemaMismatchError("the database lacks migrations this executable has (was it replaced under a running service?); not migrating");
     }
   } else migrate(db);
+  const secrets = loadSecrets(config);
+  if (opts.migrate !== false) {
+    // SQL cannot encrypt, so a column that became sealed is sealed here, in code, right after
+    // the migrations and before anything reads or serves: one pass over the rows still in clear
+    // (a partial index finds them: nothing is read when none is left), idempotent, and complete
+    // at once (sealing on first read would leave every finished deployment in clear for ever).
+    const sealed = sealClearValues(sqlite, sealedColumns, secrets.credentialKey);
+    if (sealed > 0) log.info("sealed values an earlier version stored in clear", { values: sealed });
+  }
   const jobs = new JobQueue(db, sqlite, clock, log, opts.pollMs);
   const deps: Deps = {
     config,
@@ -55,7 +65,8 @@ export function createDeps(config: Config, opts: RuntimeOptions = {}): Deps {
     mailer: createMailer({ smtpUrl: config.LOADOUT_SMTP_URL, from: config.LOADOUT_MAIL_FROM, log }),
     log,
     clock,
-    secrets: loadSecrets(config),
+    secrets,
+    sealed: sealedColumns,
     fetch: opts.fetch ?? fetch,
   };
   for (const f of features) {

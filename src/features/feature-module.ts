@@ -4,6 +4,7 @@
 import type { AnyElysia } from "elysia";
 import type { Deps } from "../deps";
 import type { JobHandler } from "../jobs/queue";
+import type { SealedColumn } from "../db/sealed";
 
 export interface ScheduleSpec {
   name: string;
@@ -17,4 +18,6 @@ export interface FeatureModule {
   routes?: (deps: Deps) => AnyElysia;
   jobs?: (deps: Deps) => Record<string, JobHandler>;
   schedules?: (deps: Deps) => ScheduleSpec[];
+  /** Its columns sealed with the credential key (src/db/sealed.ts): rotated, checked by restore. */
+  sealed?: SealedColumn[];
 }

@@ -2,6 +2,7 @@
 // Add one entry per feature (keep platform first), imported from the feature's index.ts.
 // What an entry holds: feature-module.ts.
 import type { FeatureModule } from "./feature-module";
+import type { SealedColumn } from "../db/sealed";
 import { jobsFeature } from "./jobs";
 import { platformFeature } from "./platform";
 import { authFeature } from "./auth";
@@ -41,3 +42,6 @@ export const features: FeatureModule[] = [
   // Last: its page wildcard answers only what no API, docs or metrics route does.
   webFeature,
 ];
+
+/** Every feature's sealed columns (src/db/sealed.ts): what rotate-key re-seals and restore opens. */
+export const sealedColumns: readonly SealedColumn[] = features.flatMap((f) => f.sealed ?? []);

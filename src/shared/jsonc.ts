@@ -12,7 +12,7 @@
 // text is touched: number text (`3000.0`, `76561198200329058`), spacing, key order, line endings
 // and the BOM stay as they were. `strictJsonText` removes only comments and trailing commas (the
 // game's parser refuses both).
-import { createScanner, parseTree, visit, ParseErrorCode, type Node } from "jsonc-parser";
+import { createScanner, parseTree, visit, type Node, type ParseErrorCode } from "jsonc-parser";
 export { decodeTextFile } from "./text-file";
 
 /** A syntax error at a place in the text (1-based line and column, in UTF-16 code units). */
@@ -46,6 +46,26 @@ export interface JsonDocument extends TolerantJson {
   /** The syntax tree; offsets are into `text`. */
   root: Node;
 }
+
+/** jsonc-parser's error codes (a `const enum` there, which isolated modules cannot read). */
+const E = {
+  InvalidSymbol: 1,
+  InvalidNumberFormat: 2,
+  PropertyNameExpected: 3,
+  ValueExpected: 4,
+  ColonExpected: 5,
+  CommaExpected: 6,
+  CloseBraceExpected: 7,
+  CloseBracketExpected: 8,
+  EndOfFileExpected: 9,
+  InvalidCommentToken: 10,
+  UnexpectedEndOfComment: 11,
+  UnexpectedEndOfString: 12,
+  UnexpectedEndOfNumber: 13,
+  InvalidUnicode: 14,
+  InvalidEscapeCharacter: 15,
+  InvalidCharacter: 16,
+} as const satisfies Record<string, ParseErrorCode>;
 
 /** Deeper nesting than any config has; bounds the reader's recursion on hostile input. */
 export const MAX_DEPTH = 256;
@@ -136,10 +156,13 @@ export function parseJsonDocument(text: string): JsonDocument {
   let comments = 0;
   let trailingCommas = 0;
   const stack: Open[] = [];
-  let lastClose: { offset: number; open: Open } | null = null;
+  type Close = { offset: number; open: Open };
+  type Literal = { offset: number; length: number; number: boolean };
+  type Fault = { code: number; offset: number; top: Open | undefined; literal: Literal | null; close: Close | null };
+  let lastClose = null as Close | null;
   let unclosed: Open | undefined;
-  let lastLiteral: { offset: number; length: number; number: boolean } | null = null;
-  let first: { code: ParseErrorCode; offset: number; top: Open | undefined; literal: typeof lastLiteral; close: typeof lastClose } | null = null;
+  let lastLiteral = null as Literal | null;
+  let first = null as Fault | null;
 
   const member = () => {
     const top = stack[stack.length - 1];
@@ -205,17 +228,17 @@ export function parseJsonDocument(text: string): JsonDocument {
   );
 
   if (first) {
-    const { code, offset, top } = first as NonNullable<typeof first>;
+    const { code, offset, top } = first;
     const context = !top ? "at the start" : top.kind === "object" ? `for "${top.key}"` : `as element ${top.elements + 1} of the array`;
     const c = src[offset];
     if (c === "\ufeff") return fail(offset, "a byte order mark (U+FEFF) in the middle of the file: it may only stand at its start");
-    if (c === "/" && code !== ParseErrorCode.UnexpectedEndOfComment) return fail(offset, "a lone / (comments start with // or /*)");
+    if (c === "/" && code !== E.UnexpectedEndOfComment) return fail(offset, "a lone / (comments start with // or /*)");
     switch (code) {
-      case ParseErrorCode.UnexpectedEndOfComment:
+      case E.UnexpectedEndOfComment:
         return fail(offset, "a /* comment is not closed (expected */ before the end of the file)");
-      case ParseErrorCode.UnexpectedEndOfString:
+      case E.UnexpectedEndOfString:
         return fail(offset, src.indexOf("\n", offset) === -1 && !/\r/.test(src.slice(offset)) ? 'a string is not closed (expected " before the end of the file)' : 'a string is not closed before the end of the line (expected ")');
-      case ParseErrorCode.InvalidEscapeCharacter: {
+      case E.InvalidEscapeCharacter: {
         const bad = /\\(?:["\\/bfnrt]|u[0-9a-fA-F]{4})|(\\.?)/g;
         bad.lastIndex = offset;
         let m: RegExpExecArray | null;
@@ -223,14 +246,14 @@ export function parseJsonDocument(text: string): JsonDocument {
         const at = m ? m.index : offset;
         return fail(at, `an unknown escape ${src.slice(at, at + 2)} in a string (write \\\\ for a backslash)`);
       }
-      case ParseErrorCode.InvalidUnicode:
+      case E.InvalidUnicode:
         return fail(offset, "expected four hexadecimal digits after \\u");
-      case ParseErrorCode.InvalidCharacter:
+      case E.InvalidCharacter:
         return fail(offset, "a control character inside a string (write it as \\n, \\t or \\u00XX)");
-      case ParseErrorCode.InvalidCommentToken:
+      case E.InvalidCommentToken:
         return fail(offset, "a lone / (comments start with // or /*)");
-      case ParseErrorCode.EndOfFileExpected: {
-        const close = (first as NonNullable<typeof first>).close as { offset: number; open: Open } | null;
+      case E.EndOfFileExpected: {
+        const close = first.close;
         if (c === "}" || c === "]")
           return fail(offset, `a stray ${c}: the document already ended${close ? ` with the ${src[close.offset]} at ${where(close.offset)}` : ""}, so nothing is open to close here`);
         if (close && (c === "," || c === '"'))
@@ -243,24 +266,24 @@ export function parseJsonDocument(text: string): JsonDocument {
       default:
         break;
     }
-    if (offset >= src.length || (code === ParseErrorCode.ValueExpected && !top && src.slice(0, offset).trim() === "")) {
+    if (offset >= src.length || (code === E.ValueExpected && !top && src.slice(0, offset).trim() === "")) {
       if (!top) return fail(offset, "the file is empty (expected a value)");
       const need = top.kind === "object" ? "}" : "]";
       return fail(offset, `expected ${need} to close the ${src[top.at]} of ${where(top.at)}, found the end of the file`);
     }
     if (c === "'") return fail(offset, "strings and names must be in double quotes, found '");
     const wantsName = top?.kind === "object" && !top.awaitingValue;
-    if (wantsName && code !== ParseErrorCode.CommaExpected && code !== ParseErrorCode.CloseBraceExpected && code !== ParseErrorCode.ColonExpected) {
+    if (wantsName && code !== E.CommaExpected && code !== E.CloseBraceExpected && code !== E.ColonExpected) {
       if (c === ",") return fail(offset, top.key == null ? "expected a property name or }, found ," : "expected a property name after ,, found a second ,");
       return fail(offset, `expected a property name in double quotes${top.key == null ? " or }" : ""}, found ${show(src, offset)}`);
     }
-    const literal = (first as NonNullable<typeof first>).literal as { offset: number; length: number; number: boolean } | null;
+    const literal = first.literal;
     if (literal?.number && literal.offset + literal.length === offset && /[\w.]/.test(c ?? ""))
       return fail(literal.offset, `an invalid number "${src.slice(literal.offset, offset + 1)}…" ${context}`);
     switch (code) {
-      case ParseErrorCode.CommaExpected:
-      case ParseErrorCode.CloseBraceExpected:
-      case ParseErrorCode.CloseBracketExpected:
+      case E.CommaExpected:
+      case E.CloseBraceExpected:
+      case E.CloseBracketExpected:
         if (top?.kind === "object") {
           if (c === "]") return fail(offset, `a ] where the { of ${where(top.at)} needs } (or a , before the next property)`);
           return fail(offset, `expected , or } after the value of "${top.key}", found ${show(src, offset)}`);
@@ -270,10 +293,10 @@ export function parseJsonDocument(text: string): JsonDocument {
           return fail(offset, `expected , or ] after element ${top.elements} of the array, found ${show(src, offset)}`);
         }
         break;
-      case ParseErrorCode.PropertyNameExpected:
+      case E.PropertyNameExpected:
         if (c === ",") return fail(offset, top?.key == null ? "expected a property name or }, found ," : "expected a property name after ,, found a second ,");
         return fail(offset, `expected a property name in double quotes${top?.key == null ? " or }" : ""}, found ${show(src, offset)}`);
-      case ParseErrorCode.ColonExpected:
+      case E.ColonExpected:
         return fail(offset, `expected : after the name "${top?.key}", found ${show(src, offset)}`);
       default:
         break;

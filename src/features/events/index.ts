@@ -3,10 +3,15 @@
 import type { FeatureModule } from "../feature-module";
 import { eventsRoutes } from "./routes";
 import { eventsJobs } from "./jobs";
+import { webhookAad } from "./service";
 
-export const eventsFeature: FeatureModule = { name: "events", routes: eventsRoutes, jobs: eventsJobs };
+export const eventsFeature: FeatureModule = {
+  name: "events",
+  routes: eventsRoutes,
+  jobs: eventsJobs,
+  // Webhook signing secrets (the webhook id in the additional authenticated data).
+  sealed: [{ table: "webhooks", column: "secret", idColumn: "id", aad: webhookAad, label: "webhook secret" }],
+};
 
 // The scraper's onModVersionChanged hook (wired in the registry).
 export { recordModUpdated } from "./mod-updated";
-// Key rotation (servers) re-seals webhook secrets in its transaction.
-export { reencryptWebhookSecrets } from "./service";

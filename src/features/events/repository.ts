@@ -1,7 +1,7 @@
 // The events feature's queries: outbox reads, webhooks, delivery log, notifications and
 // preferences. Functions take a drizzle handle (the database or a transaction) so the
 // dispatcher can do a whole fan-out in one transaction.
-import { and, desc, eq, isNotNull, sql } from "drizzle-orm";
+import { and, desc, eq, sql } from "drizzle-orm";
 import type { Database, Statement } from "bun:sqlite";
 import type { Tx } from "../../db/client";
 import { notificationPreferences, notifications, webhookDeliveries, webhooks } from "./tables";
@@ -60,19 +60,6 @@ export function insertWebhook(db: Tx, row: NewWebhook): WebhookRow {
 
 export function webhooksOfUser(db: Tx, userId: string): WebhookRow[] {
   return db.select().from(webhooks).where(eq(webhooks.user_id, userId)).orderBy(webhooks.created_at, webhooks.id).all();
-}
-
-/** Webhooks that have a (sealed) signing secret. */
-export function webhookSecrets(db: Tx): { id: string; secret: string }[] {
-  return db
-    .select({ id: webhooks.id, secret: webhooks.secret })
-    .from(webhooks)
-    .where(isNotNull(webhooks.secret))
-    .all() as { id: string; secret: string }[];
-}
-
-export function setWebhookSecret(db: Tx, id: string, secret: string): void {
-  db.update(webhooks).set({ secret }).where(eq(webhooks.id, id)).run();
 }
 
 export function webhookById(db: Tx, id: string): WebhookRow | null {

@@ -1,7 +1,6 @@
 // Rules of the webhooks and notifications endpoints. Knows nothing of HTTP; throws AppError.
 import type { Deps } from "../../deps";
-import type { Tx } from "../../db/client";
-import { CredentialCryptoError, decryptSecret, encryptSecret, keyId, reencryptSecret, sealedKeyId } from "../../shared/crypto";
+import { decryptSecret, encryptSecret } from "../../shared/crypto";
 import { AppError } from "../../shared/errors";
 import { newId } from "../../shared/ids";
 import { toIso, toIsoOrNull } from "../../shared/time";
@@ -89,7 +88,8 @@ export async function createWebhook(deps: Deps, userId: string, input: CreateWeb
   return { ...webhookToView(row), ...(secret ? { secret } : {}) };
 }
 
-const webhookAad = (id: string) => `webhook:${id}`;
+/** The additional authenticated data of a webhook's sealed secret (also its `sealed` declaration in index.ts). */
+export const webhookAad = (id: string) => `webhook:${id}`;
 
 /** Seals a signing secret with the credential key (AES-256-GCM, the webhook id as AAD). */
 export function sealWebhookSecret(deps: Pick<Deps, "secrets">, webhookId: string, secret: string): string {
@@ -100,24 +100,6 @@ export function sealWebhookSecret(deps: Pick<Deps, "secrets">, webhookId: string
 export function openWebhookSecret(deps: Pick<Deps, "secrets">, wh: Pick<repo.WebhookRow, "id" | "secret">): string | null {
   if (!wh.secret) return null;
   return decryptSecret(wh.secret, deps.secrets.credentialKey, webhookAad(wh.id));
-}
-
-/** Re-seals every webhook secret under `next` inside the caller's transaction (key rotation). */
-export function reencryptWebhookSecrets(tx: Tx, current: Uint8Array, next: Uint8Array): { rotated: number; unreadable: string[] } {
-  let rotated = 0;
-  const unreadable: string[] = [];
-  const nextId = keyId(next);
-  for (const row of repo.webhookSecrets(tx)) {
-    if (sealedKeyId(row.secret) === nextId) continue;
-    try {
-      repo.setWebhookSecret(tx, row.id, reencryptSecret(row.secret, current, next, webhookAad(row.id)));
-      rotated++;
-    } catch (e) {
-      if (!(e instanceof CredentialCryptoError)) throw e;
-      unreadable.push(row.id);
-    }
-  }
-  return { rotated, unreadable };
 }
 
 /** The caller's webhook; someone else's is 404 like a missing one (ids are not revealed). */

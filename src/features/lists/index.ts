@@ -3,8 +3,14 @@
 // public faces"); the tables are public in tables.ts.
 import type { FeatureModule } from "../feature-module";
 import { listsRoutes } from "./routes";
+import { listConfigAad } from "./server-config";
 
-export const listsFeature: FeatureModule = { name: "lists", routes: listsRoutes };
+export const listsFeature: FeatureModule = {
+  name: "lists",
+  routes: listsRoutes,
+  // Sealed with the credential key (src/db/sealed.ts): rotate-key and restore iterate these.
+  sealed: [{ table: "list_server_configs", column: "secrets", idColumn: "list_id", aad: listConfigAad, label: "list config secret" }],
+};
 
 // Who may do what with a list: one permission model for every list, suggestion, deploy and server route.
 export {
@@ -29,5 +35,5 @@ export { listItemKeys, listItems, dependencyClosure, dependencyEdges } from "./r
 export { checkList } from "./check";
 export { listModsForExport } from "./export";
 export type { ImportEntry, ServerJsonMod } from "./server-json-format";
-export { listRequiredDefault, resealListConfigSecrets } from "./server-config-store";
+export { listRequiredDefault } from "./server-config-store";
 export { ConfigShapeError, writeModsIntoConfig, type ModToWrite } from "./server-json-edit";

@@ -12,7 +12,6 @@ import {
   keepModsPlace,
   openSecrets,
   pathText,
-  resealSecrets,
   sealSecrets,
   secretSlots,
   settingsForClient,
@@ -178,24 +177,4 @@ export function gameConfigExport(
   const mods = exportMods(items, type) as unknown as Json[];
   const body = assembleConfig(c.settings, c.secrets, mods, { withSecrets: mayReadSecrets, hasModsKey: c.hasModsKey });
   return { body, config: "imported", secretsWithheld: !mayReadSecrets && c.secrets.length > 0 };
-}
-
-/** Key rotation: re-seals every list's config secrets under `next` (inside the caller's transaction). */
-export function resealListConfigSecrets(sqlite: Database, current: Uint8Array, next: Uint8Array): { rotated: number; unreadable: string[] } {
-  const rows = sqlite.query("SELECT list_id, secrets FROM list_server_configs WHERE secrets IS NOT NULL").all() as { list_id: string; secrets: string }[];
-  const upd = sqlite.query("UPDATE list_server_configs SET secrets = ? WHERE list_id = ?");
-  let rotated = 0;
-  const unreadable: string[] = [];
-  for (const r of rows) {
-    try {
-      const sealed = resealSecrets(r.secrets, current, next, r.list_id);
-      if (sealed === null) continue;
-      upd.run(sealed, r.list_id);
-      rotated++;
-    } catch (e) {
-      if (!(e instanceof CredentialCryptoError)) throw e;
-      unreadable.push(r.list_id);
-    }
-  }
-  return { rotated, unreadable };
 }

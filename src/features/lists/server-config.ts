@@ -1,7 +1,7 @@
 // The rest of a full server config a list remembers (docs/lists.md "What a file says is kept"):
 // every key but `game.mods`, in the file's order, with password-like values sealed like server
 // credentials. Pure functions plus the sealing; the repository and routes use them.
-import { decryptSecret, encryptSecret, sealedKeyId, reencryptSecret, keyId, CredentialCryptoError } from "../../shared/crypto";
+import { decryptSecret, encryptSecret, CredentialCryptoError } from "../../shared/crypto";
 
 /** A JSON value as parsed (objects keep their key order). */
 export type Json = null | boolean | number | string | Json[] | { [k: string]: Json };
@@ -188,9 +188,4 @@ export function openSecrets(sealed: string | null, key: Uint8Array, listId: stri
   return sealed ? (JSON.parse(decryptSecret(sealed, key, listConfigAad(listId))) as [JsonPath, string][]) : [];
 }
 
-/** Re-seals one record under `next` (key rotation); null when it is already under `next`. */
-export function resealSecrets(sealed: string, current: Uint8Array, next: Uint8Array, listId: string): string | null {
-  if (sealedKeyId(sealed) === keyId(next)) return null;
-  return reencryptSecret(sealed, current, next, listConfigAad(listId));
-}
 export { CredentialCryptoError };

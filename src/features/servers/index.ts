@@ -9,11 +9,17 @@ import { itemsScanJobs } from "./deploy/addons-over-sftp";
 import { deployJobs } from "./deploy/jobs";
 import { serversRoutes } from "./routes";
 import { listCheckRoutes } from "./list-check-routes";
+import { deploymentConfigColumns } from "./deploy/config-seal";
 
 export const serversFeature: FeatureModule = {
   name: "servers",
   routes: (deps: Deps) => new Elysia().use(serversRoutes(deps)).use(listCheckRoutes(deps)),
   jobs: (deps) => ({ ...deployJobs(deps), ...itemsScanJobs(deps) }),
+  sealed: [
+    // The server id is the additional authenticated data; key_id names the key beside it.
+    { table: "server_credentials", column: "secret", idColumn: "server_id", aad: (id) => id, label: "server credential", keyIdColumn: "key_id" },
+    ...deploymentConfigColumns,
+  ],
 };
 
 // The `loadout rotate-key` command.

@@ -77,14 +77,6 @@ export function getCredentials(db: Tx, serverId: string): CredentialRow | undefi
   return db.select().from(serverCredentials).where(eq(serverCredentials.server_id, serverId)).get();
 }
 
-export function allCredentials(db: Tx): CredentialRow[] {
-  return db.select().from(serverCredentials).all();
-}
-
-export function replaceCredentialSecret(db: Tx, serverId: string, secret: string, keyId: string, now: number): void {
-  db.update(serverCredentials).set({ secret, key_id: keyId, updated_at: now }).where(eq(serverCredentials.server_id, serverId)).run();
-}
-
 // ---- deployments
 
 export function insertDeployment(db: Tx, row: typeof deployments.$inferInsert): void {

@@ -3,16 +3,17 @@
 // Over 500 lines on purpose: CRUD, credentials, deployments and the approval flow all start from
 // the same caller-scoped server row and its sealed secrets; split by section, they would share it.
 import type { z } from "zod";
-import { reencryptWebhookSecrets } from "../events";
-import { resealListConfigSecrets, requireListOwner, requireListRight, resolveListAccess, type AccessUser, type ListAccess } from "../lists";
+import { requireListOwner, requireListRight, resolveListAccess, type AccessUser, type ListAccess } from "../lists";
 import type { Deps } from "../../deps";
 import { AppError } from "../../shared/errors";
-import { CredentialCryptoError, decryptSecret, encryptSecret, keyId, parseKey, reencryptSecret } from "../../shared/crypto";
+import { CredentialCryptoError, decryptSecret, encryptSecret, keyId, parseKey } from "../../shared/crypto";
+import { resealColumns, type ResealReport } from "../../db/sealed";
 import { newId } from "../../shared/ids";
 import { toIso, toIsoOrNull } from "../../shared/time";
 import { assertHostAllowed, checkUrl } from "../../shared/url-safety";
 import { recordEvent } from "../../outbox/outbox";
 import { queueDeployment } from "./deploy/jobs";
+import { openConfigOrNull } from "./deploy/config-seal";
 import { blockedMessage, blockingFindings, preflightForServer, type ServerReport } from "./deploy/preflight";
 import {
   panelCredentials,
@@ -65,7 +66,7 @@ function toServerView(
   };
 }
 
-export function toDeploymentView(d: repo.DeploymentRow): DeploymentView {
+export function toDeploymentView(deps: Pick<Deps, "secrets">, d: repo.DeploymentRow): DeploymentView {
   return {
     id: d.id,
     deployment_id: d.id,
@@ -97,9 +98,10 @@ export function toDeploymentView(d: repo.DeploymentRow): DeploymentView {
     verified_at: toIsoOrNull(d.verified_at),
     verify_note: d.verify_note,
     rolled_back: d.rolled_back,
-    // Configs can hold passwords: shown only when the operator must restore one by hand.
-    previous_config: rollbackFailed(d) ? d.previous_config : null,
-    new_config: rollbackFailed(d) ? d.new_config : null,
+    // Configs can hold passwords: shown only when the operator must restore one by hand (stored
+    // sealed: opened here; null when they no longer open).
+    previous_config: rollbackFailed(d) ? openConfigOrNull(deps, d, "previous_config") : null,
+    new_config: rollbackFailed(d) ? openConfigOrNull(deps, d, "new_config") : null,
   };
 }
 
@@ -273,16 +275,17 @@ export async function storeCredentials(deps: Deps, user: AccessUser, id: string,
 }
 
 /**
- * Re-encrypts every stored credential under `newKey` (base64 text or 32 raw bytes), in one
- * transaction. The caller then makes `newKey` the configured key (LOADOUT_SECRET_KEY or the key
- * file). Records already under `newKey` are left alone, so a rerun after an interrupted
- * rotation is safe. A record the current key cannot open (damaged, or sealed with a key that is
- * gone) is left as it is and reported in `unreadable` (its owner must enter the credentials
- * again); when no record at all can be opened, the configured key is probably wrong and
- * nothing is changed (throws).
+ * Re-seals every sealed value (every feature's declared columns, `deps.sealed`: server
+ * credentials, webhook secrets, lists' config secrets, deployment configs) under `newKey`
+ * (base64 text or 32 raw bytes), in one transaction. The caller then makes `newKey` the
+ * configured key (LOADOUT_SECRET_KEY or the key file). Values already under `newKey` are left
+ * alone, so a rerun after an interrupted rotation is safe. A value the current key cannot open
+ * (damaged, or sealed with a key that is gone) is left as it is and reported (its owner enters it
+ * again); when there are sealed values and not one of them opens, the configured key is probably
+ * wrong and nothing is changed (throws).
  */
 export function rotateCredentialKey(
-  deps: Pick<Deps, "db" | "sqlite" | "secrets" | "clock">,
+  deps: Pick<Deps, "sqlite" | "secrets" | "sealed">,
   newKey: string | Uint8Array,
 ): {
   rotated: number;
@@ -292,57 +295,45 @@ export function rotateCredentialKey(
   webhooks_unreadable: string[];
   list_configs_rotated: number;
   list_configs_unreadable: string[];
+  deployment_configs_rotated: number;
+  deployment_configs_unreadable: string[];
+  /** Every sealed column, one entry each. */
+  sealed: ResealReport[];
 } {
   const next = typeof newKey === "string" ? parseKey(newKey) : Buffer.from(newKey);
   if (next.length !== 32) throw new Error("the new secret key must be 32 bytes");
   const current = deps.secrets.credentialKey;
-  const nextId = keyId(next);
-  return deps.db.transaction(
-    (tx) => {
-      const rows = repo.allCredentials(tx);
-      const unreadable: string[] = [];
-      let rotated = 0;
-      let alreadyNew = 0;
-      const now = deps.clock.now();
-      for (const row of rows) {
-        if (row.key_id === nextId) {
-          alreadyNew++;
-          continue;
-        }
-        let sealed: string;
-        try {
-          sealed = reencryptSecret(row.secret, current, next, row.server_id);
-        } catch (err) {
-          if (err instanceof CredentialCryptoError) {
-            unreadable.push(row.server_id);
-            continue;
-          }
-          throw err;
-        }
-        repo.replaceCredentialSecret(tx, row.server_id, sealed, nextId, now);
-        rotated++;
+  return deps.sqlite
+    .transaction(() => {
+      const reports = resealColumns(deps.sqlite, deps.sealed, current, next);
+      const unreadable = reports.reduce((n, r) => n + r.unreadable.length, 0);
+      if (unreadable > 0 && reports.every((r) => r.rotated === 0 && r.unchanged === 0)) {
+        throw new CredentialCryptoError(`none of the ${unreadable} sealed values can be decrypted with the configured secret key; nothing was changed`);
       }
-      // Webhook signing secrets are sealed with the same key: rotated in the same transaction.
-      const hooks = reencryptWebhookSecrets(tx, current, next);
-      // So are the secrets of lists' remembered server configs.
-      const lists = resealListConfigSecrets(deps.sqlite, current, next);
-      if (unreadable.length > 0 && rotated === 0 && alreadyNew === 0) {
-        throw new CredentialCryptoError(
-          `none of the ${unreadable.length} stored credentials can be decrypted with the configured secret key; nothing was changed`,
-        );
-      }
+      const of = (table: string, column?: string) => reports.filter((r) => r.table === table && (!column || r.column === column));
+      const sum = (rs: ResealReport[]) => ({
+        rotated: rs.reduce((n, r) => n + r.rotated, 0),
+        total: rs.reduce((n, r) => n + r.total, 0),
+        unreadable: [...new Set(rs.flatMap((r) => r.unreadable))],
+      });
+      const credentials = sum(of("server_credentials", "secret"));
+      const hooks = sum(of("webhooks", "secret"));
+      const listConfigs = sum(of("list_server_configs", "secrets"));
+      const deploymentConfigs = sum(of("deployments"));
       return {
-        rotated,
-        total: rows.length,
-        unreadable,
+        rotated: credentials.rotated,
+        total: credentials.total,
+        unreadable: credentials.unreadable,
         webhooks_rotated: hooks.rotated,
         webhooks_unreadable: hooks.unreadable,
-        list_configs_rotated: lists.rotated,
-        list_configs_unreadable: lists.unreadable,
+        list_configs_rotated: listConfigs.rotated,
+        list_configs_unreadable: listConfigs.unreadable,
+        deployment_configs_rotated: deploymentConfigs.rotated,
+        deployment_configs_unreadable: deploymentConfigs.unreadable,
+        sealed: reports,
       };
-    },
-    { behavior: "immediate" },
-  );
+    })
+    .immediate();
 }
 
 /** For tests and diagnostics: the decrypted credentials of a server (never sent to a client). */
@@ -464,12 +455,12 @@ export function restartNow(deps: Deps, user: AccessUser, id: string, deploymentI
   }
   repo.requestRestartNow(deps.db, d.id, deps.clock.now());
   if (d.job_id) deps.jobs.wakeUp(d.job_id);
-  return toDeploymentView(repo.getDeployment(deps.db, d.id)!);
+  return toDeploymentView(deps, repo.getDeployment(deps.db, d.id)!);
 }
 
 export function listDeployments(deps: Deps, user: AccessUser, id: string, limit: number): DeploymentView[] {
   ownServer(deps, user, id);
-  return repo.listDeployments(deps.db, id, limit).map(toDeploymentView);
+  return repo.listDeployments(deps.db, id, limit).map((d) => toDeploymentView(deps, d));
 }
 
 // ---- deploy approval

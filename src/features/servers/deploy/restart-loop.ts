@@ -22,6 +22,8 @@ import { configSeen, prepareDeployGuard, recordConfigSeen } from "./preflight";
 import { listToServerJsonMods, parseConfig } from "./config-file";
 import { listRequiredDefault, type ServerJsonMod } from "../../lists";
 import { deployMods, fileNameOf, modsOfConfig, writeVerified, type ConfigFileIO, type ConfigTarget } from "./target";
+import { openConfig, openConfigOrNull, sealConfig } from "./config-seal";
+import { CredentialCryptoError } from "../../../shared/crypto";
 
 type Phase = NonNullable<DeploymentRow["phase"]>;
 
@@ -170,17 +172,22 @@ async function stepWrite(ctx: LoopContext, d: DeploymentRow): Promise<void> {
   const guard = d.forced || row(ctx).previous_config !== null ? null : await prepareDeployGuard(ctx.deps, ctx.server, d.list_id);
   const target = await ctx.target();
   const fileName = fileNameOf(target.filePath);
+  let written = "";
   await deployMods(target, mods, {
     listRequiredDefault: listRequiredDefault(ctx.deps.sqlite, d.list_id),
     // Write-ahead: the config as it was before this deploy (the first read only: a resumed run
-    // may read its own write) and the one about to be written, stored before the write.
+    // may read its own write) and the one about to be written, stored (sealed) before the write.
     beforeWrite: (current, next) => {
       guard?.(current, fileName);
-      update(ctx, { previous_config: row(ctx).previous_config ?? current, new_config: next });
+      written = next;
+      update(ctx, {
+        previous_config: row(ctx).previous_config ?? sealConfig(ctx.deps, d.id, "previous_config", current),
+        new_config: sealConfig(ctx.deps, d.id, "new_config", next),
+      });
     },
     afterWrite: async (io) => {
       update(ctx, { item_count: mods.length, snapshot_json: JSON.stringify(mods) });
-      recordConfigSeen(ctx.deps.db, ctx.server.id, configSeen(row(ctx).new_config ?? "", fileName, now(ctx)));
+      recordConfigSeen(ctx.deps.db, ctx.server.id, configSeen(written, fileName, now(ctx)));
       if (d.restart_mode === "none") return;
       if (d.restart_mode === "when_empty") return enter(ctx, "waiting_for_empty");
       // `now`: restart over the same connection (SFTP: the same SSH session).
@@ -283,7 +290,7 @@ function restartingEvent(ctx: LoopContext, tx: repo.TxLike, d: DeploymentRow, wh
   const written: ServerJsonMod[] = d.snapshot_json ? JSON.parse(d.snapshot_json) : [];
   const changes =
     which === "first"
-      ? modChanges(d.previous_config, written, fileNameOf(ctx.server.file_path))
+      ? modChanges(openConfigOrNull(ctx.deps, d, "previous_config"), written, fileNameOf(ctx.server.file_path))
       : { added: [] as string[], removed: [] as string[], updated: [] as string[] };
   recordEvent(tx, {
     kind: "deploy.restarting",
@@ -375,13 +382,20 @@ async function stepRollback(ctx: LoopContext, d: DeploymentRow): Promise<void> {
       events: [{ kind: "deploy.rolled_back", data: { ok: false, reason, error_message: `${reason}; ${what}` } }],
     });
   if (d.previous_config === null) return failRollback("the previous config was never read, so there is nothing to restore");
+  let previous: string;
+  try {
+    previous = openConfig(ctx.deps, d, "previous_config")!;
+  } catch (err) {
+    if (!(err instanceof CredentialCryptoError)) throw err;
+    return failRollback(`the stored previous config cannot be opened (${err.message})`);
+  }
   const target = await ctx.target();
   if (d.rollback_written_at === null) {
     try {
       await target.session(async (io) => {
         const current = await io.read();
         // Byte for byte what the deploy read before it wrote.
-        await writeVerified(target, io, d.previous_config!, current);
+        await writeVerified(target, io, previous, current);
         update(ctx, { rollback_written_at: now(ctx), rolled_back: true });
         await restartForRollback(ctx, io);
       });
