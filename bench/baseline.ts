@@ -82,7 +82,7 @@ const routes: [string, RegExp, Handler][] = [
     if (!uid) return json({ error: "unauthorized" }, 401);
     const a = resolveListAccess(deps, m[1]!, { id: uid } as any, q.get("share"));
     if (!a || !a.canRead) return json({ error: "list not found" }, 404);
-    return json(importer.importPreview(deps, m[1]!, await req.text(), q.get("check_order") === "true"));
+    return json(importer.importPreview(deps, m[1]!, { raw: await req.text(), checkOrder: q.get("check_order") === "true", mayReplaceConfig: a.isOwner }));
   }],
   // The mixed-writes row: the same service functions as the routes, each in its
   // transaction with its event in the outbox. No job worker here: the service process, which

@@ -5,7 +5,8 @@ import { AppError } from "../../shared/errors";
 import { newId } from "../../shared/ids";
 import { toIso } from "../../shared/time";
 import { recordEvent } from "../../outbox/outbox";
-import { type ListAccess, requireListRight } from "./access";
+import { type ListAccess, requireListOwner, requireListRight } from "./access";
+import { replaceRemembered, restorePlan, restoreRevision, SERVER_CONFIG_ACTION } from "./remembered-config";
 import * as repo from "./repository";
 import { revertRequired, UPDATE_REQUIRED } from "./required";
 import { inTransaction, listFull, MAX_MODS, parseJson } from "./rules";
@@ -34,7 +35,12 @@ type ImportOld = {
   required_changed?: RequiredChange[];
   order?: string[];
 };
-type ImportNew = { added: { workshop_id: string; name: string; version: string | null }[]; version_changed: ImportOld["version_changed"] };
+type ImportNew = {
+  added: { workshop_id: string; name: string; version: string | null }[];
+  version_changed: ImportOld["version_changed"];
+  /** The import changed the remembered server config (by key); the config before it was kept. */
+  config?: { keys: string[] };
+};
 
 /**
  * Undoes one audit entry as a new, audited change, and marks the entry reverted. Repeating it
@@ -50,6 +56,9 @@ export function revertAudit(deps: Deps, a: ListAccess, entryId: string, userId: 
     // The undo needs the rights of the change it makes.
     const needs: Record<string, ("add" | "remove")[]> = { add_mod: ["remove"], remove_mod: ["add"], update_version: ["add"], [UPDATE_REQUIRED]: ["add"], reorder: ["add"], import: ["add", "remove"] };
     for (const r of needs[e.action] ?? []) requireListRight(a, r);
+    // Putting a remembered server config back changes its secrets: owners only.
+    const touchesConfig = e.action === SERVER_CONFIG_ACTION || (e.action === "import" && parseJson<ImportNew>(e.new_value)?.config !== undefined);
+    if (touchesConfig) requireListOwner(a);
     const wid = e.workshop_id!;
     const audit = (action: string, oldValue: unknown, newValue: unknown, name = e.mod_name) =>
       repo.insertAudit(deps.sqlite, { id: newId(), listId, action, workshopId: e.workshop_id, modName: name, oldValue, newValue, userId, at: now });
@@ -100,6 +109,10 @@ export function revertAudit(deps: Deps, a: ListAccess, entryId: string, userId: 
         }
         break;
       }
+      case SERVER_CONFIG_ACTION: {
+        restoreRevision(deps, listId, e.id, userId);
+        break;
+      }
       case "import": {
         const oldV = parseJson<ImportOld>(e.old_value) ?? { removed: [], version_changed: [] };
         const newV = parseJson<ImportNew>(e.new_value) ?? { added: [], version_changed: [] };
@@ -141,8 +154,11 @@ export function revertAudit(deps: Deps, a: ListAccess, entryId: string, userId: 
           const order = [...oldV.order.filter((id) => present.has(id)), ...[...present].filter((id) => !oldV.order!.includes(id))];
           repo.setOrder(deps.sqlite, listId, order);
         }
+        // The settings the import brought in go back to what they were, in the same undo entry.
+        const config = newV.config ? restorePlan(deps, listId, e.id) : null;
+        const undoId = newId();
         repo.insertAudit(deps.sqlite, {
-          id: newId(),
+          id: undoId,
           listId,
           action: "import",
           workshopId: null,
@@ -152,10 +168,12 @@ export function revertAudit(deps: Deps, a: ListAccess, entryId: string, userId: 
             added: readd.map((r) => ({ workshop_id: r.workshop_id, name: r.name, version: r.version })),
             version_changed: versionChanged,
             ...(requiredChanged.length ? { required_changed: requiredChanged } : {}),
+            ...(config ? { config: { keys: config.keys } } : {}),
           },
           userId,
           at: now,
         });
+        if (config) replaceRemembered(deps, listId, undoId, config.before, config.text, userId);
         recordEvent(t, { kind: "list_imported", listId, actorId: userId, data: { added: readd.length, removed: removed.length, version_changed: versionChanged.length, source: "revert" }, at: now });
         break;
       }

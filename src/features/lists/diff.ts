@@ -1,6 +1,7 @@
 // The import diff: what applying a server.json to a list would change. Pure: the caller loads
 // the list's items and one catalog lookup for the imported ids (set-based, no N+1).
 import type { ExportItem, ImportEntry, ServerJsonMod } from "./server-json-format";
+import type { ConfigPreview } from "./import-config";
 
 /** A list item as the diff needs it (the export's view of an item), in the list's current order. */
 export type CurrentItem = ExportItem;
@@ -70,6 +71,8 @@ export interface ImportDiff {
   stale_pins: StalePinElement[];
   notes: string[];
   config_changes: string[];
+  /** Filled by the service: what the import does with the file's settings (import-config.ts). */
+  config?: ConfigPreview;
 }
 
 /** What import-apply does, derived together with the diff so preview and apply agree. */

@@ -3,7 +3,7 @@
 import type { Database } from "bun:sqlite";
 import type { Deps } from "../../deps";
 import { listItems, requiredOf, type ItemRow } from "./repository";
-import { listRequiredDefault } from "./server-config-store";
+import { listRequiredDefault } from "./remembered-config";
 import { exportMods, type ExportItem, type ExportType, type ServerJsonMod } from "./server-json-format";
 
 /** A list item as the export (and the import diff) sees it. */

@@ -62,6 +62,17 @@ describe("import preview", () => {
         // A full config's other settings are kept with the list: the preview says so.
         notes: shape === "full" ? [expect.stringMatching(/^the file's other settings/)] : [],
         config_changes: [],
+        config: {
+          file: shape === "full" ? "settings" : "none",
+          remembered: false,
+          action: shape === "full" ? "remember" : "none",
+          may_replace: true,
+          changed: [],
+          added: [],
+          removed: [],
+          secrets: [],
+          problems: [],
+        },
       });
       // preview changes nothing
       expect(itemsOf(t, l.id)).toEqual([
@@ -177,8 +188,9 @@ describe("import apply", () => {
     const r = await t.req("POST", `/api/v1/lists/${l.id}/import-apply`, { user: owner, ...raw(JSON.stringify([{ modId: A }, { modId: OLD }])) });
     expect(r).toMatchObject({ status: 422, body: { error: "Mod age exceeds list limits" } });
     const many = Array.from({ length: 1001 }, (_, i) => ({ modId: (0x2000000 + i).toString(16).toUpperCase().padStart(16, "0"), name: "" }));
+    // A file with more entries than a list holds is refused before any entry is read (400 naming the limit).
     const r2 = await t.req("POST", `/api/v1/lists/${l.id}/import-apply`, { user: owner, ...raw(JSON.stringify({ mods: many })) });
-    expect(r2).toMatchObject({ status: 409, body: { error: "maximum number of mods (1000) reached" } });
+    expect(r2).toMatchObject({ status: 400, body: { error: "the file has 1001 mod entries; a list holds at most 1000 mods" } });
     expect(itemsOf(t, l.id)).toEqual([[A, null]]);
   });
 });

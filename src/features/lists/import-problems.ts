@@ -4,8 +4,6 @@ import type { Database } from "bun:sqlite";
 import { AppError } from "../../shared/errors";
 import type { ImportPlan, StalePinElement } from "./diff";
 import type { Deps } from "../../deps";
-import { configChanges, splitConfig, type JsonObject } from "./server-config";
-import { loadConfig } from "./server-config-store";
 import * as repo from "./repository";
 import type { ImportEntry, ImportShape, ParsedImport } from "./server-json-format";
 import { entryLabel } from "./server-json-format";
@@ -102,8 +100,7 @@ export function unresolvedError(stale: readonly StalePinElement[]): AppError | n
 
 /**
  * The import as it will be applied: the file's entries with the chosen resolutions, the plan for
- * them, every stale pin (with its resolution), and the notes and settings changes for the
- * preview. `planOf` computes a plan for entries against the list as it is now.
+ * them, every stale pin (with its resolution), and the reader's notes for the preview. `planOf` computes a plan for entries against the list as it is now.
  */
 export function resolveImport(
   deps: Pick<Deps, "sqlite" | "secrets">,
@@ -122,12 +119,5 @@ export function resolveImport(
   const plan = stale.some((x) => x.resolution) ? planOf(entries) : first;
   plan.diff.stale_pins = stale;
   plan.diff.notes = [...parsed.notes];
-  if (parsed.config) {
-    const remembered = loadConfig(deps, listId);
-    const next = splitConfig(parsed.config as JsonObject);
-    plan.diff.config_changes = configChanges(remembered, next);
-    if (!remembered)
-      plan.diff.notes.push("the file's other settings (scenario, players, rcon, operating, ...) will be kept with the list for the complete config export; its passwords are stored encrypted");
-  }
   return { entries, stale, plan };
 }

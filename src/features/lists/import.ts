@@ -10,12 +10,13 @@ import * as repo from "./repository";
 import { checkAge, inTransaction, listFull, MAX_MODS, queueScrape } from "./rules";
 import { entryLabel, ImportFormatError, parseImportBody, type ImportEntry, type ImportShape, type ParsedImport } from "./server-json-format";
 import { resolveImport, unresolvedError } from "./import-problems";
-import { splitConfig, type JsonObject, type SplitConfig } from "./server-config";
-import { saveConfig } from "./server-config-store";
+import { planImportConfig, type ConfigChoice } from "./import-config";
+import { changedKeys, loadRemembered, replaceRemembered } from "./remembered-config";
+import { parseJsonDocument } from "../../shared/jsonc";
 
 function parseBody(raw: string): ParsedImport {
   try {
-    return parseImportBody(raw);
+    return parseImportBody(raw, MAX_MODS);
   } catch (e) {
     if (e instanceof ImportFormatError) throw new AppError(400, e.message);
     throw e;
@@ -53,26 +54,42 @@ function checkImportedPins(deps: Deps, plan: ReturnType<typeof planFor>["plan"],
   });
 }
 
-/** The file read, its stale pins resolved as chosen (`resolve`), and the plan for it. */
-function prepareImport(deps: Deps, listId: string, raw: string, checkOrder: boolean, resolve?: string) {
-  const parsed = parseBody(raw);
+/** How an import is asked for: the file's text, and what to do with its pins, order and settings. */
+export interface ImportRequest {
+  raw: string;
+  checkOrder: boolean;
+  /** `resolve`: what to do with each pin the catalog does not have */
+  resolve?: string;
+  /** `config`: keep (default) or replace the remembered settings with the file's (owners) */
+  config?: ConfigChoice;
+  /** Whether the caller may change the remembered config and read its secrets (owners) */
+  mayReplaceConfig: boolean;
+}
+
+/** The file read, its stale pins resolved as chosen (`resolve`), the plan for it, and what happens to its settings. */
+function prepareImport(deps: Deps, listId: string, req: ImportRequest) {
+  const parsed = parseBody(req.raw);
   const current = repo.listItemKeys(deps.sqlite, listId);
-  const r = resolveImport(deps, listId, parsed, resolve, current, (entries) => planFor(deps, listId, entries, checkOrder).plan);
-  return { parsed, ...r };
+  const r = resolveImport(deps, listId, parsed, req.resolve, current, (entries) => planFor(deps, listId, entries, req.checkOrder).plan);
+  const config = planImportConfig(deps, listId, parsed, { mayReplace: req.mayReplaceConfig }, req.config);
+  const p = config.preview;
+  r.plan.diff.config = p;
+  r.plan.diff.config_changes = [...p.changed, ...p.added, ...p.removed, ...p.secrets.filter((s) => s.state === "changed").map((s) => s.path)];
+  r.plan.diff.notes.push(...config.notes);
+  return { parsed, ...r, config };
 }
 
-/** The diff, with every stale pin (and its chosen resolution), notes and settings changes. */
-export function importPreview(deps: Deps, listId: string, raw: string, checkOrder: boolean, resolve?: string): ImportDiff {
-  return prepareImport(deps, listId, raw, checkOrder, resolve).plan.diff;
+/** The diff, with every stale pin (and its chosen resolution), notes and what happens to the file's settings. */
+export function importPreview(deps: Deps, listId: string, req: ImportRequest): ImportDiff {
+  return prepareImport(deps, listId, req).plan.diff;
 }
 
-/** Applies a file: 400 naming every unresolved stale pin; a full config's settings are remembered. */
-export function importApplyText(deps: Deps, listId: string, userId: string, raw: string, checkOrder: boolean, resolve?: string) {
-  const { parsed, entries, stale } = prepareImport(deps, listId, raw, checkOrder, resolve);
+/** Applies a file: 400 naming every unresolved stale pin; a full config's settings are remembered or replace the remembered ones as the preview says. */
+export function importApplyText(deps: Deps, listId: string, userId: string, req: ImportRequest) {
+  const { parsed, entries, stale, config } = prepareImport(deps, listId, req);
   const refused = unresolvedError(stale);
   if (refused) throw refused;
-  const config = parsed.config ? splitConfig(parsed.config as JsonObject) : undefined;
-  return applyImport(deps, { listId, userId, entries, checkOrder, checkPinsOf: parsed.shape, config });
+  return applyImport(deps, { listId, userId, entries, checkOrder: req.checkOrder, checkPinsOf: parsed.shape, config: config.store ?? undefined });
 }
 
 export interface ApplyImportInput {
@@ -84,8 +101,8 @@ export interface ApplyImportInput {
   source?: string;
   /** A user's import in this shape: refuse pins to versions the catalog does not have (checkImportedPins). */
   checkPinsOf?: ImportShape;
-  /** A full config's other settings, remembered for export/game (replacing what the list had). */
-  config?: SplitConfig;
+  /** A full config's text, remembered for export/game (replacing what the list had; audited with the import). */
+  config?: string;
 }
 
 export interface ApplyImportResult {
@@ -113,7 +130,9 @@ export function applyImport(deps: Deps, input: ApplyImportInput): ApplyImportRes
     for (const id of plan.toRemove) repo.deleteItem(deps.sqlite, input.listId, id);
     for (const c of plan.pinChanges) repo.setPin(deps.sqlite, input.listId, c.workshop_id, c.pinned_version);
     for (const c of plan.requiredChanges) repo.setRequired(deps.sqlite, input.listId, c.workshop_id, c.required);
-    if (input.config) saveConfig(deps, input.listId, input.config, input.userId);
+    // The remembered config, read in this transaction: what the audit entry names and keeps.
+    const before = input.config !== undefined ? loadRemembered(deps, input.listId) : null;
+    const configKeys = input.config !== undefined ? changedKeys(before?.doc ?? null, parseJsonDocument(input.config)) : [];
     let pos = repo.countItems(deps.sqlite, input.listId).max_pos;
     for (const a of plan.toAdd) {
       repo.insertItem(deps.sqlite, { listId: input.listId, workshopId: a.workshop_id, name: a.name, position: ++pos, pinned: a.pinned_version, userId: input.userId, at: now, required: a.required });
@@ -128,9 +147,9 @@ export function applyImport(deps: Deps, input: ApplyImportInput): ApplyImportRes
       if (orderChanged) repo.setOrder(deps.sqlite, input.listId, plan.order);
     }
     const d = plan.diff;
-    const changed = plan.toAdd.length + plan.toRemove.length + plan.pinChanges.length + plan.requiredChanges.length > 0 || orderChanged;
-    if (input.config && !changed) repo.touchList(deps.sqlite, input.listId, now);
-    if (changed) {
+    const modsChanged = plan.toAdd.length + plan.toRemove.length + plan.pinChanges.length + plan.requiredChanges.length > 0 || orderChanged;
+    const configChanged = input.config !== undefined && (before?.text !== input.config);
+    if (modsChanged || configChanged) {
       const removed = plan.toRemove.map((id) => {
         const it = byId.get(id)!;
         return { workshop_id: id, name: it.name, version: it.pinned_version, required: repo.requiredOf(it.required) };
@@ -138,8 +157,9 @@ export function applyImport(deps: Deps, input: ApplyImportInput): ApplyImportRes
       const requiredChanged = d.required_changed.map((r) => ({ workshop_id: r.workshop_id, name: r.name, old_required: r.old_required, new_required: r.new_required }));
       const versionChanged = d.version_changed.map((v) => ({ workshop_id: v.workshop_id, name: v.name, old_version: v.old_version, new_version: v.new_version }));
       const added = plan.toAdd.map((a) => ({ workshop_id: a.workshop_id, name: a.name || a.workshop_id, version: a.pinned_version }));
+      const auditId = newId();
       repo.insertAudit(deps.sqlite, {
-        id: newId(),
+        id: auditId,
         listId: input.listId,
         action: "import",
         workshopId: null,
@@ -150,10 +170,17 @@ export function applyImport(deps: Deps, input: ApplyImportInput): ApplyImportRes
           ...(requiredChanged.length ? { required_changed: requiredChanged } : {}),
           ...(orderChanged || removed.length ? { order: oldOrder } : {}),
         },
-        newValue: { added, version_changed: versionChanged, ...(requiredChanged.length ? { required_changed: requiredChanged } : {}) },
+        newValue: {
+          added,
+          version_changed: versionChanged,
+          ...(requiredChanged.length ? { required_changed: requiredChanged } : {}),
+          // The settings' change by key, never by value; the config before it is kept sealed for the undo.
+          ...(configChanged ? { config: { keys: configKeys } } : {}),
+        },
         userId: input.userId,
         at: now,
       });
+      if (configChanged) replaceRemembered(deps, input.listId, auditId, before, input.config!, input.userId);
       recordEvent(t, {
         kind: "list_imported",
         listId: input.listId,

@@ -4,12 +4,17 @@
 import type { FeatureModule } from "../feature-module";
 import { listsRoutes } from "./routes";
 import { listConfigAad } from "./server-config";
+import { documentAad, revisionAad } from "./remembered-config";
 
 export const listsFeature: FeatureModule = {
   name: "lists",
   routes: listsRoutes,
   // Sealed with the credential key (src/db/sealed.ts): rotate-key and restore iterate these.
-  sealed: [{ table: "list_server_configs", column: "secrets", idColumn: "list_id", aad: listConfigAad, label: "list config secret" }],
+  sealed: [
+    { table: "list_server_configs", column: "secrets", idColumn: "list_id", aad: listConfigAad, label: "list config secret" },
+    { table: "list_server_configs", column: "document", idColumn: "list_id", aad: documentAad, label: "list server config" },
+    { table: "list_server_config_revisions", column: "document", idColumn: "audit_id", aad: revisionAad, label: "earlier list server config" },
+  ],
 };
 
 // Who may do what with a list: one permission model for every list, suggestion, deploy and server route.
@@ -35,5 +40,5 @@ export { listItemKeys, listItems, dependencyClosure, dependencyEdges } from "./r
 export { checkList } from "./check";
 export { listModsForExport } from "./export";
 export type { ImportEntry, ServerJsonMod } from "./server-json-format";
-export { listRequiredDefault } from "./server-config-store";
 export { ConfigShapeError, writeModsIntoConfig, type ModToWrite } from "./server-json-edit";
+export { listRequiredDefault } from "./remembered-config";

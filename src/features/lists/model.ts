@@ -65,6 +65,8 @@ export const importQuery = z.object({
    * entry out; a mod already in the list stays as it is).
    */
   resolve: z.string().max(20_000, { message: "must be at most 20000 characters" }).optional(),
+  /** A full config's settings: `keep` the remembered ones (default) or `replace` them with the file's (owners). */
+  config: z.enum(["keep", "replace"], { error: "must be keep or replace" }).optional(),
 });
 export const exportQuery = z.object({
   type: z.enum(["fixed", "latest"], { error: "must be fixed or latest" }).default("fixed"),
@@ -165,6 +167,18 @@ export const listDetail = listSummary.omit({ owner_name: true, role: true, tags:
   }),
 });
 
+/** Something the game would refuse (fatal) or misread in a config, where it stands. */
+export const configProblem = z.object({
+  kind: z.enum(["unknown_key", "legacy_key", "duplicate_key", "wrong_type", "out_of_range", "pattern", "not_allowed_value", "too_many", "unsafe_integer"]),
+  path: z.string(),
+  fatal: z.boolean(),
+  message: z.string(),
+  line: z.number(),
+  column: z.number(),
+  fix: z.object({ kind: z.literal("rename_key"), from: z.string(), to: z.string(), path: z.string() }).optional(),
+  detail: z.string().optional(),
+});
+
 export const importDiff = z.object({
   added: z.array(z.object({ workshop_id: z.string(), name: z.string(), version: z.string(), size_bytes: z.number(), in_catalog: z.boolean() })),
   removed: z.array(z.object({ workshop_id: z.string(), name: z.string() })),
@@ -191,8 +205,22 @@ export const importDiff = z.object({
   ),
   /** What the reader tolerated or assumed, in words ("3 comments were ignored"). */
   notes: z.array(z.string()),
-  /** Settings of a full config that differ from the list's remembered ones (paths; secrets by path only). */
+  /** Settings of a full config that differ from, are added to or would be removed from the list's remembered ones (paths; secrets by path, for owners only). */
   config_changes: z.array(z.string()),
+  /** What the import does with the file's settings (docs/lists.md "What a file says is kept"). */
+  config: z
+    .object({
+      file: z.enum(["settings", "mods_only", "none"]),
+      remembered: z.boolean(),
+      action: z.enum(["remember", "replace", "keep", "none"]),
+      may_replace: z.boolean(),
+      changed: z.array(z.string()),
+      added: z.array(z.string()),
+      removed: z.array(z.string()),
+      secrets: z.array(z.object({ path: z.string(), state: z.enum(["changed", "set_by_file"]) })),
+      problems: z.array(configProblem),
+    })
+    .optional(),
 });
 export const importApplyResponse = z.object({ ok: z.boolean(), added: z.number(), removed: z.number(), version_changed: z.number() });
 

@@ -18,7 +18,7 @@ import * as svc from "./service";
 import * as snapshots from "./snapshots";
 import { exportFileName, exportFragment, type ExportType } from "./server-json-format";
 import { setModRequired } from "./required";
-import { configView, deleteConfig, gameConfigExport, listRequiredDefault, updateConfig } from "./server-config-store";
+import { configView, deleteConfig, gameConfigExport, listRequiredDefault, updateConfig } from "./remembered-config";
 
 /** The response header of DELETE /lists/:id/mods/:workshopID naming the removal's audit entry. */
 export const AUDIT_ENTRY_HEADER = "x-audit-entry-id";
@@ -26,7 +26,11 @@ export const AUDIT_ENTRY_HEADER = "x-audit-entry-id";
 const errors = { 400: errorBody, 401: errorBody, 403: errorBody, 404: errorBody, 409: errorBody, 422: errorBody };
 
 function download(body: unknown, filename: string, extra: Record<string, string> = {}) {
-  return new Response(JSON.stringify(body, null, 2) + "\n", {
+  return downloadText(JSON.stringify(body, null, 2) + "\n", filename, extra);
+}
+
+function downloadText(text: string, filename: string, extra: Record<string, string> = {}) {
+  return new Response(text, {
     headers: {
       "content-type": "application/json; charset=utf-8",
       "content-disposition": `attachment; filename="${filename}"`,
@@ -37,6 +41,11 @@ function download(body: unknown, filename: string, extra: Record<string, string>
 
 const SNAPSHOT_MANAGE =
   "Owners and co-owners; a collaborator only for a snapshot they took, and only while they may add or remove mods. Others who can read the list get 403.";
+
+/** What an import route hands the importer: the body's text, its options, and whether the caller is an owner (remembered settings and secrets). */
+function importRequest(a: ListAccess, body: unknown, query: { check_order?: boolean; resolve?: string; config?: "keep" | "replace" }): importer.ImportRequest {
+  return { raw: rawBody(body), checkOrder: query.check_order ?? false, resolve: query.resolve, config: query.config, mayReplaceConfig: a.isOwner };
+}
 
 /** Import rights: the import may add and remove mods. */
 function requireImport(a: ListAccess | null) {
@@ -234,8 +243,8 @@ export const listsRoutes = (deps: Deps) => {
     .post(
       "/:id/import-preview",
       ({ params, query, body, user }) => {
-        requireListMember(get(params.id, user, query.share));
-        return importer.importPreview(deps, params.id, rawBody(body), query.check_order ?? false, query.resolve);
+        const a = requireListMember(get(params.id, user, query.share));
+        return importer.importPreview(deps, params.id, importRequest(a, body, query));
       },
       {
         auth: true,
@@ -247,15 +256,19 @@ export const listsRoutes = (deps: Deps) => {
           description:
             "The body is the file's text: UTF-8 (a BOM is dropped) or UTF-16 with a BOM; `//` and `/* */` comments and trailing commas are accepted and reported in `notes`; " +
             "any other syntax error is 400 naming line and column. Every pin the catalog does not have is listed in `stale_pins` (all at once), resolved per mod with " +
-            "`resolve=<workshop id>:unpinned|skip`; `required_changed` compares per-mod `required`; `config_changes` names the settings of a full config that differ from the list's remembered ones.",
+            "`resolve=<workshop id>:unpinned|skip`; `required_changed` compares per-mod `required`. At most 1000 mod entries (a list's limit; more is 400 before any entry is read). " +
+            "`config` says what the import does with a full config's settings: a file with only `game.mods` (the plain export) keeps the remembered settings; a full config is remembered " +
+            "when the list has none, and replaces the remembered one only when an owner sends `config=replace` (`removed` names the remembered settings that would go). Secrets are compared " +
+            "for owners only: anyone else sees only which secret keys the file sets. `config.problems` names what the game would refuse in the file (warnings; the import does not fail on them). " +
+            "`config_changes` lists every changed, added and removed path.",
         },
       },
     )
     .post(
       "/:id/import-apply",
       ({ params, query, body, user }) => {
-        requireImport(get(params.id, user, query.share));
-        return importer.importApplyText(deps, params.id, user.id, rawBody(body), query.check_order ?? false, query.resolve);
+        const a = requireImport(get(params.id, user, query.share));
+        return importer.importApplyText(deps, params.id, user.id, importRequest(a, body, query));
       },
       {
         auth: true,
@@ -265,8 +278,8 @@ export const listsRoutes = (deps: Deps) => {
         detail: {
           summary: "Apply a server.json atomically (one audit entry)",
           description:
-            "Same body and `resolve` as the preview; 400 naming every stale pin left without a resolution. A full config's other settings are remembered " +
-            "(secrets sealed) and written back by export/game.",
+            "Same body, `resolve` and `config` as the preview; 400 naming every stale pin left without a resolution. A full config's settings are remembered (the whole file, sealed) " +
+            "as the preview's `config.action` says, audited in the one `import` entry by key (never by value), and written back by export/game.",
         },
       },
     )
@@ -297,7 +310,7 @@ export const listsRoutes = (deps: Deps) => {
       ({ params, query, user }) => {
         const a = requireListRead(get(params.id, user, query.share));
         const out = gameConfigExport(deps, a.list, exportItems(deps.sqlite, a.list.id), query.type as ExportType, a.isOwner);
-        return download(out.body, exportFileName(a.list.name, "config"), {
+        return downloadText(out.text, exportFileName(a.list.name, "config"), {
           "x-loadout-config": out.config,
           ...(out.secretsWithheld ? { "x-loadout-secrets": "withheld" } : {}),
         });
@@ -309,7 +322,8 @@ export const listsRoutes = (deps: Deps) => {
         detail: {
           summary: "Download a complete dedicated-server config",
           description:
-            "The config the list was imported from (every key, in the file's order) with the list's mods in `game.mods`, or the documented defaults when the list has none. " +
+            "The file the list's settings were imported from, byte for byte (its spacing, number text, key order, line endings and BOM), with the list's mods edited into `game.mods` " +
+            "(an entry of an unchanged mod keeps its text; comments and trailing commas are removed, because the game's parser refuses them); or the documented defaults when the list has none. " +
             "Its passwords are written for the list's owners only; anyone else gets them empty.",
           responses: {
             200: {
@@ -365,7 +379,7 @@ export const listsRoutes = (deps: Deps) => {
       "/:id/server-config",
       ({ params, query, user, set }) => {
         requireListOwner(get(params.id, user, query.share));
-        if (!deleteConfig(deps, params.id)) throw new AppError(404, "the list has no server config");
+        if (!deleteConfig(deps, params.id, user.id)) throw new AppError(404, "the list has no server config");
         set.status = 204;
       },
       { auth: true, params: m.listParams, query: m.shareQuery, detail: { summary: "Forget the remembered server config: export/game writes the defaults again (owners)" } },

@@ -148,10 +148,13 @@ describe("a remembered config", () => {
   test("secrets are sealed at rest, never shown, written back only for owners", async () => {
     const l = await makeList(t, owner, { is_public: true });
     await importFile(l.id, "import-apply", textOf("full-commented.json"));
-    const row = t.deps.sqlite.query("SELECT settings_json, secrets FROM list_server_configs WHERE list_id = ?").get(l.id) as any;
+    const row = t.deps.sqlite.query("SELECT settings_json, secrets, document FROM list_server_configs WHERE list_id = ?").get(l.id) as any;
+    // The whole file is kept sealed; the clear copy beside it has every secret null.
+    expect(row.document).toStartWith("v1.");
+    expect(row.secrets).toBeNull();
     for (const secret of ["rcon-Secret-42", "hunter2-admin"]) {
       expect(row.settings_json).not.toContain(secret);
-      expect(row.secrets).not.toContain(secret);
+      expect(row.document).not.toContain(secret);
     }
     const view = await t.req("GET", `/api/v1/lists/${l.id}/server-config`, { user: owner });
     expect(view.status).toBe(200);

@@ -34,22 +34,27 @@ describe("parseImportBody: the four shapes", () => {
 
   test("full server.json {game: {mods}} with other keys", () => {
     const file = { bindPort: 2001, game: { name: "x", scenarioId: "{X}y.conf", mods } };
-    expect(parseImportBody(JSON.stringify(file, null, 2))).toEqual({ shape: "full", entries: expected, config: file, notes: [] });
+    const text = JSON.stringify(file, null, 2);
+    const r = parseImportBody(text);
+    expect({ shape: r.shape, entries: r.entries, kind: r.kind, notes: r.notes }).toEqual({ shape: "full", entries: expected, kind: "settings", notes: [] });
+    // The file is kept as its text and tree (its settings are remembered as written).
+    expect(r.document!.text).toBe(text);
+    expect(r.document!.value).toEqual(file);
   });
 
   test("simplified {mods}", () => {
-    expect(parseImportBody(JSON.stringify({ mods }))).toEqual({ shape: "simplified", entries: expected, config: null, notes: [] });
+    expect(parseImportBody(JSON.stringify({ mods }))).toEqual({ shape: "simplified", entries: expected, document: null, kind: "none", notes: [] });
   });
 
   test('fragment "mods": [...] (not JSON on its own), with and without a trailing comma', () => {
     const frag = `"mods": ${JSON.stringify(mods, null, 2)}`;
     expect(() => JSON.parse(frag)).toThrow();
-    expect(parseImportBody(frag)).toEqual({ shape: "fragment", entries: expected, config: null, notes: [] });
-    expect(parseImportBody(`\n  ${frag},\n`)).toEqual({ shape: "fragment", entries: expected, config: null, notes: [] });
+    expect(parseImportBody(frag)).toEqual({ shape: "fragment", entries: expected, document: null, kind: "none", notes: [] });
+    expect(parseImportBody(`\n  ${frag},\n`)).toEqual({ shape: "fragment", entries: expected, document: null, kind: "none", notes: [] });
   });
 
   test("bare array", () => {
-    expect(parseImportBody(JSON.stringify(mods))).toEqual({ shape: "array", entries: expected, config: null, notes: [] });
+    expect(parseImportBody(JSON.stringify(mods))).toEqual({ shape: "array", entries: expected, document: null, kind: "none", notes: [] });
   });
 
   test("empty mod arrays are valid in every shape", () => {
@@ -80,8 +85,22 @@ describe("parseImportBody: the four shapes", () => {
     expect(r.notes).toEqual(["2 comments and 4 trailing commas were ignored"]);
     const none = parseImportBody('{"game": {"name": "vanilla", "maxPlayers": 32}}');
     expect(none.entries).toEqual([]);
-    expect(none.config).toEqual({ game: { name: "vanilla", maxPlayers: 32 } });
+    expect(none.document!.value).toEqual({ game: { name: "vanilla", maxPlayers: 32 } });
+    expect(none.kind).toBe("settings");
     expect(none.notes).toEqual(['the file has no "game.mods": it imports as an empty list']);
+  });
+
+  test("a file with only game.mods (the plain export's shape) says nothing besides its mods", () => {
+    const plain = parseImportBody(JSON.stringify({ game: { mods } }, null, 2));
+    expect(plain.kind).toBe("mods_only");
+    expect(plain.document).toBeNull();
+    expect(plain.entries).toEqual(expected);
+    expect(parseImportBody('{"game": {"mods": [], "modsRequiredByDefault": false}}').kind).toBe("settings");
+  });
+
+  test("more mod entries than a list holds are refused before any entry is read", () => {
+    const many = JSON.stringify({ game: { mods: Array.from({ length: 1001 }, () => ({ modId: "bad" })) } });
+    expect(() => parseImportBody(many, 1000)).toThrow("the file has 1001 mod entries; a list holds at most 1000 mods");
   });
 
   test("syntax errors name the line and column in the user's text, also in a fragment", () => {

@@ -1,7 +1,8 @@
 // server.json in and out: parsing the four import shapes of the spec and writing the export
 // shapes (`{game: {mods}}` and the complete dedicated-server config; docs/lists.md). Pure
 // functions: no database, no HTTP.
-import { ignoredNote, JsonSyntaxError, parseTolerantJson } from "../../shared/jsonc";
+import { ignoredNote, JsonSyntaxError, parseJsonDocument, type JsonDocument } from "../../shared/jsonc";
+import { hasSettings } from "./config-document";
 
 /** A malformed import body; the service turns it into 400 {error: message}. */
 export class ImportFormatError extends Error {
@@ -25,11 +26,15 @@ const CONTROL = /[\u0000-\u001f\u007f]/;
 /** Which of the four accepted body shapes a request used. */
 export type ImportShape = "full" | "simplified" | "fragment" | "array";
 
+/** What a file says besides its mods: a full config's settings, only mods (the plain export's shape), or nothing (the other shapes). */
+export type ImportFileKind = "settings" | "mods_only" | "none";
+
 export interface ParsedImport {
   shape: ImportShape;
   entries: ImportEntry[];
-  /** The whole file when it is a full config (its other settings are remembered), else null. */
-  config: Record<string, unknown> | null;
+  /** The whole file, as text and tree, when it is a full config with settings (which a list may remember), else null. */
+  document: JsonDocument | null;
+  kind: ImportFileKind;
   /** What the reader tolerated or assumed, in words, for the preview ("2 comments were ignored"). */
   notes: string[];
 }
@@ -70,12 +75,12 @@ function describe(value: unknown): string {
  * `shift` is how many characters were put before the text on its first line (the fragment's
  * brace), so positions name the user's text.
  */
-function tryJson(text: string, notes: string[], shift = 0): { ok: true; value: unknown } | { ok: false; message: string } {
+function tryJson(text: string, notes: string[], shift = 0): { ok: true; value: unknown; doc: JsonDocument } | { ok: false; message: string } {
   try {
-    const r = parseTolerantJson(text);
+    const r = parseJsonDocument(text);
     const note = ignoredNote(r);
     if (note) notes.push(note);
-    return { ok: true, value: r.value };
+    return { ok: true, value: r.value, doc: r };
   } catch (e) {
     if (!(e instanceof JsonSyntaxError)) throw e;
     const column = e.line === 1 ? Math.max(1, e.column - shift) : e.column;
@@ -87,24 +92,28 @@ function tryJson(text: string, notes: string[], shift = 0): { ok: true; value: u
  * Parses a raw import body. Throws ImportFormatError with a message naming the shape, the entry
  * index and the field when anything is wrong.
  */
-export function parseImportBody(raw: string): ParsedImport {
-  // A UTF-8 BOM is common in files saved by Windows editors.
-  const text = raw.replace(/^\uFEFF/, "").trim();
-  if (text === "") bad(`empty body: ${SHAPES_HINT}`);
+export function parseImportBody(raw: string, maxEntries = Infinity): ParsedImport {
+  // A UTF-8 BOM is common in files saved by Windows editors: the reader reads it as nothing, and
+  // the file keeps it. Lines and columns count the text as it came (leading blank lines too).
+  const text = raw;
+  const start = raw.replace(/^\uFEFF/, "").trimStart();
+  if (start.trim() === "") bad(`empty body: ${SHAPES_HINT}`);
 
   let shape: ImportShape;
   let mods: unknown;
-  let config: Record<string, unknown> | null = null;
+  let document: JsonDocument | null = null;
+  let kind: ImportFileKind = "none";
   const notes: string[] = [];
 
-  if (text.startsWith('"')) {
+  if (start.startsWith('"')) {
     // Shape 3: `"mods": [...]` is not JSON on its own; wrap it in braces. A trailing comma is
     // what one gets when copying the line out of a file (the reader skips it).
-    if (!/^"mods"\s*:/.test(text)) bad(`fragment: expected the text "mods": [...]; ${SHAPES_HINT}`);
-    const parsed = tryJson(`{${text}\n}`, [], 1);
+    if (!/^"mods"\s*:/.test(start)) bad(`fragment: expected the text "mods": [...]; ${SHAPES_HINT}`);
+    const body = text.replace(/^\uFEFF/, " ");
+    const parsed = tryJson(`{${body}\n}`, [], 1);
     if (!parsed.ok) bad(`invalid JSON in fragment "mods": [...]: ${parsed.message}`);
     // The wrapping brace's closing comma is ours, not the user's: count only theirs.
-    tryJson(`{${text.replace(/,\s*$/, "")}\n}`, notes, 1);
+    tryJson(`{${body.replace(/,\s*$/, "")}\n}`, notes, 1);
     const obj = parsed.value as Record<string, unknown>;
     if (Object.keys(obj).length !== 1) bad(`fragment "mods": [...]: expected only the "mods" key, found ${Object.keys(obj).map((k) => `"${k}"`).join(", ")}`);
     shape = "fragment";
@@ -134,7 +143,10 @@ export function parseImportBody(raw: string): ParsedImport {
         const byDefault = (game as Record<string, unknown>).modsRequiredByDefault;
         if (byDefault !== undefined && typeof byDefault !== "boolean")
           bad(`full server.json: "game.modsRequiredByDefault" must be true or false, got ${describe(byDefault)}`);
-        config = obj;
+        if (hasSettings(obj)) {
+          document = parsed.doc;
+          kind = "settings";
+        } else kind = "mods_only";
       } else if ("mods" in obj) {
         shape = "simplified";
         mods = obj.mods;
@@ -147,7 +159,10 @@ export function parseImportBody(raw: string): ParsedImport {
     }
   }
 
-  return { shape, entries: parseEntries(shape, mods as unknown[]), config, notes };
+  // A list holds at most `maxEntries` mods: a longer file is refused before any entry is read.
+  if ((mods as unknown[]).length > maxEntries)
+    bad(`the file has ${(mods as unknown[]).length} mod entries; a list holds at most ${maxEntries} mods`);
+  return { shape, entries: parseEntries(shape, mods as unknown[]), document, kind, notes };
 }
 
 /** Where entry `i` of a body of this shape stood, for error messages ("server.json (full): game.mods[3]"). */

@@ -10,7 +10,7 @@ import { canImport, type ListAccess, resolveListAccess } from "./access";
 import { dependencyReport } from "./dependencies";
 import * as repo from "./repository";
 import { inTransaction, isTooOld } from "./rules";
-import { hasServerConfig, listRequiredDefault } from "./server-config-store";
+import { hasServerConfig, listRequiredDefault } from "./remembered-config";
 
 type Caller = { id: string } | null | undefined;
 

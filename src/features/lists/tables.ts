@@ -117,8 +117,32 @@ export const listServerConfigs = sqliteTable("list_server_configs", {
   secrets: text("secrets"),
   /** Whether the file had a `game.mods` key (a config without one exports without it while the list is empty). */
   has_mods_key: integer("has_mods_key", { mode: "boolean" }).notNull().default(true),
+  /**
+   * The file's whole text (its passwords included), sealed with the credential key (AAD
+   * `list-config-document:<list id>`): what export/game edits and writes back. Null only in rows
+   * written before it was kept; `settings_json` (secrets and mods null) is then their source and
+   * `secrets` their sealed secrets. For rows with a document, `settings_json` is derived from it
+   * (for SQL reads) and `secrets` is null.
+   */
+  document: text("document"),
   updated_by: text("updated_by"),
   updated_at: integer("updated_at").notNull(),
+});
+
+/**
+ * The remembered config as it was before an audited change of it (an import, the settings page,
+ * forgetting it, an undo), sealed (AAD `list-config-revision:<audit id>`); null when the list had
+ * none. Reverting the audit entry puts it back.
+ */
+export const listServerConfigRevisions = sqliteTable("list_server_config_revisions", {
+  audit_id: text("audit_id")
+    .primaryKey()
+    .references(() => listAudit.id, { onDelete: "cascade" }),
+  list_id: text("list_id")
+    .notNull()
+    .references(() => lists.id, { onDelete: "cascade" }),
+  document: text("document"),
+  created_at: integer("created_at").notNull(),
 });
 
 export const listAudit = sqliteTable(
