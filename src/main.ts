@@ -159,9 +159,10 @@ async function main(argv: string[]) {
       // A running server holds the database open and would keep writing to the file set aside.
       const lock = exclusiveOrFail(config, "restore", "stop it first, restore, then start it again");
       const { restoreBackup } = await import("./features/backup/service");
+      const { sealedColumns } = await import("./features/index");
       let r: ReturnType<typeof restoreBackup>;
       try {
-        r = restoreBackup(config, positionals[0]!, { withoutKeys: values["without-keys"] });
+        r = restoreBackup(config, positionals[0]!, sealedColumns, { withoutKeys: values["without-keys"] });
       } catch (e) {
         lock.release();
         fail(`restore: ${e instanceof Error ? e.message : String(e)}`);
