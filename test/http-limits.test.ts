@@ -5,7 +5,18 @@
 // real listening server in test/e2e/limits.test.ts.
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { createTestApp, type TestApp } from "./helpers";
-import { HEADER_LIMIT, MAX_JSON_DEPTH, PUBLIC_MUTATIONS, SOCKET_BODY_CAP, TOO_DEEP, UNTRUSTED_PROXY_WARNING, jsonNestsDeeperThan } from "../src/shared/http";
+import {
+  HEADER_LIMIT,
+  MAX_JSON_ARRAY_ELEMENTS,
+  MAX_JSON_DEPTH,
+  PUBLIC_MUTATIONS,
+  SOCKET_BODY_CAP,
+  TOO_DEEP,
+  TOO_MANY_ELEMENTS,
+  UNTRUSTED_PROXY_WARNING,
+  jsonNestsDeeperThan,
+  jsonShapeRefusal,
+} from "../src/shared/http";
 import { refusesWithAppError } from "../src/shared/request-validation";
 import { RUNTIME_FLAGS } from "../src/shared/runtime-flags";
 
@@ -280,6 +291,35 @@ describe("hostile JSON: nesting is bounded before parsing, a rejected body is ne
     expect(jsonNestsDeeperThan(enc(JSON.stringify(["\\"]) + "[".repeat(65)), 64)).toBe(true);
     // Multi-byte characters never read as brackets or quotes.
     expect(jsonNestsDeeperThan(enc(JSON.stringify({ name: "ř€😀[".repeat(500) })), 64)).toBe(false);
+  });
+
+  test("arrays and objects are bounded like depth: every element and member counted outside strings", () => {
+    const arr = (n: number) => `[${Array.from({ length: n }, () => "0").join(",")}]`;
+    expect(jsonShapeRefusal(enc(arr(MAX_JSON_ARRAY_ELEMENTS)))).toBeNull();
+    expect(jsonShapeRefusal(enc(arr(MAX_JSON_ARRAY_ELEMENTS + 1)))).toBe(TOO_MANY_ELEMENTS);
+    // Spread over many arrays they add up; elements that are arrays count too.
+    expect(jsonShapeRefusal(enc(`[${Array.from({ length: 40 }, () => arr(500)).join(",")}]`))).toBe(TOO_MANY_ELEMENTS);
+    expect(jsonShapeRefusal(enc(`[${Array.from({ length: 20 }, () => arr(500)).join(",")}]`))).toBeNull();
+    // Object members count too (an object of 100,000 keys cost JSON.parse half a second).
+    const obj = (n: number) => JSON.stringify(Object.fromEntries(Array.from({ length: n }, (_, i) => [`k${i}`, 1])));
+    expect(jsonShapeRefusal(enc(obj(MAX_JSON_ARRAY_ELEMENTS)))).toBeNull();
+    expect(jsonShapeRefusal(enc(obj(MAX_JSON_ARRAY_ELEMENTS + 1)))).toBe(TOO_MANY_ELEMENTS);
+    // Commas inside strings are not values; empty arrays and objects hold none.
+    expect(jsonShapeRefusal(enc(JSON.stringify({ text: ",".repeat(100_000) })))).toBeNull();
+    expect(jsonShapeRefusal(enc(`{"a": [], "b": [ ], "c": [[]], "d": {}, "e": { }}`))).toBeNull();
+    expect(jsonShapeRefusal(enc(`[${"{},".repeat(MAX_JSON_ARRAY_ELEMENTS - 1)}{}]`))).toBeNull();
+    // A million-element body is refused after reading 20,001 of them.
+    expect(jsonShapeRefusal(enc(arr(1_200_000)))).toBe(TOO_MANY_ELEMENTS);
+  });
+
+  test("an import of 60,000 mod entries is refused before it is parsed", async () => {
+    const u = await t.createUser();
+    const list = (await t.req("POST", "/api/v1/lists", { user: u, body: { name: "big" } })).body;
+    const many = JSON.stringify({ game: { mods: Array.from({ length: 60_000 }, (_, i) => ({ modId: i.toString(16).padStart(16, "0"), name: "x" })) } });
+    for (const step of ["import-preview", "import-apply"]) {
+      const r = await t.req("POST", `/api/v1/lists/${list.id}/${step}`, { user: u, raw: many, headers: { "content-type": "text/plain" } });
+      expect(r).toMatchObject({ status: 400, body: { error: TOO_MANY_ELEMENTS } });
+    }
   });
 
   test("depth 64 is accepted, 65 refused with 400 {error}, strings full of brackets are not nesting", async () => {

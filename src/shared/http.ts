@@ -62,28 +62,52 @@ export const MAX_JSON_DEPTH = 64;
 export const TOO_DEEP = `JSON nested deeper than ${MAX_JSON_DEPTH} levels`;
 
 /**
- * Whether the JSON text in `bytes` nests arrays and objects deeper than `max`: one pass counting
- * `[` and `{` outside strings (a backslash escapes the next byte), stopping at the first level too
- * deep. A body of 100,000 `[` cost JSON.parse and every walk after it seconds; this answers after
- * 65 bytes. Bytes, not characters: every byte of a multi-byte UTF-8 character is 0x80 or above,
- * so none reads as a bracket, a quote or a backslash. Whether the text is JSON at all is
- * JSON.parse's call, after this.
+ * Most values a request body may hold in its arrays and objects, over all of them (beyond it: 400
+ * before parsing). A list holds at most 1000 mods (a full server.json with 1000 entries has about
+ * 5,000); a body of a million `0,` cost JSON.parse and every walk after it seconds, and an object
+ * of 100,000 keys half a second for JSON.parse alone.
  */
-export function jsonNestsDeeperThan(bytes: Uint8Array, max: number): boolean {
+export const MAX_JSON_ARRAY_ELEMENTS = 20_000;
+export const TOO_MANY_ELEMENTS = `JSON with more than ${MAX_JSON_ARRAY_ELEMENTS} array elements and object members`;
+
+/**
+ * What is wrong with the shape of the JSON text in `bytes` before it is parsed, or null: nesting
+ * deeper than `maxDepth`, or more than `maxElements` array elements and object members in all.
+ * One pass counting `[` `{` `]` `}` and commas outside strings (a backslash escapes the next byte),
+ * stopping at the first limit passed: a body of 100,000 `[` answers after 65 bytes. Bytes, not
+ * characters: every byte of a multi-byte UTF-8 character is 0x80 or above, so none reads as a
+ * bracket, a comma, a quote or a backslash. Whether the text is JSON at all is JSON.parse's call.
+ */
+export function jsonShapeRefusal(bytes: Uint8Array, maxDepth = MAX_JSON_DEPTH, maxElements = MAX_JSON_ARRAY_ELEMENTS): string | null {
   let depth = 0;
   let inString = false;
+  let elements = 0;
+  let empty = false;
   for (let i = 0; i < bytes.length; i++) {
     const b = bytes[i]!;
     if (inString) {
       if (b === 0x5c) i++; // \x: the escaped byte is content
       else if (b === 0x22) inString = false;
-    } else if (b === 0x22) inString = true;
+      continue;
+    }
+    if (b === 0x20 || b === 0x0a || b === 0x0d || b === 0x09) continue;
+    if (empty) {
+      // The first element of an array, or the first member of an object.
+      if (b !== 0x5d && b !== 0x7d && ++elements > maxElements) return TOO_MANY_ELEMENTS;
+    }
+    empty = false;
+    if (b === 0x22) inString = true;
     else if (b === 0x5b || b === 0x7b) {
-      if (++depth > max) return true;
+      if (++depth > maxDepth) return TOO_DEEP;
+      empty = true;
     } else if ((b === 0x5d || b === 0x7d) && depth > 0) depth--;
+    else if (b === 0x2c && depth > 0 && ++elements > maxElements) return TOO_MANY_ELEMENTS;
   }
-  return false;
+  return null;
 }
+
+/** Whether the JSON text in `bytes` nests arrays and objects deeper than `max` (see jsonShapeRefusal). */
+export const jsonNestsDeeperThan = (bytes: Uint8Array, max: number) => jsonShapeRefusal(bytes, max, Infinity) === TOO_DEEP;
 
 const isJsonType = (contentType: string) => /^application\/([\w.+-]+\+)?json\s*(;|$)/i.test(contentType);
 const utf8 = new TextDecoder("utf-8", { fatal: true });
@@ -257,8 +281,10 @@ export function httpPlugin(deps: Deps, server: () => Server<any> | null | undefi
         throw new AppError(415, "content type must be application/json");
       }
       const bytes = await readBounded(request, importPath ? IMPORT_BODY_LIMIT : BODY_LIMIT);
-      // Import bodies are server.json too (or a text shape, whose brackets never nest this deep).
-      if (jsonNestsDeeperThan(bytes, MAX_JSON_DEPTH)) throw new AppError(400, TOO_DEEP);
+      // Import bodies are server.json too (or a text shape, whose brackets never nest this deep
+      // nor hold this many elements).
+      const refusal = jsonShapeRefusal(bytes);
+      if (refusal) throw new AppError(400, refusal);
       if (importPath) {
         // An uploaded server.json: UTF-8 (a BOM dropped) or UTF-16 with its BOM, as Windows
         // tools save it.

@@ -177,22 +177,42 @@ export function parseJsonDocument(text: string): JsonDocument {
     if (top?.comma && (top.elements > 0 || top.key !== null)) trailingCommas++;
     return top;
   };
+  // The tree is built in the same pass (as jsonc-parser's parseTree builds it): one reading of the text.
+  type Built = { -readonly [K in keyof Node]: Node[K] } & { children?: Built[]; parent?: Built };
+  let parent: Built = { type: "array", offset: -1, length: -1, children: [] };
+  const add = (n: Built) => {
+    parent.children!.push(n);
+    return n;
+  };
+  const propertyDone = (end: number) => {
+    if (parent.type === "property") {
+      parent.length = end - parent.offset;
+      parent = parent.parent!;
+    }
+  };
   visit(
     src,
     {
       onObjectBegin: (offset) => {
         member();
         stack.push({ kind: "object", at: offset, key: null, elements: 0, comma: false, awaitingValue: false });
+        parent = add({ type: "object", offset, length: -1, parent, children: [] });
       },
-      onObjectProperty: (property) => {
+      onObjectProperty: (property, offset, length) => {
         const top = stack[stack.length - 1];
         if (top) {
           top.key = property;
           top.comma = false;
           top.awaitingValue = true;
         }
+        parent = add({ type: "property", offset, length: -1, parent, children: [] });
+        parent.children!.push({ type: "string", value: property, offset, length, parent });
       },
-      onObjectEnd: (offset) => {
+      onObjectEnd: (offset, length) => {
+        propertyDone(offset + length);
+        parent.length = offset + length - parent.offset;
+        parent = parent.parent!;
+        propertyDone(offset + length);
         // At the end of the file the reader closes what is still open: that is the fault, not a close.
         if (src[offset] !== "}") return void (unclosed ??= stack[stack.length - 1] && { ...stack[stack.length - 1]! });
         const open = closing();
@@ -201,8 +221,12 @@ export function parseJsonDocument(text: string): JsonDocument {
       onArrayBegin: (offset) => {
         member();
         stack.push({ kind: "array", at: offset, key: null, elements: 0, comma: false, awaitingValue: false });
+        parent = add({ type: "array", offset, length: -1, parent, children: [] });
       },
-      onArrayEnd: (offset) => {
+      onArrayEnd: (offset, length) => {
+        parent.length = offset + length - parent.offset;
+        parent = parent.parent!;
+        propertyDone(offset + length);
         if (src[offset] !== "]") return void (unclosed ??= stack[stack.length - 1] && { ...stack[stack.length - 1]! });
         const open = closing();
         if (open && !stack.length) lastClose = { offset, open };
@@ -210,10 +234,16 @@ export function parseJsonDocument(text: string): JsonDocument {
       onLiteralValue: (value, offset, length) => {
         member();
         lastLiteral = { offset, length, number: typeof value === "number" };
+        add({ type: value === null ? "null" : (typeof value as "string" | "number" | "boolean"), offset, length, parent, value });
+        propertyDone(offset + length);
       },
-      onSeparator: (ch) => {
+      onSeparator: (ch, offset) => {
         const top = stack[stack.length - 1];
         if (ch === "," && top) top.comma = true;
+        if (parent.type === "property") {
+          if (ch === ":") parent.colonOffset = offset;
+          else propertyDone(offset);
+        }
       },
       onComment: () => {
         comments++;
@@ -305,8 +335,9 @@ export function parseJsonDocument(text: string): JsonDocument {
     return fail(offset, `expected a value ${context}, found ${show(src, offset)}`);
   }
 
-  const root = parseTree(src, [], { allowTrailingComma: true, disallowComments: false });
+  const root = parent.children![0] as Node | undefined;
   if (!root) return fail(0, "the file is empty (expected a value)");
+  delete (root as Built).parent;
   return { text, root, value: nodeValue(root), comments, trailingCommas };
 }
 

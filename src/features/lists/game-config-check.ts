@@ -274,21 +274,37 @@ const MAX_DEPTH = 256;
 /** Largest integer JavaScript numbers hold exactly (2^53 - 1). */
 const MAX_SAFE = BigInt(Number.MAX_SAFE_INTEGER);
 
-export function checkGameConfig(text: string): ConfigIssue[] {
-  // A leading BOM is read as a space so every offset stays the original's.
-  const scannable = text.charCodeAt(0) === 0xfeff ? ` ${text.slice(1)}` : text;
-  const errors: ParseError[] = [];
-  let root: Node | undefined;
-  try {
-    root = parseTree(scannable, errors, { allowTrailingComma: true, disallowComments: false });
-  } catch {
-    return [];
+/** Most issues one check reports: a file with thousands of unknown keys is named by its first ones, in bounded time. */
+export const MAX_ISSUES = 100;
+
+class Enough extends Error {}
+
+/**
+ * `root`: the text's syntax tree when the caller has read it already (jsonc.ts parseJsonDocument);
+ * otherwise the text is read here.
+ */
+export function checkGameConfig(text: string, root?: Node): ConfigIssue[] {
+  if (!root) {
+    // A leading BOM is read as a space so every offset stays the original's.
+    const scannable = text.charCodeAt(0) === 0xfeff ? ` ${text.slice(1)}` : text;
+    const errors: ParseError[] = [];
+    try {
+      root = parseTree(scannable, errors, { allowTrailingComma: true, disallowComments: false });
+    } catch {
+      return [];
+    }
+    // Syntax is reported elsewhere.
+    if (errors.length > 0) return [];
   }
-  // Syntax is reported elsewhere; a root that is not an object is not a full config.
-  if (errors.length > 0 || !root || root.type !== "object") return [];
+  // A root that is not an object is not a full config.
+  if (!root || root.type !== "object") return [];
   const checker = new Checker(text);
-  checker.object(root, [], ROOT);
-  checker.unsafeIntegers(root, []);
+  try {
+    checker.object(root, [], ROOT);
+    checker.unsafeIntegers(root, []);
+  } catch (e) {
+    if (!(e instanceof Enough)) throw e;
+  }
   return checker.issues.sort((a, b) => a.offset - b.offset || kindOrder(a.kind) - kindOrder(b.kind));
 }
 
@@ -299,15 +315,23 @@ type Segment = string | number;
 
 class Checker {
   readonly issues: ConfigIssue[] = [];
-  private readonly lineStarts: number[] = [0];
+  private starts: number[] | null = null;
   private readonly bom: boolean;
 
   constructor(private readonly text: string) {
     this.bom = text.charCodeAt(0) === 0xfeff;
+  }
+
+  /** Where each line starts: counted once, when the first issue needs a line (most files have none). */
+  private get lineStarts(): number[] {
+    if (this.starts) return this.starts;
+    const starts = [0];
+    const text = this.text;
     for (let i = 0; i < text.length; i++) {
       const c = text.charCodeAt(i);
-      if (c === 10 || (c === 13 && text.charCodeAt(i + 1) !== 10)) this.lineStarts.push(i + 1);
+      if (c === 10 || (c === 13 && text.charCodeAt(i + 1) !== 10)) starts.push(i + 1);
     }
+    return (this.starts = starts);
   }
 
   private at(offset: number): { line: number; column: number } {
@@ -335,6 +359,7 @@ class Checker {
     if (extra.fix) issue.fix = extra.fix;
     if (extra.detail) issue.detail = extra.detail;
     this.issues.push(issue);
+    if (this.issues.length >= MAX_ISSUES) throw new Enough();
   }
 
   private raw(node: Node): string {

@@ -50,8 +50,8 @@ const list = (paths: string[], max = 8) => (paths.length <= max ? paths.join(", 
 const settingsWord = (n: number) => `${n} remembered setting${n === 1 ? "" : "s"}`;
 
 /** Problems the game's own check finds in a file (shown with the import, never refusing it). */
-export function problemsOf(text: string): PreviewProblem[] {
-  return checkGameConfig(text).map(({ kind, path, fatal, message, line, column, fix, detail }) => ({
+export function problemsOf(doc: Pick<JsonDocument, "text" | "root">): PreviewProblem[] {
+  return checkGameConfig(doc.text, doc.root).map(({ kind, path, fatal, message, line, column, fix, detail }) => ({
     kind,
     path,
     fatal,
@@ -90,7 +90,7 @@ export function planImportConfig(
   }
   const doc = file.document;
   if (file.kind !== "settings" || !doc) return plan;
-  preview.problems = problemsOf(doc.text);
+  preview.problems = problemsOf(doc);
   const fileSecrets = [...setSecrets(doc).keys()];
 
   if (!who.mayReplace) {
