@@ -74,10 +74,11 @@ export async function createTestApp(opts: { env?: Record<string, string>; clock?
       headers["content-type"] ??= "application/json";
     }
     const res = await app.handle(new Request(`http://localhost${path}`, { method, headers, body: body as any }));
-    const text = await res.text();
+    // The bytes as text with a byte order mark kept (Response.text() drops it): what a client saving the file gets.
+    const text = new TextDecoder("utf-8", { ignoreBOM: true }).decode(await res.arrayBuffer());
     let parsed: any = text;
     try {
-      parsed = text ? JSON.parse(text) : null;
+      parsed = text ? JSON.parse(text.replace(/^\ufeff/, "")) : null;
     } catch {}
     return { status: res.status, body: parsed, text, headers: res.headers };
   }

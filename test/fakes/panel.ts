@@ -69,7 +69,8 @@ export function startFakePanel(opts: { apiKey?: string; serverUuid?: string; fil
     idleTimeout: 0,
     fetch: async (req) => {
       const url = new URL(req.url);
-      const body = await req.text();
+      // The raw file as sent (a BOM kept), as the panel writes what it is given.
+      const body = new TextDecoder("utf-8", { ignoreBOM: true }).decode(await req.arrayBuffer());
       const record: PanelRequest = {
         method: req.method,
         path: url.pathname,

@@ -126,8 +126,7 @@ const COMMENTS = /\/\/[^\n]*|\/\*[\s\S]*?\*\//g;
 /** The inside of `arr` holding `items`, separated and indented as the file separates its entries. */
 function arrayInside(text: string, arr: JsonNode, items: string[]): string {
   const children = arr.children ?? [];
-  const inside = text.slice(arr.offset + 1, arr.offset + arr.length - 1);
-  if (!items.length) return /[\r\n]/.test(inside) ? "" : inside.replace(COMMENTS, "").replace(/,/g, "");
+  if (!items.length) return "";
   const first = children[0]!;
   const last = children[children.length - 1]!;
   const lead = text.slice(arr.offset + 1, first.offset).replace(COMMENTS, "");

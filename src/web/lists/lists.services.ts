@@ -39,14 +39,14 @@ const resolveParam = (r?: PinResolutions) => {
   const pairs = Object.entries(r ?? {}).map(([id, how]) => `${id}:${how}`);
   return pairs.length ? pairs.join(",") : undefined;
 };
-export const importPreview = (id: string, text: string, checkOrder = false, resolve?: PinResolutions) =>
-  api<ImportDiff>("POST", `/lists/${id}/import-preview${qs({ check_order: checkOrder ? "true" : undefined, resolve: resolveParam(resolve) })}`, { text });
-export const importApply = (id: string, text: string, checkOrder = false, resolve?: PinResolutions) =>
-  api<{ ok: boolean; added: number; removed: number; version_changed: number }>(
-    "POST",
-    `/lists/${id}/import-apply${qs({ check_order: checkOrder ? "true" : undefined, resolve: resolveParam(resolve) })}`,
-    { text },
-  );
+/** What to do with a full config's settings: keep the remembered ones (default) or replace them (owners). */
+export type ConfigChoice = "keep" | "replace";
+const importQuery = (checkOrder: boolean, resolve?: PinResolutions, config?: ConfigChoice) =>
+  qs({ check_order: checkOrder ? "true" : undefined, resolve: resolveParam(resolve), config: config === "replace" ? "replace" : undefined });
+export const importPreview = (id: string, text: string, checkOrder = false, resolve?: PinResolutions, config?: ConfigChoice) =>
+  api<ImportDiff>("POST", `/lists/${id}/import-preview${importQuery(checkOrder, resolve, config)}`, { text });
+export const importApply = (id: string, text: string, checkOrder = false, resolve?: PinResolutions, config?: ConfigChoice) =>
+  api<{ ok: boolean; added: number; removed: number; version_changed: number }>("POST", `/lists/${id}/import-apply${importQuery(checkOrder, resolve, config)}`, { text });
 export const setRequired = (id: string, workshopId: string, required: boolean | null) =>
   api<void>("PUT", `/lists/${id}/mods/${workshopId}/required`, { body: { required } });
 export type ServerConfig = z.infer<typeof L.serverConfigOut>;

@@ -115,7 +115,9 @@ export class PanelTarget implements ConfigTarget {
           redirect: "manual",
           signal: AbortSignal.timeout(this.timeoutMs),
         });
-        text = await res.text();
+        // The file's bytes as text, a byte order mark kept (Response.text() would drop it, and the
+        // file written back would lose it).
+        text = new TextDecoder("utf-8", { ignoreBOM: true }).decode(await res.arrayBuffer());
       } catch (err) {
         throw this.networkError(err);
       }

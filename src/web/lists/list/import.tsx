@@ -5,52 +5,124 @@ import { useMutation } from "@tanstack/react-query";
 import { bytes, count } from "../../app/format";
 import { ErrorMessage, Notice } from "../../ui/components";
 import { decodeTextFile } from "../../../shared/text-file";
-import { importApply, importPreview, type ImportDiff, type PinResolutions } from "../lists.services";
+import { importApply, importPreview, type ConfigChoice, type ImportDiff, type PinResolutions } from "../lists.services";
 import { useListRefresh } from "../lists.queries";
 import { CopyFromServer } from "../components/copy-from-server";
 import type { ListTabProps } from "./tab";
 
+type Group = { title: string; tone?: "removed"; note?: string; items: { key: string; text: string }[] };
+
 function DiffView({ diff }: { diff: ImportDiff }) {
-  const groups: [string, { key: string; text: string }[]][] = [
-    ["Added", diff.added.map((a) => ({ key: a.workshop_id, text: `${a.name || a.workshop_id} ${a.version} (${bytes(a.size_bytes)})` }))],
-    ["Removed", diff.removed.map((r) => ({ key: r.workshop_id, text: r.name || r.workshop_id }))],
-    ["Version changed", diff.version_changed.map((v) => ({ key: v.workshop_id, text: `${v.name}: ${v.old_version ?? "latest"} → ${v.new_version ?? "latest"}` }))],
-    [
-      "Required changed",
-      diff.required_changed.map((r) => ({ key: r.workshop_id, text: `${r.name}: ${requiredWord(r.old_required)} → ${requiredWord(r.new_required)}` })),
-    ],
-    ["Not in the catalog (will be fetched)", diff.not_in_catalog.map((n) => ({ key: n.mod_id, text: `${n.name || n.mod_id}` }))],
-    ...(diff.order_changed.length > 0
-      ? ([["Order changed", diff.order_changed.map((o) => ({ key: o.workshop_id, text: `${o.name || o.workshop_id}: position ${o.old_index + 1} → ${o.new_index + 1}` }))]] as [string, { key: string; text: string }[]][])
-      : []),
-    ...(diff.config_changes.length > 0
-      ? ([["Server settings changed", diff.config_changes.map((c) => ({ key: c, text: c }))]] as [string, { key: string; text: string }[]][])
-      : []),
+  const all: Group[] = [
+    { title: "Added", items: diff.added.map((a) => ({ key: a.workshop_id, text: `${a.name || a.workshop_id} ${a.version} (${bytes(a.size_bytes)})` })) },
+    {
+      title: "Removed",
+      tone: "removed" as const,
+      note: "These mods leave the list.",
+      items: diff.removed.map((r) => ({ key: r.workshop_id, text: r.name || r.workshop_id })),
+    },
+    { title: "Version changed", items: diff.version_changed.map((v) => ({ key: v.workshop_id, text: `${v.name}: ${v.old_version ?? "latest"} → ${v.new_version ?? "latest"}` })) },
+    { title: "Required changed", items: diff.required_changed.map((r) => ({ key: r.workshop_id, text: `${r.name}: ${requiredWord(r.old_required)} → ${requiredWord(r.new_required)}` })) },
+    { title: "Not in the catalog (will be fetched)", items: diff.not_in_catalog.map((n) => ({ key: n.mod_id, text: `${n.name || n.mod_id}` })) },
+    { title: "Order changed", items: diff.order_changed.map((o) => ({ key: o.workshop_id, text: `${o.name || o.workshop_id}: position ${o.old_index + 1} → ${o.new_index + 1}` })) },
   ];
+  const groups = all.filter((g) => g.items.length > 0);
+  const nothing = groups.length === 0;
   return (
     <div className="stack">
       {diff.notes.length > 0 && (
-        <ul aria-label="About the file">
+        <ul aria-label="About the file" className="plain-list">
           {diff.notes.map((n) => (
             <li key={n}>{n}</li>
           ))}
         </ul>
       )}
-      {groups.map(([title, items]) => (
-        <div key={title}>
+      {nothing && <p>The list's mods stay as they are.</p>}
+      {groups.map((g) => (
+        <section key={g.title} aria-label={g.title} className={g.tone === "removed" ? "diff-group removed-group" : "diff-group"}>
           <h3>
-            {title} ({items.length})
+            {g.title} ({g.items.length})
           </h3>
-          {items.length > 0 && (
-            <ul>
-              {items.map((i) => (
-                <li key={i.key}>{i.text}</li>
-              ))}
-            </ul>
-          )}
-        </div>
+          {g.note && <p className="muted">{g.note}</p>}
+          <ul className="plain-list">
+            {g.items.map((i) => (
+              <li key={i.key}>{i.text}</li>
+            ))}
+          </ul>
+        </section>
       ))}
+      {diff.config && <SettingsView config={diff.config} />}
     </div>
+  );
+}
+
+type ConfigPreview = NonNullable<ImportDiff["config"]>;
+
+const ACTION_WORDS: Record<ConfigPreview["action"], string> = {
+  remember: "The file's server settings will be remembered with the list (its passwords stored encrypted) and written back by the complete config export.",
+  replace: "The file's server settings will replace the ones the list remembers.",
+  keep: "The list's remembered server settings stay as they are.",
+  none: "",
+};
+
+/** What the import does with a full config's settings, and what the game would refuse in them. */
+function SettingsView({ config }: { config: ConfigPreview }) {
+  if (config.file !== "settings") return null;
+  const replacing = config.action === "replace";
+  return (
+    <section aria-label="Server settings" className="stack">
+      <h3>Server settings</h3>
+      {ACTION_WORDS[config.action] && <p>{ACTION_WORDS[config.action]}</p>}
+      {config.problems.length > 0 && (
+        <section aria-label="What the game would refuse" className="diff-group removed-group">
+          <h4>The game would {config.problems.some((p) => p.fatal) ? "refuse" : "misread"} {count(config.problems.length, "setting")} of this file</h4>
+          <p className="muted">The server checks its config when it starts and stops on these; the import itself goes ahead.</p>
+          <ul className="plain-list">
+            {config.problems.map((p) => (
+              <li key={`${p.path}:${p.line}:${p.kind}`}>
+                <span className="mono">line {p.line}</span> {p.message}
+                {p.fix && (
+                  <>
+                    {" "}
+                    (fix: rename <code>{p.fix.from}</code> to <code>{p.fix.to}</code>)
+                  </>
+                )}
+              </li>
+            ))}
+          </ul>
+        </section>
+      )}
+      {config.removed.length > 0 && (
+        <section aria-label="Settings removed" className={replacing ? "diff-group removed-group" : "diff-group"}>
+          <h4>
+            {replacing ? "Removed" : "Would be removed by replacing"} ({config.removed.length})
+          </h4>
+          <p className="muted">Remembered settings this file does not have.</p>
+          <ul className="plain-list mono">
+            {config.removed.map((p) => (
+              <li key={p}>{p}</li>
+            ))}
+          </ul>
+        </section>
+      )}
+      {config.changed.length + config.added.length > 0 && (
+        <section aria-label="Settings changed" className="diff-group">
+          <h4>Differ from the remembered settings ({config.changed.length + config.added.length})</h4>
+          <ul className="plain-list mono">
+            {[...config.changed, ...config.added].map((p) => (
+              <li key={p}>{p}</li>
+            ))}
+          </ul>
+        </section>
+      )}
+      {config.secrets.length > 0 && (
+        <p className="muted">
+          {config.may_replace
+            ? `Passwords that differ: ${config.secrets.map((x) => x.path).join(", ")}.`
+            : `The file sets ${config.secrets.map((x) => x.path).join(", ")}; the remembered values are kept unless an owner applies it.`}
+        </p>
+      )}
+    </section>
   );
 }
 
@@ -70,7 +142,7 @@ function StalePins({ diff, choices, onChoose }: { diff: ImportDiff; choices: Pin
         {diff.stale_pins.map((p) => (
           <li key={p.workshop_id}>
             <div role="radiogroup" aria-label={`${p.name || p.workshop_id} ${p.version}`}>
-              <strong>{p.name || p.workshop_id}</strong> {p.version} ({p.entry}; newest known {p.latest_version || "unknown"})
+              <strong>{p.name || p.workshop_id}</strong> {p.version} (newest known {p.latest_version || "unknown"})
               <label className="row" style={{ alignItems: "center", gap: "0.35rem" }}>
                 <input type="radio" name={`pin-${p.workshop_id}`} checked={choices[p.workshop_id] === "unpinned"} onChange={() => onChoose(p.workshop_id, "unpinned")} style={{ minHeight: 0 }} />
                 Import unpinned
@@ -92,14 +164,19 @@ export default function Import({ list }: ListTabProps) {
   const [text, setText] = useState("");
   const [order, setOrder] = useState(false);
   const [choices, setChoices] = useState<PinResolutions>({});
+  const [configChoice, setConfigChoice] = useState<ConfigChoice>("keep");
   // The last answer stays on screen while a new choice is previewed (no flicker under the radio buttons).
   const [diff, setDiff] = useState<ImportDiff | null>(null);
-  const preview = useMutation({ mutationFn: (c: PinResolutions) => importPreview(list.id, text, order, c), onSuccess: setDiff });
+  const preview = useMutation({
+    mutationFn: ({ pins, config }: { pins: PinResolutions; config: ConfigChoice }) => importPreview(list.id, text, order, pins, config),
+    onSuccess: setDiff,
+  });
   const resetPreview = () => {
     preview.reset();
     setDiff(null);
   };
-  const apply = useMutation({ mutationFn: () => importApply(list.id, text, order, choices), onSuccess: refresh });
+  const apply = useMutation({ mutationFn: () => importApply(list.id, text, order, choices, configChoice), onSuccess: refresh });
+  const canReplace = !!diff?.config && diff.config.may_replace && diff.config.remembered && diff.config.file === "settings" && (diff.config.action === "keep" || diff.config.action === "replace") && diff.config_changes.length > 0;
   const unresolved = diff ? diff.stale_pins.some((p) => !choices[p.workshop_id]) : false;
   return (
     <section className="stack" aria-label="Import">
@@ -120,6 +197,7 @@ export default function Import({ list }: ListTabProps) {
             const decoded = decodeTextFile(new Uint8Array(await f.arrayBuffer()));
             setText(decoded ? decoded.text : await f.text());
             setChoices({});
+            setConfigChoice("keep");
             resetPreview();
           }}
         />
@@ -134,6 +212,7 @@ export default function Import({ list }: ListTabProps) {
           onChange={(e) => {
             setText(e.target.value);
             setChoices({});
+            setConfigChoice("keep");
             resetPreview();
           }}
         />
@@ -151,7 +230,7 @@ export default function Import({ list }: ListTabProps) {
         Also take the file's order of mods
       </label>
       <div className="row">
-        <button type="button" className="btn secondary" disabled={!text.trim() || preview.isPending} onClick={() => preview.mutate(choices)}>
+        <button type="button" className="btn secondary" disabled={!text.trim() || preview.isPending} onClick={() => preview.mutate({ pins: choices, config: configChoice })}>
           Preview changes
         </button>
         <button type="button" className="btn" disabled={!diff || unresolved || apply.isPending} onClick={() => apply.mutate()}>
@@ -173,10 +252,24 @@ export default function Import({ list }: ListTabProps) {
             onChoose={(id, how) => {
               const next = { ...choices, [id]: how };
               setChoices(next);
-              preview.mutate(next);
+              preview.mutate({ pins: next, config: configChoice });
             }}
           />
           <DiffView diff={diff} />
+          {canReplace && (
+            <label className="row check-row">
+              <input
+                type="checkbox"
+                checked={configChoice === "replace"}
+                onChange={(e) => {
+                  const next: ConfigChoice = e.target.checked ? "replace" : "keep";
+                  setConfigChoice(next);
+                  preview.mutate({ pins: choices, config: next });
+                }}
+              />
+              Replace the remembered server settings with this file's
+            </label>
+          )}
         </>
       )}
       {list.my_access.is_owner && <CopyFromServer list={list} onDone={() => refresh()} />}
