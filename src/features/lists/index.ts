@@ -41,4 +41,6 @@ export { checkList } from "./check";
 export { listModsForExport } from "./export";
 export type { ImportEntry, ServerJsonMod } from "./server-json-format";
 export { ConfigShapeError, writeModsIntoConfig, type ModToWrite } from "./server-json-edit";
+// What the game refuses in a server config (the import preview and the deploy pre-flight).
+export { checkGameConfig, renameKeyFix, type ConfigIssue } from "./game-config-check";
 export { listRequiredDefault } from "./remembered-config";

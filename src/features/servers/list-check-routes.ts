@@ -10,6 +10,7 @@ import { errorBody } from "../../shared/schemas";
 import { checkList, listParams, requireListRead, resolveListAccess } from "../lists";
 import { checkQuery, checkResponse } from "./model";
 import { checkAgainstServer, serverCheckOut } from "./service";
+import { blockingFindings } from "./deploy/preflight";
 
 const SEVERITY_ORDER = { error: 0, warning: 1, info: 2 } as const;
 
@@ -21,10 +22,14 @@ export const listCheckRoutes = (deps: Deps) =>
       async ({ params, query, user }) => {
         const listId = requireListRead(resolveListAccess(deps, params.id, user, query.share)).list.id;
         const report = checkList(deps, listId);
-        if (query.server_id === undefined) return report;
+        if (query.server_id === undefined) return { ...report, findings: report.findings.map((f) => ({ ...f, blocks_deploy: false })) };
         if (!user) throw new AppError(401, "unauthorized");
         const server = await checkAgainstServer(deps, user, query.server_id, listId);
-        const findings = [...report.findings, ...server.findings].sort((a, b) => SEVERITY_ORDER[a.severity] - SEVERITY_ORDER[b.severity]);
+        // One severity model: the server decides what stops a deploy (the deploy route's 409 uses the same test).
+        const blocking = new Set(blockingFindings(server.findings));
+        const findings = [...report.findings, ...server.findings]
+          .map((f) => ({ ...f, blocks_deploy: blocking.has(f as (typeof server.findings)[number]) }))
+          .sort((a, b) => Number(b.blocks_deploy) - Number(a.blocks_deploy) || SEVERITY_ORDER[a.severity] - SEVERITY_ORDER[b.severity]);
         return { ...report, ok: !findings.some((f) => f.severity === "error"), findings, server: serverCheckOut(server) };
       },
       {
@@ -34,7 +39,7 @@ export const listCheckRoutes = (deps: Deps) =>
         response: { 200: checkResponse, 401: errorBody, 403: errorBody, 404: errorBody },
         detail: {
           summary:
-            "Pre-flight report: missing dependencies, vanished pins, unavailable mods, game version mismatches, download size. With server_id (one of the caller's servers, a list the caller may deploy): also the server findings scenario_missing, scenario_unknown, game_version_newer, game_version_older, file_conflict and download, errors first, and `server` (scenario, game version and where it came from, download sizes)",
+            "Pre-flight report: missing dependencies, vanished pins, unavailable mods, game version mismatches, download size. With server_id (one of the caller's servers, a list the caller may deploy): also the server findings scenario_missing, scenario_unknown, game_version_newer, game_version_older, file_conflict, config_invalid (what the game refuses in the server's config, with a rename fix for a misspelt or legacy key) and download, and `server` (scenario, game version and where it came from, download sizes). Every finding says whether it stops a deploy (`blocks_deploy`: the deploy route answers 409 for exactly these, unless forced); those come first, then errors, warnings and notes",
         },
       },
     );

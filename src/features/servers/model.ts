@@ -135,8 +135,21 @@ export type SftpCredentialsInput = z.output<typeof sftpCredentials>;
 /** The route accepts any object; the service validates it against the server's connection_type. */
 export const credentialsBody = z.record(z.string(), z.unknown(), { error: "must be an object" });
 
+/** A key of the server's config to rename in the deploy's write: a `rename_key` fix of the pre-flight. */
+export const renameKey = z.object({
+  path: z.string().min(1).max(500),
+  from: z.string().min(1).max(200),
+  to: z.string().min(1).max(200),
+});
+
 export const deployBody = z
-  .object({ list_id: uuid.optional(), restart: restartMode.optional(), force: z.boolean({ error: "must be a boolean" }).optional() })
+  .object({
+    list_id: uuid.optional(),
+    restart: restartMode.optional(),
+    force: z.boolean({ error: "must be a boolean" }).optional(),
+    /** Keys of the server's config renamed in the same write (the pre-flight's rename fixes). */
+    rename_keys: z.array(renameKey).max(50, { message: "at most 50 keys" }).optional(),
+  })
   .optional()
   .transform((v) => v ?? {});
 
@@ -286,6 +299,8 @@ export const preflightFixView = z.discriminatedUnion("action", [
   z.object({ action: z.literal("add_mod"), label: z.string(), workshop_id: z.string() }),
   z.object({ action: z.literal("pin_version"), label: z.string(), workshop_id: z.string(), version: z.string() }),
   z.object({ action: z.literal("choose_scenario"), label: z.string() }),
+  /** A misspelt or legacy key of the server's config: deploy with it in `rename_keys` to rename it in the same write. */
+  z.object({ action: z.literal("rename_key"), label: z.string(), path: z.string(), from: z.string(), to: z.string() }),
 ]);
 
 export const findingView = z.object({
@@ -293,9 +308,15 @@ export const findingView = z.object({
   severity: z.enum(["error", "warning", "info"]),
   message: z.string(),
   mods: z.array(z.string()),
-  /** Server findings: the fix (add a mod, pin a version: one API call; choose another scenario: by hand). */
+  /** config_invalid: the key's path in the server's config ("game.maxplayers") and its line. */
+  path: z.string().optional(),
+  line: z.number().optional(),
+  /** Server findings: the fix (add a mod, pin a version: one API call; rename a key: in the deploy's `rename_keys`; choose another scenario: by hand). */
   fix: preflightFixView.optional(),
 });
+
+/** A finding of GET /lists/:id/check: whether it stops a deploy to the server checked against (the deploy's 409 uses the same rule). */
+export const checkFindingView = findingView.extend({ blocks_deploy: z.boolean() });
 
 export const serverCheckView = z.object({
   server_id: z.string(),
@@ -326,7 +347,7 @@ export const checkResponse = z.object({
   mod_count: z.number(),
   total_size_bytes: z.number(),
   total_download_size_bytes: z.number(),
-  findings: z.array(findingView),
+  findings: z.array(checkFindingView),
   /** With ?server_id=: the server the findings were checked against (pre-flight). */
   server: serverCheckView.optional(),
 });

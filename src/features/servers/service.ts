@@ -14,7 +14,7 @@ import { assertHostAllowed, checkUrl } from "../../shared/url-safety";
 import { recordEvent } from "../../outbox/outbox";
 import { queueDeployment } from "./deploy/jobs";
 import { openConfigOrNull } from "./deploy/config-seal";
-import { blockedMessage, blockingFindings, preflightForServer, type ServerReport } from "./deploy/preflight";
+import { blockedMessage, blockingFindings, preflightForServer, type RenameKey, type ServerReport } from "./deploy/preflight";
 import {
   panelCredentials,
   sftpCredentials,
@@ -404,6 +404,7 @@ export async function deploy(
   listId: string | undefined,
   restart?: RestartMode,
   force = false,
+  renameKeys: readonly RenameKey[] = [],
 ): Promise<{ deployment_id: string } | { request_id: string; status: "pending" }> {
   const server = ownServer(deps, user, id);
   if (restart !== undefined) checkRestartSettings(server, restart);
@@ -412,8 +413,8 @@ export async function deploy(
   const access = requireDeployableList(deps, user, target);
   requireCredentials(deps, server);
   if (!force) {
-    const errors = blockingFindings((await preflightForServer(deps, server, target)).findings);
-    if (errors.length) throw new AppError(409, blockedMessage(errors), { body: { findings: errors } });
+    const errors = blockingFindings((await preflightForServer(deps, server, target, renameKeys)).findings);
+    if (errors.length) throw new AppError(409, blockedMessage(errors), { body: { findings: errors.map((f) => ({ ...f, blocks_deploy: true })) } });
   }
   return deps.db.transaction(
     (tx) => {
@@ -421,7 +422,7 @@ export async function deploy(
         return { request_id: createRequest(deps, tx, server, access, user), status: "pending" as const };
       }
       return {
-        deployment_id: queueDeployment(deps, tx, { server, kind: "deploy", listId: target, requestedBy: user.id, trigger: "manual", restart, forced: force }),
+        deployment_id: queueDeployment(deps, tx, { server, kind: "deploy", listId: target, requestedBy: user.id, trigger: "manual", restart, forced: force, renameKeys }),
       };
     },
     { behavior: "immediate" },

@@ -36,6 +36,12 @@ export const servers = sqliteTable(
     config_scenario_id: text("config_scenario_id"),
     config_mods_json: text("config_mods_json"),
     config_read_at: integer("config_read_at"),
+    /**
+     * What the game would refuse or misread in that config (JSON array of the issues of
+     * lists/game-config-check.ts: kind, path, fatal, message, line, column, fix): the
+     * pre-flight's `config_invalid` findings. Null when not read yet (or read before it was kept).
+     */
+    config_issues_json: text("config_issues_json"),
     created_at: integer("created_at").notNull(),
     updated_at: integer("updated_at").notNull(),
   },
@@ -85,6 +91,8 @@ export const deployments = sqliteTable(
     job_id: text("job_id"),
     /** Deployed with {"force": true} past the pre-flight's server errors. */
     forced: integer("forced", { mode: "boolean" }).notNull().default(false),
+    /** Keys of the server's config this deploy renames in the same write (JSON `[{path, from, to}]`: the pre-flight's one-click fix of a misspelt or legacy key). */
+    rename_keys: text("rename_keys"),
     // ---- the restart loop (docs/deploy.md "Restart, verify, roll back"); every step is
     // recorded here before it is taken, so a process killed mid-step resumes without repeating it.
     /** The restart mode this deployment runs with (the server's, or the deploy's override). */

@@ -10,7 +10,7 @@ import { count, dateTime } from "../app/format";
 import { ConfirmButton, DataTable, ErrorMessage, Field, Notice, SelectField, Skeleton, FormCard } from "../ui/components";
 import { CredentialsForm, LinkedListFields } from "./components/credentials";
 import { StatusBadge } from "./components/status-badge";
-import { blockingErrors, ServerPreflight } from "./components/preflight";
+import { blockingErrors, ServerPreflight, type RenameKey } from "./components/preflight";
 import { RESTART_LABELS, RestartFields, RestartProgress, restartResult, type RestartSettings } from "./restart";
 import {
   deleteServer,
@@ -190,11 +190,13 @@ function Deploy({ srv, onStarted, onRequested }: { srv: Server; onStarted: (depl
   const [listId, setListId] = useState(srv.linked_list_id ?? "");
   const [restart, setRestart] = useState<"" | RestartMode>("");
   const [queued, setQueued] = useState(false);
+  // Keys of the server's config this deploy renames (the pre-flight's rename fixes).
+  const [renames, setRenames] = useState<RenameKey[]>([]);
   // The pre-flight for the chosen list against this server (the same query the box shows).
   const check = useQuery({ ...listQueries.check(listId, undefined, srv.id), enabled: !!listId && srv.has_credentials });
-  const errors = blockingErrors(check.data);
+  const errors = blockingErrors(check.data, renames);
   const deploy = useMutation({
-    mutationFn: (force: boolean) => deployNow(srv.id, listId && listId !== srv.linked_list_id ? listId : undefined, restart || undefined, force),
+    mutationFn: (force: boolean) => deployNow(srv.id, listId && listId !== srv.linked_list_id ? listId : undefined, restart || undefined, force, renames),
     onSuccess: (r) => {
       if ("deployment_id" in r) onStarted(r.deployment_id);
       else {
@@ -214,6 +216,11 @@ function Deploy({ srv, onStarted, onRequested }: { srv: Server; onStarted: (depl
     >
       <SelectField label="List to deploy" value={listId} onChange={(e) => setListId(e.target.value)} required>
         <option value="">Choose a list…</option>
+        {/* The linked list is chosen before the lists arrive (and stays chosen if it is not among
+            them): without an option of its own the select would show "Choose a list…", and
+            Deploy now, enabled by the pre-flight alone, would fail the form's required check
+            without a word. */}
+        {listId && !(lists.data ?? []).some((l) => l.id === listId) && <option value={listId}>{lists.data ? "The linked list" : "The linked list (loading…)"}</option>}
         {(lists.data ?? []).map((l) => (
           <option key={l.id} value={l.id}>
             {l.name}
@@ -231,7 +238,7 @@ function Deploy({ srv, onStarted, onRequested }: { srv: Server; onStarted: (depl
       </SelectField>
       {listId && srv.has_credentials && (
         <div style={{ flexBasis: "100%", minWidth: 0, overflowWrap: "anywhere" }}>
-          <ServerPreflight listId={listId} serverId={srv.id} canFix />
+          <ServerPreflight listId={listId} serverId={srv.id} canFix renames={renames} onRename={(r) => setRenames((rs) => [...rs, r])} />
         </div>
       )}
       <button type="submit" className="btn" disabled={!listId || deploy.isPending || !srv.has_credentials || check.isLoading || errors.length > 0}>

@@ -28,10 +28,10 @@ export type RestartMode = Server["restart"];
 export type ServerSettings = Partial<Omit<NewServer, "connection_type">> &
   Partial<Pick<Server, "query_address" | "restart" | "empty_wait_s" | "verify_timeout_s" | "restart_command">>;
 /** `restart` overrides the server's restart mode for this deploy (omitted: the server's). */
-/** `force` deploys past the pre-flight's server errors (recorded on the deployment). */
-export const deployNow = (id: string, list_id?: string, restart?: RestartMode, force = false) =>
+/** `force` deploys past the pre-flight's server errors (recorded on the deployment); `rename_keys` renames misspelt keys of the server's config in the same write. */
+export const deployNow = (id: string, list_id?: string, restart?: RestartMode, force = false, rename_keys: { path: string; from: string; to: string }[] = []) =>
   api<{ deployment_id: string } | { request_id: string; status: "pending" }>("POST", `/servers/${id}/deploy`, {
-    body: { ...(list_id ? { list_id } : {}), ...(restart ? { restart } : {}), ...(force ? { force } : {}) },
+    body: { ...(list_id ? { list_id } : {}), ...(restart ? { restart } : {}), ...(force ? { force } : {}), ...(rename_keys.length ? { rename_keys } : {}) },
   });
 /** "Restart now instead" while a deployment waits for its server to empty. */
 export const restartNow = (id: string, deploymentId: string) => api<Deployment>("POST", `/servers/${id}/deployments/${deploymentId}/restart-now`);

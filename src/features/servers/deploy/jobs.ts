@@ -21,7 +21,7 @@ import { PanelTarget, type PanelCredentials } from "./panel";
 import { listToServerJsonMods } from "./config-file";
 import { finishDeploy, queryAddressOf, runDeployLoop, type LoopContext } from "./restart-loop";
 import { SftpTarget, type SftpCredentials } from "./sftp";
-import { configSeen, recordConfigSeen } from "./preflight";
+import { configSeen, recordConfigSeen, type RenameKey } from "./preflight";
 import { fileNameOf, testTarget, type ConfigTarget } from "./target";
 
 export const DEPLOY_JOB = "deploy.run";
@@ -96,6 +96,8 @@ export function queueDeployment(
     restart?: "none" | "now" | "when_empty";
     /** Deployed past the pre-flight's server errors ({"force": true}). */
     forced?: boolean;
+    /** Keys of the server's config renamed in the same write (the pre-flight's rename fixes). */
+    renameKeys?: readonly RenameKey[];
   },
 ): string {
   const id = newId();
@@ -111,6 +113,7 @@ export function queueDeployment(
     trigger: input.trigger,
     restart_mode: restartMode,
     forced: input.forced ?? false,
+    rename_keys: input.renameKeys?.length ? JSON.stringify(input.renameKeys) : null,
     empty_wait_s: input.server.empty_wait_s,
     verify_timeout_s: input.server.verify_timeout_s,
     created_at: deps.clock.now(),

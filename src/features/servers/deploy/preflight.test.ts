@@ -174,6 +174,7 @@ describe("scenario", () => {
     expect(res.body.findings[0]).toEqual({
       kind: "scenario_missing",
       severity: "error",
+      blocks_deploy: true,
       message: expect.stringContaining(`"Frontline Everon" (${MOD_SCENARIO}) comes from Frontline Missions (${ID.missions})`),
       mods: [ID.missions],
       fix: { action: "add_mod", label: "add Frontline Missions", workshop_id: ID.missions },
@@ -244,6 +245,7 @@ describe("game version", () => {
     expect(finding(res.body, "game_version_newer")).toEqual({
       kind: "game_version_newer",
       severity: "error",
+      blocks_deploy: true,
       message: expect.stringContaining(`Fresh Mod 1.5.0 was published for game version 1.3.0.140, newer than the server's ${SERVER_GAME}`),
       mods: [ID.fresh],
       fix: { action: "pin_version", label: "pin Fresh Mod to 1.4.2", workshop_id: ID.fresh, version: "1.4.2" },
@@ -319,6 +321,7 @@ describe("file conflicts (items read from data.pak through LOADOUT_ADDONS_DIR)",
       {
         kind: "file_conflict",
         severity: "warning",
+        blocks_deploy: false,
         message: `Weapons Pack A and Weapons Pack B both ship 2 files (${SHARED.map((p) => p.toLowerCase()).join(", ")}); Weapons Pack B comes later in the mod order, so its copy is the one the game loads`,
         mods: [ID.packA, ID.packB],
       },
@@ -341,6 +344,7 @@ describe("download", () => {
     expect(res.body.server.download).toEqual({ full_bytes: 550_000_000, full_mods: 3, change_bytes: 450_000_000, change_new: 1, change_updated: 1 });
     expect(finding(res.body, "download")).toEqual({
       kind: "download",
+      blocks_deploy: false,
       severity: "info",
       message:
         "A player who has none of these mods downloads 550 MB (3 mods) before joining. A player who has the server's current mods downloads 450 MB for this change (1 new, 1 updated).",
@@ -405,5 +409,73 @@ describe("auto-deploy", () => {
     expect(path).toEndWith("auto.json");
     const events = t.deps.sqlite.query("SELECT data FROM event_outbox WHERE kind = 'deployment_failed'").all() as { data: string }[];
     expect(events.map((e) => JSON.parse(e.data)).find((e) => e.deployment_id === d.id)).toMatchObject({ trigger: "auto", error_message: d.error_message });
+  });
+});
+
+describe("the server's config as the game checks it at start", () => {
+  /** The sample config with `maxPlayers` misspelt, a legacy root key and `maxPlayers`... as a panel template might carry them. */
+  const typoed = () =>
+    configWith(BASE_SCENARIO, [{ modId: ID.core, name: "Core Kit" }])
+      .replace('"maxPlayers": 64', '"maxplayers": 64')
+      .replace('"bindPort": 2001', '"gameHostBindPort": 2001');
+
+  for (const peer of ["panel", "sftp"] as const) {
+    test(`${peer}: a misspelt and a legacy key are errors with a rename fix; the deploy renames them in the same write, every other byte kept`, async () => {
+      const listId = await list([ID.core, ID.plain]);
+      let serverId: string;
+      let read: () => string;
+      if (peer === "panel") {
+        serverId = await panelServer(listId, "/config-typo.json");
+        panel.files.set("/config-typo.json", typoed());
+        read = () => panel.files.get("/config-typo.json")!;
+      } else {
+        const s = await sftpServer(listId, "config-typo.json", typoed());
+        serverId = s.id;
+        read = () => sshd.readFile("config-typo.json");
+      }
+      await connectionTest(serverId);
+      const res = await check(listId, serverId);
+      const invalid = res.body.findings.filter((f: any) => f.kind === "config_invalid");
+      expect(invalid.map((f: any) => [f.severity, f.path, f.fix?.action, f.fix?.to])).toEqual([
+        ["error", "gameHostBindPort", "rename_key", "bindPort"],
+        ["error", "game.maxplayers", "rename_key", "maxPlayers"],
+      ]);
+      expect(invalid[1].message).toContain('did you mean "maxPlayers"');
+      expect(invalid[1].message).toContain("the server would refuse to start with it");
+
+      // The guard refuses: nothing written.
+      const before = read();
+      const refused = await t.req("POST", `/api/v1/servers/${serverId}/deploy`, { user: owner, body: {} });
+      expect(refused.status).toBe(409);
+      expect(refused.body.findings.map((f: any) => f.kind)).toEqual(["config_invalid", "config_invalid"]);
+      expect(read()).toBe(before);
+
+      // One rename fixed: still refused for the other. Both: the deploy goes through.
+      const renames = invalid.map((f: any) => ({ path: f.fix.path, from: f.fix.from, to: f.fix.to }));
+      expect((await t.req("POST", `/api/v1/servers/${serverId}/deploy`, { user: owner, body: { rename_keys: renames.slice(0, 1) } })).status).toBe(409);
+      const ok = await t.req("POST", `/api/v1/servers/${serverId}/deploy`, { user: owner, body: { rename_keys: renames } });
+      expect(ok.status).toBe(200);
+      await drain();
+      const d = (await t.req("GET", `/api/v1/servers/${serverId}/deployments`, { user: owner })).body[0];
+      expect(d).toMatchObject({ kind: "deploy", status: "success" });
+      const after = read();
+      // Only the two key names and game.mods changed.
+      const { outsideMods } = await import("../../../../test/config-text");
+      expect(outsideMods(after)).toBe(outsideMods(before.replace('"maxplayers"', '"maxPlayers"').replace('"gameHostBindPort"', '"bindPort"')));
+      expect(JSON.parse(after).game.mods.map((m: any) => m.modId)).toEqual([ID.core, ID.plain]);
+      // What was written is what the findings now read: no config problem left.
+      expect((await check(listId, serverId)).body.findings.filter((f: any) => f.kind === "config_invalid")).toEqual([]);
+    });
+  }
+
+  test("a duplicated key is a warning (which value the game takes), not a block", async () => {
+    const listId = await list([ID.core]);
+    const serverId = await panelServer(listId, "/config-dup.json");
+    panel.files.set("/config-dup.json", configWith(BASE_SCENARIO, [{ modId: ID.core, name: "Core Kit" }]).replace('"maxPlayers": 64', '"maxPlayers": 64,\n    "maxPlayers": 32'));
+    await connectionTest(serverId);
+    const dup = (await check(listId, serverId)).body.findings.filter((f: any) => f.kind === "config_invalid");
+    expect(dup.map((f: any) => [f.severity, f.path])).toEqual([["warning", "game.maxPlayers"]]);
+    expect((await t.req("POST", `/api/v1/servers/${serverId}/deploy`, { user: owner, body: {} })).status).toBe(200);
+    await drain();
   });
 });

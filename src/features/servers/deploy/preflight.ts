@@ -6,13 +6,13 @@
 import type { Database } from "bun:sqlite";
 import type { Deps } from "../../../deps";
 import { queryInfo } from "../../../shared/a2s";
-import { dependencyClosure, dependencyEdges, listItems, type ServerJsonMod } from "../../lists";
+import { checkGameConfig, dependencyClosure, dependencyEdges, listItems, type ConfigIssue, type ServerJsonMod } from "../../lists";
 import { parseQueryAddress } from "../model";
 import * as serversRepo from "../repository";
 import type { ServerRow } from "../repository";
 import { DeployError } from "./errors";
 import { parseConfig } from "./config-file";
-import { modsOfConfig } from "./target";
+import { fileNameOf, modsOfConfig, type RenameKey } from "./target";
 
 /**
  * The base game's own scenarios (not provided by any mod), by resource GUID. Sources: the
@@ -55,27 +55,63 @@ export const BASE_GAME_SCENARIOS: ReadonlyMap<string, string> = new Map([
   ["CB347F2F10065C9C", "Combat Ops - Kolguyev"],
 ]);
 
+export type { RenameKey };
+
 /** The one-click (or by-hand) fix shown beside a finding. */
 export type PreflightFix =
   | { action: "add_mod"; label: string; workshop_id: string }
   | { action: "pin_version"; label: string; workshop_id: string; version: string }
-  | { action: "choose_scenario"; label: string };
+  | { action: "choose_scenario"; label: string }
+  | ({ action: "rename_key"; label: string } & RenameKey);
 
 export interface Finding {
   kind: string;
   severity: "error" | "warning" | "info";
   message: string;
   mods: string[];
+  /** config_invalid: the key's path in the server's config, and where it stands */
+  path?: string;
+  line?: number;
   fix?: PreflightFix;
 }
 
 /** The server kinds: only these block a deploy (list-level findings never do). */
-export const SERVER_KINDS = new Set(["scenario_missing", "scenario_unknown", "game_version_newer", "game_version_older", "file_conflict", "download"]);
+export const SERVER_KINDS = new Set(["scenario_missing", "scenario_unknown", "game_version_newer", "game_version_older", "file_conflict", "download", "config_invalid"]);
+
+/** An issue of the server's config as the server row keeps it (lists/game-config-check.ts). */
+export type StoredIssue = Pick<ConfigIssue, "kind" | "path" | "fatal" | "message" | "line" | "column" | "fix">;
 
 export interface ConfigSeen {
   scenario_id: string | null;
   mods: ServerJsonMod[];
   read_at: number | null;
+  /** What the game would refuse or misread in it; undefined when not known (read before it was kept). */
+  issues?: StoredIssue[];
+}
+
+/** The issues of a config text, as kept. */
+export function configIssues(text: string): StoredIssue[] {
+  return checkGameConfig(text).map(({ kind, path, fatal, message, line, column, fix }) => ({ kind, path, fatal, message, line, column, ...(fix ? { fix } : {}) }));
+}
+
+/**
+ * The config's issues as findings (kind `config_invalid`): what the game refuses at start is an
+ * error (it blocks the deploy like the other errors), what it reads but may misread (a duplicated
+ * key, an id written as a too-long number) a warning. A misspelt or legacy key gets the rename as
+ * its fix; `renamed` are the renames the deploy will make (their findings are resolved).
+ */
+export function configFindings(issues: readonly StoredIssue[], fileName: string, renamed: readonly RenameKey[] = []): Finding[] {
+  return issues
+    .filter((i) => !(i.fix && renamed.some((r) => r.path === i.fix!.path && r.from === i.fix!.from && r.to === i.fix!.to)))
+    .map((i) => ({
+      kind: "config_invalid",
+      severity: i.fatal ? ("error" as const) : ("warning" as const),
+      message: `${fileName} line ${i.line}: ${i.message}${i.fatal ? "; the server would refuse to start with it" : ""}`,
+      mods: [],
+      path: i.path,
+      line: i.line,
+      ...(i.fix ? { fix: { action: "rename_key" as const, label: `rename "${i.fix.from}" to "${i.fix.to}"`, path: i.fix.path, from: i.fix.from, to: i.fix.to } } : {}),
+    }));
 }
 
 export interface GameVersion {
@@ -113,9 +149,10 @@ export interface ServerReport {
 /** game.scenarioId and game.mods of a config text (null scenario when it has none). */
 export function configSeen(text: string, fileName: string, at: number): ConfigSeen {
   const game = parseConfig(text, fileName).game;
-  if (!game || typeof game !== "object" || Array.isArray(game)) return { scenario_id: null, mods: [], read_at: at };
+  const issues = configIssues(text);
+  if (!game || typeof game !== "object" || Array.isArray(game)) return { scenario_id: null, mods: [], read_at: at, issues };
   const g = game as Record<string, unknown>;
-  return { scenario_id: typeof g.scenarioId === "string" ? g.scenarioId : null, mods: modsOfConfig(g), read_at: at };
+  return { scenario_id: typeof g.scenarioId === "string" ? g.scenarioId : null, mods: modsOfConfig(g), read_at: at, issues };
 }
 
 /** Records what a connection test or deploy read (or wrote) on the server row. */
@@ -124,12 +161,18 @@ export function recordConfigSeen(db: serversRepo.TxLike, serverId: string, seen:
     config_scenario_id: seen.scenario_id,
     config_mods_json: JSON.stringify(seen.mods),
     config_read_at: seen.read_at,
+    config_issues_json: seen.issues ? JSON.stringify(seen.issues) : null,
   });
 }
 
 export function storedConfig(server: ServerRow): ConfigSeen | null {
   if (server.config_read_at === null) return null;
-  return { scenario_id: server.config_scenario_id, mods: server.config_mods_json ? JSON.parse(server.config_mods_json) : [], read_at: server.config_read_at };
+  return {
+    scenario_id: server.config_scenario_id,
+    mods: server.config_mods_json ? JSON.parse(server.config_mods_json) : [],
+    read_at: server.config_read_at,
+    ...(server.config_issues_json ? { issues: JSON.parse(server.config_issues_json) as StoredIssue[] } : {}),
+  };
 }
 
 /**
@@ -215,8 +258,18 @@ function modRows(sqlite: Database, ids: readonly string[]) {
     .all(JSON.stringify(ids)) as { workshop_id: string; name: string; version: string; game_version: string | null; size_bytes: number }[];
 }
 
-/** The server findings for deploying `listId` to a server whose config is `config` (null: not read yet). */
-export function serverFindings(deps: Pick<Deps, "sqlite">, listId: string, server: Pick<ServerRow, "id" | "name">, config: ConfigSeen | null, gv: GameVersion): ServerReport {
+/**
+ * The server findings for deploying `listId` to a server whose config is `config` (null: not read
+ * yet); `renamed`: the keys the deploy renames (their config findings are resolved).
+ */
+export function serverFindings(
+  deps: Pick<Deps, "sqlite">,
+  listId: string,
+  server: Pick<ServerRow, "id" | "name" | "file_path">,
+  config: ConfigSeen | null,
+  gv: GameVersion,
+  renamed: readonly RenameKey[] = [],
+): ServerReport {
   const sqlite = deps.sqlite;
   const items = listItems(sqlite, listId);
   const installed: Installed[] = items.map((i) => ({
@@ -239,6 +292,9 @@ export function serverFindings(deps: Pick<Deps, "sqlite">, listId: string, serve
 
   const findings: Finding[] = [];
   let scenarioName: string | null = null;
+
+  // The config itself: what the game refuses at start (checked as the server checks it).
+  if (config?.issues) findings.push(...configFindings(config.issues, fileNameOf(server.file_path), renamed));
 
   // Scenario: base game, a mod of the list (or its dependencies), a catalog mod not in it, or unknown.
   const scenarioId = config?.scenario_id ?? null;
@@ -438,11 +494,11 @@ export function downloadWords(d: DownloadSummary): string {
   return `${first} A player who has the server's current mods downloads ${formatBytes(d.change_bytes)} for this change (${what}).`;
 }
 
-/** The full report for the server as last read (GET check, the deploy route). */
-export async function preflightForServer(deps: Deps, server: ServerRow, listId: string): Promise<ServerReport> {
+/** The full report for the server as last read (GET check, the deploy route); `renamed`: keys the deploy will rename. */
+export async function preflightForServer(deps: Deps, server: ServerRow, listId: string, renamed: readonly RenameKey[] = []): Promise<ServerReport> {
   const gv = await serverGameVersion(deps, server);
   const config = storedConfig(server);
-  const report = serverFindings(deps, listId, server, config, gv);
+  const report = serverFindings(deps, listId, server, config, gv, renamed);
   if (!config) {
     report.findings.unshift({
       kind: "server_config_unknown",
@@ -466,12 +522,14 @@ export function blockedMessage(errors: readonly Finding[]): string {
  * The deploy job's guard (the config it has just read, before the write): throws a DeployError
  * listing the blocking findings. Prepared before the connection, since the version query is async.
  */
-export async function prepareDeployGuard(deps: Deps, server: ServerRow, listId: string): Promise<(current: string, fileName: string) => void> {
+export async function prepareDeployGuard(deps: Deps, server: ServerRow, listId: string): Promise<(current: string, next: string, fileName: string) => void> {
   const gv = await serverGameVersion(deps, server);
-  return (current, fileName) => {
+  return (current, next, fileName) => {
     let config: ConfigSeen | null;
     try {
-      config = configSeen(current, fileName, Date.now());
+      // The scenario and the mods as the server has them now; the config's own issues as it will
+      // be written (the renames of this deploy made).
+      config = { ...configSeen(current, fileName, Date.now()), issues: configIssues(next) };
     } catch {
       config = null; // the deploy itself says what is wrong with the file
     }

@@ -18,7 +18,7 @@ import * as repo from "../repository";
 import type { DeploymentRow, ServerRow } from "../repository";
 import { parseQueryAddress } from "../model";
 import { DeployError, RateLimitedError, deployErrorMessage } from "./errors";
-import { configSeen, prepareDeployGuard, recordConfigSeen } from "./preflight";
+import { configSeen, prepareDeployGuard, recordConfigSeen, type RenameKey } from "./preflight";
 import { listToServerJsonMods, parseConfig } from "./config-file";
 import { listRequiredDefault, type ServerJsonMod } from "../../lists";
 import { deployMods, fileNameOf, modsOfConfig, writeVerified, type ConfigFileIO, type ConfigTarget } from "./target";
@@ -175,10 +175,11 @@ async function stepWrite(ctx: LoopContext, d: DeploymentRow): Promise<void> {
   let written = "";
   await deployMods(target, mods, {
     listRequiredDefault: listRequiredDefault(ctx.deps.sqlite, d.list_id),
+    renameKeys: d.rename_keys ? (JSON.parse(d.rename_keys) as RenameKey[]) : [],
     // Write-ahead: the config as it was before this deploy (the first read only: a resumed run
     // may read its own write) and the one about to be written, stored (sealed) before the write.
     beforeWrite: (current, next) => {
-      guard?.(current, fileName);
+      guard?.(current, next, fileName);
       written = next;
       update(ctx, {
         previous_config: row(ctx).previous_config ?? sealConfig(ctx.deps, d.id, "previous_config", current),

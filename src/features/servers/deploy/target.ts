@@ -2,6 +2,15 @@
 import { DeployError } from "./errors";
 import type { ServerJsonMod } from "../../lists";
 import { applyModsToConfig, parseConfig } from "./config-file";
+import { renameKeyFix } from "../../lists";
+
+/** A key of the server's config to rename in a deploy's write (the pre-flight's fix of a misspelt or legacy key). */
+export interface RenameKey {
+  /** The key's path ("game.maxplayers") */
+  path: string;
+  from: string;
+  to: string;
+}
 
 /** File access inside one open connection to a target. */
 export interface ConfigFileIO {
@@ -69,12 +78,16 @@ export async function deployMods(
     afterWrite?: (io: ConfigFileIO) => Promise<void>;
     /** The list's modsRequiredByDefault: unstated mods keep that meaning in the server's file. */
     listRequiredDefault?: boolean;
+    /** Keys renamed in the same write (the pre-flight's fix of a misspelt or legacy key); one no longer there is left alone. */
+    renameKeys?: readonly RenameKey[];
   } = {},
 ): Promise<DeployOutcome> {
   const fileName = fileNameOf(target.filePath);
   await target.session(async (io) => {
     const current = await io.read();
-    const next = applyModsToConfig(current, mods, fileName, hooks.listRequiredDefault);
+    let renamed = current;
+    for (const r of hooks.renameKeys ?? []) renamed = renameKeyFix(renamed, { kind: "rename_key", ...r });
+    const next = applyModsToConfig(renamed, mods, fileName, hooks.listRequiredDefault);
     hooks.beforeWrite?.(current, next);
     await writeVerified(target, io, next, current);
     await hooks.afterWrite?.(io);

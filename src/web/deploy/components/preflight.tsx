@@ -8,15 +8,30 @@ import { addMod, pinVersion, type CheckFinding, type CheckReport } from "../../l
 import { listQueries, useListRefresh } from "../../lists/lists.queries";
 
 type Fix = NonNullable<CheckFinding["fix"]>;
+/** A key of the server's config the deploy will rename (a finding's `rename_key` fix). */
+export type RenameKey = { path: string; from: string; to: string };
 
-/** The server findings that stop a deploy (list-level errors never do). */
-const BLOCKING = new Set(["scenario_missing", "game_version_newer"]);
-export const blockingErrors = (c: CheckReport | undefined) => (c?.findings ?? []).filter((f) => f.severity === "error" && BLOCKING.has(f.kind));
+const renamedBy = (f: CheckFinding, renames: readonly RenameKey[]) => {
+  const fix = f.fix;
+  return fix?.action === "rename_key" && renames.some((r) => r.path === fix.path && r.from === fix.from && r.to === fix.to);
+};
+
+/** What stops a deploy, as the server says (`blocks_deploy`), less what the deploy's renames fix. */
+export const blockingErrors = (c: CheckReport | undefined, renames: readonly RenameKey[] = []) =>
+  (c?.findings ?? []).filter((f) => f.blocks_deploy && !renamedBy(f, renames));
 
 const SEVERITY_WORD = { error: "Error", warning: "Warning", info: "Note" } as const;
 
-export function FindingItem({ f, canFix, onFix, fixing }: { f: CheckFinding; canFix: boolean; onFix: (fix: Fix) => void; fixing: boolean }) {
+export function FindingItem({ f, canFix, onFix, fixing, renamed }: { f: CheckFinding; canFix: boolean; onFix: (fix: Fix) => void; fixing: boolean; renamed?: boolean }) {
   const fix = f.fix;
+  if (renamed && fix?.action === "rename_key")
+    return (
+      <li className="alert ok" style={{ listStyle: "none" }}>
+        <p style={{ margin: 0 }}>
+          <strong>Fixed at this deploy</strong>: <code>{fix.from}</code> will be renamed to <code>{fix.to}</code> in the server's config.
+        </p>
+      </li>
+    );
   return (
     <li className={`alert ${f.severity === "error" ? "error" : f.severity === "warning" ? "warn" : "info"}`} style={{ listStyle: "none" }}>
       <p style={{ margin: 0 }}>
@@ -37,21 +52,37 @@ export function FindingItem({ f, canFix, onFix, fixing }: { f: CheckFinding; can
   );
 }
 
-/** The check of `listId` against `serverId`, as a deploy would meet it. */
-export function ServerPreflight({ listId, serverId, canFix }: { listId: string; serverId: string; canFix: boolean }) {
+/**
+ * The check of `listId` against `serverId`, as a deploy would meet it. A rename fix is made by the
+ * deploy itself (in the same write): with `onRename` its button adds the rename to the deploy.
+ */
+export function ServerPreflight({
+  listId,
+  serverId,
+  canFix,
+  renames = [],
+  onRename,
+}: {
+  listId: string;
+  serverId: string;
+  canFix: boolean;
+  renames?: readonly RenameKey[];
+  onRename?: (r: RenameKey) => void;
+}) {
   const refresh = useListRefresh(listId);
   const check = useQuery(listQueries.check(listId, undefined, serverId));
   const fix = useMutation({
     mutationFn: async (f: Fix) => {
       if (f.action === "add_mod") await addMod(listId, f.workshop_id, true);
       else if (f.action === "pin_version") await pinVersion(listId, f.workshop_id, f.version);
+      else if (f.action === "rename_key") onRename?.({ path: f.path, from: f.from, to: f.to });
     },
     onSuccess: refresh,
   });
   if (check.isLoading) return <Skeleton />;
   if (check.error) return <ErrorMessage error={check.error} retry={() => check.refetch()} />;
   const c = check.data!;
-  const errors = blockingErrors(c);
+  const errors = blockingErrors(c, renames);
   const download = c.findings.find((f) => f.kind === "download");
   const shown = c.findings.filter((f) => f.kind !== "download");
   return (
@@ -70,7 +101,14 @@ export function ServerPreflight({ listId, serverId, canFix }: { listId: string; 
       {shown.length > 0 && (
         <ul className="stack" style={{ padding: 0, margin: 0 }} aria-label="Pre-flight findings">
           {shown.map((f, i) => (
-            <FindingItem key={`${f.kind}-${i}`} f={f} canFix={canFix} fixing={fix.isPending} onFix={(x) => fix.mutate(x)} />
+            <FindingItem
+              key={`${f.kind}-${i}`}
+              f={f}
+              canFix={canFix && (f.fix?.action !== "rename_key" || !!onRename)}
+              fixing={fix.isPending}
+              onFix={(x) => fix.mutate(x)}
+              renamed={renamedBy(f, renames)}
+            />
           ))}
         </ul>
       )}
