@@ -5,17 +5,10 @@ import type { Config } from "./config";
 import { createDeps } from "./runtime";
 import { createApp } from "./app";
 import { features } from "./features/index";
-import { ensureBootstrapAdmin } from "./features/users/service";
 import { SOCKET_BODY_CAP } from "./shared/http";
 import { lockedMessage, tryLockDataDir } from "./shared/data-dir";
 import { VERSION } from "./version";
-import { queueFirstRun } from "./features/scraper/jobs";
-import { enqueueScan } from "./features/live/jobs";
-import { webAssets } from "./features/web/assets";
-import { startIdleCollector } from "./shared/idle-gc";
-import { startDetailWarmer } from "./features/live";
-import { crawlWorkerSpec } from "./features/scraper";
-import { superviseWorkerProcess, type WorkerSupervisor } from "./jobs/worker-process";
+import type { Running } from "./features/feature-module";
 
 /** A second `serve` on a data dir another process serves: one line, exit 1. */
 export class DataDirTakenError extends Error {}
@@ -28,7 +21,13 @@ export async function serve(config: Config) {
   if (!taken.ok) throw new DataDirTakenError(lockedMessage(config.LOADOUT_DATA_DIR, taken.pid, "serve"));
   const dataDirLock = taken.lock;
   const deps = createDeps(config);
-  await ensureBootstrapAdmin(deps);
+  // Every feature's own background work (a first admin, a process of its own the crawl's jobs are
+  // handed off to before the worker starts, warmers), stopped in the reverse order.
+  const running: { name: string; run: Running }[] = [];
+  for (const f of features) {
+    const run = await f.start?.(deps, { schedules: config.LOADOUT_SCHEDULES === "on" });
+    if (run) running.push({ name: f.name, run });
+  }
   const app = createApp(deps);
   // Elysia's listen wires `server` into the context (client IPs for rate limits).
   app.listen({
@@ -41,21 +40,9 @@ export async function serve(config: Config) {
     maxRequestBodySize: SOCKET_BODY_CAP,
   });
   const server = app.server!;
-  // The web app's files are read now, in the background (the compiled binary: ~80 embedded blobs;
-  // from source: a build), so the first page does not wait for them.
-  void webAssets().catch((e) => deps.log.warn("web app files could not be loaded", { error: String(e) }));
-
-  // The crawl's jobs run in a child process started when they are due (docs/architecture.md
-  // "The crawl's process"); handed off before the worker starts, so this process never claims one.
-  const crawlWorker: WorkerSupervisor | null = config.LOADOUT_CRAWL_PROCESS === "child" ? superviseWorkerProcess(deps.jobs, deps.log, crawlWorkerSpec(), VERSION, deps.clock) : null;
   deps.jobs.start();
-  // After a load, once idle, one full collection gives the load's garbage back (src/shared/idle-gc.ts).
-  const stopIdleCollector = startIdleCollector((ms, step) => deps.log.debug(step === "collect" ? "idle garbage collection" : "idle footprint shrink", { ms: Math.round(ms) }));
-  // While idle, online servers' details are prepared ahead (their mod lists, their mods' parts).
-  const stopDetailWarmer = startDetailWarmer(deps.sqlite, (e) => deps.log.warn("server detail warming stopped", { error: String(e) }));
   const crons: Cron[] = [];
   if (config.LOADOUT_SCHEDULES === "on") {
-    queueFirstRun(deps, () => enqueueScan(deps));
     for (const f of features) {
       for (const s of f.schedules?.(deps) ?? []) {
         crons.push(
@@ -79,10 +66,15 @@ export async function serve(config: Config) {
     stopping ??= (async () => {
       deps.log.info("shutting down", { signal });
       for (const c of crons) c.stop();
-      stopIdleCollector();
-      stopDetailWarmer();
       await server.stop(false); // stop accepting; in-flight requests finish
-      await crawlWorker?.stop(); // the child requeues what it runs and exits
+      // Each feature's own work (the crawl's child requeues what it runs and exits).
+      for (const { name, run } of running.reverse()) {
+        try {
+          await run.stop();
+        } catch (e) {
+          deps.log.warn("a feature did not stop cleanly", { feature: name, error: String(e) });
+        }
+      }
       await deps.jobs.stop(15_000); // the running job step finishes (or is requeued at next start)
       deps.sqlite.exec("PRAGMA wal_checkpoint(TRUNCATE)");
       deps.sqlite.close();
@@ -93,5 +85,5 @@ export async function serve(config: Config) {
   };
   process.on("SIGTERM", () => void shutdown("SIGTERM").then(() => process.exit(0)));
   process.on("SIGINT", () => void shutdown("SIGINT").then(() => process.exit(0)));
-  return { server, deps, app, shutdown, crawlWorker };
+  return { server, deps, app, shutdown };
 }

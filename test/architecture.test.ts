@@ -182,6 +182,15 @@ describe("architecture (docs/architecture.md)", () => {
     expect(reaches).toEqual([]);
   });
 
+  test("the service's start wires no feature by hand: serve and the app know only the registry", () => {
+    // Background work belongs to its feature (FeatureModule.start); the CLI (main.ts) may call a feature's command.
+    const allowed = new Set(["src/features/index.ts", "src/features/feature-module.ts"]);
+    const reaches = imports
+      .filter((i) => ["src/server.ts", "src/app.ts", "src/runtime.ts"].includes(i.from) && i.to.startsWith("src/features/") && !allowed.has(i.to))
+      .map((i) => `${i.from}:${i.line} → ${i.to}`);
+    expect(reaches).toEqual([]);
+  });
+
   test("the registry (src/features/index.ts) takes every feature from its index.ts", () => {
     const reaches = imports
       .filter((i) => i.from === "src/features/index.ts" && featureOf(i.to) !== null && !i.to.endsWith("/index.ts"))

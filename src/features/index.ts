@@ -1,4 +1,5 @@
-// The registry of features: each contributes routes, job handlers and schedules.
+// The registry of features: each contributes routes, job handlers, schedules, sealed columns and
+// its own background work (start/stop).
 // Add one entry per feature (keep platform first), imported from the feature's index.ts.
 // What an entry holds: feature-module.ts.
 import type { FeatureModule } from "./feature-module";
@@ -15,7 +16,7 @@ import { tagsFeature } from "./tags";
 import { foldersFeature } from "./folders";
 import { communitiesFeature } from "./communities";
 import { templatesFeature } from "./templates";
-import { liveFeature } from "./live";
+import { enqueueScan, liveFeature } from "./live";
 import { catalogFeature } from "./catalog";
 import { scraperFeature } from "./scraper";
 import { webFeature } from "./web";
@@ -36,8 +37,9 @@ export const features: FeatureModule[] = [
   eventsFeature,
   liveFeature,
   catalogFeature,
-  // The scraper writes the catalog; a new version of a mod becomes `mod_updated` on every list holding it.
-  scraperFeature({ onModVersionChanged: (tx, id, from, to) => void recordModUpdated(tx, id, from, to) }),
+  // The scraper writes the catalog; a new version of a mod becomes `mod_updated` on every list
+  // holding it; a new install's first crawl comes with a first live scan.
+  scraperFeature({ onModVersionChanged: (tx, id, from, to) => void recordModUpdated(tx, id, from, to), onFirstRun: (deps) => enqueueScan(deps) }),
   backupFeature,
   // Last: its page wildcard answers only what no API, docs or metrics route does.
   webFeature,

@@ -3,6 +3,7 @@
 // The registry (src/features/index.ts) hands them in: the scraper sits below lists and events
 // (lists queue detail scrapes), so it may not import what listens.
 import type { Tx } from "../../db/client";
+import type { Deps } from "../../deps";
 
 export interface ScraperHooks {
   /**
@@ -12,4 +13,6 @@ export interface ScraperHooks {
    * The events feature records `mod_updated` for every list that contains the mod.
    */
   onModVersionChanged: (tx: Tx, workshopId: string, oldVersion: string, newVersion: string) => void;
+  /** What a new install queues beside its first crawl (the live feature's first scan); returns the job id. */
+  onFirstRun?: (deps: Deps) => string;
 }

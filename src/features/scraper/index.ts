@@ -6,7 +6,10 @@ import type { Deps } from "../../deps";
 import type { FeatureModule } from "../feature-module";
 import type { ScraperHooks } from "./hooks";
 import { itemsTriggerRoutes, scraperRoutes } from "./routes";
-import { scraperJobs, scraperSchedules } from "./jobs";
+import { queueFirstRun, scraperJobs, scraperSchedules } from "./jobs";
+import { crawlWorkerSpec } from "./crawl-process";
+import { superviseWorkerProcess } from "../../jobs/worker-process";
+import { VERSION } from "../../version";
 
 export type { ScraperHooks };
 
@@ -15,6 +18,14 @@ export const scraperFeature = (hooks: ScraperHooks): FeatureModule => ({
   routes: (deps: Deps) => new Elysia().use(scraperRoutes(deps)).use(itemsTriggerRoutes(deps)),
   jobs: (deps: Deps) => scraperJobs(deps, hooks),
   schedules: scraperSchedules,
+  start: (deps, { schedules }) => {
+    // The crawl's jobs run in a child process started when they are due (docs/architecture.md
+    // "The crawl's process"); handed off before the worker starts, so this process never claims one.
+    const crawl = deps.config.LOADOUT_CRAWL_PROCESS === "child" ? superviseWorkerProcess(deps.jobs, deps.log, crawlWorkerSpec(), VERSION, deps.clock) : null;
+    // A new install crawls the workshop (and scans the live servers) at once.
+    if (schedules) queueFirstRun(deps, () => hooks.onFirstRun?.(deps) ?? "");
+    return { stop: async () => void (await crawl?.stop()) };
+  },
 });
 
 // What a crawl under way has done so far (the platform's /metrics).

@@ -2,7 +2,13 @@
 // may use of it: the accounts sign-in and registration (auth) work with.
 import type { FeatureModule } from "../feature-module";
 import { usersRoutes } from "./routes";
+import { ensureBootstrapAdmin } from "./service";
 
-export const usersFeature: FeatureModule = { name: "users", routes: usersRoutes };
+export const usersFeature: FeatureModule = {
+  name: "users",
+  routes: usersRoutes,
+  // The first admin on an empty database, from LOADOUT_ADMIN_EMAIL / LOADOUT_ADMIN_PASSWORD.
+  start: async (deps) => void (await ensureBootstrapAdmin(deps)),
+};
 
 export { approvalForNewAccount, createUser, findUserByEmail, hasAdmin, verifyPassword } from "./service";
