@@ -7,7 +7,7 @@
 import type { Deps } from "../../deps";
 import { assertHostAllowed } from "../../shared/url-safety";
 import { parseQueryAddress, readCredentialsForServer } from "../servers";
-import { A2S_DEFAULT_PORT, queryInfo, type A2sInfo } from "../../shared/a2s";
+import { A2S_DEFAULT_PORT, queryInfo, type A2sInfo } from "../../protocols/a2s/a2s";
 import type { LiveServer } from "./battlemetrics";
 
 export interface A2sTarget {

@@ -7,7 +7,7 @@ import { loadBmFixture, startFakeBattleMetrics, type FakeBattleMetrics } from ".
 import { startA2sResponder, type A2sResponder } from "../../../test/fakes/a2s";
 import { startFakeWorkshop, type FakeWorkshop } from "../../../test/fakes/workshop";
 import { generateCatalog, smallCatalog } from "../../../test/fixtures/workshop/dataset";
-import { A2sTimeoutError, queryInfo } from "../../shared/a2s";
+import { A2sTimeoutError, queryInfo } from "../../protocols/a2s/a2s";
 import { enqueueScan, SCAN_JOB } from "./jobs";
 import { NO_TOKEN_MESSAGE } from "./scan";
 import { queueDiscovery, queueFirstRun } from "../scraper/jobs";

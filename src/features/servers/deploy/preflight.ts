@@ -5,7 +5,7 @@
 // and the server's game version (A2S, else the live source).
 import type { Database } from "bun:sqlite";
 import type { Deps } from "../../../deps";
-import { queryInfo } from "../../../shared/a2s";
+import { queryInfo } from "../../../protocols/a2s/a2s";
 import { checkGameConfig, dependencyClosure, dependencyEdges, listItems, type ConfigIssue, type ServerJsonMod } from "../../lists";
 import { parseQueryAddress } from "../model";
 import * as serversRepo from "../repository";

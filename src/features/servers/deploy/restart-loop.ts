@@ -13,7 +13,7 @@ import type { Deps } from "../../../deps";
 import { SnoozeJob } from "../../../jobs/queue";
 import { recordEvent, type EventKind } from "../../../outbox/outbox";
 import { queueItemsScan } from "../../scraper";
-import { queryInfo } from "../../../shared/a2s";
+import { queryInfo } from "../../../protocols/a2s/a2s";
 import * as repo from "../repository";
 import type { DeploymentRow, ServerRow } from "../repository";
 import { parseQueryAddress } from "../model";

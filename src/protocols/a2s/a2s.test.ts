@@ -3,7 +3,7 @@
 // and any order, the compressed form, repeated challenges. The scan's use of the client is tested
 // in sources.test.ts.
 import { afterEach, describe, expect, test } from "bun:test";
-import { startA2sResponder, type A2sBehaviour, type A2sMode, type A2sResponder } from "../../test/fakes/a2s";
+import { startA2sResponder, type A2sBehaviour, type A2sMode, type A2sResponder } from "../../../test/fakes/a2s";
 import { A2sError, A2sTimeoutError, queryInfo } from "./a2s";
 
 const responders: A2sResponder[] = [];
