@@ -960,9 +960,24 @@ describe("the web app in a real browser", () => {
     await api("POST", `/api/v1/servers/${crewServer.id}/credentials`, crewToken, { host: sshd.host, port: sshd.port, username: sshd.username, password: sshd.password });
     const crew = await context();
     await signIn(crew.page, "crew@example.com", "a good password");
+    // The page's lists held back until the request is seen waiting: the deploy box works before
+    // they arrive. (The pre-flight alone enables Deploy now; the lists used to be the select's
+    // only options, so a click before them failed the form's required check without a word and
+    // nothing was sent: on a busy machine the pre-flight's answer came first often enough.)
+    let releaseLists!: () => void;
+    const listsHeld = new Promise<void>((r) => (releaseLists = r));
+    await crew.page.route("**/api/v1/lists/mine", async (route) => {
+      await listsHeld;
+      await route.continue();
+    });
     await crew.page.goto(`${base}/my-servers/${crewServer.id}`);
+    await crew.page.getByRole("button", { name: "Deploy now" }).waitFor();
+    expect(await crew.page.getByLabel("List to deploy").inputValue()).toBe(list.id);
     await crew.page.getByRole("button", { name: "Deploy now" }).click();
     await crew.page.getByText("your request is waiting").waitFor();
+    releaseLists();
+    await crew.page.getByRole("option", { name: "Sunday op (linked)" }).waitFor({ state: "attached" });
+    expect(await crew.page.getByLabel("List to deploy").inputValue()).toBe(list.id);
     await crew.page.getByRole("table", { name: "Deploy requests for this server" }).getByText("waiting for the list's owner").waitFor();
 
     await page.reload();
