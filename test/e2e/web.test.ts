@@ -955,6 +955,8 @@ describe("the web app in a real browser", () => {
     await page.goto(`${base}/lists/${list.id}?tab=settings`);
     await page.getByLabel("Collaborators' deploys of this list wait for an owner's approval").check();
     await page.getByText("No deploy request is waiting.").waitFor();
+    // The box is ticked at once and saved in the background: Crew deploys only once it is saved.
+    await until("the approval gate saved", async () => (await api("GET", `/api/v1/lists/${list.id}`, opToken)).body.require_deploy_approval === true);
     const crewPath = sshd.writeFile("crew.json", config);
     const crewServer = (await api("POST", "/api/v1/servers", crewToken, { name: "Crew server", connection_type: "sftp", file_path: crewPath, linked_list_id: list.id })).body;
     await api("POST", `/api/v1/servers/${crewServer.id}/credentials`, crewToken, { host: sshd.host, port: sshd.port, username: sshd.username, password: sshd.password });
