@@ -1051,7 +1051,9 @@ describe("the web app in a real browser", () => {
       // Deploy, restarting when the server is empty: three players are on, so it waits.
       const progress = page.getByRole("list", { name: "Deployment progress" });
       const current = () => progress.locator('[aria-current="step"]').textContent();
-      panel.power.bootMs = 1500; // the panel says "starting" for a moment after the signal
+      // After the signal the panel says "starting" until the page has shown the verifying phase
+      // (the page polls once a second: a phase of a fixed 1.5 s could pass between two polls).
+      panel.power.bootMs = 3_600_000;
       await page.getByLabel("Then").selectOption("when_empty");
       await page.getByRole("button", { name: "Deploy now" }).click();
       await page.getByText(/Waiting for the server to empty: 3 players on\. Waited \d+ s; restarts anyway at/).waitFor();
@@ -1061,6 +1063,7 @@ describe("the web app in a real browser", () => {
       await page.getByRole("button", { name: "Restart now instead" }).click();
       await until("the verifying phase on the page", async () => (await current().catch(() => null)) === "Verifying", 15_000);
       await page.getByText(/Waiting for it to answer/).waitFor();
+      panel.power.bootMs = 0; // seen: the server is up
       await page.getByText(/^Deployed 4 mods; the server restarted at .+ and answered again at .+ \(verified\)\.$/).waitFor({ timeout: 20_000 });
       expect(await progress.getByRole("listitem").last().textContent()).toBe("Verified");
       expect(panel.signals).toEqual(["restart"]);
@@ -1070,9 +1073,6 @@ describe("the web app in a real browser", () => {
       // A server that does not come back: 10 s to answer (set in the settings), then the
       // previous config goes back, a second restart, and the server answers again.
       a2s.mode = "silent";
-      panel.onPower = () => {
-        if (panel.signals.length === 3) setTimeout(() => (a2s.mode = "direct"), 2500); // long enough to be seen rolling back
-      };
       await page.getByLabel("Time to come back (seconds)").fill("10");
       await page.getByRole("button", { name: "Save settings" }).click();
       await page.getByText("Saved.").waitFor();
@@ -1081,6 +1081,9 @@ describe("the web app in a real browser", () => {
       await api("POST", `/api/v1/lists/${list.id}/mods`, token, { workshop_id: SMALL.cycleX }); // something to change
       await page.getByRole("button", { name: "Deploy now" }).click();
       await until("the rollback on the page", async () => (await current().catch(() => null)) === "Rolling back", 30_000);
+      // Seen rolling back: the server answers again (it stays silent until then, so the phase
+      // cannot pass between two polls of the page; the rollback waits 10 s for it).
+      a2s.mode = "direct";
       const alert = page.getByRole("alert").filter({ hasText: "Rolled back:" });
       await alert.waitFor({ timeout: 30_000 });
       expect(await alert.textContent()).toMatch(
