@@ -85,6 +85,11 @@ describe("journey through the compiled binary", () => {
     const reg = await call("POST", "/api/v1/auth/register", { email: "player@example.com", password: "player-password", display_name: "Player" });
     expect(reg.status).toBe(201);
     const user = await login("player@example.com", "player-password");
+    // A signed webhook for the list's events, delivered by the background worker. Made before the
+    // list: the dispatcher matches an event to the webhooks there are when it runs (a worker
+    // tick), so a webhook made after the change would get its events only if the tick came later.
+    const hook = await call("POST", "/api/v1/settings/webhooks", { url: rx.url, type: "custom", events: ["mod_added", "deployment_succeeded"], scope: "global" }, user);
+    expect(hook.status).toBe(200);
     const list = await call("POST", "/api/v1/lists", { name: "E2E", description: "", is_public: true }, user);
     expect(list.status).toBe(200);
     const add = await call("POST", `/api/v1/lists/${list.json.id}/mods`, { workshop_id: SMALL.chainA, with_dependencies: true }, user);
@@ -106,10 +111,6 @@ describe("journey through the compiled binary", () => {
     expect(applied).toEqual({ ok: true, added: 1, removed: 0, version_changed: 0 });
     const audit = await call("GET", `/api/v1/lists/${list.json.id}/audit`, undefined, user);
     expect(audit.json[0].action).toBe("import");
-
-    // A signed webhook for the list's events, delivered by the background worker.
-    const hook = await call("POST", "/api/v1/settings/webhooks", { url: rx.url, type: "custom", events: ["mod_added", "deployment_succeeded"], scope: "global" }, user);
-    expect(hook.status).toBe(200);
 
     // Deploy over SFTP to the real sshd.
     const path = sshd.writeFile("server.json", SERVER_JSON);
@@ -149,10 +150,13 @@ describe("journey through the compiled binary", () => {
 
     // The webhook got the events, signed.
     // (one mod_added per mod: the chain came with its dependencies)
-    const received = await until("the deployment_succeeded webhook", async () =>
-      rx.requests.some((r) => (r.json as any)?.type === "deployment_succeeded") ? [...rx.requests] : null,
-    );
-    const kinds = received.map((r) => (r.json as any).type);
+    // Each delivery is a job of its own: they arrive in any order, so wait for all of them.
+    const kindsOf = (rs: typeof rx.requests) => rs.map((r) => (r.json as any)?.type as string);
+    const received = await until("the four mod_added webhooks and the deployment_succeeded one", async () => {
+      const kinds = kindsOf(rx.requests);
+      return kinds.filter((k) => k === "mod_added").length >= 4 && kinds.includes("deployment_succeeded") ? [...rx.requests] : null;
+    });
+    const kinds = kindsOf(received);
     expect(kinds.filter((k) => k === "mod_added")).toHaveLength(4);
     expect(kinds).toContain("deployment_succeeded");
     for (const r of received) {
