@@ -3,6 +3,7 @@ import { mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { createTestApp, TestClock } from "../../../test/helpers";
+import { until } from "../../../test/until";
 import { testConfig } from "../../config";
 import { createDeps } from "../../runtime";
 import { LEASE_MS, PermanentJobError, RetryLaterError } from "../../jobs/queue";
@@ -118,10 +119,11 @@ describe("job queue", () => {
       t.deps.jobs.enqueue("test.lane", { n: 2 }, { lane: "server:1" });
       t.deps.jobs.enqueue("test.lane", { n: 3 }, { lane: "server:2" });
       t.deps.jobs.start();
-      await Bun.sleep(50);
+      // Job 3 done while job 1 holds lane server:1: job 2 (queued before job 3) was passed over.
+      await until("job 3 done", () => order.includes("end 3"));
       expect(order).toEqual(["start 1", "start 3", "end 3"]);
       release();
-      await Bun.sleep(100);
+      await until("job 2 done", () => order.includes("end 2"));
       expect(order.slice(3)).toEqual(["end 1", "start 2", "end 2"]);
     } finally {
       await t.close();
@@ -178,7 +180,8 @@ describe("job types handed to a worker process (src/jobs/worker-process.ts)", ()
       t.deps.jobs.enqueue("w.other");
       expect(t.deps.jobs.hasDue(["w.crawl"])).toBe(true);
       t.deps.jobs.start();
-      await Bun.sleep(50);
+      // w.other was queued after the crawl's job: the worker ran it, so it passed the crawl's over.
+      await until("the other job run", () => ran.length > 0);
       await t.deps.jobs.stop(1000);
       expect(ran).toEqual(["w.other"]);
       expect(t.deps.jobs.get(crawl)!.status).toBe("queued");
@@ -194,8 +197,7 @@ describe("job types handed to a worker process (src/jobs/worker-process.ts)", ()
         const since = t.clock.now();
         t.clock.advance(10);
         const draining = child.jobs.drain({ max: 1, types: ["w.crawl"] });
-        await Bun.sleep(10);
-        expect(child.jobs.get(crawl)!.status).toBe("running");
+        await until("the crawl's job running in the child", () => finish !== undefined && child.jobs.get(crawl)!.status === "running");
         expect(t.deps.jobs.hasDue(["w.crawl"])).toBe(false);
         // the lease still runs, so the ordinary recovery leaves it; the exit-time one does not
         expect(t.deps.jobs.recoverInterrupted()).toBe(0);

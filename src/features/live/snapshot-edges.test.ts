@@ -6,6 +6,7 @@
 import { serverSearchText } from "./search";
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { createTestApp, TestClock, type TestApp } from "../../../test/helpers";
+import { until } from "../../../test/until";
 import { mulberry32 } from "../../../test/fixtures/prng";
 import { loadBmFixture, startFakeBattleMetrics, type FakeBattleMetrics } from "../../../test/fakes/battlemetrics";
 import { BattleMetricsClient } from "./battlemetrics";
@@ -385,7 +386,9 @@ describe("a server's detail copied from kept parts", () => {
     const errors: unknown[] = [];
     const stop = startDetailWarmer(s, (e) => errors.push(e), 20);
     try {
-      for (let i = 0; i < 200 && detailCacheStats(s, liveSnapshot(t.deps)).lists < 6; i++) await Bun.sleep(25);
+      // It starts once a check finds the process idle, which a loaded machine (other test files'
+      // leftovers, a second suite beside this one) may deny for a while: wait for the lists.
+      await until("the sixth list warmed", () => detailCacheStats(s, liveSnapshot(t.deps)).lists >= 6, 25_000, 25);
     } finally {
       stop();
     }

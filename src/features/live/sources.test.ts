@@ -3,6 +3,7 @@
 // outcome in /health, and the first run of a new install.
 import { afterEach, describe, expect, test } from "bun:test";
 import { createTestApp, type TestApp, type TestUser } from "../../../test/helpers";
+import { until } from "../../../test/until";
 import { loadBmFixture, startFakeBattleMetrics, type FakeBattleMetrics } from "../../../test/fakes/battlemetrics";
 import { startA2sResponder, type A2sResponder } from "../../../test/fakes/a2s";
 import { startFakeWorkshop, type FakeWorkshop } from "../../../test/fakes/workshop";
@@ -196,15 +197,15 @@ describe("the workshop's line in /health", () => {
 
   test("a crawl under way shows the pages read of about how many", async () => {
     workshop = startFakeWorkshop({ mods: generateCatalog({ count: 40, seed: 7 }) });
-    t = await createTestApp({ env: { LOADOUT_WORKSHOP_URL: workshop.url, LOADOUT_WORKSHOP_RPS: "1000" } });
+    const app = (t = await createTestApp({ env: { LOADOUT_WORKSHOP_URL: workshop.url, LOADOUT_WORKSHOP_RPS: "1000" } }));
     const release = workshop.holdListingPage(2);
-    queueDiscovery(t.deps, "full");
-    const running = t.deps.jobs.drain({ types: ["scrape.full"] });
-    let crawl: any = null;
-    for (let i = 0; i < 200 && crawl?.pages_done !== 1; i++) {
-      await Bun.sleep(10);
-      crawl = (await health(t)).sources.workshop.crawl;
-    }
+    queueDiscovery(app.deps, "full");
+    const running = app.deps.jobs.drain({ types: ["scrape.full"] });
+    // The crawl holds at page 2: health shows page 1 read once the job has got that far.
+    const crawl = await until("page 1 read", async () => {
+      const c = (await health(app)).sources.workshop.crawl;
+      return c?.pages_done === 1 && c;
+    });
     expect(crawl).toMatchObject({ mode: "full", status: "running", pages_done: 1, pages_total: 3 });
     expect(crawl.started_at).toBeString();
     release();
