@@ -5,6 +5,7 @@
 // real listening server in test/e2e/limits.test.ts.
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { createTestApp, type TestApp } from "./helpers";
+import { until } from "./until";
 import {
   HEADER_LIMIT,
   MAX_JSON_ARRAY_ELEMENTS,
@@ -223,8 +224,8 @@ describe("the request log line", () => {
         const id = crypto.randomUUID();
         const r = await t.req(method, path, { ...o, headers: { ...o?.headers, "x-request-id": id } });
         expect(r.status).toBe(want);
-        await Bun.sleep(5);
-        const line = t.log.lines.map((l) => JSON.parse(l)).find((l) => l.msg === "request" && l.request_id === id);
+        // written after the response is sent: wait for it
+        const line = await until("the request line", () => t.log.lines.map((l) => JSON.parse(l)).find((l) => l.msg === "request" && l.request_id === id));
         expect({ path, status: line?.status }).toEqual({ path, status: want });
       }
     } finally {
@@ -243,8 +244,14 @@ describe("early refusals are logged once, in-process and behind a real listening
       const res = via === "socket" ? await fetch(req) : await t.app.handle(req);
       await res.arrayBuffer();
       expect(res.status).toBe(want);
-      await Bun.sleep(10);
-      return t.log.lines.map((l) => JSON.parse(l)).filter((l) => l.msg === "request" && l.request_id === id).map((l) => l.status);
+      // Lines are written after the response is sent, in order: once the line of a later request
+      // (health: exempt from the limit) is there, every line this one will get is there too.
+      const marker = crypto.randomUUID();
+      const after = new Request(`${base}/api/v1/health`, { headers: { "x-request-id": marker } });
+      await (via === "socket" ? await fetch(after) : await t.app.handle(after)).arrayBuffer();
+      const lines = () => t.log.lines.map((l) => JSON.parse(l)).filter((l) => l.msg === "request");
+      await until("the later request's line", () => lines().some((l) => l.request_id === marker));
+      return lines().filter((l) => l.request_id === id).map((l) => l.status);
     };
     const bigBody = { method: "POST", headers: { "content-type": "application/json", "content-length": String(2 * MiB) }, body: "x".repeat(2 * MiB) };
     // In-process first (once the app listens, app.handle sees the socket's address too).

@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { createTestApp, type TestApp } from "../../test/helpers";
+import { until } from "../../test/until";
 import { RateLimiter } from "./rate-limit";
 import { pathOf } from "./http";
 
@@ -66,8 +67,12 @@ describe("HTTP conventions", () => {
   test("one JSON log line per request with method, path, status and request id", async () => {
     const before = t.log.lines.length;
     await t.req("GET", "/api/v1/health", { headers: { "x-request-id": "log-me" } });
-    await Bun.sleep(20); // the line is written after the response is sent
-    const lines = t.log.lines.slice(before).map((l) => JSON.parse(l)).filter((l) => l.msg === "request" && l.request_id === "log-me");
+    // The line is written after the response is sent; lines go out in order, so once a later
+    // request's line is there, every line of this one is too.
+    await t.req("GET", "/api/v1/health", { headers: { "x-request-id": "log-me-after" } });
+    const logged = () => t.log.lines.slice(before).map((l) => JSON.parse(l)).filter((l) => l.msg === "request");
+    await until("the later request's line", () => logged().some((l) => l.request_id === "log-me-after"));
+    const lines = logged().filter((l) => l.request_id === "log-me");
     expect(lines).toHaveLength(1);
     expect(lines[0]).toMatchObject({ method: "GET", path: "/api/v1/health", status: 200, request_id: "log-me" });
   });
