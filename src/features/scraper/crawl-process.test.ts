@@ -80,6 +80,15 @@ const pending = (dir: string) => {
   }
 };
 
+const undispatched = (dir: string) => {
+  const db = new Database(join(dir, "loadout.db"), { readonly: true });
+  try {
+    return (db.query("SELECT count(*) AS n FROM event_outbox WHERE dispatched_at IS NULL").get() as { n: number }).n;
+  } finally {
+    db.close();
+  }
+};
+
 function queueCrawl(dir: string) {
   const deps = createDeps(testConfig({ LOADOUT_DATA_DIR: dir }), { log: createMemoryLogger("error") });
   deps.jobs.enqueue(JOB_SCRAPE_FULL, { mode: "full" }, { dedupeKey: "scrape:full" });
@@ -225,7 +234,6 @@ describe("the crawl in a worker process", () => {
 
   test("a child killed mid-crawl: its jobs are queued again, another child finishes the crawl, nothing twice", async () => {
     const { dir, svc, release, child } = await crawlHeldAtPage12();
-    await Bun.sleep(200);
     // It runs with the settings that trade its memory for CPU (the service's environment has none of them).
     const env = Object.fromEntries(
       readFileSync(`/proc/${child}/environ`, "utf8").split("\0").filter(Boolean).map((kv) => [kv.slice(0, kv.indexOf("=")), kv.slice(kv.indexOf("=") + 1)]),
@@ -267,13 +275,8 @@ describe("the crawl in a worker process", () => {
 
   test("LOADOUT_CRAWL_PROCESS=inline: no child, the service crawls itself", async () => {
     const dir = newDir();
-    const proc = Bun.spawn([process.execPath, MAIN, "serve"], {
-      env: { ...(process.env as Record<string, string>), ...env(dir), LOADOUT_CRAWL_PROCESS: "inline", LOADOUT_PORT: "0", LOADOUT_HOST: "127.0.0.1", LOADOUT_LOG_LEVEL: "error" },
-      stdout: "ignore",
-      stderr: "inherit",
-    });
-    procs.push(proc);
-    await Bun.sleep(1500);
+    // Started (its database migrated) before the crawl is queued: it said so, not 1.5 s went by.
+    const { proc } = await startService(dir, { LOADOUT_CRAWL_PROCESS: "inline" });
     queueCrawl(dir);
     let children = 0;
     await until(() => {
@@ -315,7 +318,9 @@ describe("the crawl in a worker process", () => {
       expect((await call("POST", "/api/v1/jobs/scraper/detail", { workshop_id: SMALL.core })).status).toBe(202);
       await until(async () => (await call("GET", `/api/v1/mods/${SMALL.core}`)).json.version === "9.0.0", 20_000, "the new version in the service's answer");
       await until(async () => ((await call("GET", "/api/v1/notifications", undefined, token)).json as any[]).some((x) => x.event === "mod_updated"), 10_000, "the notification");
-      await Bun.sleep(1500); // anything recorded twice would be dispatched by now
+      // Anything recorded twice would be dispatched by the time no job is left and the outbox is
+      // empty (the dispatcher marks each event as it fans it out to notifications).
+      await until(() => pending(dir) === 0 && undispatched(dir) === 0, 20_000, "every job done and every event dispatched");
       const notes = ((await call("GET", "/api/v1/notifications", undefined, token)).json as any[]).filter((x) => x.event === "mod_updated");
       expect(notes).toHaveLength(1);
       expect(notes[0].data).toMatchObject({ old_version: before, new_version: "9.0.0", workshop_id: SMALL.core });

@@ -214,13 +214,19 @@ describe("workshop client", () => {
 
   test("timeouts are retried", async () => {
     let calls = 0;
+    // The first request is answered only once the client has given up on it and asked again (not
+    // after a fixed 300 ms against a 50 ms timeout, which left the retry itself 50 ms to make a
+    // round trip: too little for a loaded machine).
+    let retried!: () => void;
+    const retry = new Promise<void>((r) => (retried = r));
     const slow = Bun.serve({
       port: 0,
       hostname: "127.0.0.1",
       fetch: async (req) => {
         calls++;
         if (new URL(req.url).pathname === "/workshop") {
-          if (calls === 1) await Bun.sleep(300);
+          if (calls === 1) await retry;
+          else retried();
           return new Response(`<script id="__NEXT_DATA__" type="application/json">{"buildId":"b"}</script>`);
         }
         return new Response("nope", { status: 404 });
@@ -228,10 +234,12 @@ describe("workshop client", () => {
     });
     try {
       const vt = virtualTime();
-      const c = new WorkshopClient({ baseUrl: `http://127.0.0.1:${slow.port}`, rps: 0, timeoutMs: 50, now: vt.now, sleep: vt.sleep });
+      const c = new WorkshopClient({ baseUrl: `http://127.0.0.1:${slow.port}`, rps: 0, timeoutMs: 1_000, now: vt.now, sleep: vt.sleep });
       expect(await c.getBuildId()).toBe("b");
       expect(c.stats.retries).toBe(1);
+      expect(calls).toBe(2);
     } finally {
+      retried();
       slow.stop(true);
     }
   });
