@@ -15,6 +15,13 @@ async function run(args: string[], env: Record<string, string> = {}) {
   return { out, err, code };
 }
 
+/** CPU seconds (user + system) a process has used so far, from /proc (clock ticks of 1/100 s). */
+function cpuSeconds(pid: number): number {
+  const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
+  const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" "); // from field 3 (state) on
+  return (Number(fields[11]) + Number(fields[12])) / 100; // utime, stime: fields 14 and 15
+}
+
 beforeAll(async () => {
   ({ dir, bin } = await binaryInFreshFolder());
 }, 120_000);
@@ -47,7 +54,6 @@ describe("compiled binary", () => {
     expect(statSync(join(data, "secret-key")).mode & 0o777).toBe(0o600);
 
     const port = await freePort();
-    const started = performance.now();
     const proc = Bun.spawn([bin], {
       cwd: dir,
       env: { PATH: process.env.PATH ?? "", LOADOUT_DATA_DIR: data, LOADOUT_PORT: String(port), LOADOUT_HOST: "127.0.0.1", LOADOUT_REGISTRATION: "open", LOADOUT_SCHEDULES: "off" },
@@ -56,15 +62,18 @@ describe("compiled binary", () => {
     });
     const base = `http://127.0.0.1:${port}`;
     try {
+      // Up until it answers (or exits): how long that takes depends on the machine's load.
       let health: Response | null = null;
-      for (let i = 0; i < 200 && !health; i++) {
+      const deadline = performance.now() + 30_000;
+      while (!health && proc.exitCode === null && performance.now() < deadline) {
         health = await fetch(`${base}/api/v1/health`).catch(() => null);
         if (!health) await Bun.sleep(25);
       }
       expect(health?.status).toBe(200);
       expect(await health!.json()).toMatchObject({ status: "ok", db: "ok" });
-      // Cold start is reported in docs/performance.md; here only a sanity bound.
-      expect(performance.now() - started).toBeLessThan(10_000);
+      // Cold start is reported in docs/performance.md; here only a sanity bound, on the CPU the
+      // start took (a busy machine stretches the wall time, not this).
+      expect(cpuSeconds(proc.pid)).toBeLessThan(10);
       // It runs as the process it was started as, with the engine's start-up settings
       // (src/shared/engine-options.ts): the executable executed itself again with them.
       const environ = readFileSync(`/proc/${proc.pid}/environ`, "utf8").split("\0");

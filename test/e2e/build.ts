@@ -55,13 +55,16 @@ export async function startBinary(bin: string, cwd: string, env: Record<string, 
     stderr: "pipe",
   });
   const base = `http://127.0.0.1:${port}`;
-  for (let i = 0; i < 400; i++) {
+  // Up until it answers or exits: a start on a busy machine may take longer than the 10 s this
+  // used to allow, and a binary that cannot start says why on stderr at once.
+  const deadline = performance.now() + 60_000;
+  while (proc.exitCode === null && performance.now() < deadline) {
     const r = await fetch(`${base}/api/v1/health`).catch(() => null);
     if (r?.status === 200) return { proc, base };
     await Bun.sleep(25);
   }
   proc.kill();
-  throw new Error(`the binary did not answer /api/v1/health: ${await new Response(proc.stderr).text()}`);
+  throw new Error(`the binary did not answer /api/v1/health (exit code ${proc.exitCode}): ${await new Response(proc.stderr).text()}`);
 }
 
 /** Polls `fn` every 100 ms until it returns something truthy, or fails after `timeoutMs`. */
