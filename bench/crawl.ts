@@ -11,12 +11,12 @@
 // queued only once the service answers `GET /` (from source that waits for the web app's build
 // and compression, ~1.2 s of CPU the compiled binary does not spend), and `cpu_s` is the CPU the
 // service spent from then until the queue is empty (read from /proc/<pid>/stat); `start_cpu_s`
-// is its start, `cpu_s_with_start` the sum (what this bench reported before round 3 of issue 29);
+// is its start, `cpu_s_with_start` the sum (what a crawl costs when it starts the service);
 // `threads_cpu_s` splits `cpu_s` by the service's thread names (/proc/<pid>/task/*/stat).
 // --env NAME=VALUE sets a variable in the service's environment only (an allocator setting to
 // compare); --after S reports the service's RSS S seconds after the crawl, idle.
-// The service runs the crawl in a child process (LOADOUT_CRAWL_PROCESS=child, the default since
-// round 7): `cpu_s` is the service's CPU and its children's (utime + stime + cutime + cstime of
+// The service runs the crawl in a child process (LOADOUT_CRAWL_PROCESS=child, the
+// default): `cpu_s` is the service's CPU and its children's (utime + stime + cutime + cstime of
 // /proc/<pid>/stat: a child's CPU is added to cutime/cstime once it has exited and been waited
 // for, and the bench waits for the children to exit before the last reading; one still alive
 // then is read from its own /proc/<pid>/stat). `children` reports what the children cost apart:

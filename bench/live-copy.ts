@@ -1,5 +1,5 @@
 // A copy of a seeded bench database whose online servers are seen now (as bench/run.ts shifts
-// them), for the in-process loops (bench/live-rows.ts, bench/live-list.ts). With `keep` (their
+// them), for the in-process loops (bench/fixed-cost.ts). With `keep` (its
 // --dir) the copy is made there once and kept, shifted again since its last shift on each run (a
 // profile then shows only the requests); without it a temp copy is made, removed by `done`.
 import { copyFileSync, existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";

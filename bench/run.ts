@@ -546,7 +546,7 @@ function machine() {
 }
 
 /**
- * Issue 29's hot reads (what a community's page, a launcher or a bot asks: catalog, live, metrics
+ * The hot reads (what a community's page, a launcher or a bot asks: catalog, live, metrics
  * rows) and their goal at 32 clients. Not hot: the list rows (an editor's page) and the servers of
  * the most used mod, a 1.1 MB answer (5,000 a second would be 5.5 GB/s).
  */
