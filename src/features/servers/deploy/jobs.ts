@@ -20,6 +20,7 @@ import { queueItemsScan } from "../../scraper";
 import { PanelTarget, type PanelCredentials } from "./panel";
 import { listToServerJsonMods } from "./config-file";
 import { finishDeploy, queryAddressOf, runDeployLoop, type LoopContext } from "./restart-loop";
+import { a2sPlayers, combineControls, fileTargetControl, type ServerControl } from "../control";
 import { SftpTarget, type SftpCredentials } from "./sftp";
 import { configSeen, recordConfigSeen, type RenameKey } from "./preflight";
 import { fileNameOf, testTarget, type ConfigTarget } from "./target";
@@ -176,19 +177,26 @@ async function runDeploy(
   log: ReturnType<Deps["log"]["child"]>,
 ): Promise<void> {
   let sftpHost: string | null | undefined;
+  const queryAddress = () => {
+    if (server.query_address) return queryAddressOf(server, null);
+    if (sftpHost === undefined) {
+      sftpHost = server.connection_type === "sftp" ? (loadCredentialRow(deps, server).creds as SftpCredentials).host : null;
+    }
+    return queryAddressOf(server, sftpHost);
+  };
+  let control: ServerControl | undefined;
   const ctx: LoopContext = {
     deps,
     server,
     deploymentId,
     pollMs: opts.pollMs,
     target: () => buildTarget(deps, server, opts),
-    queryAddress: () => {
-      if (server.query_address) return queryAddressOf(server, null);
-      if (sftpHost === undefined) {
-        sftpHost = server.connection_type === "sftp" ? (loadCredentialRow(deps, server).creds as SftpCredentials).host : null;
-      }
-      return queryAddressOf(server, sftpHost);
-    },
+    queryAddress,
+    // Players from A2S; restart and power state from the file connection (panel, SSH).
+    control: async () =>
+      (control ??= combineControls(fileTargetControl(await buildTarget(deps, server, opts), server.connection_type), {
+        players: a2sPlayers(queryAddress, Math.min(2000, Math.max(200, opts.pollMs))),
+      })),
   };
   try {
     await runDeployLoop(ctx);

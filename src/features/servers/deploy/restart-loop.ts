@@ -24,6 +24,7 @@ import { listRequiredDefault, type ServerJsonMod } from "../../lists";
 import { deployMods, fileNameOf, modsOfConfig, writeVerified, type ConfigFileIO, type ConfigTarget } from "./target";
 import { openConfig, openConfigOrNull, sealConfig } from "./config-seal";
 import { CredentialCryptoError } from "../../../shared/crypto";
+import type { ServerControl } from "../control";
 
 type Phase = NonNullable<DeploymentRow["phase"]>;
 
@@ -35,6 +36,8 @@ export interface LoopContext {
   target: () => Promise<ConfigTarget>;
   /** Where the game server answers A2S queries (query_address, else the SFTP host on 17777). */
   queryAddress: () => { host: string; port: number } | null;
+  /** Talking to the game server itself (servers/control.ts): players, restart, power state. */
+  control: () => Promise<ServerControl>;
   pollMs: number;
 }
 
@@ -204,18 +207,14 @@ async function stepWrite(ctx: LoopContext, d: DeploymentRow): Promise<void> {
 async function stepWait(ctx: LoopContext, d: DeploymentRow): Promise<void> {
   if (d.restart_now_requested_at !== null) return enter(ctx, "restarting", { wait_ended: "restart_now" });
   const address = ctx.queryAddress();
-  let players: number | null = null;
-  if (address) {
-    try {
-      players = (await queryInfo(address.host, address.port, { timeoutMs: a2sTimeout(ctx) })).players;
-    } catch {
-      players = null;
-    }
-  }
-  if (players === 0) return enter(ctx, "restarting", { wait_ended: "empty" });
+  const control = await ctx.control();
+  const count = control.players ? await control.players() : null;
+  const players = count?.count ?? null;
+  const from = count?.source === "rcon" ? " (RCON)" : count?.source === "a2s" ? " (A2S)" : "";
+  if (players === 0) return enter(ctx, "restarting", { wait_ended: "empty", verify_note: `0 players${from}` });
   const started = d.phase_started_at ?? now(ctx);
   const waitedS = Math.round((now(ctx) - started) / 1000);
-  const seen = players === null ? `no answer on ${addressText(address)}` : `${players} player${players === 1 ? "" : "s"} on`;
+  const seen = players === null ? `no answer on ${addressText(address)}` : `${players} player${players === 1 ? "" : "s"} on${from}`;
   if (now(ctx) - started >= (d.empty_wait_s ?? 3600) * 1000) {
     return enter(ctx, "restarting", { wait_ended: "timeout", verify_note: `waited ${waitedS} s for an empty server (${seen}); restarting anyway` });
   }
@@ -256,11 +255,12 @@ async function restart(ctx: LoopContext, io: ConfigFileIO, which: "first" | "rol
     });
     return;
   }
-  if (!io.restart) throw new DeployError("this server has no way to restart (an SFTP server needs restart_command)");
+  const control = await ctx.control();
+  if (!control.restart) throw new DeployError("this server has no way to restart (an SFTP server needs restart_command)");
   update(ctx, { [requestedKey]: now(ctx) });
   let result;
   try {
-    result = await io.restart();
+    result = await control.restart(io);
   } catch (err) {
     if (err instanceof RateLimitedError) {
       // Not accepted: the signal was not sent, so it may be sent later.
@@ -322,11 +322,12 @@ interface Check {
   failure: string;
 }
 
-async function check(ctx: LoopContext, target: ConfigTarget, since: number): Promise<Check> {
+async function check(ctx: LoopContext, since: number): Promise<Check> {
   const address = ctx.queryAddress();
-  if (target.powerState) {
+  const control = await ctx.control();
+  if (control.state) {
     try {
-      const state = await target.powerState();
+      const state = await control.state();
       if (state.current_state !== "running") {
         return { ok: false, note: `the panel reports the server ${state.current_state}`, failure: `the panel did not report the server running (last: ${state.current_state})` };
       }
@@ -354,8 +355,7 @@ async function check(ctx: LoopContext, target: ConfigTarget, since: number): Pro
 async function stepVerify(ctx: LoopContext, d: DeploymentRow): Promise<void> {
   const since = d.restarted_at ?? d.phase_started_at ?? now(ctx);
   const timeoutS = d.verify_timeout_s ?? 600;
-  const target = await ctx.target();
-  const c = await check(ctx, target, since);
+  const c = await check(ctx, since);
   if (c.ok) {
     const at = now(ctx);
     return finish(ctx, {
@@ -429,7 +429,7 @@ async function stepRollback(ctx: LoopContext, d: DeploymentRow): Promise<void> {
   // Restored and restarted: wait for the server to answer again.
   const since = d.rollback_restarted_at;
   const timeoutS = d.verify_timeout_s ?? 600;
-  const c = await check(ctx, target, since);
+  const c = await check(ctx, since);
   if (c.ok) {
     const at = now(ctx);
     const message = `${reason}; the previous config was restored and the server answered again at ${clockTime(at)}`;

@@ -235,7 +235,7 @@ describe("panel: restart, verify, roll back", () => {
     const a2s = await newA2s("direct", 3);
     const server = await panelServer(panel, a2s, { restart: "when_empty", empty_wait_s: 3600, verify_timeout_s: 60 });
     const id = await deploy(server.id);
-    const waiting = await runUntil(server.id, id, (d) => d.phase === "waiting_for_empty" && d.verify_note === "3 players on");
+    const waiting = await runUntil(server.id, id, (d) => d.phase === "waiting_for_empty" && d.verify_note === "3 players on (A2S)");
     expect(waiting.d.status).toBe("running");
     expect(Date.parse(waiting.d.wait_until) - Date.parse(waiting.d.phase_started_at)).toBe(3600_000);
     // Written already, not restarted: players keep playing.
@@ -256,7 +256,7 @@ describe("panel: restart, verify, roll back", () => {
     const a2s = await newA2s("direct", 2);
     const server = await panelServer(panel, a2s, { restart: "when_empty", empty_wait_s: 120, verify_timeout_s: 60 });
     const id = await deploy(server.id);
-    await runUntil(server.id, id, (d) => d.phase === "waiting_for_empty" && d.verify_note === "2 players on");
+    await runUntil(server.id, id, (d) => d.phase === "waiting_for_empty" && d.verify_note === "2 players on (A2S)");
     clock.advance(120_000); // two minutes pass with players on
     const { d } = await runUntil(server.id, id, finished);
     expect(d).toMatchObject({ status: "success", wait_ended: "timeout" });
