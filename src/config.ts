@@ -156,13 +156,13 @@ export const configSchema = z.object({
     .min(10, "LOADOUT_DEPLOY_POLL_MS must be 10 to 600000")
     .max(600_000, "LOADOUT_DEPLOY_POLL_MS must be 10 to 600000")
     .default(5000),
-  /** SQLite's page cache (PRAGMA cache_size) and memory-mapped window (PRAGMA mmap_size; 0 = read with pread), docs/performance.md "Round 2, memory" and "Round 2b, memory". */
+  /** SQLite's page cache (PRAGMA cache_size) and memory-mapped window (PRAGMA mmap_size; 0 = read with pread), docs/performance.md "Memory". */
   LOADOUT_SQLITE_CACHE_MB: mebibytes("LOADOUT_SQLITE_CACHE_MB", 16, 1, 65536),
   LOADOUT_SQLITE_MMAP_MB: mebibytes("LOADOUT_SQLITE_MMAP_MB", 0, 0, 65536),
   /**
    * The WAL's size in pages past which a commit of this process checkpoints it (PRAGMA
    * wal_autocheckpoint; SQLite's default 1000). The crawl's process sets its own, larger
-   * (src/features/scraper/crawl-process.ts, docs/performance.md "Round 8, crawl").
+   * (src/features/scraper/crawl-process.ts, docs/performance.md "The crawl's CPU").
    */
   LOADOUT_SQLITE_WAL_AUTOCHECKPOINT: z.coerce
     .number({ error: "LOADOUT_SQLITE_WAL_AUTOCHECKPOINT must be a whole number of pages from 100 to 1000000" })

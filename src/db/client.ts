@@ -18,7 +18,7 @@ export interface SqliteMemory {
   /** PRAGMA wal_autocheckpoint, pages (LOADOUT_SQLITE_WAL_AUTOCHECKPOINT; SQLite's default 1000 when absent). */
   walAutocheckpoint?: number;
 }
-/** The defaults (docs/performance.md "Round 2, memory": the mmap window cost 250 MiB of RSS and no measurable CPU; "Round 2b": nor did a 32 MiB page cache over 16). */
+/** The defaults: a memory-mapped window cost 250 MiB of RSS and saved no measurable CPU, nor did a 32 MiB page cache over 16 (docs/performance.md, "Memory"). */
 export const DEFAULT_SQLITE_MEMORY: SqliteMemory = { cacheMb: 16, mmapMb: 0 };
 
 /** The size the service's connection trims the WAL file to when it starts it over (PRAGMA journal_size_limit), bytes. */
@@ -49,7 +49,7 @@ export function openDatabase(path: string, mem: SqliteMemory = DEFAULT_SQLITE_ME
  * frees the pages past it). For a big write: the live scan's first sight once inserted ~200,000
  * mod rows into an index keyed by workshop id, scattered over the file; with a 16 MiB cache and
  * `pread` (no memory map) its pages were read again and again (runScan 2.8 s with 32 MiB, 12-13 s
- * with 16; docs/performance.md "Round 2c"). That index is gone; the scan now asks for 16 MiB, the
+ * with 16). That index is gone; the scan now asks for 16 MiB, the
  * default (SCAN_PAGE_CACHE_MB), so only a smaller configured cache grows.
  */
 export function withPageCache<T>(sqlite: Database, mb: number, fn: () => T): T {

@@ -54,7 +54,7 @@ export function insertRows(sqlite: Database, head: string, cols: number, rows: r
  * connection (the service has one), and a commit by another connection or process from the next
  * turn on. The requests of one turn share one state: all of them had arrived when the turn polled
  * them, before the first read, so each answer is the state at a moment between its request and
- * its answer. Kept per run of JavaScript instead (a microtask, until issue 29 round 5), a served
+ * its answer. Kept per run of JavaScript instead (a microtask, as they once were), a served
  * request read the table itself: ~1.2 reads a request under wrk at 32 clients, ~0.05 a turn (~20
  * requests a turn).
  * Inside a transaction nothing is kept (its reads take no lock of their own, and a rollback moves

@@ -11,7 +11,7 @@
 // helper's ~16,000). Without it a scan where 5 % of the lists changed
 // costs ~0.6–0.7 s of CPU instead of ~0.8–1.1, one where nothing changed ~0.45–0.6 instead of
 // ~0.7–0.85; a first sight and the workshop crawl cost the same or less, and the request rows of
-// the full benchmark move within their run-to-run spread (docs/performance.md "Round 13, scan").
+// the full benchmark move within their run-to-run spread (docs/performance.md, "The scan").
 import { isCompiled } from "./compiled";
 
 export const ENGINE_ENV: Readonly<Record<string, string>> = Object.freeze({

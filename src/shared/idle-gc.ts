@@ -1,14 +1,14 @@
 // One full garbage collection once the process is idle after a burst of work. JavaScriptCore
 // collects as it allocates, so after a load stops, the garbage of the last seconds (response
 // bodies, query rows, replaced snapshots) stays in the heap with nothing to trigger a collection:
-// measured after the benchmark's load (bench/memory.ts), anonymous memory 446 MiB before a full
-// collection and 165 MiB after (docs/performance.md "Round 2, memory"). The collector checks the
+// measured in process after the benchmark's rows, anonymous memory 446 MiB before a full
+// collection and 165 MiB after (docs/performance.md, "Memory"). The collector checks the
 // process's CPU time every second: when at least BUSY_CPU_MS went by since the last collection
 // and the last second used under IDLE_CPU_MS (no requests to speak of), it runs Bun.gc(true)
 // (a few tens of ms, paid while nobody waits) and lets the allocator give the pages back.
 // When the quiet goes on for SHRINK_QUIET_CHECKS more checks after that collection, it also asks
 // JavaScriptCore to shrink its footprint once (Bun.shrink: it drops compiled code and gives the
-// allocators' free pages back): measured after the benchmark's rows (bench/memory.ts), anonymous
+// allocators' free pages back): measured after the benchmark's rows, anonymous
 // memory 250 -> 234 MiB, for ~0.4 s of CPU recompiling over the next load's first ~1,300
 // requests; so only after a long quiet, never between the bursts of a busy hour.
 

@@ -1,7 +1,7 @@
 // Many texts kept as a few long strings and typed arrays of where each one starts, so that the
-// garbage collector sees a few objects where there were hundreds of thousands (docs/performance.md
-// "Round 3, GC and memory layout": JavaScriptCore's collections mark every live string, and the
-// catalog's long-lived structures held ~250,000 of them; each collection's pause grew with them).
+// garbage collector sees a few objects where there were hundreds of thousands (JavaScriptCore's
+// collections mark every live string, and the catalog's long-lived structures held ~250,000 of
+// them; each collection's pause grew with them).
 //
 // A TextPacker appends the texts to chunks of about CHUNK_CHARS characters (a text is never split
 // over two chunks; a chunk is 8-bit when all its characters are Latin-1, so one wide character
