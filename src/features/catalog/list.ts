@@ -24,9 +24,9 @@ export interface ListModsParams {
  * write to a mods column (a catalog entry added, removed, renamed, its state or image changed...),
  * mods_gen on every write to mod_tags, fts_gen on every change of what mods_fts holds (docs/catalog.md).
  * Read through `generation` (once per turn of the event loop and per write through the connection). A
- * write elsewhere (a scan's servers, the job queue, an API key's last use) keeps the answers; before
- * issue 29 round 4 any write through the connection (total_changes()) dropped them all, and every
- * prefix the autocomplete was asked for next was computed again.
+ * write elsewhere (a scan's servers, the job queue, an API key's last use) keeps the answers (kept on
+ * total_changes() instead, they went with any write through the connection, and every prefix the
+ * autocomplete was asked for next was computed again).
  */
 const CATALOG_GENS = ["detail_gen", "mods_gen", "fts_gen"] as const;
 function catalogVersion(sqlite: Database): string {
@@ -289,7 +289,7 @@ export function autocompleteJson(sqlite: Database, text: string): string {
  * The 20 best names with a word starting with each word of the text: FTS5's `name : (…)` query
  * ordered by its rank, then rowid. Ranked from the search index in memory when it is current
  * (rankNameRows: the same order; FTS5 took 5-12 ms for a prefix matching ~1,500-2,800 names at full
- * scale, issue 29 round 4), the rows' id, name and image from the packed summaries; else SQL.
+ * scale), the rows' id, name and image from the packed summaries; else SQL.
  */
 function nameMatches(sqlite: Database, words: SearchWord[]): AcRow[] {
   const ix = searchIndex(sqlite);

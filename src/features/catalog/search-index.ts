@@ -577,7 +577,7 @@ let scoreBuf = new Float64Array(0);
  * Two phrases whose shortest list is long (where intersect() ANDs bitmaps): the same walk with the
  * scoring inside it, as rankPhrases' general case scores (the same operations in the same order,
  * so the same numbers), without a call per match: the search's costliest part (the profile of two
- * random words, issue 29 round 4). The matches' count, or -1 when intersect() would walk the lists
+ * random words). The matches' count, or -1 when intersect() would walk the lists
  * (a short list, or the bitmaps' bound reached).
  */
 function rankTwoByBits(

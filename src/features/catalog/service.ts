@@ -380,7 +380,8 @@ export function getGrowth(deps: Deps, id: string, days: number): z.infer<typeof 
 /**
  * GET /mods/:id/stats/growth as UTF-8 JSON, read, serialised and encoded once per growth generation
  * and 3-hour bucket (answers.ts). Kept as bytes: Bun 1.4.5 sends a big body (~200 KB for 180 days)
- * cheaper as a Uint8Array than as a string (docs/performance.md, Issue 29 "Round 3, stat series").
+ * cheaper as a Uint8Array than as a string (a bare Bun.serve under wrk at 32 clients: ~121 µs a
+ * 333 KB request as bytes, ~140 as a flat string).
  */
 export const growthAnswers = new GenerationalAnswers<Uint8Array>("growth", "growth_gen", 8 * 2 ** 20, (b) => b.byteLength + 64);
 

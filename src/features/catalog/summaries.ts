@@ -1,6 +1,6 @@
 // Every catalog entry's summary (the object a GET /mods page lists) serialised once per catalog
-// generation and packed (docs/catalog.md "Per-mod answers", docs/performance.md "Round 3, GC and
-// memory layout"): a page joins its 20 texts instead of reading its rows from SQLite.
+// generation and packed (docs/catalog.md "Per-mod answers", src/shared/packed-texts.ts: a few
+// objects for the collector to mark): a page joins its 20 texts instead of reading its rows from SQLite.
 //
 // Kept as a few long strings with each rowid's place (src/shared/packed-texts.ts), ~9 MB for the
 // 42,000 entries at full scale, outside the answer caches' shared budget: as 42,000 strings inside

@@ -1,4 +1,4 @@
-// The crawl process's database settings (round 8, docs/performance.md "Round 8, crawl"): a larger WAL checkpoint
+// The crawl process's database settings (docs/performance.md "The crawl's CPU"): a larger WAL checkpoint
 // threshold than the service's, the WAL it leaves checkpointed when it closes, and the service trimming that file after.
 import { describe, expect, test } from "bun:test";
 import { Database } from "bun:sqlite";

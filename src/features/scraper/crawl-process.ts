@@ -23,23 +23,22 @@ export const CRAWL_WAL_AUTOCHECKPOINT_PAGES = 20_000;
 
 /**
  * What the crawl's process starts with: memory traded for CPU, since all of it goes when the
- * process exits (docs/performance.md "Round 7, crawl"). `MIMALLOC_PURGE_HOLES=0`: the allocator
+ * process exits (docs/performance.md "The crawl's CPU"). `MIMALLOC_PURGE_HOLES=0`: the allocator
  * keeps the free blocks inside pages in use instead of giving them to the kernel every 100 ms
  * and faulting them in again (~−15–20 % of a crawl's CPU; for the whole service it held 532 MiB
- * after the full benchmark instead of ~280, round 5). `MIMALLOC_PURGE_DELAY=-1`: whole free pages
+ * after the full benchmark instead of ~280). `MIMALLOC_PURGE_DELAY=-1`: whole free pages
  * are kept too (another ~−10 % of the child's CPU at 16,000 mods, its peak RSS +0–10 MiB; for the
- * whole service it would never give memory back, round 5). `LOADOUT_SQLITE_MMAP_MB=1024`: the
+ * whole service it would never give memory back). `LOADOUT_SQLITE_MMAP_MB=1024`: the
  * database file read through a memory map instead of `pread` into the 16 MiB page cache (the
  * crawl's inserts walk B-tree pages the small cache has evicted; full crawls 24.4 / 26.3 / 25.4 /
- * 22.9 / 25.4 s against 30.7 / 33.2 / 25.9 / 24.9 / 23.7 alternated, "Where it stands after
- * round 7"); its mapped pages are the OS page cache's and go with the process. An I/O error
+ * 22.9 / 25.4 s against 30.7 / 33.2 / 25.9 / 24.9 / 23.7 alternated, quiet); its mapped pages are the OS page cache's and go with the process. An I/O error
  * under a map is a SIGBUS, which kills only the child: its jobs are queued again.
  * `LOADOUT_SQLITE_WAL_AUTOCHECKPOINT`: the WAL is checkpointed once it holds that many pages
  * instead of SQLite's 1000. A listing batch's commit writes ~1,700 pages (every mod dirties a
  * leaf of each of ~11 B-trees keyed by workshop id), so at 1000 every commit was followed by a
  * checkpoint copying the same pages into the database file again; with a larger WAL a page that
  * many batches rewrite (an index's hot leaves and inner pages) is copied once per checkpoint
- * (docs/performance.md "Round 8, crawl"). The WAL file grows to that size (4 KiB pages: ~80 MB) while a crawl runs; the
+ * (docs/performance.md "The crawl's CPU"). The WAL file grows to that size (4 KiB pages: ~80 MB) while a crawl runs; the
  * child checkpoints what is left when it exits (closeCrawlDatabase).
  */
 export const CRAWL_PROCESS_ENV: Record<string, string> = {

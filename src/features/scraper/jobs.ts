@@ -54,9 +54,10 @@ export const FULL_DISCOVERY_EVERY_MS = 24 * 3_600_000;
  * dirtied to the WAL; most of a mod's index entries (its id, name, size and date in the sort
  * indexes, its versions', tags' and dependencies' keys) land on pages no other mod of the batch
  * touches, so the pages written a mod fall from ~13 in batches of 16 to ~9 at 64 and ~6.5 at 128
- * (docs/performance.md, "Round 3, crawl"); at 42,000 mods a 128-mod commit wrote ~13.7 WAL frames
- * a mod and a 256-mod one ~12 (docs/performance.md "Round 8, crawl"). The write transaction of 256 mods holds the
- * write lock about as long as one of 128 did before round 8 (~40 ms). At the default 2 requests
+ * (write-only trials, 15,000 mods into a fresh database); at 42,000 mods a 128-mod commit wrote
+ * ~13.7 WAL frames a mod and a 256-mod one ~12 (docs/performance.md "The crawl's CPU"). The write
+ * transaction of 256 mods holds the write lock about as long as one of 128 did when a mod's write
+ * cost more (~40 ms; 512 would hold it twice as long). At the default 2 requests
  * a second a batch reads for about two minutes (its lease is renewed while it runs).
  */
 const LISTING_BATCH = 256;
@@ -437,7 +438,7 @@ export async function scrapeDetailBatch(
   const now = deps.clock.now();
   // Every mod in one transaction. First without a savepoint per mod: a savepoint makes FTS5 flush
   // its pending rows into a new segment of their own (and merge them later), ~50 µs a mod
-  // (docs/performance.md, "Round 4, crawl"). Should any mod fail to store, that attempt is rolled
+  // (docs/performance.md, "The crawl's CPU"). Should any mod fail to store, that attempt is rolled
   // back whole and the batch is written again with a savepoint a mod, so the failing one rolls
   // back alone (its dependencies with it: they are added only once it is stored), as before.
   const failed = writeBatch(deps, hooks, fetched, now, false, out) ?? writeBatch(deps, hooks, fetched, now, true, out)!;

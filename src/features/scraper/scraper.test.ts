@@ -576,7 +576,7 @@ describe("scraper: the workshop as it really is", () => {
   });
 
   test("discovery queues detail batches of 256; the catalog, its search and its generations equal a mod-by-mod scrape's", async () => {
-    // Round 8 (docs/performance.md "Round 8, crawl"): 256 mods a listing batch (was 128), and the crawl's
+    // 256 mods a listing batch (was 128: docs/performance.md "The crawl's CPU"), and the crawl's
     // process checkpoints its WAL less often. 300 generated mods: batches of 256 and 44,
     // each one transaction; the reference is the same catalog scraped one mod a transaction
     // (scrape.detail jobs), which the batch size cannot touch.
