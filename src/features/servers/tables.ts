@@ -1,4 +1,4 @@
-import { sqliteTable, text, integer, index } from "drizzle-orm/sqlite-core";
+import { sqliteTable, text, integer, index, primaryKey } from "drizzle-orm/sqlite-core";
 import { users } from "../users/tables";
 import { lists } from "../lists/tables";
 
@@ -29,6 +29,21 @@ export const servers = sqliteTable(
     verify_timeout_s: integer("verify_timeout_s").notNull().default(600),
     /** SFTP: the command run over SSH to restart the game server, exactly as stored. */
     restart_command: text("restart_command"),
+    /**
+     * How a deploy restarts the server: `connection` (the panel's power signal, or SFTP's
+     * restart_command) or `rcon` (`#shutdown`: for a process a supervisor restarts).
+     */
+    restart_via: text("restart_via", { enum: ["connection", "rcon"] }).notNull().default("connection"),
+    /** RCON (docs/rcon.md): where the server answers and its password, sealed (AAD `server-rcon:<id>`); null: no RCON. */
+    rcon_host: text("rcon_host"),
+    rcon_port: integer("rcon_port"),
+    rcon_password: text("rcon_password"),
+    /** When the RCON settings were stored (the password is never returned). */
+    rcon_set_at: integer("rcon_set_at"),
+    /** The `rcon` block the server's config carries (port; only when it has a password): offered as `rcon_suggested`. */
+    config_rcon_port: integer("config_rcon_port"),
+    /** When the roster (server_players) was last read over RCON. */
+    players_fetched_at: integer("players_fetched_at"),
     /**
      * What the last connection test or deploy read from the config file (for the pre-flight):
      * its game.scenarioId, its game.mods (JSON, after a deploy the mods written) and when.
@@ -156,4 +171,52 @@ export const deployRequests = sqliteTable(
     created_at: integer("created_at").notNull(),
   },
   (t) => [index("deploy_requests_list_idx").on(t.list_id, t.status, t.created_at), index("deploy_requests_server_idx").on(t.server_id)],
+);
+
+/** Who is on a server now, as its last RCON roster said (docs/rcon.md "Who is on"). */
+export const serverPlayers = sqliteTable(
+  "server_players",
+  {
+    server_id: text("server_id")
+      .notNull()
+      .references(() => servers.id, { onDelete: "cascade" }),
+    uid: text("uid").notNull(),
+    /** The session's player number (what #kick and #ban take). */
+    player_id: integer("player_id").notNull(),
+    name: text("name").notNull(),
+    joined_at: integer("joined_at").notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.server_id, t.uid] })],
+);
+
+/** A player's stays on a server: opened when a roster first shows them, closed when one no longer does. */
+export const playerSessions = sqliteTable(
+  "player_sessions",
+  {
+    id: integer("id").primaryKey({ autoIncrement: true }),
+    server_id: text("server_id")
+      .notNull()
+      .references(() => servers.id, { onDelete: "cascade" }),
+    uid: text("uid").notNull(),
+    name: text("name").notNull(),
+    joined_at: integer("joined_at").notNull(),
+    /** Null while the player is on. */
+    left_at: integer("left_at"),
+  },
+  (t) => [index("player_sessions_server_idx").on(t.server_id, t.joined_at), index("player_sessions_uid_idx").on(t.server_id, t.uid, t.joined_at)],
+);
+
+/** The names a player went by on a server. */
+export const playerNames = sqliteTable(
+  "player_names",
+  {
+    server_id: text("server_id")
+      .notNull()
+      .references(() => servers.id, { onDelete: "cascade" }),
+    uid: text("uid").notNull(),
+    name: text("name").notNull(),
+    first_seen: integer("first_seen").notNull(),
+    last_seen: integer("last_seen").notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.server_id, t.uid, t.name] })],
 );
