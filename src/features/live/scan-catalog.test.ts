@@ -1,4 +1,4 @@
-// What a scan reads besides the pages, made cheaper in issue 29 round 5, stays exact:
+// What a scan reads besides the pages, made cheaper than one read of every row it needs, stays exact:
 // - the community points are the old GROUP BY over every assigned server (online, offline, a
 //   community with none seen, one whose servers all left);
 // - the catalog's names and sizes come through a CatalogLookup kept per connection for one
@@ -21,7 +21,7 @@ describe("a scan's community points and catalog reads", () => {
   const { q, one } = liveSql(() => t.deps.sqlite);
   const scan = () => runScan(t.deps, { client: new BattleMetricsClient({ baseUrl: fake.url, minIntervalMs: 0, sleep: async () => {} }) });
   const modId = (k: number) => (0x5a00000000000000n + BigInt(k)).toString(16).toUpperCase();
-  /** The community points of `time` as the GROUP BY over every assigned server counted them before round 5. */
+  /** The community points of `time` as the GROUP BY over every assigned server counts them (the SQL the scan once ran). */
   const communityPointsByGroupBy = (time: number) =>
     q(
       `SELECT community_id, ?1 AS time,

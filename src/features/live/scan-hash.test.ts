@@ -6,7 +6,7 @@ import type { LiveMod } from "./battlemetrics";
 import { modsHash, modsHashOfText, reportedModsHash } from "./mods-hash";
 import { readServer, reportedModsOf } from "./battlemetrics";
 
-/** The hash as scans before issue 29 round 7 computed it. */
+/** The hash built from the list's text, as every stored hash was made: what modsHash must equal. */
 const textHash = (mods: LiveMod[]) => {
   if (mods.length === 0) return "0";
   let s = "";

@@ -15,12 +15,11 @@
 // At most SERIES_CACHE_BYTES of answers (least recently used out first);
 // loadout_live_series_cache_bytes / _answers report what it holds.
 //
-// An answer is kept and sent as UTF-8 bytes (round 3): under wrk at 32 clients a bare Bun.serve
-// (Bun 1.4.5) sending a 333 KB JSON body used ~121 µs of CPU a request as a Uint8Array against
-// ~140 as a flat string and ~181 encoding it each time (`bun bench/body-send.ts`; round 2 had
-// measured the string cheaper on the Bun of then), so a miss encodes its text once (a server's
-// series is written as bytes already, series-days.ts, round 8).
-// docs/performance.md, Issue 29 "Round 2, stat series" and "Round 3, stat series".
+// An answer is kept and sent as UTF-8 bytes: under wrk at 32 clients a bare Bun.serve (Bun 1.4.5)
+// sending a 333 KB JSON body used ~121 µs of CPU a request as a Uint8Array against ~140 as a flat
+// string and ~181 encoding it each time (an older Bun had sent the string cheaper), so a miss
+// encodes its text once (a server's series is written as bytes already, series-days.ts).
+// docs/performance.md, "Designs that hold".
 import type { Database } from "bun:sqlite";
 import { BytesLru } from "../../shared/bytes-lru";
 import { stmt } from "./repository";

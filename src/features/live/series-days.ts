@@ -1,7 +1,7 @@
-// A server's stat series written as JSON from its day rows (issue 29, round 3; docs/live.md
-// "Series and roll-ups"). GET /game-servers/:id/stats of a server nobody asked for at this database
-// state reads up to 2,920 bucket rows; through bun:sqlite each row costs ~250 ns before any JSON,
-// and objects + JSON.stringify ~200 ns more a point. The 3-hour and hourly buckets are therefore
+// A server's stat series written as JSON from its day rows (docs/live.md "Series and roll-ups").
+// GET /game-servers/:id/stats of a server nobody asked for at this database state reads up to
+// 2,920 bucket rows; through bun:sqlite each row costs ~250 ns before any JSON, and objects +
+// JSON.stringify ~200 ns more a point. The 3-hour and hourly buckets are therefore
 // also kept one row per server and UTC day as compact text (src/db/custom/a5_series_days.sql,
 // maintained by triggers on every write to the bucket tables), read with one statement as one
 // string, and the points' JSON is written from it here: the same text JSON.stringify gives of the
@@ -47,9 +47,9 @@ export function bulkLoadSeries<T>(sqlite: Database, load: () => T): T {
 // Writing the points. A point is `{"time":…,"player_count":…,"queue_players_count":…,
 // "wait_time_estimation":…,"player_count_max":…}`, averages rounded by avg() (which service.ts's point objects use too).
 // Every character of it is ASCII, so the answer is written as UTF-8 bytes straight into one reused
-// buffer (round 8): a per-time prefix kept as bytes for every series (bucket times are the same for
+// buffer: a per-time prefix kept as bytes for every series (bucket times are the same for
 // all servers), the numbers' digits, and the usual tail with no queue and no wait as one piece. The
-// string pieces joined and then encoded (rounds 3–7) were ~30 % of an uncached answer's CPU
+// string pieces joined and then encoded, as they were before, were ~30 % of an uncached answer's CPU
 // (the join's flattening and `TextEncoder.encode` of up to 333 KB).
 
 const encoder = new TextEncoder();
