@@ -65,8 +65,7 @@ export function serverMetrics(deps: Pick<Deps, "sqlite" | "clock">, id: string):
 }
 
 /**
- * A community's metrics text, kept (issue 29 round 6: the three statements were ~30 µs of a
- * ~90 µs request) while
+ * A community's metrics text, kept (the three statements were ~30 µs of a ~90 µs request) while
  * - the database stands where it was read: total_changes() of this connection and PRAGMA
  *   data_version (another connection's or process's commit, seen from the next turn of the event
  *   loop: `dataVersion` in src/db/statements.ts), as the series answers (series-cache.ts); any

@@ -1,4 +1,4 @@
-// A server's mod list is one row (issue 29 round 6, a6_server_mod_lists.sql):
+// A server's mod list is one row (a6_server_mod_lists.sql):
 // - the migration packs the old per-mod rows of game_server_mods_by_sid into game_server_mod_lists
 //   (one JSON array a server, by position) and every row reads back the same through the views
 //   game_server_mods_by_sid and game_server_mods, the mod-list versions untouched;

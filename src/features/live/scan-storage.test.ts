@@ -1,4 +1,4 @@
-// How a first sight's rows are stored (issue 29, round 3) keeps every reader exact:
+// How a first sight's rows are stored keeps every reader exact:
 // - the changelog is one row per server and scan (game_server_mod_events); the migration moves
 //   the old rows in their order, the view game_server_mod_changes gives the old rows back, and
 //   GET /game-servers/:id/mod-changelog pages as the old `ORDER BY id DESC LIMIT OFFSET` did;

@@ -1,4 +1,4 @@
-// The snapshot's eight server orders (issue 29 round 7): sorted from the rows a build holds
+// The snapshot's eight server orders: sorted from the rows a build holds
 // (sortOrders), they must be the orders SQLite gives with entry.ts ORDER (the SQL path's), for
 // names that NOCASE folds (ASCII only, with the characters between 'Z' and 'a'), code points past
 // U+FFFF against U+E000-U+FFFF, equal names, players, sizes and times (the id decides), negative
