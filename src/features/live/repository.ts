@@ -131,8 +131,8 @@ export function withoutRowTrigger<T>(sqlite: Database, name: string, write: () =
 /**
  * The per-row generation triggers of game_servers (70_live_snapshot_gen.sql) that a scan sets
  * aside for its own writes (withoutServerTriggers): each moves servers_gen once per row written,
- * ~5,000 extra statements a scan (a fifth of a steady scan's server writes, docs/performance.md
- * "Round 4, scan"). The delete trigger stays: a scan deletes no server.
+ * ~5,000 extra statements a scan (a fifth of a steady scan's server writes). The delete trigger
+ * stays: a scan deletes no server.
  */
 export const SERVER_ROW_TRIGGERS = ["game_servers_gen_ins", "game_servers_gen_upd"] as const;
 
@@ -166,7 +166,7 @@ export function bumpServersGen(sqlite: Database) {
  * (97_live_detail_gen.sql, 99_crawl_cost.sql), and a lookup of another generation starts empty.
  * Each scan read ~11,000 catalog rows by primary key for the usage's names (and a first sight
  * ~100,000 more for its pages' mods), pages of the 40 MB table mostly not in the page cache:
- * ~50-100 ms of a steady scan (docs/performance.md "Round 5, scan"). What a lookup reads inside
+ * ~50-100 ms of a steady scan. What a lookup reads inside
  * a transaction joins the connection's cache only when the caller says its transaction committed
  * (adopt) and the generation is still the one read, so a rolled-back write to the catalog can
  * never leave its rows behind under a generation a later write takes again.
@@ -501,7 +501,7 @@ export const liveRepo = {
    * game_server_mods_by_sid gives (currentMods), by sid (a server without a list has none). A
    * list whose every entry has the shape the scan and the views write ([id, name, version or
    * null, position]) is parsed here from its text; through the view (json_each) the same read
-   * cost ~2.5× (docs/performance.md "Round 12, scan"). Any other text goes through the view,
+   * cost ~2.5×. Any other text goes through the view,
    * so the values are the view's (`->>`) in every case; `parsed` holds the sids read here.
    */
   currentLists(sqlite: Database, serverSids: readonly number[]): StoredLists {
@@ -540,7 +540,7 @@ export const liveRepo = {
    * from the view game_server_mod_first_changes: [`added`, id, name, null, version, size] for each
    * entry in the list's order, the size the row's first_sizes at that index. The trigger then
    * finds none left. Its json_each and json_group_array cost ~90-150 µs a server (a scan right
-   * after a first sight meets ~250 of them, docs/performance.md "Round 12, scan"). Only the lists
+   * after a first sight meets ~250 of them). Only the lists
    * currentLists parsed itself (`stored.parsed`: arrays of the scan's entries, where the view's
    * index of an entry is its place) are written so; a list of another shape, or a row whose
    * first_sizes is not an array of sizes, is left to the trigger.
@@ -596,7 +596,7 @@ export const liveRepo = {
    * communities come from the covering community index and the sums from the servers seen at
    * `time` through the last-seen index (rows the scan has just written, in the page cache): one
    * GROUP BY over every assigned server read each one's row (~4,750 at full scale, scattered over
-   * the table's ~7,000 pages), ~0.1 s of every scan (docs/performance.md "Round 5, scan").
+   * the table's ~7,000 pages), ~0.1 s of every scan.
    */
   insertCommunityRaw(sqlite: Database, time: number) {
     stmt(
@@ -622,7 +622,7 @@ export const liveRepo = {
   refreshModUsage(sqlite: Database, now: number) {
     // Counted here rather than by GROUP BY: SQLite sorted every (server, mod) pair through a
     // temporary B-tree; read in the last-seen index's order and summed in a Map they cost about
-    // half (bench/scan.ts, "mod usage refresh"; figures in docs/performance.md).
+    // half (bench/scan.ts, "mod usage refresh").
     const pairs = stmt(
       sqlite,
       `SELECT g.player_count, gm.workshop_id FROM game_servers g INDEXED BY game_servers_seen_idx
@@ -717,9 +717,9 @@ export const liveRepo = {
    * every mod run by a server seen in the hour before `now`): the most servers first, ties by
    * workshop id (SQLite's BINARY order), each named by usageNames. GET /stats/top-mods is all that
    * reads the table (through the live snapshot, which counts every mod's usage in memory: the
-   * catalog's live stats and /mods/:id/servers answer from there). It held every used mod's row
-   * (~11,000, each named, all rewritten every scan) until issue 29 round 12: ~30-45 ms of a steady
-   * scan on its JavaScript thread and ~100 ms in all (docs/performance.md "Round 12, scan").
+   * catalog's live stats and /mods/:id/servers answer from there). Every used mod's row (~11,000,
+   * each named, all rewritten every scan) cost ~30-45 ms of a steady scan on its JavaScript thread
+   * and ~100 ms in all.
    */
   writeModUsage(sqlite: Database, now: number, usage: [string, number, number][], catalog: CatalogLookup = new CatalogLookup(sqlite)) {
     const top = topOfUsage(usage, TOP_MODS);
