@@ -306,7 +306,7 @@ function firstSighting(
 
 /**
  * Writes the scan's new and changed mod lists (one game_server_mod_lists row a server: a first
- * sight's ~5,000 rows instead of ~200,000 per-mod rows, docs/performance.md "Round 6, scan") and
+ * sight's ~5,000 rows instead of ~200,000 per-mod rows, docs/performance.md "The scan") and
  * changelog rows, once for the whole scan (before anything reads them: the usage refresh), in the
  * order found: new servers' sids are ascending, so the lists' primary key takes them as appends,
  * and the changelog's rows (one per server, its changes in one JSON array) keep the changelog's
@@ -346,7 +346,7 @@ export function writtenLists(state: ScanState): KnownLists {
  * The smallest sid with a named row per mod among the lists this scan writes (new servers' and
  * changed ones', before writeModRows takes them), and their sids: refreshModNames takes them
  * instead of reading those lists back through the view (a first sight's ~200,000 rows; a
- * scan's ~250 changed lists, ~10 ms; docs/performance.md "Round 12, scan").
+ * scan's ~250 changed lists, ~10 ms).
  */
 export function writtenListsNames(state: ScanState): KnownNames {
   const first = new Map<string, number>();
@@ -466,10 +466,9 @@ export function battleMetricsRefusal(err: BattleMetricsError): string {
  */
 /**
  * SQLite's page cache during a scan's writes, at least, MiB (withPageCache; the configured size
- * after). 64 until round 9 of issue 29: a first sight's per-mod index inserts (gone since) needed
- * it; with a first sight's writes now ~15 MB, the default 16 is cheaper (the 64 MiB grown and
+ * after). It was 64 while a first sight's per-mod index inserts (gone since) needed it; with a first sight's writes now ~15 MB, the default 16 is cheaper (the 64 MiB grown and
  * given back each scan cost a first sight ~13,000 page faults and ~0.25 s: 2,237 → 1,950 ms
- * median of 6 alternated runs, docs/performance.md "Round 9, scan"). An operator's smaller
+ * median of 6 alternated runs). An operator's smaller
  * LOADOUT_SQLITE_CACHE_MB still grows to this for the scan.
  */
 export const SCAN_PAGE_CACHE_MB = 16;

@@ -539,8 +539,7 @@ export function buildSnapshot(sqlite: Database, now: number, known?: KnownLists)
       buildMs: performance.now() - t0,
       // Each row frozen; the long arrays (rows, tags, the usage's rows) are readonly by their types only:
       // freezing an array of thousands moves it to JavaScriptCore's slow storage, ~5-9 ms a build
-      // for 10,000 elements and every later element read ~10x dearer (docs/performance.md
-      // "Round 11, scan").
+      // for 10,000 elements and every later element read ~10x dearer.
       rows: freezeEach(rows),
       entryBytes,
       entryAt,
@@ -1136,8 +1135,8 @@ export function modUsageOf(s: LiveSnapshot, workshopId: string, since: number): 
 
 /**
  * Each usage position's answer JSON (serverBase), made the first time a request needs it and
- * kept with the snapshot's usage: a scan no longer serialises ~5,000-10,000 servers for it
- * (docs/performance.md "Round 12, scan"); a popular mod's first request makes its servers'.
+ * kept with the snapshot's usage: a scan does not serialise ~5,000-10,000 servers for it that
+ * nobody may ask for; a popular mod's first request makes its servers'.
  */
 const usageJsons = new WeakMap<LiveSnapshot["usage"], (string | undefined)[]>();
 function usageJson(usage: LiveSnapshot["usage"], i: number): string {
