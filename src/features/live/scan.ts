@@ -466,10 +466,10 @@ export function battleMetricsRefusal(err: BattleMetricsError): string {
  */
 /**
  * SQLite's page cache during a scan's writes, at least, MiB (withPageCache; the configured size
- * after). It was 64 while a first sight's per-mod index inserts (gone since) needed it; with a first sight's writes now ~15 MB, the default 16 is cheaper (the 64 MiB grown and
- * given back each scan cost a first sight ~13,000 page faults and ~0.25 s: 2,237 → 1,950 ms
- * median of 6 alternated runs). An operator's smaller
- * LOADOUT_SQLITE_CACHE_MB still grows to this for the scan.
+ * after). It was 64 while a first sight's per-mod index inserts (gone since) needed it; with a
+ * first sight's writes now ~15 MB, the default 16 is cheaper (the 64 MiB grown and given back each
+ * scan cost a first sight ~13,000 page faults and ~0.25 s: 2,237 → 1,950 ms median of 6
+ * alternated runs). An operator's smaller LOADOUT_SQLITE_CACHE_MB still grows to this for the scan.
  */
 export const SCAN_PAGE_CACHE_MB = 16;
 
