@@ -1,4 +1,4 @@
-// Issue 44 item 5: the database opens in the SQLite the operator's system ships (3.37 and later:
+// The database opens in the SQLite the operator's system ships (3.37 and later:
 // Ubuntu 22.04, Debian 12, Python's sqlite3 module). SQLite parses the whole schema when it opens
 // a file, so one view or trigger written for a newer SQLite makes every Loadout database and
 // backup unreadable there ("malformed database schema").

@@ -11,7 +11,7 @@ export function listModsSql(sqlite: Database, p: ListModsParams): { rows: ModSum
 }
 
 /**
- * The SQL path of GET /mods/autocomplete (as it was answered before issue 29 round 4): names
+ * The SQL path of GET /mods/autocomplete (as it was answered before it was ranked in memory): names
  * starting with the text from the name index, then FTS5's `name : (…)` query by rank and rowid.
  */
 export function autocompleteSql(sqlite: Database, text: string): AcRow[] {

@@ -1,4 +1,4 @@
-// Issue 44 item 3: `loadout restore` refuses, with one line and nothing changed in the data dir,
+// `loadout restore` refuses, with one line and nothing changed in the data dir,
 // what it must not install: an empty or malformed key file beside the backup, a key that does not
 // open every sealed value the backup holds (list config secrets and deployment configs included,
 // each value actually opened), and any path that resolves to the live data dir's own files. The

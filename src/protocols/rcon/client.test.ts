@@ -376,7 +376,7 @@ describe("RconSession", () => {
     const s = session(p, { onRetry: (ms) => delays.push(ms), replyTimeoutMs: 300, loginTimeoutMs: 150 });
     s.onConnected(async (c) => {
       connections.push(Date.now());
-      // what issue 48 does there: read the server's bans
+      // what a session's owner does there: read the server's bans
       await c.command("#ban list");
     });
     expect(s.status).toBe("connecting");

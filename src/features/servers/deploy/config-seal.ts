@@ -22,7 +22,7 @@ export const deploymentConfigColumns: SealedColumn[] = (["previous_config", "new
   idColumn: "id",
   aad: deploymentConfigAad(column),
   label: "deployment config",
-  // Stored in clear before issue 44: sealed at the next start (src/db/custom/a8_sealed_deployment_configs.sql).
+  // Stored in clear by earlier versions: sealed at the next start (src/db/custom/a8_sealed_deployment_configs.sql).
   legacyClear: true,
 }));
 

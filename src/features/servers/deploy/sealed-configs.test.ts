@@ -1,4 +1,4 @@
-// Issue 44 item 2: no game password in clear in the data directory or a backup. A deploy stores
+// No game password in clear in the data directory or a backup. A deploy stores
 // the config it replaced and the one it wrote (whole server.json files with passwordAdmin,
 // rcon.password and game.password); the probe deploys such a file to the fake panel and reads
 // every byte of the data dir (the database, its WAL), and of a backup made by the real `loadout
