@@ -1,4 +1,4 @@
-import { Database } from "bun:sqlite";
+import type { Database } from "bun:sqlite";
 import { drizzle, type BunSQLiteDatabase } from "drizzle-orm/bun-sqlite";
 import { join } from "node:path";
 import { existsSync } from "node:fs";
@@ -6,6 +6,7 @@ import * as schema from "./schema";
 import { embeddedMigrations } from "./migrations.macro" with { type: "macro" };
 import { readMigrations, type EmbeddedMigration } from "./migrations.macro";
 import { isCompiled } from "../shared/compiled";
+import { LoadoutDatabase } from "./connection";
 
 export type DB = BunSQLiteDatabase<typeof schema>;
 /** A drizzle transaction or the database itself: repositories accept either. */
@@ -24,8 +25,12 @@ export const DEFAULT_SQLITE_MEMORY: SqliteMemory = { cacheMb: 16, mmapMb: 0 };
 /** The size the service's connection trims the WAL file to when it starts it over (PRAGMA journal_size_limit), bytes. */
 export const WAL_SIZE_LIMIT = 32 * 2 ** 20;
 
-export function openDatabase(path: string, mem: SqliteMemory = DEFAULT_SQLITE_MEMORY): { db: DB; sqlite: Database } {
-  const sqlite = new Database(path, { create: true, strict: true });
+/**
+ * Opens the database: a LoadoutDatabase, the bun:sqlite handle that carries its prepared
+ * statements and read models and drops them when it closes (connection.ts).
+ */
+export function openDatabase(path: string, mem: SqliteMemory = DEFAULT_SQLITE_MEMORY): { db: DB; sqlite: LoadoutDatabase } {
+  const sqlite = new LoadoutDatabase(path, { create: true, strict: true });
   sqlite.exec("PRAGMA journal_mode = WAL");
   sqlite.exec("PRAGMA busy_timeout = 5000");
   sqlite.exec("PRAGMA foreign_keys = ON");

@@ -1,16 +1,27 @@
 // Prepared statements by their SQL text, cached per connection, and multi-row INSERTs built on
 // them: what the hot write paths (the live scan, the crawl) share.
 import type { Database, Statement } from "bun:sqlite";
+import { connectionOf, KeptForTurn } from "./connection";
 
-const cache = new WeakMap<Database, Map<string, Statement>>();
-
-/** A prepared statement, cached per connection. */
+/** A prepared statement, cached per connection (held by the connection's handle, connection.ts). */
 export function stmt(sqlite: Database, sql: string): Statement {
-  let m = cache.get(sqlite);
-  if (!m) cache.set(sqlite, (m = new Map()));
+  const m = connectionOf(sqlite).statements;
   let s = m.get(sql);
   if (!s) m.set(sql, (s = sqlite.prepare(sql)));
   return s;
+}
+
+/**
+ * A set of statements a repository prepares together (`prepare`, called once per connection):
+ * returns its accessor, which gives the connection's set (held by the handle, connection.ts).
+ */
+export function statementSet<T>(prepare: (sqlite: Database) => T): (sqlite: Database) => T {
+  return (sqlite) => {
+    const sets = connectionOf(sqlite).statementSets;
+    let s = sets.get(prepare) as T | undefined;
+    if (s === undefined) sets.set(prepare, (s = prepare(sqlite)));
+    return s;
+  };
 }
 
 /**
@@ -60,7 +71,10 @@ export function insertRows(sqlite: Database, head: string, cols: number, rows: r
  * Inside a transaction nothing is kept (its reads take no lock of their own, and a rollback moves
  * no counter): every read there is SQLite's, and the values kept before it are dropped.
  */
-export function generation(sqlite: Database, table: "catalog_state" | "live_state", key: string): number {
+/** The tables of generation counters (key → value rows, moved by triggers). */
+export type GenerationTable = "catalog_state" | "live_state" | "auth_state";
+
+export function generation(sqlite: Database, table: GenerationTable, key: string): number {
   const values = generationValues(sqlite, table);
   if (values === null) return ((stmt(sqlite, `SELECT value FROM ${table} WHERE key = ?`).values(key) as [number][])[0]?.[0] as number | undefined) ?? 0;
   return values.get(key) ?? 0;
@@ -70,7 +84,7 @@ export function generation(sqlite: Database, table: "catalog_state" | "live_stat
  * Several counters of one table as one key (their values joined), read as `generation` reads one,
  * with one check of total_changes() for all: what an answer cache depending on several keeps.
  */
-export function generationKey(sqlite: Database, table: "catalog_state" | "live_state", keys: readonly string[]): string {
+export function generationKey(sqlite: Database, table: GenerationTable, keys: readonly string[]): string {
   const values = generationValues(sqlite, table);
   let out = "";
   for (const k of keys) out += `${values === null ? generation(sqlite, table, k) : (values.get(k) ?? 0)}|`;
@@ -78,9 +92,8 @@ export function generationKey(sqlite: Database, table: "catalog_state" | "live_s
 }
 
 /** The table's counters as kept for this turn of the event loop (read now if not kept); null inside a transaction. */
-function generationValues(sqlite: Database, table: "catalog_state" | "live_state"): Map<string, number> | null {
-  let per = generationMemos.get(sqlite);
-  if (!per) generationMemos.set(sqlite, (per = new Map()));
+function generationValues(sqlite: Database, table: GenerationTable): Map<string, number> | null {
+  const per = connectionOf(sqlite).counters;
   let m = per.get(table);
   if (!m) per.set(table, (m = { kept: new KeptForTurn(), changes: -1 }));
   if (sqlite.inTransaction) {
@@ -96,24 +109,6 @@ function generationValues(sqlite: Database, table: "catalog_state" | "live_state
   }
   return m.kept.value;
 }
-const generationMemos = new WeakMap<Database, Map<string, { kept: KeptForTurn<Map<string, number>>; changes: number }>>();
-
-/** A value kept until the current turn of the event loop ends: one setImmediate a turn drops it. */
-class KeptForTurn<T> {
-  value: T | null = null;
-  private queued = false;
-  keep(value: T): T {
-    this.value = value;
-    if (!this.queued) {
-      this.queued = true;
-      setImmediate(() => {
-        this.value = null;
-        this.queued = false;
-      });
-    }
-    return value;
-  }
-}
 
 /**
  * PRAGMA data_version (moves when another connection or process commits), kept as `generation`
@@ -125,11 +120,9 @@ class KeptForTurn<T> {
 export function dataVersion(sqlite: Database): number {
   const read = () => (stmt(sqlite, "PRAGMA data_version").values() as [number][])[0]![0];
   if (sqlite.inTransaction) return read();
-  let kept = dataVersions.get(sqlite);
-  if (!kept) dataVersions.set(sqlite, (kept = new KeptForTurn()));
+  const kept = connectionOf(sqlite).dataVersion;
   return kept.value ?? kept.keep(read());
 }
-const dataVersions = new WeakMap<Database, KeptForTurn<number>>();
 
 /**
  * `read()` inside one read transaction (BEGIN … COMMIT; inside a transaction already, as it is):

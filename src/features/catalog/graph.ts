@@ -18,7 +18,7 @@
 // (~42,000 + ~41,000 rows at full scale), so a stale graph is rebuilt on a read at most once every
 // REBUILD_MS; in between (a crawl writing) SQL answers.
 import type { Database } from "bun:sqlite";
-import { generational } from "../../shared/generational";
+import { structureModel } from "../../db/read-models";
 import { binaryCompare } from "../../shared/binary-order";
 import { VISIBLE } from "./orders";
 import { chunkBytes, PackedTextIndex, TextPacker, type PackedTexts } from "../../shared/packed-texts";
@@ -219,7 +219,17 @@ export function buildDepGraph(sqlite: Database, gen: number): DepGraph {
   })();
 }
 
-const graphs = generational("catalog_state", "detail_gen", REBUILD_MS, buildDepGraph);
+/** The read model: the dependency graph of one detail_gen, per connection. */
+export const graphModel = structureModel({
+  name: "catalog.graph",
+  tables: ["mods", "mod_dependencies"],
+  counter: { table: "catalog_state", key: "detail_gen" },
+  rebuildMs: REBUILD_MS,
+  bound: { bytes: 16 * 2 ** 20 },
+  build: buildDepGraph,
+  size: (g) => ({ bytes: g.bytes, entries: g.edges }),
+});
+const graphs = graphModel;
 
 /** The graph of the current generation, built now if allowed, or null: then the caller reads SQL. */
 export const depGraph: (sqlite: Database, now?: number) => DepGraph | null = graphs.current;

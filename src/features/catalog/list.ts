@@ -7,8 +7,7 @@ import { catalogOrders, pageOf, type OrderedSort } from "./orders";
 import { matchRows, rankNameRows, rankRows, searchIndex, type SearchWord } from "./search-index";
 import { catalogStatements, ftsQueryOf, searchWords, type AcRow, type ModSort, type ModSummaryRow } from "./repository";
 import { textBytes } from "./answers";
-import { BytesLru } from "../../shared/bytes-lru";
-import { generationKey } from "../../db/statements";
+import { answersModel, type AnswersModel } from "../../db/read-models";
 import { currentSummaries, summaryJson, summaryTexts } from "./summaries";
 
 export interface ListModsParams {
@@ -20,54 +19,14 @@ export interface ListModsParams {
 }
 
 /**
- * The version of everything these answers read: triggers move catalog_state's detail_gen on every
- * write to a mods column (a catalog entry added, removed, renamed, its state or image changed...),
- * mods_gen on every write to mod_tags, fts_gen on every change of what mods_fts holds (docs/catalog.md).
- * Read through `generation` (once per turn of the event loop and per write through the connection). A
- * write elsewhere (a scan's servers, the job queue, an API key's last use) keeps the answers (kept on
- * total_changes() instead, they went with any write through the connection, and every prefix the
- * autocomplete was asked for next was computed again).
+ * What these answers read: triggers move catalog_state's detail_gen on every write to a mods
+ * column (a catalog entry added, removed, renamed, its state or image changed...), mods_gen on
+ * every write to mod_tags, fts_gen on every change of what mods_fts holds (docs/catalog.md). Read
+ * through `generation` (once per turn of the event loop and per write through the connection). A
+ * write elsewhere (a scan's servers, the job queue, an API key's last use) keeps the answers.
  */
-const CATALOG_GENS = ["detail_gen", "mods_gen", "fts_gen"] as const;
-function catalogVersion(sqlite: Database): string {
-  return generationKey(sqlite, "catalog_state", CATALOG_GENS);
-}
+const CATALOG_COUNTERS = { table: "catalog_state", keys: ["detail_gen", "mods_gen", "fts_gen"] } as const;
 
-/**
- * A small LRU of recent answers, valid while the catalog's generations stand (catalogVersion):
- * popular searches and first pages cost one lookup. At most `max` answers, and their bytes (as
- * `sizeOf` estimates them) count into the shared answer budget (LOADOUT_CACHE_MB,
- * src/shared/bytes-lru.ts) with every other answer cache.
- */
-class AnswerCache<T> {
-  private readonly lru: BytesLru<T>;
-  private at = "";
-  /** Lookups answered from the cache, and computed (loadout_catalog_cache_lookups_total). */
-  hits = 0;
-  misses = 0;
-  constructor(
-    sizeOf: (key: string, value: T) => number,
-    private readonly max = 500,
-  ) {
-    this.lru = new BytesLru<T>(Number.MAX_SAFE_INTEGER, sizeOf);
-  }
-  get(version: string, key: string, compute: () => T): T {
-    if (version !== this.at) {
-      this.lru.clear();
-      this.at = version;
-    }
-    const hit = this.lru.get(key);
-    if (hit !== undefined) {
-      this.hits++;
-      return hit;
-    }
-    this.misses++;
-    const v = compute();
-    this.lru.set(key, v);
-    if (this.lru.size > this.max) this.lru.evictOldest(key);
-    return v;
-  }
-}
 /**
  * One page of GET /mods: its rows (the SQL path reads them whole) or its rowids (the in-memory
  * orders and search index pick them), the total, and once asked for, the answer's JSON text.
@@ -78,26 +37,23 @@ interface Page {
   total: number;
   json?: string;
 }
-const listCache = new WeakMap<Database, AnswerCache<Page>>();
-const countCache = new WeakMap<Database, AnswerCache<number>>();
-const rankCache = new WeakMap<Database, AnswerCache<Int32Array>>();
-const acCache = new WeakMap<Database, AnswerCache<string>>();
 // Each answer's bytes, fixed when it is kept (a page's JSON text is added later, so a page counts
 // PAGE_ROW_BYTES a mod for its rows, rowids and text together; a summary's JSON is ~0.5-1 KB).
 const PAGE_ROW_BYTES = 1_536;
 const keyBytes = (k: string) => k.length * 2 + 96;
-const pageBytes = (k: string, p: Page) => keyBytes(k) + 64 + (p.rows?.length ?? p.rowids?.length ?? 0) * PAGE_ROW_BYTES;
-const countBytes = (k: string) => keyBytes(k) + 16;
-const rankBytes = (k: string, r: Int32Array) => keyBytes(k) + 64 + r.byteLength;
-const acBytes = (k: string, t: string) => keyBytes(k) + textBytes(t);
-function cacheFor<T>(map: WeakMap<Database, AnswerCache<T>>, sqlite: Database, sizeOf: (key: string, value: T) => number): AnswerCache<T> {
-  let c = map.get(sqlite);
-  if (!c) {
-    c = new AnswerCache<T>(sizeOf);
-    map.set(sqlite, c);
-  }
-  return c;
-}
+
+/**
+ * Small stores of recent answers (read models, src/db/read-models.ts), valid while the catalog's
+ * generations stand: popular searches and first pages cost one lookup. At most 500 answers each,
+ * their bytes counted into the shared answer budget (LOADOUT_CACHE_MB, src/shared/bytes-lru.ts)
+ * with every other answer cache.
+ */
+const recent = <V>(name: string, sizeOf: (key: string, value: V) => number) =>
+  answersModel<V>({ name: `catalog.${name}`, tables: ["mods", "mod_tags"], counters: CATALOG_COUNTERS, maxBytes: Number.MAX_SAFE_INTEGER, maxEntries: 500, sizeOf });
+const listCache = recent<Page>("list", (k, p) => keyBytes(k) + 64 + (p.rows?.length ?? p.rowids?.length ?? 0) * PAGE_ROW_BYTES);
+const countCache = recent<number>("count", (k) => keyBytes(k) + 16);
+const rankCache = recent<Int32Array>("ranked", (k, r) => keyBytes(k) + 64 + r.byteLength);
+const acCache = recent<string>("autocomplete", (k, t) => keyBytes(k) + textBytes(t));
 
 /** Hits and misses of each answer cache of this database so far (the bench reports the hit rate). */
 export function answerCacheCounts(sqlite: Database): { cache: "list" | "count" | "ranked" | "autocomplete"; hits: number; misses: number }[] {
@@ -108,15 +64,15 @@ export function answerCacheCounts(sqlite: Database): { cache: "list" | "count" |
       ["ranked", rankCache],
       ["autocomplete", acCache],
     ] as const
-  ).map(([cache, map]) => {
-    const c = map.get(sqlite as Database) as AnswerCache<unknown> | undefined;
+  ).map(([cache, model]) => {
+    const c = (model as AnswersModel<unknown>).peek(sqlite);
     return { cache, hits: c?.hits ?? 0, misses: c?.misses ?? 0 };
   });
 }
 
 function cachedPage(sqlite: Database, p: ListModsParams): Page {
   const key = JSON.stringify([p.search ?? null, p.tag ?? null, p.sort, p.page, p.limit]);
-  return cacheFor(listCache, sqlite, pageBytes).get(catalogVersion(sqlite), key, () => listPage(sqlite, p));
+  return listCache.current(sqlite).get(key, () => listPage(sqlite, p));
 }
 
 export function listMods(sqlite: Database, p: ListModsParams): { rows: ModSummaryRow[]; total: number } {
@@ -171,7 +127,7 @@ function listPage(sqlite: Database, p: ListModsParams, plan: "auto" | "sql" = "a
   if (p.tag) params.tag = p.tag;
   const cs = catalogStatements(sqlite);
   // The total does not depend on sort or page: computed once per filter while nothing changes.
-  const total = cacheFor(countCache, sqlite, countBytes).get(catalogVersion(sqlite), JSON.stringify([q, p.tag ?? null]), () => {
+  const total = countCache.current(sqlite).get(JSON.stringify([q, p.tag ?? null]), () => {
     // Without placeholder rows, a tag's total is a covering-index count of mod_tags.
     if (q === null && p.tag && !cs.hasPlaceholders.get()) return cs.tagCount.get(p.tag)!.n;
     return (st.count.get(params as any) as { n: number }).n;
@@ -207,7 +163,7 @@ function listFromOrders(
 /** A search's matches, best first (rank, then rowid, as the SQL path orders them). */
 function rankedMatches(sqlite: Database, q: string): Int32Array {
   const cs = catalogStatements(sqlite);
-  return cacheFor(rankCache, sqlite, rankBytes).get(catalogVersion(sqlite), q, () => {
+  return rankCache.current(sqlite).get(q, () => {
     const rows = cs.ftsRanked.values({ q }) as [number, number][];
     rows.sort((a, b) => a[1] - b[1] || a[0] - b[0]);
     const out = new Int32Array(rows.length);
@@ -271,7 +227,7 @@ export function autocompleteJson(sqlite: Database, text: string): string {
   // Keyed as SQLite's NOCASE compares (ASCII letters folded, no others: "Ш" and "ш" find other
   // names starting with them, so they are other answers); FTS5 folds more, so both agree.
   const key = t.replace(/[A-Z]+/g, (c) => c.toLowerCase());
-  return cacheFor(acCache, sqlite, acBytes).get(catalogVersion(sqlite), key, () => {
+  return acCache.current(sqlite).get(key, () => {
     const out = st.acStarts.all({ lo: t, hi: t + "\u{10FFFF}" });
     const words = out.length >= 10 ? null : searchWords(t);
     if (words && /[\p{L}\p{N}]{2}/u.test(t)) {

@@ -13,7 +13,7 @@
 // are never used. They are rebuilt on a read at most once every REBUILD_MS (a crawl writes
 // continuously: between rebuilds the SQL path answers, which is always right).
 import type { Database } from "bun:sqlite";
-import { generational } from "../../shared/generational";
+import { structureModel } from "../../db/read-models";
 import { MOD_SORTS } from "./model";
 
 /** The fixed orders of /mods: the sort names of the API (MOD_SORTS), relevance aside. */
@@ -92,7 +92,17 @@ export function buildOrders(sqlite: Database, gen: number): CatalogOrders {
   })();
 }
 
-const orders = generational("catalog_state", "mods_gen", REBUILD_MS, buildOrders);
+/** The read model (docs/architecture.md "Derived reads"): the orders of one mods_gen, per connection. */
+export const ordersModel = structureModel({
+  name: "catalog.orders",
+  tables: ["mods", "mod_tags"],
+  counter: { table: "catalog_state", key: "mods_gen" },
+  rebuildMs: REBUILD_MS,
+  bound: { bytes: 16 * 2 ** 20 },
+  build: buildOrders,
+  size: (o) => ({ bytes: o.bytes, entries: o.count }),
+});
+const orders = ordersModel;
 
 /**
  * The orders of the current generation, built now if allowed (first use, or the last build was

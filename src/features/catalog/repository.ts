@@ -3,6 +3,7 @@
 // Hot paths use prepared bun:sqlite statements (cached per database handle); the FTS5 index
 // and the sort indexes are in src/db/custom/30_catalog.sql.
 import type { Database, Statement } from "bun:sqlite";
+import { statementSet } from "../../db/statements";
 import type { mods } from "./tables";
 import { MOD_ORDER, VISIBLE, type OrderedSort } from "./orders";
 import { BM25_ARGS, type SearchWord } from "./search-index";
@@ -206,15 +207,8 @@ class CatalogStatements {
   }
 }
 
-const cache = new WeakMap<Database, CatalogStatements>();
-export function catalogStatements(sqlite: Database): CatalogStatements {
-  let s = cache.get(sqlite);
-  if (!s) {
-    s = new CatalogStatements(sqlite);
-    cache.set(sqlite, s);
-  }
-  return s;
-}
+/** The catalog's statements on this connection (prepared once, held by the connection: db/statements.ts statementSet). */
+export const catalogStatements: (sqlite: Database) => CatalogStatements = statementSet((sqlite) => new CatalogStatements(sqlite));
 
 export function getMod(sqlite: Database, id: string): ModRow | null {
   return catalogStatements(sqlite).mod.get(id) ?? null;

@@ -20,7 +20,7 @@
 // index is rebuilt on a read at most once every REBUILD_MS; in between (a crawl writing) SQL
 // answers.
 import { Database, type Statement } from "bun:sqlite";
-import { generational } from "../../shared/generational";
+import { structureModel } from "../../db/read-models";
 
 /** bm25() column weights of the catalog search: name, author_name, summary, tags_json. */
 export const BM25_WEIGHTS = { name: 10, author_name: 3, summary: 1, tags_json: 2 } as const;
@@ -184,7 +184,17 @@ export function buildSearchIndex(sqlite: Database, gen: number): SearchIndex {
   })();
 }
 
-const indexes = generational("catalog_state", "fts_gen", REBUILD_MS, buildSearchIndex);
+/** The read model: the search index of one fts_gen, per connection. */
+export const searchModel = structureModel({
+  name: "catalog.search",
+  tables: ["mods"],
+  counter: { table: "catalog_state", key: "fts_gen" },
+  rebuildMs: REBUILD_MS,
+  bound: { bytes: 32 * 2 ** 20 },
+  build: buildSearchIndex,
+  size: (ix) => ({ bytes: ix.bytes, entries: ix.terms.length }),
+});
+const indexes = searchModel;
 
 /**
  * The search index of the current generation, built now if allowed (first use, or the last

@@ -6,7 +6,7 @@ import { toIsoOrNull, toIso } from "../../shared/time";
 import { diffItems, type ExtractedItem, type ItemType, BUCKET_MS, bucketOf, bucketTime } from "../scraper";
 import * as repo from "./repository";
 import * as list from "./list";
-import { GenerationalAnswers, textBytes } from "./answers";
+import { catalogAnswers, textBytes } from "./answers";
 import { closureOf, countsOf, depGraph, directDependenciesOf, entryOf, isEntry, rowidOf, type DepGraph } from "./graph";
 import type { z } from "zod";
 import type * as M from "./model";
@@ -120,7 +120,7 @@ export function getModDetail(deps: Deps, id: string, plan: Plan = "auto"): z.inf
 }
 
 /** GET /mods/:id as JSON text, read and serialised once per detail generation (answers.ts). */
-export const detailAnswers = new GenerationalAnswers<string>("detail", "detail_gen", 8 * 2 ** 20, textBytes);
+export const detailAnswers = catalogAnswers<string>("detail", "detail_gen", 8 * 2 ** 20, textBytes);
 
 export function getModDetailJson(deps: Deps, id: string): string {
   return detailAnswers.get(deps.sqlite, id, () => JSON.stringify(getModDetail(deps, id)));
@@ -257,7 +257,7 @@ export function getDependencyGraph(deps: Deps, id: string, plan: Plan = "auto"):
 }
 
 /** GET /mods/:id/deps as JSON text, read and serialised once per detail generation (answers.ts). */
-export const depsAnswers = new GenerationalAnswers<string>("deps", "detail_gen", 4 * 2 ** 20, textBytes);
+export const depsAnswers = catalogAnswers<string>("deps", "detail_gen", 4 * 2 ** 20, textBytes);
 
 export function getDependencyGraphJson(deps: Deps, id: string): string {
   return depsAnswers.get(deps.sqlite, id, () => JSON.stringify(getDependencyGraph(deps, id)));
@@ -316,7 +316,7 @@ export function getItemDiff(deps: Deps, id: string, from: string, to: string): z
  * graph in memory, else read once per detail generation (answers.ts); the live feature's
  * /mods/:id/stats and /mod/:id/metrics show them beside its usage numbers.
  */
-export const countsAnswers = new GenerationalAnswers<{ deps: number; dependents: number }>("counts", "detail_gen", 2 ** 20, () => 96);
+export const countsAnswers = catalogAnswers<{ deps: number; dependents: number }>("counts", "detail_gen", 2 ** 20, () => 96);
 
 export function getDependencyCounts(sqlite: Database, id: string, plan: Plan = "auto"): { deps: number; dependents: number } {
   const g = graphFor(sqlite, plan);
@@ -337,7 +337,7 @@ export interface ModLabels {
  * A catalog entry's labels and size, read once per detail generation (answers.ts): the live
  * feature's /mod/:id/metrics read the whole row (SELECT m.*, ~10 µs of its ~15) for four columns.
  */
-export const labelAnswers = new GenerationalAnswers<ModLabels>(
+export const labelAnswers = catalogAnswers<ModLabels>(
   "labels",
   "detail_gen",
   2 ** 20,
@@ -383,7 +383,7 @@ export function getGrowth(deps: Deps, id: string, days: number): z.infer<typeof 
  * cheaper as a Uint8Array than as a string (a bare Bun.serve under wrk at 32 clients: ~121 µs a
  * 333 KB request as bytes, ~140 as a flat string).
  */
-export const growthAnswers = new GenerationalAnswers<Uint8Array>("growth", "growth_gen", 8 * 2 ** 20, (b) => b.byteLength + 64);
+export const growthAnswers = catalogAnswers<Uint8Array>("growth", "growth_gen", 8 * 2 ** 20, (b) => b.byteLength + 64);
 
 const utf8 = new TextEncoder();
 

@@ -12,7 +12,7 @@
 // used. Packing reads every entry in one read of mods, once per generation and at most once every
 // PACK_MS (a crawl writing keeps moving it); in between a page reads its own rows.
 import type { Database } from "bun:sqlite";
-import { generational } from "../../shared/generational";
+import { structureModel } from "../../db/read-models";
 import { generation } from "../../db/statements";
 import { chunkBytes, TextPacker, type PackedTexts } from "../../shared/packed-texts";
 import { registerAnswerStore } from "./answers";
@@ -67,13 +67,23 @@ function packSummaries(sqlite: Database, gen: number): PackedSummaries {
   })();
 }
 
-const packed = generational("catalog_state", "detail_gen", PACK_MS, packSummaries);
+/** The read model: every entry's summary packed, per detail_gen and connection. */
+export const summariesModel = structureModel({
+  name: "catalog.summaries",
+  tables: ["mods"],
+  counter: { table: "catalog_state", key: "detail_gen" },
+  rebuildMs: PACK_MS,
+  bound: { bytes: 16 * 2 ** 20 },
+  build: packSummaries,
+  size: (p) => ({ bytes: p.bytes, entries: p.entries }),
+});
+const packed = summariesModel;
 
 /** The packed summaries of the current generation, packed now if allowed, or null (then pages read their rows). */
 export const currentSummaries: (sqlite: Database, now?: number) => PackedSummaries | null = packed.current;
 
 registerAnswerStore({
-  name: "summaries",
+  cache: "summaries",
   // Parts of pages, not answers: not counted as lookups (the bench's cache-hit rate of a row
   // counts its answers). What is held for the current generation (a stale packing is no answer).
   counts(sqlite) {

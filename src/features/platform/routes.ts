@@ -6,6 +6,7 @@ import { METRICS_CONTENT_TYPE } from "../../shared/http";
 import { VERSION } from "../../version";
 import { sourceStatuses } from "../../shared/source-status";
 import { answerBudget } from "../../shared/bytes-lru";
+import { readModelsOf, type ReadModels } from "../../db/connection";
 // Features' public faces only (their index.ts), never their insides.
 import { answerCacheCounts, answerStoreCounts, peekCatalogOrders, peekDepGraph, peekSearchIndex } from "../catalog";
 import { liveDetailCacheStats, liveSearchIndexBytes, peekLiveSnapshot, seriesCacheStats } from "../live";
@@ -113,6 +114,26 @@ export function createProcessRegistry(deps: Deps): Registry {
       this.inc(answerBudget.evictions);
     },
   });
+  // Every read model of the database (src/db/connection.ts; docs/architecture.md "Derived reads"):
+  // what it holds and the bound it is held to.
+  const readModelGauge = (name: string, help: string, read: (m: ReturnType<ReadModels["sizes"]>[number]) => number | null) =>
+    new Gauge({
+      name,
+      help,
+      labelNames: ["model"],
+      registers: [registry],
+      collect() {
+        this.reset();
+        for (const m of readModelsOf(deps.sqlite).sizes()) {
+          const v = read(m);
+          if (v !== null) this.set({ model: m.name }, v);
+        }
+      },
+    });
+  readModelGauge("loadout_read_model_bytes", "Estimated bytes each read model derived from the database holds", (m) => m.bytes);
+  readModelGauge("loadout_read_model_entries", "Entries each read model holds (answers, servers, terms, edges: its own unit)", (m) => m.entries);
+  readModelGauge("loadout_read_model_bound_bytes", "The byte bound of each read model bounded in bytes (a cache's cap; a structure's budget)", (m) => ("bytes" in m.bound ? m.bound.bytes : null));
+  readModelGauge("loadout_read_model_bound_entries", "The entry bound of each read model bounded by count", (m) => ("entries" in m.bound ? m.bound.entries : null));
   const snapshotGauge = (name: string, help: string, read: () => number | undefined) =>
     new Gauge({
       name,

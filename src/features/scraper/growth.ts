@@ -2,6 +2,7 @@
 // mod gets a row only when its values differ from its previous row (readers carry values
 // forward), so idle mods cost nothing after their first snapshot. One transaction per run.
 import type { Database } from "bun:sqlite";
+import { statementSet } from "../../db/statements";
 
 export const BUCKET_MS = 3 * 3_600_000;
 export const RETENTION_DAYS = 180;
@@ -18,8 +19,6 @@ export interface RollupResult {
   written: number;
   pruned: number;
 }
-
-const prepared = new WeakMap<Database, ReturnType<typeof prepare>>();
 
 function prepare(sqlite: Database) {
   return {
@@ -70,14 +69,8 @@ function prepare(sqlite: Database) {
   };
 }
 
-function stmts(sqlite: Database) {
-  let s = prepared.get(sqlite);
-  if (!s) {
-    s = prepare(sqlite);
-    prepared.set(sqlite, s);
-  }
-  return s;
-}
+/** The growth job's statements on this connection (prepared once, held by the connection: db/statements.ts statementSet). */
+const stmts = statementSet(prepare);
 
 /**
  * Writes the snapshot of the 3-hour bucket containing `now` (idempotent: a bucket already

@@ -3,7 +3,7 @@
 // previous state intact and never half a mod. Prepared statements: a full discovery writes
 // ~42,000 mods and ~200,000 versions.
 import type { Database } from "bun:sqlite";
-import { insertRows } from "../../db/statements";
+import { insertRows, statementSet } from "../../db/statements";
 import type { ExtractedItem } from "./items";
 import { itemKey } from "./items";
 import type { AssetRow, DependencyNode, WorkshopDetail } from "./workshop-schemas";
@@ -260,15 +260,8 @@ function prepare(sqlite: Database) {
 }
 
 type Statements = ReturnType<typeof prepare>;
-const cache = new WeakMap<Database, Statements>();
-function stmts(sqlite: Database): Statements {
-  let s = cache.get(sqlite);
-  if (!s) {
-    s = prepare(sqlite);
-    cache.set(sqlite, s);
-  }
-  return s;
-}
+/** The scraper's statements on this connection (prepared once, held by the connection: db/statements.ts statementSet). */
+const stmts: (sqlite: Database) => Statements = statementSet(prepare);
 
 /**
  * A mod's rows of one table (its versions, tags, dependencies, screenshots) go in as one
