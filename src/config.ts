@@ -156,6 +156,20 @@ export const configSchema = z.object({
     .min(10, "LOADOUT_DEPLOY_POLL_MS must be 10 to 600000")
     .max(600_000, "LOADOUT_DEPLOY_POLL_MS must be 10 to 600000")
     .default(5000),
+  /** How often the roster of every own server with RCON is read (docs/rcon.md), seconds. */
+  LOADOUT_RCON_POLL_S: z.coerce
+    .number({ error: "LOADOUT_RCON_POLL_S must be a number of seconds" })
+    .int("LOADOUT_RCON_POLL_S must be a whole number of seconds")
+    .min(5, "LOADOUT_RCON_POLL_S must be 5 to 3600")
+    .max(3600, "LOADOUT_RCON_POLL_S must be 5 to 3600")
+    .default(30),
+  /** How long players' sessions and names on own servers are kept, days. */
+  LOADOUT_PLAYER_RETENTION_DAYS: z.coerce
+    .number({ error: "LOADOUT_PLAYER_RETENTION_DAYS must be a number of days" })
+    .int("LOADOUT_PLAYER_RETENTION_DAYS must be a whole number of days")
+    .min(1, "LOADOUT_PLAYER_RETENTION_DAYS must be 1 to 3650")
+    .max(3650, "LOADOUT_PLAYER_RETENTION_DAYS must be 1 to 3650")
+    .default(90),
   /** SQLite's page cache (PRAGMA cache_size) and memory-mapped window (PRAGMA mmap_size; 0 = read with pread), docs/performance.md "Memory". */
   LOADOUT_SQLITE_CACHE_MB: mebibytes("LOADOUT_SQLITE_CACHE_MB", 16, 1, 65536),
   LOADOUT_SQLITE_MMAP_MB: mebibytes("LOADOUT_SQLITE_MMAP_MB", 0, 0, 65536),

@@ -19,6 +19,10 @@ export const EVENT_KINDS = [
   "deploy.restarting",
   "deploy.verified",
   "deploy.rolled_back",
+  // A community's own servers (docs/rcon.md): no list; they go to the server's owner (and its
+  // moderators), named in the event's data (`notify`).
+  "server.rcon_lost",
+  "server.rcon_restored",
 ] as const;
 export type EventKind = (typeof EVENT_KINDS)[number];
 

@@ -67,11 +67,15 @@ function fanOut(deps: Deps, st: repo.DispatchStatements, tx: Tx, row: repo.Outbo
   if (!st.markDispatched(row.id, now)) return null;
   const envelope = buildEnvelope(st, row);
   const outcome: DispatchOutcome = { notified: 0, webhooks: 0 };
-  if (!row.list_id) return outcome; // every event kind names a list; without one nothing to route by
+  // An event of a server (no list) names who hears of it in its data (`notify`: the server's owner
+  // and moderators); a list's event goes to the list's owners.
+  const named = !row.list_id && Array.isArray(envelope.data.notify) ? (envelope.data.notify as unknown[]).filter((v): v is string => typeof v === "string") : null;
+  if (!row.list_id && !named) return outcome;
+  delete envelope.data.notify; // who hears of it is not part of what they hear
 
   // Notifications: owners and co-owners (and, for a decided deploy request, the requester)
   // that exist, minus those who silenced this kind.
-  const recipients = st.ownerIds(row.list_id);
+  const recipients = named ? [...new Set(named)].filter((u) => st.userExists(u)) : st.ownerIds(row.list_id!);
   if (row.kind === "deploy_request_decided") {
     for (const k of REQUESTER_KEYS) {
       const v = envelope.data[k];
@@ -96,8 +100,9 @@ function fanOut(deps: Deps, st: repo.DispatchStatements, tx: Tx, row: repo.Outbo
     if (inserted) outcome.notified++;
   }
 
-  // Webhooks
-  for (const wh of st.webhooksForList(row.list_id)) {
+  // Webhooks: the list's, or the global ones of those named.
+  const hooks = named ? recipients.flatMap((u) => st.globalWebhooksOf(u)) : st.webhooksForList(row.list_id!);
+  for (const wh of hooks) {
     if (!webhookWants(wh, row.kind)) continue;
     const payload: DeliveryPayload = { webhook_id: wh.id, event: envelope };
     deps.jobs.enqueue(DELIVERY_JOB, payload, { db: tx, maxAttempts: DELIVERY_MAX_ATTEMPTS });

@@ -103,6 +103,13 @@ export function describeEvent(e: EventEnvelope): EventText {
         ? { title: `Rollback on ${server} failed`, body: `${server} did not come back after the mod update, and restoring the previous mods failed too${err ? `: ${err}` : "."}` }
         : { title: `${server} rolled back`, body: `${server} did not come back with the new mods; it is back up with the previous ones${err ? `. ${err}` : "."}` };
     }
+    case "server.rcon_lost":
+      return {
+        title: `RCON lost: ${server}`,
+        body: `Loadout has not reached ${server} over RCON for two polls${pick(d, "error") ? ` (${pick(d, "error")})` : ""}: its roster and moderation wait until it answers again.`,
+      };
+    case "server.rcon_restored":
+      return { title: `RCON back: ${server}`, body: `Loadout reaches ${server} over RCON again.` };
     case "test":
       return { title: "Test event", body: "This is a test delivery from Loadout." };
     case "webhook_disabled":
@@ -274,6 +281,8 @@ const COLORS: Record<string, number> = {
   "deploy.restarting": 0xf39c12,
   "deploy.verified": 0x27ae60,
   "deploy.rolled_back": 0xc0392b,
+  "server.rcon_lost": 0xc0392b,
+  "server.rcon_restored": 0x27ae60,
   test: 0x95a5a6,
 };
 
@@ -297,7 +306,7 @@ function fieldValue(v: unknown): string | null {
 const humanKey = (k: string) => k.replace(/_/g, " ").replace(/^./, (c) => c.toUpperCase());
 
 /** Keys already said in the title/description, or internal. */
-const HIDDEN_FIELDS = new Set(["list_id", "list_name", "actor_id", "actor_name", "reason", "note", "error_message"]);
+const HIDDEN_FIELDS = new Set(["list_id", "list_name", "actor_id", "actor_name", "reason", "note", "error_message", "notify"]);
 
 /** The restart-loop kinds go to a players' channel: their chat message names only the mods, no ids. */
 const PLAYER_FACING_FIELDS: Record<string, string[]> = {

@@ -232,6 +232,8 @@ export interface DispatchStatements {
   }): boolean;
   /** Enabled webhooks seeing this list's events (the rule of webhooksForList): id and event filter. */
   webhooksForList(listId: string): { id: string; events: string }[];
+  /** Enabled global webhooks of a user: where events of their servers go (no list to route by). */
+  globalWebhooksOf(userId: string): { id: string; events: string }[];
 }
 
 const dispatchStmts = new WeakMap<Database, DispatchStatements>();
@@ -267,6 +269,7 @@ export function dispatchStatements(sqlite: Database): DispatchStatements {
        AND (w.user_id = (SELECT owner_id FROM lists WHERE id = $list)
             OR EXISTS (SELECT 1 FROM list_owners o WHERE o.list_id = $list AND o.user_id = w.user_id))`,
   );
+  const globalHooks = q<{ id: string; events: string }>(`SELECT w.id, w.events FROM webhooks w WHERE w.enabled = 1 AND w.scope = 'global' AND w.user_id = ?`);
   s = {
     hasPending: () => any.get() !== null,
     pending: (limit) => pending.all(limit),
@@ -282,6 +285,7 @@ export function dispatchStatements(sqlite: Database): DispatchStatements {
         list_id: r.list_id, data: r.data, created_at: r.created_at,
       }).length > 0,
     webhooksForList: (listId) => hooks.all({ list: listId }),
+    globalWebhooksOf: (userId) => globalHooks.all(userId),
   };
   dispatchStmts.set(sqlite, s);
   return s;

@@ -65,15 +65,28 @@ export class NoRestartError extends Error {
   }
 }
 
-/** One control from several: the first that has each capability answers for it. */
+/** One control from several: the first that has each capability answers for it (players: the first that can tell). */
 export function combineControls(...controls: (ServerControl | null | undefined)[]): ServerControl {
   const present = controls.filter((c): c is ServerControl => !!c);
   const first = <K extends keyof ServerControl>(k: K) => present.find((c) => c[k] !== undefined);
-  const players = first("players");
+  // Players: the first that answers (RCON down: A2S still counts them).
+  const counters = present.filter((c) => c.players);
   const restart = first("restart");
-  const state = first("state");
+  // The power state belongs to how the server is restarted: after RCON's #shutdown a panel's
+  // uptime says nothing (A2S tells whether it is back).
+  const state = restart ? (restart.state ? restart : undefined) : first("state");
   return {
-    ...(players ? { players: () => players.players!() } : {}),
+    ...(counters.length
+      ? {
+          players: async () => {
+            for (const c of counters) {
+              const n = await c.players!();
+              if (n) return n;
+            }
+            return null;
+          },
+        }
+      : {}),
     ...(restart ? { restart: (io?: ConfigFileIO) => restart.restart!(io), restartVia: restart.restartVia } : {}),
     ...(state ? { state: () => state.state!() } : {}),
   };

@@ -10,16 +10,27 @@ import { deployJobs } from "./deploy/jobs";
 import { serversRoutes } from "./routes";
 import { listCheckRoutes } from "./list-check-routes";
 import { deploymentConfigColumns } from "./deploy/config-seal";
+import { rconRoutes } from "./rcon/routes";
+import { rconJobs, rconSchedules } from "./rcon/jobs";
+import { rconAad, rconManager } from "./rcon/manager";
 
 export const serversFeature: FeatureModule = {
   name: "servers",
-  routes: (deps: Deps) => new Elysia().use(serversRoutes(deps)).use(listCheckRoutes(deps)),
-  jobs: (deps) => ({ ...deployJobs(deps), ...itemsScanJobs(deps) }),
+  routes: (deps: Deps) => new Elysia().use(serversRoutes(deps)).use(rconRoutes(deps)).use(listCheckRoutes(deps)),
+  jobs: (deps) => ({ ...deployJobs(deps), ...itemsScanJobs(deps), ...rconJobs(deps) }),
+  schedules: rconSchedules,
   sealed: [
     // The server id is the additional authenticated data; key_id names the key beside it.
     { table: "server_credentials", column: "secret", idColumn: "server_id", aad: (id) => id, label: "server credential", keyIdColumn: "key_id" },
     ...deploymentConfigColumns,
+    { table: "servers", column: "rcon_password", idColumn: "id", aad: rconAad, label: "server RCON password" },
   ],
+  // One RCON connection per own server with RCON settings, its roster read on the schedule.
+  start: (deps) => {
+    const m = rconManager(deps);
+    m.start();
+    return { stop: () => m.stop() };
+  },
 };
 
 // The `loadout rotate-key` command.

@@ -43,8 +43,12 @@ const restartCommand = z
   .refine((v) => !v.includes("\0"), { message: "must not contain NUL characters" });
 
 /** The restart fields of POST and PUT /servers (docs/deploy.md "Restart, verify, roll back"). */
+/** How a deploy restarts the server: its connection (panel power, SSH restart_command) or RCON's #shutdown (a supervised process). */
+export const restartVia = z.enum(["connection", "rcon"], { error: "must be connection or rcon" });
+
 const restartFields = {
   restart: restartMode.optional(),
+  restart_via: restartVia.optional(),
   empty_wait_s: seconds(0, 86_400).optional(),
   verify_timeout_s: seconds(10, 3600).optional(),
   restart_command: restartCommand.nullable().optional(),
@@ -211,6 +215,21 @@ export const serverView = z.object({
   /** Status of the latest connection test, or null when never tested. */
   last_test_status: z.enum(["pending", "running", "success", "failed"]).nullable(),
   last_test: lastTestView.nullable(),
+  /** How a deploy restarts the server: `connection` (panel power signal, SSH restart_command) or `rcon` (#shutdown; a supervisor restarts the process). */
+  restart_via: restartVia,
+  /** RCON (docs/rcon.md): where it answers and how the connection is, or null without RCON settings; the password is never returned. */
+  rcon: z
+    .object({
+      host: z.string(),
+      port: z.number().int(),
+      status: z.enum(["connected", "connecting", "failed"]),
+      error: z.string().nullable(),
+      connected_at: z.string().nullable(),
+      last_seen_at: z.string().nullable(),
+    })
+    .nullable(),
+  /** The server's config has an `rcon` block with a password: PUT …/rcon {from_config: true} takes it. */
+  rcon_suggested: z.object({ port: z.number().int() }).nullable(),
   created_at: z.string(),
   updated_at: z.string(),
 });
@@ -354,3 +373,48 @@ export const checkResponse = z.object({
 
 /** 409 of a deploy its pre-flight refused. */
 export const deployBlockedView = z.object({ error: z.string(), findings: z.array(findingView) });
+
+// ---- RCON (servers/rcon/: docs/rcon.md)
+
+export const rconBody = z.object({
+  host: z
+    .string({ error: "must be a string" })
+    .transform((v) => v.trim())
+    .refine((v) => v.length >= 1 && v.length <= 253 && /^(\[[0-9a-fA-F:.]+\]|[0-9a-fA-F:]*:[0-9a-fA-F:.]+|[A-Za-z0-9]([A-Za-z0-9.-]*[A-Za-z0-9])?)$/.test(v), {
+      message: "must be a host name or IP address",
+    })
+    .optional(),
+  port: z.number({ error: "must be a number" }).int("must be a whole number").min(1, "must be 1 to 65535").max(65535, "must be 1 to 65535").optional(),
+  password: z.string({ error: "must be a string" }).max(200, { message: "must be at most 200 characters" }).optional(),
+  /** Take the port and password (and the address, unless 0.0.0.0) of the server's config's `rcon` block. */
+  from_config: z.boolean({ error: "must be a boolean" }).optional(),
+});
+
+export const rconTestView = z.union([z.object({ ok: z.literal(true), players: z.number().int() }), z.object({ ok: z.literal(false), error: z.string() })]);
+
+export const playersView = z.object({
+  players: z.array(z.object({ player_id: z.number().int(), uid: z.string(), name: z.string(), joined_at: z.string() })),
+  count: z.number().int(),
+  /** When the roster was read; null before the first read. */
+  fetched_at: z.string().nullable(),
+  /** Older than two polls (RCON down, or not yet read). */
+  stale: z.boolean(),
+});
+
+export const sessionView = z.object({ uid: z.string(), name: z.string(), joined_at: z.string(), left_at: z.string().nullable(), seconds: z.number().int() });
+
+export const sessionsQuery = z.object({
+  from: z.string().max(40).optional(),
+  to: z.string().max(40).optional(),
+  uid: z.string().min(1).max(100).optional(),
+  limit: z.coerce.number().int().min(1, "must be 1 to 1000").max(1000, "must be 1 to 1000").optional(),
+});
+
+export const playerView = z.object({
+  uid: z.string(),
+  names: z.array(z.object({ name: z.string(), first_seen: z.string(), last_seen: z.string() })),
+  sessions: z.array(sessionView),
+  total_seconds: z.number().int(),
+});
+
+export const playerParams = z.object({ id: z.string(), uid: z.string().min(1).max(100) });

@@ -26,10 +26,12 @@ import {
   type UpdateServerBody,
 } from "./model";
 import * as repo from "./repository";
+import { ownServer, SERVER_NOT_FOUND } from "./access";
+import { rconView } from "./rcon/service";
 
-const SERVER_NOT_FOUND = "server not found";
 
 function toServerView(
+  deps: Deps,
   server: repo.ServerRow,
   creds: { host_key_sha256: string | null; updated_at: number } | undefined,
   lastTest: repo.DeploymentRow | undefined,
@@ -61,6 +63,7 @@ function toServerView(
           finished_at: toIsoOrNull(lastTest.finished_at),
         }
       : null,
+    ...rconView(deps, server),
     created_at: toIso(server.created_at),
     updated_at: toIso(server.updated_at),
   };
@@ -129,11 +132,6 @@ function toRequestView(r: repo.DeployRequestDetail): DeployRequestView {
 }
 
 /** The caller's own server, else 404 (other people's servers are not revealed). */
-function ownServer(deps: Deps, user: AccessUser, id: string): repo.ServerRow {
-  const server = repo.getServer(deps.db, id);
-  if (!server || server.owner_id !== user.id) throw new AppError(404, SERVER_NOT_FOUND);
-  return server;
-}
 
 /** `linked_list_id` must be a list the caller may deploy. */
 function requireDeployableList(deps: Deps, user: AccessUser, listId: string): ListAccess {
@@ -143,12 +141,13 @@ function requireDeployableList(deps: Deps, user: AccessUser, listId: string): Li
 function view(deps: Deps, server: repo.ServerRow): ServerView {
   const creds = repo.credentialStates(deps.db, [server.id]);
   const tests = repo.lastTests(deps.db, [server.id]);
-  return toServerView(server, creds.get(server.id), tests.get(server.id));
+  return toServerView(deps, server, creds.get(server.id), tests.get(server.id));
 }
 
 // ---- restart settings
 
-type RestartSettings = Pick<repo.ServerRow, "connection_type" | "restart" | "restart_command" | "query_address">;
+type RestartSettings = Pick<repo.ServerRow, "connection_type" | "restart" | "restart_command" | "query_address"> &
+  Partial<Pick<repo.ServerRow, "restart_via" | "rcon_host">>;
 
 /**
  * A restart must be possible and verifiable: an SFTP server needs its restart_command, a panel
@@ -158,7 +157,16 @@ function checkRestartSettings(s: RestartSettings, mode: RestartMode = s.restart)
   if (s.connection_type === "panel" && s.restart_command) {
     throw new AppError(400, "restart_command: only SFTP servers run a restart command; panel servers restart through the panel's power signal");
   }
+  if (s.restart_via === "rcon" && !s.rcon_host) {
+    throw new AppError(400, "restart_via: rcon restarts through RCON's #shutdown; set the server's RCON first (PUT /servers/:id/rcon)");
+  }
   if (mode === "none") return;
+  if (s.restart_via === "rcon") {
+    // #shutdown stops the process; a supervisor (docker restart: always, systemd Restart=) starts it again, verified over A2S.
+    if (!s.query_address && s.connection_type === "panel")
+      throw new AppError(400, `restart: a restarted server is verified by its A2S answer; set query_address (host or host:port) or use restart "none"`);
+    return;
+  }
   if (s.connection_type === "sftp" && !s.restart_command) {
     throw new AppError(
       400,
@@ -180,7 +188,7 @@ export function listServers(deps: Deps, user: AccessUser): ServerView[] {
   const ids = rows.map((r) => r.id);
   const creds = repo.credentialStates(deps.db, ids);
   const tests = repo.lastTests(deps.db, ids);
-  return rows.map((r) => toServerView(r, creds.get(r.id), tests.get(r.id)));
+  return rows.map((r) => toServerView(deps, r, creds.get(r.id), tests.get(r.id)));
 }
 
 export function getServer(deps: Deps, user: AccessUser, id: string): ServerView {
@@ -195,7 +203,8 @@ export function createServer(deps: Deps, user: AccessUser, body: CreateServerBod
     verify_timeout_s: body.verify_timeout_s ?? 600,
     restart_command: body.restart_command ?? null,
   };
-  checkRestartSettings({ connection_type: body.connection_type, query_address: body.query_address ?? null, ...restart });
+  // A new server has no RCON yet: restart_via rcon comes after PUT /servers/:id/rcon.
+  checkRestartSettings({ connection_type: body.connection_type, query_address: body.query_address ?? null, restart_via: body.restart_via, rcon_host: null, ...restart });
   const now = deps.clock.now();
   const id = newId();
   repo.insertServer(deps.db, {
@@ -233,6 +242,7 @@ export function updateServer(deps: Deps, user: AccessUser, id: string, body: Upd
   if (body.empty_wait_s !== undefined) patch.empty_wait_s = body.empty_wait_s;
   if (body.verify_timeout_s !== undefined) patch.verify_timeout_s = body.verify_timeout_s;
   if (body.restart_command !== undefined) patch.restart_command = body.restart_command;
+  if (body.restart_via !== undefined) patch.restart_via = body.restart_via;
   checkRestartSettings({ ...server, ...patch });
   repo.updateServer(deps.db, id, patch);
   return view(deps, repo.getServer(deps.db, id)!);

@@ -21,6 +21,7 @@ import { PanelTarget, type PanelCredentials } from "./panel";
 import { listToServerJsonMods } from "./config-file";
 import { finishDeploy, queryAddressOf, runDeployLoop, type LoopContext } from "./restart-loop";
 import { a2sPlayers, combineControls, fileTargetControl, type ServerControl } from "../control";
+import { rconControl } from "../rcon/control";
 import { SftpTarget, type SftpCredentials } from "./sftp";
 import { configSeen, recordConfigSeen, type RenameKey } from "./preflight";
 import { fileNameOf, testTarget, type ConfigTarget } from "./target";
@@ -48,6 +49,16 @@ function loadCredentialRow(deps: Deps, server: ServerRow) {
   if (!row) throw new DeployError("the server has no credentials; store them with POST /servers/:id/credentials");
   const creds = JSON.parse(decryptSecret(row.secret, deps.secrets.credentialKey, server.id)) as PanelCredentials | SftpCredentials;
   return { creds, hostKey: row.host_key_sha256 };
+}
+
+/** The SFTP host of a server's credentials (where its game and RCON most likely answer), or null. */
+export function sftpHostOf(deps: Deps, server: ServerRow): string | null {
+  if (server.connection_type !== "sftp" || !repo.getCredentials(deps.db, server.id)) return null;
+  try {
+    return (loadCredentialRow(deps, server).creds as SftpCredentials).host;
+  } catch {
+    return null;
+  }
 }
 
 /** Builds the deploy target for a server, re-checking the address rule right before connecting. */
@@ -192,11 +203,14 @@ async function runDeploy(
     pollMs: opts.pollMs,
     target: () => buildTarget(deps, server, opts),
     queryAddress,
-    // Players from A2S; restart and power state from the file connection (panel, SSH).
+    // Players from RCON when the server has it, else A2S; the restart by RCON's #shutdown when
+    // restart_via is rcon, else by the file connection (panel power signal, SSH restart_command).
     control: async () =>
-      (control ??= combineControls(fileTargetControl(await buildTarget(deps, server, opts), server.connection_type), {
-        players: a2sPlayers(queryAddress, Math.min(2000, Math.max(200, opts.pollMs))),
-      })),
+      (control ??= combineControls(
+        rconControl(deps, server),
+        fileTargetControl(await buildTarget(deps, server, opts), server.connection_type),
+        { players: a2sPlayers(queryAddress, Math.min(2000, Math.max(200, opts.pollMs))) },
+      )),
   };
   try {
     await runDeployLoop(ctx);

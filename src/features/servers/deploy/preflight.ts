@@ -87,6 +87,8 @@ export interface ConfigSeen {
   read_at: number | null;
   /** What the game would refuse or misread in it; undefined when not known (read before it was kept). */
   issues?: StoredIssue[];
+  /** The port of its `rcon` block when the block has a password (offered as the server's RCON). */
+  rcon_port?: number | null;
 }
 
 /** The issues of a config text, as kept. */
@@ -148,11 +150,14 @@ export interface ServerReport {
 
 /** game.scenarioId and game.mods of a config text (null scenario when it has none). */
 export function configSeen(text: string, fileName: string, at: number): ConfigSeen {
-  const game = parseConfig(text, fileName).game;
+  const config = parseConfig(text, fileName);
+  const game = config.game;
   const issues = configIssues(text);
-  if (!game || typeof game !== "object" || Array.isArray(game)) return { scenario_id: null, mods: [], read_at: at, issues };
+  const rcon = config.rcon as Record<string, unknown> | null | undefined;
+  const rcon_port = rcon && typeof rcon === "object" && typeof rcon.password === "string" && rcon.password ? (typeof rcon.port === "number" ? rcon.port : 19999) : null;
+  if (!game || typeof game !== "object" || Array.isArray(game)) return { scenario_id: null, mods: [], read_at: at, issues, rcon_port };
   const g = game as Record<string, unknown>;
-  return { scenario_id: typeof g.scenarioId === "string" ? g.scenarioId : null, mods: modsOfConfig(g), read_at: at, issues };
+  return { scenario_id: typeof g.scenarioId === "string" ? g.scenarioId : null, mods: modsOfConfig(g), read_at: at, issues, rcon_port };
 }
 
 /** Records what a connection test or deploy read (or wrote) on the server row. */
@@ -162,6 +167,7 @@ export function recordConfigSeen(db: serversRepo.TxLike, serverId: string, seen:
     config_mods_json: JSON.stringify(seen.mods),
     config_read_at: seen.read_at,
     config_issues_json: seen.issues ? JSON.stringify(seen.issues) : null,
+    ...(seen.rcon_port !== undefined ? { config_rcon_port: seen.rcon_port } : {}),
   });
 }
 

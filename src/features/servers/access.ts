@@ -1,0 +1,14 @@
+// Who may see a registered server: its owner (anyone else gets 404, as if it did not exist).
+import type { Deps } from "../../deps";
+import { AppError } from "../../shared/errors";
+import type { AccessUser } from "../lists";
+import * as repo from "./repository";
+
+export const SERVER_NOT_FOUND = "server not found";
+
+/** The caller's own server, or 404 `server not found`. */
+export function ownServer(deps: Pick<Deps, "db">, user: AccessUser, id: string): repo.ServerRow {
+  const server = repo.getServer(deps.db, id);
+  if (!server || server.owner_id !== user.id) throw new AppError(404, SERVER_NOT_FOUND);
+  return server;
+}
