@@ -220,3 +220,76 @@ export const playerNames = sqliteTable(
   },
   (t) => [primaryKey({ columns: [t.server_id, t.uid, t.name] })],
 );
+
+/** Users an owner lets see a server's players and bans and kick and ban there (docs/rcon.md "Moderation"). */
+export const serverModerators = sqliteTable(
+  "server_moderators",
+  {
+    server_id: text("server_id")
+      .notNull()
+      .references(() => servers.id, { onDelete: "cascade" }),
+    user_id: text("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    added_by: text("added_by").references(() => users.id, { onDelete: "set null" }),
+    added_at: integer("added_at").notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.server_id, t.user_id] }), index("server_moderators_user_idx").on(t.user_id)],
+);
+
+/**
+ * A community's bans: Loadout's list is the truth (the game forgets bans at a restart). A ban
+ * covers one server (`server_id`) or every server of its owner that has RCON (`scope` all).
+ */
+export const serverBans = sqliteTable(
+  "server_bans",
+  {
+    id: text("id").primaryKey(),
+    /** The servers' owner: a ban of scope `all` covers all of their servers. */
+    owner_id: text("owner_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    /** The server it was given on (scope `server`: the one it covers). */
+    server_id: text("server_id")
+      .notNull()
+      .references(() => servers.id, { onDelete: "cascade" }),
+    scope: text("scope", { enum: ["server", "all"] }).notNull(),
+    uid: text("uid").notNull(),
+    name: text("name").notNull(),
+    reason: text("reason").notNull(),
+    /** 0: permanent. */
+    duration_s: integer("duration_s").notNull(),
+    /** Null: permanent. */
+    expires_at: integer("expires_at"),
+    created_by: text("created_by").references(() => users.id, { onDelete: "set null" }),
+    created_at: integer("created_at").notNull(),
+    lifted_at: integer("lifted_at"),
+    lifted_by: text("lifted_by").references(() => users.id, { onDelete: "set null" }),
+    /** When Loadout saw its time run out (and lifted it where the game still held it). */
+    expired_at: integer("expired_at"),
+  },
+  (t) => [index("server_bans_owner_idx").on(t.owner_id, t.created_at), index("server_bans_uid_idx").on(t.owner_id, t.uid)],
+);
+
+/** Every moderation act on a server, Loadout's own included (actor null): who did what and why, and what the server answered. */
+export const moderationLog = sqliteTable(
+  "moderation_log",
+  {
+    id: text("id").primaryKey(),
+    server_id: text("server_id")
+      .notNull()
+      .references(() => servers.id, { onDelete: "cascade" }),
+    action: text("action", { enum: ["kick", "ban", "unban", "reapplied", "expired"] }).notNull(),
+    /** Null: Loadout itself (re-applying, expiring). */
+    actor_id: text("actor_id").references(() => users.id, { onDelete: "set null" }),
+    ban_id: text("ban_id"),
+    uid: text("uid"),
+    name: text("name"),
+    reason: text("reason"),
+    duration_s: integer("duration_s"),
+    /** "ok", or what went wrong (the server's answer, not connected). */
+    result: text("result").notNull(),
+    created_at: integer("created_at").notNull(),
+  },
+  (t) => [index("moderation_log_server_idx").on(t.server_id, t.created_at)],
+);
