@@ -13,7 +13,7 @@ import { startReceiver, type Receiver } from "../fakes/receiver";
 import { verifyStandardWebhook } from "../fakes/receiver-verify";
 import { promtoolAccepts, promtoolCheck } from "../peers/promtool";
 
-const SERVER_JSON = JSON.stringify({ bindAddress: "0.0.0.0", bindPort: 2001, game: { name: "E2E", scenarioId: "{X}Missions/x.conf", mods: [] } }, null, 2);
+const SERVER_JSON = JSON.stringify({ bindAddress: "0.0.0.0", bindPort: 2001, game: { name: "E2E", scenarioId: "{ECC61978EDCC2B5A}Missions/23_Campaign.conf", mods: [] } }, null, 2);
 
 let dir: string;
 let workshop: FakeWorkshop;

@@ -489,7 +489,7 @@ describe("the web app in a real browser", () => {
     expect(config.game.passwordAdmin).toBe("admin-secret");
     expect(config.game.mods).toEqual([
       { modId: SMALL.core, name: "Core Framework" },
-      { modId: SMALL.weapons, name: items[1].name, required: false },
+      { modId: SMALL.weapons, name: "Weapons", required: false }, // unchanged: the file's own entry, as written
     ]);
     await versions.selectOption("latest");
     await page.getByText("Latest writes every mod with the newest version the catalog knows now").waitFor();
@@ -901,7 +901,7 @@ describe("the web app in a real browser", () => {
     const crewToken = await reg("crew@example.com", "Crew");
     const list = (await api("POST", "/api/v1/lists", opToken, { name: "Sunday op", is_public: false })).body;
     await api("POST", `/api/v1/lists/${list.id}/mods`, opToken, { workshop_id: SMALL.chainA, with_dependencies: true });
-    const config = JSON.stringify({ bindAddress: "0.0.0.0", bindPort: 2001, game: { name: "Sunday", scenarioId: "{X}Missions/x.conf", mods: [{ modId: SMALL.cycleX, name: "Cycle X" }] } }, null, 2);
+    const config = JSON.stringify({ bindAddress: "0.0.0.0", bindPort: 2001, game: { name: "Sunday", scenarioId: "{ECC61978EDCC2B5A}Missions/23_Campaign.conf", mods: [{ modId: SMALL.cycleX, name: "Cycle X" }] } }, null, 2);
     const path = sshd.writeFile("sunday.json", config);
 
     const { page, errors, ctx } = await context();
@@ -1056,7 +1056,7 @@ describe("the web app in a real browser", () => {
       panel.power.bootMs = 3_600_000;
       await page.getByLabel("Then").selectOption("when_empty");
       await page.getByRole("button", { name: "Deploy now" }).click();
-      await page.getByText(/Waiting for the server to empty: 3 players on\. Waited \d+ s; restarts anyway at/).waitFor();
+      await page.getByText(/Waiting for the server to empty: 3 players on \(A2S\)\. Waited \d+ s; restarts anyway at/).waitFor();
       expect(await current()).toBe("Waiting for an empty server");
       expect(panel.signals).toEqual([]);
       await look(page, "my-server-waiting");
