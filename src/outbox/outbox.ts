@@ -23,6 +23,10 @@ export const EVENT_KINDS = [
   // moderators), named in the event's data (`notify`).
   "server.rcon_lost",
   "server.rcon_restored",
+  // Moderation on own servers (docs/rcon.md "Moderation").
+  "player.kicked",
+  "player.banned",
+  "player.unbanned",
 ] as const;
 export type EventKind = (typeof EVENT_KINDS)[number];
 

@@ -110,6 +110,21 @@ export function describeEvent(e: EventEnvelope): EventText {
       };
     case "server.rcon_restored":
       return { title: `RCON back: ${server}`, body: `Loadout reaches ${server} over RCON again.` };
+    // Moderation: the chat text a community can post ("Bob banned PlayerX on EMS main for 1 day: team killing").
+    case "player.kicked": {
+      const why = pick(d, "reason");
+      return { title: `${pick(d, "player_name") ?? "A player"} kicked`, body: `${pick(d, "actor_name") ?? who} kicked ${pick(d, "player_name") ?? "a player"} from ${server}${why ? `: ${why}` : "."}` };
+    }
+    case "player.banned": {
+      const span = pick(d, "duration") ?? "";
+      const where = d.scope === "all" ? `${server} and every other server of the community` : server;
+      return {
+        title: `${pick(d, "player_name") ?? "A player"} banned`,
+        body: `${pick(d, "actor_name") ?? who} banned ${pick(d, "player_name") ?? "a player"} on ${where}${span ? ` ${span}` : ""}: ${pick(d, "reason") ?? "no reason given"}`,
+      };
+    }
+    case "player.unbanned":
+      return { title: `${pick(d, "player_name") ?? "A player"} unbanned`, body: `${pick(d, "actor_name") ?? who} lifted the ban of ${pick(d, "player_name") ?? "a player"} on ${server}.` };
     case "test":
       return { title: "Test event", body: "This is a test delivery from Loadout." };
     case "webhook_disabled":
@@ -283,6 +298,9 @@ const COLORS: Record<string, number> = {
   "deploy.rolled_back": 0xc0392b,
   "server.rcon_lost": 0xc0392b,
   "server.rcon_restored": 0x27ae60,
+  "player.kicked": 0xe67e22,
+  "player.banned": 0xc0392b,
+  "player.unbanned": 0x27ae60,
   test: 0x95a5a6,
 };
 
@@ -306,7 +324,7 @@ function fieldValue(v: unknown): string | null {
 const humanKey = (k: string) => k.replace(/_/g, " ").replace(/^./, (c) => c.toUpperCase());
 
 /** Keys already said in the title/description, or internal. */
-const HIDDEN_FIELDS = new Set(["list_id", "list_name", "actor_id", "actor_name", "reason", "note", "error_message", "notify"]);
+const HIDDEN_FIELDS = new Set(["list_id", "list_name", "actor_id", "actor_name", "reason", "note", "error_message", "notify", "duration"]);
 
 /** The restart-loop kinds go to a players' channel: their chat message names only the mods, no ids. */
 const PLAYER_FACING_FIELDS: Record<string, string[]> = {

@@ -12,3 +12,14 @@ export function ownServer(deps: Pick<Deps, "db">, user: AccessUser, id: string):
   if (!server || server.owner_id !== user.id) throw new AppError(404, SERVER_NOT_FOUND);
   return server;
 }
+
+export type ServerRole = "owner" | "moderator";
+
+/** The server when the caller owns it or moderates it (sees its players and bans, kicks and bans), else 404. */
+export function moderatedServer(deps: Pick<Deps, "db" | "sqlite">, user: AccessUser, id: string): { server: repo.ServerRow; role: ServerRole } {
+  const server = repo.getServer(deps.db, id);
+  if (server && server.owner_id === user.id) return { server, role: "owner" };
+  if (server && deps.sqlite.query("SELECT 1 FROM server_moderators WHERE server_id = ? AND user_id = ?").get(id, user.id) !== null)
+    return { server, role: "moderator" };
+  throw new AppError(404, SERVER_NOT_FOUND);
+}

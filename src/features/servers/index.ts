@@ -13,10 +13,12 @@ import { deploymentConfigColumns } from "./deploy/config-seal";
 import { rconRoutes } from "./rcon/routes";
 import { rconJobs, rconSchedules } from "./rcon/jobs";
 import { rconAad, rconManager } from "./rcon/manager";
+import { moderationRoutes } from "./moderation/routes";
+import { enforceWith } from "./moderation/service";
 
 export const serversFeature: FeatureModule = {
   name: "servers",
-  routes: (deps: Deps) => new Elysia().use(serversRoutes(deps)).use(rconRoutes(deps)).use(listCheckRoutes(deps)),
+  routes: (deps: Deps) => new Elysia().use(serversRoutes(deps)).use(rconRoutes(deps)).use(moderationRoutes(deps)).use(listCheckRoutes(deps)),
   jobs: (deps) => ({ ...deployJobs(deps), ...itemsScanJobs(deps), ...rconJobs(deps) }),
   schedules: rconSchedules,
   sealed: [
@@ -25,9 +27,11 @@ export const serversFeature: FeatureModule = {
     ...deploymentConfigColumns,
     { table: "servers", column: "rcon_password", idColumn: "id", aad: rconAad, label: "server RCON password" },
   ],
-  // One RCON connection per own server with RCON settings, its roster read on the schedule.
+  // One RCON connection per own server with RCON settings, its roster read on the schedule, the
+  // community's bans re-applied after every (re)connection and enforced on every roster.
   start: (deps) => {
     const m = rconManager(deps);
+    enforceWith(deps);
     m.start();
     return { stop: () => m.stop() };
   },

@@ -9,7 +9,8 @@ import type { ServerControl } from "../control";
 import type { ServerRow } from "../repository";
 import { rconManager, rconSettings } from "./manager";
 
-async function withRcon<T>(deps: Deps, server: ServerRow, fn: (rcon: RconCommander) => Promise<T>): Promise<T> {
+/** Runs `fn` on the server's RCON: the service's logged-in connection, else one of its own for the call. */
+export async function withRcon<T>(deps: Deps, server: ServerRow, fn: (rcon: RconCommander) => Promise<T>): Promise<T> {
   const running = rconManager(deps).commander(server.id);
   if (running) return fn(running);
   const settings = rconSettings(deps, server);

@@ -33,10 +33,14 @@ interface Entry {
   lost: boolean;
   /** The poll under way: a poll asked meanwhile runs after it (never two at once). */
   polling: Promise<void> | null;
+  /** What the last (re)connection runs (its roster, its hooks), settled when done. */
+  ready: Promise<void> | null;
 }
 
 /** What a (re)connection runs, besides reading the roster: moderation re-applies bans there. */
 export type ConnectedHook = (serverId: string, rcon: RconCommander) => Promise<void>;
+/** What runs after each roster read: moderation kicks a banned player who shows up. */
+export type RosterHook = (serverId: string, rcon: RconCommander, roster: { joined: rosterRepo.RosterPlayer[] }) => Promise<void>;
 
 /** The settings of a server's RCON, the password opened. */
 export function rconSettings(deps: Pick<Deps, "secrets">, server: repo.ServerRow): { host: string; port: number; password: string } | null {
@@ -47,6 +51,7 @@ export function rconSettings(deps: Pick<Deps, "secrets">, server: repo.ServerRow
 export class RconManager {
   private readonly entries = new Map<string, Entry>();
   private readonly hooks: ConnectedHook[] = [];
+  private readonly rosterHooks: RosterHook[] = [];
   private timer: ReturnType<typeof setInterval> | null = null;
   private running = false;
 
@@ -63,6 +68,11 @@ export class RconManager {
   /** Adds a hook run after every (re)connection of any server. */
   onConnected(hook: ConnectedHook): void {
     this.hooks.push(hook);
+  }
+
+  /** Adds a hook run after every roster read of any server. */
+  onRoster(hook: RosterHook): void {
+    this.rosterHooks.push(hook);
   }
 
   /** Opens a connection to every server with RCON and polls their rosters on the schedule. */
@@ -108,6 +118,14 @@ export class RconManager {
     };
   }
 
+  /** Resolves once the server is connected and what its connection runs (roster, bans re-applied) is done. */
+  async whenReady(serverId: string): Promise<void> {
+    const e = this.entries.get(serverId);
+    if (!e) return;
+    while (!e.ready) await new Promise((r) => setTimeout(r, 5));
+    await e.ready;
+  }
+
   /** The server's logged-in connection, or null. */
   commander(serverId: string): RconCommander | null {
     const e = this.entries.get(serverId);
@@ -146,8 +164,15 @@ export class RconManager {
       return this.down(serverId, e);
     }
     if (this.entries.get(serverId) !== e) return;
-    rosterRepo.applyRoster(this.deps.sqlite, serverId, list, this.deps.clock.now());
+    const change = rosterRepo.applyRoster(this.deps.sqlite, serverId, list, this.deps.clock.now());
     this.up(serverId, e);
+    for (const hook of this.rosterHooks) {
+      try {
+        await hook(serverId, e.session, change);
+      } catch (err) {
+        this.deps.log.warn("rcon: a hook after the roster failed", { server_id: serverId, error: String(err) });
+      }
+    }
   }
 
   private open(serverId: string): void {
@@ -165,10 +190,15 @@ export class RconManager {
       ...settings,
       ...this.timings,
       now: () => this.deps.clock.now(),
-      onConnected: (client: RconClient) => this.connected(serverId, client),
+      onConnected: (client: RconClient) => {
+        const e = this.entries.get(serverId);
+        const run = this.connected(serverId, client);
+        if (e) e.ready = run.catch(() => {});
+        return run;
+      },
       onHookError: (err) => this.deps.log.warn("rcon: a hook after connecting failed", { server_id: serverId, error: String(err) }),
     });
-    this.entries.set(serverId, { session, host: settings.host, port: settings.port, downPolls: 0, lost: false, polling: null });
+    this.entries.set(serverId, { session, host: settings.host, port: settings.port, downPolls: 0, lost: false, polling: null, ready: null });
     session.start();
   }
 

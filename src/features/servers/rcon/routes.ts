@@ -6,7 +6,7 @@ import type { Deps } from "../../../deps";
 import { authPlugin } from "../../../shared/auth";
 import { errorBody } from "../../../shared/schemas";
 import * as m from "../model";
-import { ownServer } from "../access";
+import { moderatedServer } from "../access";
 import { getServer } from "../service";
 import * as rcon from "./service";
 
@@ -49,20 +49,20 @@ export const rconRoutes = (deps: Deps) =>
       response: { 200: m.rconTestView, ...errors },
       detail: { summary: "Log in over RCON and read the roster once: {ok: true, players} or {ok: false, error} in words" },
     })
-    .get("/:id/players", ({ user, params }) => rcon.playersNow(deps, ownServer(deps, user, params.id)), {
+    .get("/:id/players", ({ user, params }) => rcon.playersNow(deps, moderatedServer(deps, user, params.id).server), {
       auth: true,
       params,
       response: { 200: m.playersView, ...errors },
-      detail: { summary: "Who is on the server, from the last RCON roster (read every LOADOUT_RCON_POLL_S); 409 without RCON" },
+      detail: { summary: "Who is on the server, from the last RCON roster (read every LOADOUT_RCON_POLL_S); the owner and the server's moderators; 409 without RCON" },
     })
-    .get("/:id/sessions", ({ user, params, query }) => rcon.sessionsOf(deps, ownServer(deps, user, params.id), query), {
+    .get("/:id/sessions", ({ user, params, query }) => rcon.sessionsOf(deps, moderatedServer(deps, user, params.id).server, query), {
       auth: true,
       params,
       query: m.sessionsQuery,
       response: { 200: z.array(m.sessionView), ...errors },
       detail: { summary: "Players' stays on the server overlapping from..to (default the last 24 hours), newest first; uid= for one player" },
     })
-    .get("/:id/players/:uid", ({ user, params }) => rcon.playerOf(deps, ownServer(deps, user, params.id), params.uid), {
+    .get("/:id/players/:uid", ({ user, params }) => rcon.playerOf(deps, moderatedServer(deps, user, params.id).server, params.uid), {
       auth: true,
       params: m.playerParams,
       response: { 200: m.playerView, ...errors },
