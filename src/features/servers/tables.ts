@@ -108,6 +108,10 @@ export const deployments = sqliteTable(
     forced: integer("forced", { mode: "boolean" }).notNull().default(false),
     /** Keys of the server's config this deploy renames in the same write (JSON `[{path, from, to}]`: the pre-flight's one-click fix of a misspelt or legacy key). */
     rename_keys: text("rename_keys"),
+    /** The config it would write was the one the server had: nothing written, and no restart unless `restart_anyway`. */
+    config_unchanged: integer("config_unchanged", { mode: "boolean" }).notNull().default(false),
+    /** Restart even when the config did not change ({"restart_anyway": true}). */
+    restart_anyway: integer("restart_anyway", { mode: "boolean" }).notNull().default(false),
     // ---- the restart loop (docs/deploy.md "Restart, verify, roll back"); every step is
     // recorded here before it is taken, so a process killed mid-step resumes without repeating it.
     /** The restart mode this deployment runs with (the server's, or the deploy's override). */
