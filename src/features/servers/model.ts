@@ -153,6 +153,8 @@ export const deployBody = z
     force: z.boolean({ error: "must be a boolean" }).optional(),
     /** Keys of the server's config renamed in the same write (the pre-flight's rename fixes). */
     rename_keys: z.array(renameKey).max(50, { message: "at most 50 keys" }).optional(),
+    /** Restart even when the server's config already holds these mods (otherwise such a deploy writes nothing and restarts nothing). */
+    restart_anyway: z.boolean({ error: "must be a boolean" }).optional(),
   })
   .optional()
   .transform((v) => v ?? {});
@@ -258,6 +260,9 @@ export const deploymentView = z.object({
   error_message: z.string().nullable(),
   /** Deployed with {"force": true} past the pre-flight's server errors. */
   forced: z.boolean(),
+  /** The server's config already held these mods: nothing was written, and nothing restarted unless `restart_anyway`. */
+  config_unchanged: z.boolean(),
+  restart_anyway: z.boolean(),
   created_at: z.string(),
   started_at: z.string().nullable(),
   finished_at: z.string().nullable(),
@@ -455,6 +460,8 @@ export const banView = z.object({
   scope: z.enum(["server", "all"]),
   server_ids: z.array(z.string()),
   created_by: z.string().nullable(),
+  /** Who gave it, by their display name (null: the account is gone). */
+  created_by_name: z.string().nullable(),
   created_at: z.string(),
   lifted_at: z.string().nullable(),
   active: z.boolean(),
@@ -466,6 +473,8 @@ export const moderatorBody = z
   .object({ user_id: z.string().min(1).max(100).optional(), email: z.string().min(3).max(320).optional() })
   .refine((b) => b.user_id !== undefined || b.email !== undefined, { message: "user_id or email: say who" });
 export const moderatorView = z.object({ user_id: z.string(), display_name: z.string(), added_at: z.string() });
+/** GET /servers/moderated: the servers the caller moderates (GET /servers/:id stays the owner's). */
+export const moderatedServerView = z.object({ id: z.string(), name: z.string(), role: z.literal("moderator") });
 
 export const moderationLogView = z.object({
   id: z.string(),

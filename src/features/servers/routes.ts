@@ -80,7 +80,7 @@ export const serversRoutes = (deps: Deps) =>
       response: { 200: m.deploymentIdView, ...errors },
       detail: { summary: "Queue a connection test (a deployment of kind test); poll /deployments for the result" },
     })
-    .post("/servers/:id/deploy", ({ user, params, body }) => svc.deploy(deps, user, params.id, body.list_id, body.restart, body.force, body.rename_keys), {
+    .post("/servers/:id/deploy", ({ user, params, body }) => svc.deploy(deps, user, params.id, body.list_id, body.restart, body.force, body.rename_keys, body.restart_anyway), {
       auth: true,
       params: m.idParams,
       body: m.deployBody,

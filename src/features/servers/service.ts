@@ -84,6 +84,8 @@ export function toDeploymentView(deps: Pick<Deps, "secrets">, d: repo.Deployment
     snapshot_json: d.snapshot_json ? JSON.parse(d.snapshot_json) : null,
     error_message: d.error_message,
     forced: d.forced,
+    config_unchanged: d.config_unchanged,
+    restart_anyway: d.restart_anyway,
     created_at: toIso(d.created_at),
     started_at: toIsoOrNull(d.started_at),
     finished_at: toIsoOrNull(d.finished_at),
@@ -415,6 +417,7 @@ export async function deploy(
   restart?: RestartMode,
   force = false,
   renameKeys: readonly RenameKey[] = [],
+  restartAnyway = false,
 ): Promise<{ deployment_id: string } | { request_id: string; status: "pending" }> {
   const server = ownServer(deps, user, id);
   if (restart !== undefined) checkRestartSettings(server, restart);
@@ -432,7 +435,7 @@ export async function deploy(
         return { request_id: createRequest(deps, tx, server, access, user), status: "pending" as const };
       }
       return {
-        deployment_id: queueDeployment(deps, tx, { server, kind: "deploy", listId: target, requestedBy: user.id, trigger: "manual", restart, forced: force, renameKeys }),
+        deployment_id: queueDeployment(deps, tx, { server, kind: "deploy", listId: target, requestedBy: user.id, trigger: "manual", restart, forced: force, renameKeys, restartAnyway }),
       };
     },
     { behavior: "immediate" },

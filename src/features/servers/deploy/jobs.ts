@@ -110,6 +110,8 @@ export function queueDeployment(
     forced?: boolean;
     /** Keys of the server's config renamed in the same write (the pre-flight's rename fixes). */
     renameKeys?: readonly RenameKey[];
+    /** Restart even when the server's config does not change. */
+    restartAnyway?: boolean;
   },
 ): string {
   const id = newId();
@@ -126,6 +128,7 @@ export function queueDeployment(
     restart_mode: restartMode,
     forced: input.forced ?? false,
     rename_keys: input.renameKeys?.length ? JSON.stringify(input.renameKeys) : null,
+    restart_anyway: input.restartAnyway ?? false,
     empty_wait_s: input.server.empty_wait_s,
     verify_timeout_s: input.server.verify_timeout_s,
     created_at: deps.clock.now(),

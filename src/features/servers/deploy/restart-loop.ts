@@ -184,22 +184,30 @@ async function stepWrite(ctx: LoopContext, d: DeploymentRow): Promise<void> {
     beforeWrite: (current, next) => {
       guard?.(current, next, fileName);
       written = next;
+      const first = row(ctx).previous_config === null;
       update(ctx, {
         previous_config: row(ctx).previous_config ?? sealConfig(ctx.deps, d.id, "previous_config", current),
         new_config: sealConfig(ctx.deps, d.id, "new_config", next),
+        // Read first (a resumed run reads its own write): the server had exactly this config.
+        ...(first ? { config_unchanged: current === next } : {}),
       });
     },
     afterWrite: async (io) => {
       update(ctx, { item_count: mods.length, snapshot_json: JSON.stringify(mods) });
       recordConfigSeen(ctx.deps.db, ctx.server.id, configSeen(written, fileName, now(ctx)));
       if (d.restart_mode === "none") return;
+      // Nothing changed on the server: restarting would throw the players out for nothing.
+      if (row(ctx).config_unchanged && !d.restart_anyway) return;
       if (d.restart_mode === "when_empty") return enter(ctx, "waiting_for_empty");
       // `now`: restart over the same connection (SFTP: the same SSH session).
       enter(ctx, "restarting", { wait_ended: null });
       await restart(ctx, io, "first");
     },
   });
+  const r = row(ctx);
   if (d.restart_mode === "none") finish(ctx, { status: "success", error: null });
+  else if (r.config_unchanged && !d.restart_anyway && r.phase === "writing")
+    finish(ctx, { status: "success", error: null, extra: { verify_note: "the server's config already had these mods: nothing written, not restarted" } });
 }
 
 // ---- waiting for an empty server

@@ -230,6 +230,28 @@ describe("panel: restart, verify, roll back", () => {
     expect(text.body).toBe("Server restarting in a moment for mod updates: +2 \u22121");
   });
 
+  test("a deploy whose config equals what the server has writes nothing and restarts nothing, and says so; restart_anyway restarts", async () => {
+    const panel = await newPanel();
+    const a2s = await newA2s("direct");
+    const server = await panelServer(panel, a2s, { restart: "now", verify_timeout_s: 60 });
+    await runUntil(server.id, await deploy(server.id), finished);
+    expect(panel.signals).toEqual(["restart"]);
+    const writes = panel.requests.filter((r) => r.path.endsWith("/files/write")).length;
+    const again = await runUntil(server.id, await deploy(server.id), finished);
+    expect(again.d).toMatchObject({
+      status: "success",
+      config_unchanged: true,
+      restarted_at: null,
+      verify_note: "the server's config already had these mods: nothing written, not restarted",
+    });
+    expect(panel.signals).toEqual(["restart"]);
+    expect(panel.requests.filter((r) => r.path.endsWith("/files/write")).length).toBe(writes);
+    const anyway = await runUntil(server.id, await deploy(server.id, { restart_anyway: true }), finished);
+    expect(anyway.d).toMatchObject({ status: "success", config_unchanged: true, restart_anyway: true });
+    expect(anyway.d.restarted_at).not.toBeNull();
+    expect(panel.signals).toEqual(["restart", "restart"]);
+  });
+
   test("when_empty: waits while players are on, restarts when they leave", async () => {
     const panel = await newPanel();
     const a2s = await newA2s("direct", 3);

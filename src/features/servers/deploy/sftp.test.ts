@@ -58,13 +58,16 @@ describe("SFTP deployer (real sshd)", () => {
     expect(readdirSync(sshd.workDir).filter((f) => f.includes("loadout-"))).toEqual([]);
   });
 
-  test("deploying twice is idempotent", async () => {
+  test("deploying twice is idempotent: the second finds the config as it would write it and writes nothing", async () => {
     const path = sshd.writeFile("twice.json", SAMPLE_SERVER_JSON);
     await deployMods(target(path), mods);
     const first = sshd.readFile("twice.json");
+    const mtime = statSync(path).mtimeMs;
     await deployMods(target(path), mods);
     expect(sshd.readFile("twice.json")).toBe(first);
-    expect(sshd.readFile("twice.json.bak")).toBe(first);
+    // Not written again: the backup is still the file as it was before the first deploy.
+    expect(sshd.readFile("twice.json.bak")).toBe(SAMPLE_SERVER_JSON);
+    expect(statSync(path).mtimeMs).toBe(mtime);
   });
 
   test("connection test reads and validates without changing anything", async () => {

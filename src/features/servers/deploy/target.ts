@@ -89,7 +89,8 @@ export async function deployMods(
     for (const r of hooks.renameKeys ?? []) renamed = renameKeyFix(renamed, { kind: "rename_key", ...r });
     const next = applyModsToConfig(renamed, mods, fileName, hooks.listRequiredDefault);
     hooks.beforeWrite?.(current, next);
-    await writeVerified(target, io, next, current);
+    // The server has this config already: nothing is written (the file and its backup stay as they are).
+    if (next !== current) await writeVerified(target, io, next, current);
     await hooks.afterWrite?.(io);
   });
   return { item_count: mods.length, snapshot: mods };
