@@ -12,6 +12,11 @@ export const users = sqliteTable(
     role: text("role", { enum: ["user", "admin"] }).notNull().default("user"),
     is_approved: integer("is_approved", { mode: "boolean" }).notNull().default(false),
     discord_id: text("discord_id"),
+    /** An admin disabled the account: it cannot sign in, and its tokens and keys are refused. */
+    disabled_at: integer("disabled_at"),
+    /** Tokens issued before this (epoch seconds) are refused: set by a password change (other sessions signed out). */
+    tokens_valid_from: integer("tokens_valid_from"),
+    last_login_at: integer("last_login_at"),
     created_at: integer("created_at").notNull(),
     updated_at: integer("updated_at").notNull(),
   },
@@ -53,4 +58,20 @@ export const authTokens = sqliteTable(
     created_at: integer("created_at").notNull(),
   },
   (t) => [uniqueIndex("auth_tokens_hash_idx").on(t.token_hash)],
+);
+
+/** What admins did to accounts (approve, disable, enable, delete, make or unmake admin): who, to whom, when. */
+export const adminAudit = sqliteTable(
+  "admin_audit",
+  {
+    id: text("id").primaryKey(),
+    actor_id: text("actor_id").references(() => users.id, { onDelete: "set null" }),
+    action: text("action", { enum: ["approve", "disable", "enable", "delete", "make_admin", "unmake_admin"] }).notNull(),
+    /** The account acted on (kept as text: a deleted account's id stays in the record). */
+    target_id: text("target_id").notNull(),
+    /** The account's e-mail and name at the time (a deleted account is still named). */
+    target_label: text("target_label").notNull(),
+    created_at: integer("created_at").notNull(),
+  },
+  (t) => [index("admin_audit_created_idx").on(t.created_at)],
 );
