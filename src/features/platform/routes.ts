@@ -11,6 +11,7 @@ import { readModelsOf, type ReadModels } from "../../db/connection";
 import { answerCacheCounts, answerStoreCounts, peekCatalogOrders, peekDepGraph, peekSearchIndex } from "../catalog";
 import { liveDetailCacheStats, liveSearchIndexBytes, peekLiveSnapshot, seriesCacheStats } from "../live";
 import { crawlProgress } from "../scraper";
+import { rconPlayerCounts } from "../servers";
 import { workerProcessStats, type WorkerProcessStats } from "../../jobs/worker-process";
 
 const sourceStatusSchema = z.object({
@@ -219,6 +220,19 @@ export function createProcessRegistry(deps: Deps): Registry {
   workerMetric("gauge", "loadout_worker_process_last_max_rss_bytes", "Peak resident memory of the last worker process that exited", (w) => w.lastMaxRssBytes);
   workerMetric("gauge", "loadout_worker_process_last_start_cpu_seconds", "CPU seconds the last worker process spent starting (to its first claim)", (w) => w.lastStartCpuSeconds);
   workerMetric("counter", "loadout_worker_process_requeued_jobs_total", "Jobs queued again because the worker process running them died", (w) => w.recoveredJobs);
+  // Own servers with RCON (docs/rcon.md "Who is on"): the last roster's count, only while it is
+  // fresh (read within two polls), so a server whose RCON is down drops out instead of holding
+  // its last figure.
+  new Gauge({
+    name: "loadout_server_players",
+    help: "Players on an own server with RCON, from its last roster read within two polls",
+    labelNames: ["server_id", "server"],
+    registers: [registry],
+    collect() {
+      this.reset();
+      for (const s of rconPlayerCounts(deps)) this.set({ server_id: s.server_id, server: s.name }, s.players);
+    },
+  });
   new Gauge({
     name: "loadout_build_info",
     help: "Build information",

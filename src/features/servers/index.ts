@@ -42,3 +42,5 @@ export { rotateCredentialKey } from "./service";
 // The live scan asks registered servers over A2S: their query address and credentials.
 export { parseQueryAddress } from "./model";
 export { readCredentialsForServer } from "./service";
+// The platform's /metrics: players on own servers with RCON (the last fresh roster of each).
+export { rconPlayerCounts } from "./rcon/service";

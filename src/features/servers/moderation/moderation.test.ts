@@ -70,6 +70,7 @@ describe("kick and ban", () => {
     const r = await t.req("POST", `/api/v1/servers/${s.id}/bans`, { user: owner, body: { player_id: pid, duration_s: 86_400, reason: "team killing", scope: "server" } });
     expect(r.status).toBe(201);
     expect(r.body).toMatchObject({ uid: uid(2), name: "Griefer", reason: "team killing", duration_s: 86_400, scope: "server", server_ids: [s.id], lifted_at: null, active: true });
+    expect(r.body).toMatchObject({ created_by: owner.id, created_by_name: "Bob" });
     expect(s.peer.roster).toEqual([]);
     expect(s.peer.bans.map((b) => [b.uid, b.seconds])).toEqual([[uid(2), 86_400]]);
     expect(s.peer.record.commands.some((c) => c.text === `#ban create ${pid} 86400 team killing`)).toBe(true);
@@ -162,6 +163,10 @@ describe("moderators", () => {
     expect((await t.req("POST", `/api/v1/servers/${s.id}/moderators`, { user: owner, body: { email: moderator.email } })).body).toEqual([
       expect.objectContaining({ user_id: moderator.id, display_name: "Mod" }),
     ]);
+    // The moderator finds the server among the ones they moderate (GET /servers/:id stays the owner's: below).
+    expect((await t.req("GET", "/api/v1/servers/moderated", { user: moderator })).body).toEqual([{ id: s.id, name: "Moderated", role: "moderator" }]);
+    expect((await t.req("GET", "/api/v1/servers/moderated", { user: stranger })).body).toEqual([]);
+    expect((await t.req("GET", "/api/v1/servers/moderated", {})).status).toBe(401);
     s.peer.join({ uid: uid(7), name: "Noob" });
     await rconManager(t.deps).poll(s.id);
     for (const path of ["players", "sessions", `players/${uid(7)}`, "bans", "moderation-log"]) {
@@ -185,6 +190,7 @@ describe("moderators", () => {
     const ownerBan = await t.req("POST", `/api/v1/servers/${s.id}/bans`, { user: owner, body: { uid: uid(8), duration_s: 60, reason: "owner's" } });
     const modBan = await t.req("POST", `/api/v1/servers/${s.id}/bans`, { user: moderator, body: { player_id: pid, duration_s: 3600, reason: "mod's" } });
     expect(modBan.status).toBe(201);
+    expect(modBan.body.created_by_name).toBe("Mod");
     expect((await t.req("DELETE", `/api/v1/bans/${ownerBan.body.id}`, { user: moderator })).status).toBe(403);
     expect((await t.req("DELETE", `/api/v1/bans/${modBan.body.id}`, { user: moderator })).status).toBe(204);
     expect((await t.req("DELETE", `/api/v1/bans/${ownerBan.body.id}`, { user: stranger })).status).toBe(404);
@@ -194,5 +200,6 @@ describe("moderators", () => {
     expect((await t.req("POST", `/api/v1/servers/${s.id}/moderators`, { user: moderator, body: { user_id: stranger.id } })).status).toBe(404);
     expect((await t.req("DELETE", `/api/v1/servers/${s.id}/moderators/${moderator.id}`, { user: owner })).status).toBe(204);
     expect((await t.req("GET", `/api/v1/servers/${s.id}/players`, { user: moderator })).status).toBe(404);
+    expect((await t.req("GET", "/api/v1/servers/moderated", { user: moderator })).body).toEqual([]);
   });
 });

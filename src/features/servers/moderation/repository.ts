@@ -44,6 +44,12 @@ export const moderators = (sqlite: Database, serverId: string) =>
     )
     .all(serverId) as { user_id: string; display_name: string; added_at: number }[];
 
+/** The servers a user moderates, by name. */
+export const moderatedBy = (sqlite: Database, userId: string) =>
+  sqlite
+    .query("SELECT s.id, s.name FROM server_moderators m JOIN servers s ON s.id = m.server_id WHERE m.user_id = ? ORDER BY s.name COLLATE NOCASE, s.id")
+    .all(userId) as { id: string; name: string }[];
+
 export const moderatorIds = (sqlite: Database, serverId: string) =>
   (sqlite.query("SELECT user_id FROM server_moderators WHERE server_id = ?").all(serverId) as { user_id: string }[]).map((r) => r.user_id);
 

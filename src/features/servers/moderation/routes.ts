@@ -14,6 +14,11 @@ const params = z.object({ id: z.string() });
 export const moderationRoutes = (deps: Deps) =>
   new Elysia({ prefix: "/api/v1", tags: ["moderation"] })
     .use(authPlugin(deps))
+    .get("/servers/moderated", ({ user }) => svc.moderatedServers(deps, user), {
+      auth: true,
+      response: { 200: z.array(m.moderatedServerView), 401: errorBody },
+      detail: { summary: "The servers the caller moderates (their players, bans and log; GET /servers/:id stays the owner's)" },
+    })
     .post("/servers/:id/players/:playerId/kick", ({ user, params, body }) => svc.kickPlayer(deps, user, params.id, params.playerId, body.reason), {
       auth: true,
       params: m.kickParams,

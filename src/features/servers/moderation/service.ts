@@ -183,6 +183,7 @@ export function banView(deps: Deps, b: mod.BanRow) {
     scope: b.scope,
     server_ids: coveredServers(deps, b).map((s) => s.id),
     created_by: b.created_by,
+    created_by_name: mod.displayName(deps.sqlite, b.created_by),
     created_at: toIso(b.created_at),
     lifted_at: toIsoOrNull(b.lifted_at),
     active: mod.isActive(b, deps.clock.now()),
@@ -212,6 +213,9 @@ export function moderationLog(deps: Deps, user: AccessUser, serverId: string, li
 }
 
 // ---- moderators (owner only)
+
+/** GET /servers/moderated: the servers the caller moderates, so the pages reach their players and bans. */
+export const moderatedServers = (deps: Deps, user: AccessUser) => mod.moderatedBy(deps.sqlite, user.id).map((s) => ({ id: s.id, name: s.name, role: "moderator" as const }));
 
 export function listModerators(deps: Deps, user: AccessUser, serverId: string) {
   const server = ownServer(deps, user, serverId);

@@ -12,6 +12,7 @@ import { createTestApp, TestClock, type TestApp, type TestUser } from "../../../
 import { DEPLOY_JOB } from "../deploy/jobs";
 import { rconManager } from "./manager";
 import { dispatchPending } from "../../events/dispatch";
+import { promtoolAccepts, promtoolCheck } from "../../../../test/peers/promtool";
 
 let t: TestApp;
 let clock: TestClock;
@@ -166,6 +167,31 @@ describe("who is on, who was on", () => {
     clock.advance(20_000);
     expect((await t.req("GET", `/api/v1/servers/${s.id}/players`, { user: owner })).body.stale).toBe(true);
   });
+});
+
+describe("seen at a glance", () => {
+  test("/metrics: loadout_server_players{server_id, server} for own servers with RCON, only while the roster is fresh; promtool accepts it", async () => {
+    const m = rconManager(t.deps);
+    const withPlayers = async (name: string, n: number) => {
+      const p = await peer();
+      const s = await panelServer(SAMPLE_SERVER_JSON, { name });
+      for (let i = 1; i <= n; i++) p.join({ uid: `c0c0c0c0-0000-4000-8000-00000000000${i}`, name: `P${i}` });
+      await t.req("PUT", `/api/v1/servers/${s.id}/rcon`, { user: owner, body: { host: "127.0.0.1", port: p.port, password: "rcon-pass" } });
+      await connected(s.id);
+      await m.whenReady(s.id);
+      return s.id;
+    };
+    const old = await withPlayers("Old roster", 1);
+    clock.advance(11_000); // past two polls (LOADOUT_RCON_POLL_S=5): its roster is stale now
+    const fresh = await withPlayers('EMS "night" ops', 2);
+    const body = await (await t.app.handle(new Request("http://localhost/metrics"))).text();
+    expect(body).toContain("# TYPE loadout_server_players gauge");
+    expect(body).toContain(`loadout_server_players{server_id="${fresh}",server="EMS \\"night\\" ops"} 2`);
+    expect(body).not.toContain(`server_id="${old}"`);
+    const r = await promtoolCheck(body);
+    expect(r.problems).toEqual([]);
+    expect(promtoolAccepts(r)).toBe(true);
+  }, 20_000);
 });
 
 describe("the deploy loop", () => {

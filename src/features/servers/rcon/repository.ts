@@ -18,6 +18,16 @@ export function serversWithRcon(sqlite: Database): { id: string }[] {
   return sqlite.query("SELECT id FROM servers WHERE rcon_host IS NOT NULL AND rcon_password IS NOT NULL ORDER BY id").all() as { id: string }[];
 }
 
+/** Servers with RCON whose roster was read at or after `since`, with how many players it listed. */
+export function freshRosterCounts(sqlite: Database, since: number): { server_id: string; name: string; players: number }[] {
+  return sqlite
+    .query(
+      `SELECT s.id AS server_id, s.name, (SELECT COUNT(*) FROM server_players p WHERE p.server_id = s.id) AS players
+       FROM servers s WHERE s.rcon_host IS NOT NULL AND s.players_fetched_at IS NOT NULL AND s.players_fetched_at >= ? ORDER BY s.id`,
+    )
+    .all(since) as { server_id: string; name: string; players: number }[];
+}
+
 export function roster(sqlite: Database, serverId: string): OnPlayer[] {
   return sqlite.query("SELECT player_id, uid, name, joined_at FROM server_players WHERE server_id = ? ORDER BY joined_at, player_id").all(serverId) as OnPlayer[];
 }

@@ -138,12 +138,15 @@ function requireRcon(server: repo.ServerRow) {
   if (!server.rcon_host) throw new AppError(409, "the server has no RCON settings; set them with PUT /servers/:id/rcon");
 }
 
+/** A roster read before this is stale: older than two polls (RCON down, or not yet read). */
+const freshSince = (deps: Deps) => deps.clock.now() - 2 * deps.config.LOADOUT_RCON_POLL_S * 1000;
+
 /** GET /servers/:id/players: the last roster, and whether it is stale (older than two polls). */
 export function playersNow(deps: Deps, server: repo.ServerRow) {
   requireRcon(server);
   const list = rosterRepo.roster(deps.sqlite, server.id);
   const fetched = server.players_fetched_at ?? null;
-  const stale = fetched === null || deps.clock.now() - fetched > 2 * deps.config.LOADOUT_RCON_POLL_S * 1000;
+  const stale = fetched === null || fetched < freshSince(deps);
   return {
     players: list.map((p) => ({ player_id: p.player_id, uid: p.uid, name: p.name, joined_at: toIso(p.joined_at) })),
     count: list.length,
@@ -151,6 +154,9 @@ export function playersNow(deps: Deps, server: repo.ServerRow) {
     stale,
   };
 }
+
+/** The platform's /metrics (`loadout_server_players`): players on each own server with RCON whose roster is fresh. */
+export const rconPlayerCounts = (deps: Deps) => rosterRepo.freshRosterCounts(deps.sqlite, freshSince(deps));
 
 const DAY = 86_400_000;
 
