@@ -64,16 +64,34 @@ export async function authenticate(deps: Deps, signer: Signer, headers: Record<s
   if (!token) return null;
   const payload = await signer.verify(token);
   if (!payload || typeof payload.sub !== "string") throw new AppError(401, "unauthorized");
-  const user = userById(deps, payload.sub);
-  if (!user) throw new AppError(401, "unauthorized"); // deleted user
-  return user;
+  const c = callerById(deps, payload.sub);
+  if (!c) throw new AppError(401, "unauthorized"); // deleted user
+  if (c.disabled) throw new AppError(401, DISABLED);
+  // Issued before the password changed: that session is signed out.
+  const issued = typeof payload.ts === "number" ? payload.ts : payload.iat;
+  if (c.tokensValidFrom !== null && (typeof issued !== "number" || issued < c.tokensValidFrom)) throw new AppError(401, "unauthorized");
+  return c.user;
 }
 
-const USER_COLS = "u.id, u.email, u.display_name, u.role, u.is_approved";
+const USER_COLS = "u.id, u.email, u.display_name, u.role, u.is_approved, u.disabled_at, u.tokens_valid_from";
 
-function toUser(r: any): AuthUser {
-  return { id: r.id, email: r.email, display_name: r.display_name, role: r.role, is_approved: !!r.is_approved };
+/** A caller as kept: the user, whether an admin disabled the account, since when its tokens count. */
+interface CallerRow {
+  user: AuthUser;
+  disabled: boolean;
+  tokensValidFrom: number | null;
 }
+
+function toCaller(r: any): CallerRow {
+  return {
+    user: Object.freeze({ id: r.id, email: r.email, display_name: r.display_name, role: r.role, is_approved: !!r.is_approved }),
+    disabled: r.disabled_at !== null && r.disabled_at !== undefined,
+    tokensValidFrom: r.tokens_valid_from ?? null,
+  };
+}
+
+/** A disabled account's credentials are refused, its tokens and keys alike. */
+const DISABLED = "account disabled";
 
 /**
  * Who credentials are, in memory: key hash → caller (with the key's last recorded use) and user
@@ -85,8 +103,8 @@ function toUser(r: any): AuthUser {
 interface Callers {
   gen: number;
   genStmt: Statement<{ value: number }, []>;
-  keys: Map<string, { user: AuthUser; keyId: string; lastUsed: number | null }>;
-  users: Map<string, AuthUser>;
+  keys: Map<string, { caller: CallerRow; keyId: string; lastUsed: number | null }>;
+  users: Map<string, CallerRow>;
 }
 const callerCaches = new WeakMap<Database, Callers>();
 const CALLERS_MAX = 20_000;
@@ -106,15 +124,19 @@ function callers(sqlite: Database): Callers {
   return c;
 }
 
-export function userById(deps: Pick<Deps, "sqlite">, id: string): AuthUser | null {
+function callerById(deps: Pick<Deps, "sqlite">, id: string): CallerRow | null {
   const c = callers(deps.sqlite);
   const hit = c.users.get(id);
   if (hit) return hit;
   const r = deps.sqlite.query(`SELECT ${USER_COLS} FROM users u WHERE u.id = ?`).get(id);
   if (!r) return null;
-  const user = Object.freeze(toUser(r));
-  c.users.set(id, user);
-  return user;
+  const caller = toCaller(r);
+  c.users.set(id, caller);
+  return caller;
+}
+
+export function userById(deps: Pick<Deps, "sqlite">, id: string): AuthUser | null {
+  return callerById(deps, id)?.user ?? null;
 }
 
 function userByApiKey(deps: Deps, key: string): AuthUser {
@@ -126,16 +148,17 @@ function userByApiKey(deps: Deps, key: string): AuthUser {
       .query(`SELECT ${USER_COLS}, k.id AS key_id, k.last_used_at FROM api_keys k JOIN users u ON u.id = k.user_id WHERE k.key_hash = ?`)
       .get(hash) as any;
     if (!r) throw new AppError(401, "unauthorized");
-    e = { user: Object.freeze(toUser(r)), keyId: r.key_id, lastUsed: r.last_used_at };
+    e = { caller: toCaller(r), keyId: r.key_id, lastUsed: r.last_used_at };
     c.keys.set(hash, e);
   }
+  if (e.caller.disabled) throw new AppError(401, DISABLED);
   const now = deps.clock.now();
   // last_used_at at minute resolution: no write on every request.
   if (!e.lastUsed || now - e.lastUsed > 60_000) {
     deps.sqlite.query("UPDATE api_keys SET last_used_at = ? WHERE id = ?").run(now, e.keyId);
     e.lastUsed = now;
   }
-  return e.user;
+  return e.caller.user;
 }
 
 const requestCallers = new WeakMap<Request, Promise<AuthUser | null>>();
@@ -208,9 +231,13 @@ export function authPlugin(deps: Deps) {
   return p;
 }
 
-/** Issues a JWT for a user: claims sub, role, iat, exp (LOADOUT_JWT_TTL). */
+/**
+ * Issues a JWT for a user: claims sub, role, iat, exp (LOADOUT_JWT_TTL), and `ts`, the issue
+ * time by `deps.clock` (the library writes `iat` from the machine's clock): what a password
+ * change's tokens_valid_from is compared with.
+ */
 export async function issueToken(deps: Deps, user: { id: string; role: string }): Promise<string> {
   const signer = signerFor(deps);
   const iat = Math.floor(deps.clock.now() / 1000);
-  return signer.sign({ sub: user.id, role: user.role, iat, exp: iat + deps.config.LOADOUT_JWT_TTL });
+  return signer.sign({ sub: user.id, role: user.role, iat, ts: iat, exp: iat + deps.config.LOADOUT_JWT_TTL });
 }

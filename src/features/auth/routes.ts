@@ -12,7 +12,7 @@ import { sourceFetch } from "../../shared/url-safety";
 import { CONTROL_CHARS_RE, email, password, name, errorBody } from "../../shared/schemas";
 import { newId, randomToken, sha256Hex } from "../../shared/ids";
 import { users, authTokens } from "../users/tables";
-import { approvalForNewAccount, createUser, findUserByEmail, hasAdmin, verifyPassword } from "../users";
+import { approvalForNewAccount, createUser, findUserByEmail, hasAdmin, recordSignIn, verifyPassword } from "../users";
 
 const MAGIC_TTL = 15 * 60_000;
 const VERIFY_TTL = 48 * 3600_000;
@@ -60,6 +60,7 @@ async function sendVerification(deps: Deps, userId: string, mail: string) {
 }
 
 async function loginResponse(deps: Deps, userId: string) {
+  recordSignIn(deps, userId); // 403 for a disabled account
   const user = userById(deps, userId)!;
   return { token: await issueToken(deps, user), user: { user_id: user.id, display_name: user.display_name } };
 }
@@ -119,7 +120,7 @@ export const authRoutes = (deps: Deps) => {
       },
       {
         body: z.object({ email: z.string({ error: "must be a string" }).min(1, { message: "is required" }), password: z.string({ error: "must be a string" }) }),
-        response: { 200: loginAnswer, 401: errorBody, 429: errorBody },
+        response: { 200: loginAnswer, 401: errorBody, 403: errorBody, 429: errorBody },
         detail: { summary: "Log in with e-mail and password; returns a JWT" },
       },
     )

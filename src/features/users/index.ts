@@ -12,3 +12,4 @@ export const usersFeature: FeatureModule = {
 };
 
 export { approvalForNewAccount, createUser, findUserByEmail, hasAdmin, verifyPassword } from "./service";
+export { recordSignIn } from "./accounts";
