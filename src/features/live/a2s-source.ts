@@ -9,6 +9,7 @@ import { assertHostAllowed } from "../../shared/url-safety";
 import { parseQueryAddress, readCredentialsForServer } from "../servers";
 import { A2S_DEFAULT_PORT, queryInfo, type A2sInfo } from "../../protocols/a2s/a2s";
 import type { LiveServer } from "./battlemetrics";
+import { serversRepo } from "./repository/servers";
 
 export interface A2sTarget {
   server_id: string;
@@ -24,12 +25,7 @@ export interface A2sPoll {
 
 /** Registered servers with an address to query. */
 export function a2sTargets(deps: Deps): A2sTarget[] {
-  const rows = deps.sqlite.query("SELECT id, name, connection_type, query_address FROM servers ORDER BY created_at").all() as {
-    id: string;
-    name: string;
-    connection_type: "panel" | "sftp";
-    query_address: string | null;
-  }[];
+  const rows = serversRepo.registeredServers(deps.sqlite);
   const out: A2sTarget[] = [];
   for (const r of rows) {
     if (r.query_address) {

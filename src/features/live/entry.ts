@@ -2,9 +2,10 @@
 // SQL path (service.ts) and the in-memory snapshot (snapshot.ts).
 import { toIso } from "../../shared/time";
 import type { ListQuery, ServerEntry, ServerEntryBase } from "./model";
-import { HOUR, type ServerRow } from "./repository";
+import type { ServerRow } from "./repository/servers";
+import { ONLINE_WINDOW } from "./windows";
 
-export const ONLINE_WINDOW = HOUR;
+export { ONLINE_WINDOW };
 
 /** The columns every server answer starts with (`serverEntryBase`). */
 export type ServerBaseRow = Pick<

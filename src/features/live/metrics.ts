@@ -4,10 +4,11 @@
 // "Metrics").
 import type { Deps } from "../../deps";
 import { AppError } from "../../shared/errors";
-import { stmt } from "./repository";
+import { communitiesRepo, serversRepo } from "./repository/servers";
 import type { Database } from "bun:sqlite";
 import { inOneRead } from "../../db/statements";
-import { TimedAnswers } from "./series-cache";
+import { databaseState } from "./series-cache";
+import { timedAnswersModel } from "../../db/read-models";
 import { ONLINE_WINDOW } from "./entry";
 
 const escapeLabel = (v: string) => v.replace(/\\/g, "\\\\").replace(/"/g, '\\"').replace(/\n/g, "\\n");
@@ -30,12 +31,7 @@ export class MetricsText {
 }
 
 export function serverMetrics(deps: Pick<Deps, "sqlite" | "clock">, id: string): string {
-  const r = stmt(
-    deps.sqlite,
-    `SELECT id, name, host_address, scenario_name, game_version, official, password_protected, player_count,
-       queue_players_count, wait_time_estimation, player_count_limit, mods_count, mods_size_bytes, last_seen_at
-     FROM game_servers WHERE id = ?`,
-  ).get(id) as any;
+  const r = serversRepo.metricsRow(deps.sqlite, id);
   if (!r) throw new AppError(404, "game server not found");
   const online = r.last_seen_at >= deps.clock.now() - ONLINE_WINDOW;
   const l = { server_id: r.id };
@@ -77,9 +73,7 @@ export function serverMetrics(deps: Pick<Deps, "sqlite" | "clock">, id: string):
  * An unknown slug is 404 and keeps nothing.
  */
 export function communityMetrics(deps: Pick<Deps, "sqlite" | "clock">, slug: string): string {
-  let c = communityCaches.get(deps.sqlite);
-  if (!c) communityCaches.set(deps.sqlite, (c = new TimedAnswers<string>(COMMUNITY_METRICS_CACHE_BYTES, (k, text) => 2 * (k.length + text.length) + 64)));
-  c.sync(deps.sqlite);
+  const c = communityMetricsModel.current(deps.sqlite);
   const now = deps.clock.now();
   const kept = c.get(slug, now);
   if (kept !== undefined) return kept;
@@ -99,37 +93,27 @@ interface KeptMetrics {
 /** At most this many bytes of community metrics texts are kept per database (~1.8 KB each). */
 export const COMMUNITY_METRICS_CACHE_BYTES = 2 * 2 ** 20;
 
-const communityCaches = new WeakMap<Database, TimedAnswers<string>>();
+/** The read model: community metrics texts by slug, per connection. */
+export const communityMetricsModel = timedAnswersModel<string>({
+  name: "live.community-metrics",
+  tables: ["communities", "game_servers", "lists"],
+  counters: [],
+  maxBytes: COMMUNITY_METRICS_CACHE_BYTES,
+  sizeOf: (k, text) => 2 * (k.length + text.length) + 64,
+  version: databaseState,
+});
 
 /** Lookups of community metrics answered from memory and read anew (tests). */
 export function communityMetricsCacheStats(sqlite: Database): { hits: number; misses: number; texts: number } {
-  const c = communityCaches.get(sqlite);
-  return { hits: c?.hits ?? 0, misses: c?.misses ?? 0, texts: c?.answers.size ?? 0 };
+  const c = communityMetricsModel.peek(sqlite);
+  return { hits: c?.hits ?? 0, misses: c?.misses ?? 0, texts: c?.lru.size ?? 0 };
 }
 
 function communityMetricsRead(sqlite: Database, slug: string, now: number): KeptMetrics {
-  const c = stmt(sqlite, `SELECT id, slug, name FROM communities WHERE slug = ?`).get(slug) as
-    | { id: string; slug: string; name: string }
-    | null;
+  const c = communitiesRepo.bySlug(sqlite, slug);
   if (!c) throw new AppError(404, "community not found");
-  const s = stmt(
-    sqlite,
-    `SELECT count(*) AS total,
-       count(CASE WHEN last_seen_at >= $since THEN 1 END) AS online,
-       coalesce(sum(CASE WHEN last_seen_at >= $since THEN player_count END), 0) AS players,
-       coalesce(sum(CASE WHEN last_seen_at >= $since THEN queue_players_count END), 0) AS queue,
-       min(CASE WHEN last_seen_at >= $since THEN last_seen_at END) AS oldest_online,
-       max(CASE WHEN last_seen_at < $since THEN last_seen_at END) AS newest_offline
-     FROM game_servers WHERE community_id = $id`,
-  ).get({ id: c.id, since: now - ONLINE_WINDOW }) as {
-    total: number;
-    online: number;
-    players: number;
-    queue: number;
-    oldest_online: number | null;
-    newest_offline: number | null;
-  };
-  const lists = (stmt(sqlite, `SELECT count(*) AS n FROM lists WHERE community_id = ? AND is_public = 1`).get(c.id) as { n: number }).n;
+  const s = communitiesRepo.serverSums(sqlite, c.id, now - ONLINE_WINDOW);
+  const lists = communitiesRepo.publicLists(sqlite, c.id);
   const l = { community_id: c.id };
   const text = new MetricsText()
     .gauge("loadout_community_info", "Community information (always 1)", { community_id: c.id, slug: c.slug, name: c.name }, 1)

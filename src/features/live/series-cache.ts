@@ -21,9 +21,8 @@
 // encodes its text once (a server's series is written as bytes already, series-days.ts).
 // docs/performance.md, "Designs that hold".
 import type { Database } from "bun:sqlite";
-import { BytesLru } from "../../shared/bytes-lru";
-import { stmt } from "./repository";
-import { dataVersion } from "../../db/statements";
+import { dataVersion, stmt } from "../../db/statements";
+import { timedAnswersModel } from "../../db/read-models";
 
 const encoder = new TextEncoder();
 
@@ -39,60 +38,26 @@ export interface SeriesText {
 }
 
 /**
- * Answers kept while the database stands where they were read (total_changes() of this
- * connection and PRAGMA data_version: any write drops them all) and while the clock stays in the
- * span each answer holds for (from ≤ now ≤ until): the series answers here, a community's metrics
- * text (metrics.ts).
+ * The database's state as this connection sees it: total_changes() (its own writes, triggers
+ * included) and PRAGMA data_version (another connection's commits), kept for the turn.
  */
-export class TimedAnswers<V> {
-  readonly answers: BytesLru<{ from: number; until: number; value: V }>;
-  hits = 0;
-  misses = 0;
-  private changes = -1;
-  private version = -1;
-
-  constructor(maxBytes: number, size: (key: string, value: V) => number) {
-    this.answers = new BytesLru(maxBytes, (k, a) => size(k, a.value));
-  }
-
-  /** Drops every answer when the database moved since they were read (one statement and one pragma, kept for the turn). */
-  sync(sqlite: Database): this {
-    const changes = (stmt(sqlite, "SELECT total_changes()").values() as [number][])[0]![0];
-    const version = dataVersion(sqlite); // kept for the turn of the event loop (src/db/statements.ts)
-    if (changes !== this.changes || version !== this.version) {
-      this.answers.clear();
-      this.changes = changes;
-      this.version = version;
-    }
-    return this;
-  }
-
-  /** The answer kept for `key` if it holds at `now`, counted as a hit or a miss. */
-  get(key: string, now: number): V | undefined {
-    const a = this.answers.get(key);
-    if (a && (now < a.from || now > a.until)) this.answers.delete(key);
-    else if (a) {
-      this.hits++;
-      return a.value;
-    }
-    this.misses++;
-    return undefined;
-  }
-
-  /** Keeps an answer read at `now` for the span it holds (not kept if `now` is outside it). */
-  keep(key: string, now: number, value: V, from: number, until: number) {
-    if (from <= now && now <= until) this.answers.set(key, { from, until, value });
-  }
+export function databaseState(sqlite: Database): string {
+  const changes = (stmt(sqlite, "SELECT total_changes()").values() as [number][])[0]![0];
+  return `${changes}/${dataVersion(sqlite)}`;
 }
 
-const caches = new WeakMap<Database, TimedAnswers<Uint8Array>>();
+/** The read model: series answers by key, per connection. */
+export const seriesModel = timedAnswersModel<Uint8Array>({
+  name: "live.series",
+  tables: ["game_server_stats_raw", "game_server_stats_hourly", "game_server_stats_3h", "live_global_stats_raw", "live_global_stats_hourly", "live_global_stats_3h", "live_community_stats_raw", "live_community_stats_hourly", "live_community_stats_3h"],
+  counters: [],
+  maxBytes: SERIES_CACHE_BYTES,
+  sizeOf: (_, body) => body.byteLength,
+  version: databaseState,
+});
 
-/** The database's series cache, synced to its current state. */
-function cacheOf(sqlite: Database): TimedAnswers<Uint8Array> {
-  let c = caches.get(sqlite);
-  if (!c) caches.set(sqlite, (c = new TimedAnswers<Uint8Array>(SERIES_CACHE_BYTES, (_, body) => body.byteLength)));
-  return c.sync(sqlite);
-}
+/** The database's series cache, emptied first when the database moved. */
+const cacheOf = (sqlite: Database) => seriesModel.current(sqlite);
 
 /** What a series read returns: the points, and the clock times for which the same read answers the same. */
 export interface SeriesAnswer {
@@ -126,6 +91,6 @@ export function cachedSeriesText(sqlite: Database, key: string, now: number, rea
 
 /** What the series cache holds (for the metrics): answers and bytes, and lookups by result. */
 export function seriesCacheStats(sqlite: Database): { answers: number; bytes: number; hits: number; misses: number } {
-  const c = caches.get(sqlite);
-  return c ? { answers: c.answers.size, bytes: c.answers.bytes, hits: c.hits, misses: c.misses } : { answers: 0, bytes: 0, hits: 0, misses: 0 };
+  const c = seriesModel.peek(sqlite);
+  return c ? { answers: c.lru.size, bytes: c.lru.bytes, hits: c.hits, misses: c.misses } : { answers: 0, bytes: 0, hits: 0, misses: 0 };
 }

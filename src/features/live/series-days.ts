@@ -6,42 +6,12 @@
 // maintained by triggers on every write to the bucket tables), read with one statement as one
 // string, and the points' JSON is written from it here: the same text JSON.stringify gives of the
 // point objects (`serverStatsRead` in service.ts, the truth the tests compare with).
-import type { Database } from "bun:sqlite";
 import { toIso } from "../../shared/time";
 
 const DAY_MS = 86_400_000;
 
-/** The day tables and the views that give their rows' points (the migration's definitions). */
-const DAY_TABLES = [
-  { days: "game_server_stats_3h_days", points: "game_server_stats_3h_points" },
-  { days: "game_server_stats_hourly_days", points: "game_server_stats_hourly_points" },
-] as const;
-
-/** Every day row again from the bucket tables (as the migration filled them). */
-export function rebuildSeriesDays(sqlite: Database): void {
-  for (const t of DAY_TABLES) {
-    sqlite.run(`DELETE FROM ${t.days}`);
-    sqlite.run(`INSERT INTO ${t.days} (sid, day, points) SELECT sid, day, group_concat(point, '' ORDER BY time) FROM ${t.points} GROUP BY sid, day`);
-  }
-}
-
-/**
- * Runs a bulk load of bucket rows (the bench's seeds: millions of rows) without the per-row day
- * triggers, then rebuilds the day rows in one pass and puts the triggers back as migrated, all in
- * one transaction (a failure rolls the dropped triggers back with the rest).
- */
-export function bulkLoadSeries<T>(sqlite: Database, load: () => T): T {
-  const triggers = sqlite
-    .query(`SELECT name, sql FROM sqlite_master WHERE type = 'trigger' AND name IN (${["3h", "hourly"].flatMap((r) => ["ins", "del", "upd"].map((k) => `'game_server_stats_${r}_days_${k}'`)).join(", ")})`)
-    .all() as { name: string; sql: string }[];
-  return sqlite.transaction(() => {
-    for (const t of triggers) sqlite.run(`DROP TRIGGER ${t.name}`);
-    const out = load();
-    rebuildSeriesDays(sqlite);
-    for (const t of triggers) sqlite.run(t.sql);
-    return out;
-  })();
-}
+// The bench's bulk load of bucket rows and the day rows' rebuild (repository/series.ts).
+export { bulkLoadSeries, rebuildSeriesDays } from "./repository/series";
 
 // ---------------------------------------------------------------------------------------------
 // Writing the points. A point is `{"time":…,"player_count":…,"queue_players_count":…,
