@@ -1,4 +1,4 @@
-// GET /game-servers/:id of an online server (docs/live.md "Server detail from memory"), copied
+// GET /game-servers/:id of an online server (docs/live.md "The live list from memory", *Server detail*), copied
 // together from parts made ahead, without SQL, objects or JSON.stringify per request. The answer
 // is `{server, mods, mod_items}`:
 // - `server`: the server's list entry (its UTF-8 JSON, encoded once per snapshot for the list,

@@ -1,4 +1,4 @@
-// The catalog's side of online servers' details (docs/live.md "Server detail from memory"): every
+// The catalog's side of online servers' details (docs/live.md "The live list from memory", *Server detail*): every
 // variant (workshop id, reported name, reported version) numbered per connection, and the UTF-8
 // pieces each variant's answer is copied from, packed per catalog generation (PartStore).
 import type { Database } from "bun:sqlite";

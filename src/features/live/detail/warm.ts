@@ -1,5 +1,5 @@
-// Server details prepared ahead while the process is idle (docs/live.md "Server detail from
-// memory"): what the next rows of the current snapshot need (their mod lists, their variants'
+// Server details prepared ahead while the process is idle (docs/live.md "The live list from
+// memory", *Server detail*): what the next rows of the current snapshot need (their mod lists, their variants'
 // parts), so their first request copies its answer together like any other.
 import type { Database } from "bun:sqlite";
 import { processCpuMs } from "../../../shared/idle-gc";
