@@ -5,8 +5,8 @@
 // walk over typed arrays. Every catalog entry is a node (so "is it a catalog entry" needs no SQL
 // either), and so is every mod an edge starts or ends at.
 //
-// Exactness: the rows it gives are the rows the SQL path reads (repository.ts depGraph, deps,
-// counts): the closure in the order SQLite's recursive query emits it (breadth first from the
+// Exactness: the rows it gives are the rows the SQL path reads (repository.ts getDependencyClosure,
+// getDirectDependencies, getDependencyCounts): the closure in the order SQLite's recursive query emits it (breadth first from the
 // root, each node's edges in the primary key's order, depends_on_id, a node emitted when first
 // reached), each node's edges in rowid order as json_group_array gives them, the same values
 // (mods.name/version/size_bytes of catalog entries, null for other nodes). The service turns them
@@ -20,30 +20,10 @@
 import type { Database } from "bun:sqlite";
 import { structureModel } from "../../db/read-models";
 import { binaryCompare } from "../../shared/binary-order";
-import { VISIBLE } from "./orders";
+import { graphSource, type DirectDependencyRow, type GraphNodeRow } from "./repository";
 import { chunkBytes, PackedTextIndex, TextPacker, type PackedTexts } from "../../shared/packed-texts";
 
-/** One node of a dependency closure, as the SQL path reads it (repository.ts getDependencyClosure). */
-export interface GraphNodeRow {
-  workshop_id: string;
-  /** Of a catalog entry; null for any other mod. */
-  name: string | null;
-  version: string | null;
-  size_bytes: number | null;
-  /** [depends_on_id, depends_on_name, version, size_bytes][], in rowid order. */
-  edges: [string, string, string | null, number][];
-}
-
-/** One direct dependency with what the catalog knows of it (repository.ts getDirectDependencies). */
-export interface DirectDependencyRow {
-  depends_on_id: string;
-  depends_on_name: string;
-  version: string | null;
-  size_bytes: number;
-  name: string | null;
-  latest_version: string | null;
-  latest_size: number | null;
-}
+export type { DirectDependencyRow, GraphNodeRow } from "./repository";
 
 export interface DepGraph {
   gen: number;
@@ -90,15 +70,7 @@ export const REBUILD_MS = 10_000;
 export function buildDepGraph(sqlite: Database, gen: number): DepGraph {
   const t0 = performance.now();
   return sqlite.transaction(() => {
-    const mods = sqlite.query(`SELECT m.workshop_id, m.name, m.version, m.size_bytes, m.rowid FROM mods m WHERE ${VISIBLE}`).values() as [string, string, string, number, number][];
-    // In rowid order: a scan of the table (its primary key's index would cost a row lookup each).
-    const rows = sqlite.query("SELECT workshop_id, depends_on_id, depends_on_name, version, size_bytes FROM mod_dependencies ORDER BY rowid").values() as [
-      string,
-      string,
-      string,
-      string | null,
-      number,
-    ][];
+    const { mods, edges: rows } = graphSource(sqlite);
     // Nodes numbered while building with a Map and an array of ids (both dropped after).
     const numbering = new Map<string, number>();
     const ids: string[] = [];

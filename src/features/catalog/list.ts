@@ -4,8 +4,9 @@
 // repository.ts.
 import type { Database } from "bun:sqlite";
 import { catalogOrders, pageOf, type OrderedSort } from "./orders";
-import { matchRows, rankNameRows, rankRows, searchIndex, type SearchWord } from "./search-index";
-import { catalogStatements, ftsQueryOf, searchWords, type AcRow, type ModSort, type ModSummaryRow } from "./repository";
+import { searchIndex } from "./search-index";
+import { matchRows, rankNameRows, rankRows } from "./search-rank";
+import { catalogStatements, ftsQueryOf, searchWords, type AcRow, type ModSort, type ModSummaryRow, type SearchWord } from "./repository";
 import { textBytes } from "./answers";
 import { answersModel, type AnswersModel } from "../../db/read-models";
 import { currentSummaries, summaryJson, summaryTexts } from "./summaries";

@@ -14,22 +14,9 @@
 // continuously: between rebuilds the SQL path answers, which is always right).
 import type { Database } from "bun:sqlite";
 import { structureModel } from "../../db/read-models";
-import { MOD_SORTS } from "./model";
+import { ordersSource, ORDERED_SORTS, type OrderedSort } from "./repository";
 
-/** The fixed orders of /mods: the sort names of the API (MOD_SORTS), relevance aside. */
-export type OrderedSort = (typeof MOD_SORTS)[number];
-export const ORDERED_SORTS: readonly OrderedSort[] = MOD_SORTS;
-
-/** ORDER BY of each sort; the SQL path (repository.ts) uses the same strings. */
-export const MOD_ORDER: Record<OrderedSort, string> = {
-  name_asc: "m.name COLLATE NOCASE ASC, m.workshop_id ASC",
-  name_desc: "m.name COLLATE NOCASE DESC, m.workshop_id DESC",
-  size_desc: "m.size_bytes DESC, m.workshop_id DESC",
-  updated_desc: "m.updated_at DESC, m.workshop_id DESC",
-};
-
-/** Catalog entries only (placeholders of other features are not listed). */
-export const VISIBLE = "m.state != 'unknown'";
+export { MOD_ORDER, ORDERED_SORTS, VISIBLE, type OrderedSort } from "./repository";
 
 export interface CatalogOrders {
   gen: number;
@@ -52,12 +39,13 @@ export const REBUILD_MS = 2_000;
 export function buildOrders(sqlite: Database, gen: number): CatalogOrders {
   const t0 = performance.now();
   return sqlite.transaction(() => {
-    const maxRow = (sqlite.query("SELECT coalesce(max(rowid), 0) AS r FROM mods").get() as { r: number }).r;
+    const src = ordersSource(sqlite);
+    const maxRow = src.maxRow;
     const order = {} as Record<OrderedSort, Int32Array>;
     const rank = {} as Record<OrderedSort, Int32Array>;
     let count = 0;
     for (const sort of ORDERED_SORTS) {
-      const rows = sqlite.query(`SELECT m.rowid FROM mods m WHERE ${VISIBLE} ORDER BY ${MOD_ORDER[sort]}`).values() as [number][];
+      const rows = src.orders[sort];
       const o = new Int32Array(rows.length);
       const r = new Int32Array(maxRow + 1).fill(-1);
       for (let i = 0; i < rows.length; i++) {
@@ -70,8 +58,7 @@ export function buildOrders(sqlite: Database, gen: number): CatalogOrders {
       count = rows.length;
     }
     const tags = new Map<string, { member: Uint8Array; count: number }>();
-    const pairs = sqlite.query(`SELECT m.rowid, t.tag FROM mod_tags t JOIN mods m ON m.workshop_id = t.workshop_id WHERE ${VISIBLE}`).values() as [number, string][];
-    for (const [rid, tag] of pairs) {
+    for (const [rid, tag] of src.tags) {
       let t = tags.get(tag);
       if (!t) tags.set(tag, (t = { member: new Uint8Array(maxRow + 1), count: 0 }));
       if (!t.member[rid]) {

@@ -2,14 +2,62 @@
 // (detail, versions, items, dependencies, growth); list, search and autocomplete are in list.ts.
 // Hot paths use prepared bun:sqlite statements (cached per database handle); the FTS5 index
 // and the sort indexes are in src/db/custom/30_catalog.sql.
-import type { Database, Statement } from "bun:sqlite";
+import { Database, type Statement } from "bun:sqlite";
 import { statementSet } from "../../db/statements";
 import type { mods } from "./tables";
-import { MOD_ORDER, VISIBLE, type OrderedSort } from "./orders";
-import { BM25_ARGS, type SearchWord } from "./search-index";
-import type { DirectDependencyRow, GraphNodeRow } from "./graph";
+import { MOD_SORTS } from "./model";
+
+/** The fixed orders of /mods: the sort names of the API (MOD_SORTS), relevance aside. */
+export type OrderedSort = (typeof MOD_SORTS)[number];
+export const ORDERED_SORTS: readonly OrderedSort[] = MOD_SORTS;
+
+/** ORDER BY of each sort: the SQL path and the in-memory orders' build (orders.ts) use the same strings. */
+export const MOD_ORDER: Record<OrderedSort, string> = {
+  name_asc: "m.name COLLATE NOCASE ASC, m.workshop_id ASC",
+  name_desc: "m.name COLLATE NOCASE DESC, m.workshop_id DESC",
+  size_desc: "m.size_bytes DESC, m.workshop_id DESC",
+  updated_desc: "m.updated_at DESC, m.workshop_id DESC",
+};
+
+/** Catalog entries only (placeholders of other features are not listed). */
+export const VISIBLE = "m.state != 'unknown'";
 
 export type ModSort = OrderedSort | "relevance";
+
+/** bm25() column weights of the catalog search: name, author_name, summary, tags_json. */
+export const BM25_WEIGHTS = { name: 10, author_name: 3, summary: 1, tags_json: 2 } as const;
+/** The same weights as the arguments of SQL's bm25(mods_fts, …) (column order of mods_fts). */
+export const BM25_ARGS = Object.values(BM25_WEIGHTS).map((w) => w.toFixed(1)).join(", ");
+/** mods_fts's tokenizer (src/db/custom/30_catalog.sql). */
+export const FTS_TOKENIZE = "unicode61 remove_diacritics 2";
+
+/** A word of a search: matched as a prefix of a term, or (one-letter words) as a whole term. */
+export interface SearchWord {
+  text: string;
+  prefix: boolean;
+}
+
+/** One node of a dependency closure, as the SQL path reads it (getDependencyClosure). */
+export interface GraphNodeRow {
+  workshop_id: string;
+  /** Of a catalog entry; null for any other mod. */
+  name: string | null;
+  version: string | null;
+  size_bytes: number | null;
+  /** [depends_on_id, depends_on_name, version, size_bytes][], in rowid order. */
+  edges: [string, string, string | null, number][];
+}
+
+/** One direct dependency with what the catalog knows of it (getDirectDependencies). */
+export interface DirectDependencyRow {
+  depends_on_id: string;
+  depends_on_name: string;
+  version: string | null;
+  size_bytes: number;
+  name: string | null;
+  latest_version: string | null;
+  latest_size: number | null;
+}
 
 export type ModSummaryRow = Pick<typeof mods.$inferSelect, "workshop_id" | "name" | "version" | "size_bytes" | "image_url" | "tags_json">;
 
@@ -17,8 +65,8 @@ export type ModSummaryRow = Pick<typeof mods.$inferSelect, "workshop_id" | "name
 export type ModRow = Omit<typeof mods.$inferSelect, "obsolete"> & { obsolete: number };
 
 // Mods that were never scraped (placeholders other features may create) are not catalog
-// entries: VISIBLE (orders.ts) is the condition. ORDER BY of each sort: MOD_ORDER (orders.ts),
-// shared with the in-memory orders; relevance is ranked by the FTS index (see list()).
+// entries: VISIBLE is the condition. ORDER BY of each sort: MOD_ORDER, shared with the
+// in-memory orders; relevance is ranked by the FTS index (see list()).
 const ORDER: Record<ModSort, string> = { ...MOD_ORDER, relevance: "" };
 
 const SUMMARY_COLS = "m.workshop_id, m.name, m.version, m.size_bytes, m.image_url, m.tags_json";
@@ -298,4 +346,73 @@ export function getGrowthRows(sqlite: Database, id: string, from: number, to: nu
 
 export function getGrowthOldest(sqlite: Database, id: string): number | null {
   return catalogStatements(sqlite).growthOldest.get(id)?.b ?? null;
+}
+
+// ---------------------------------------------------------------------------------------------
+// What the read models are built from (orders.ts, graph.ts, search-index.ts), each in the
+// caller's one read transaction.
+
+/** The sort orders' build: the largest rowid, each sort's catalog entries in order, and every (rowid, tag) pair of a catalog entry. */
+export function ordersSource(sqlite: Database): { maxRow: number; orders: Record<OrderedSort, [number][]>; tags: [number, string][] } {
+  const maxRow = (sqlite.query("SELECT coalesce(max(rowid), 0) AS r FROM mods").get() as { r: number }).r;
+  const orders = {} as Record<OrderedSort, [number][]>;
+  for (const sort of ORDERED_SORTS) orders[sort] = sqlite.query(`SELECT m.rowid FROM mods m WHERE ${VISIBLE} ORDER BY ${MOD_ORDER[sort]}`).values() as [number][];
+  const tags = sqlite.query(`SELECT m.rowid, t.tag FROM mod_tags t JOIN mods m ON m.workshop_id = t.workshop_id WHERE ${VISIBLE}`).values() as [number, string][];
+  return { maxRow, orders, tags };
+}
+
+/**
+ * The dependency graph's build: every catalog entry (id, name, version, size, rowid) and every
+ * edge in rowid order (a scan of the table: its primary key's index would cost a row lookup each).
+ */
+export function graphSource(sqlite: Database): { mods: [string, string, string, number, number][]; edges: [string, string, string, string | null, number][] } {
+  const mods = sqlite.query(`SELECT m.workshop_id, m.name, m.version, m.size_bytes, m.rowid FROM mods m WHERE ${VISIBLE}`).values() as [string, string, string, number, number][];
+  const edges = sqlite.query("SELECT workshop_id, depends_on_id, depends_on_name, version, size_bytes FROM mod_dependencies ORDER BY rowid").values() as [
+    string,
+    string,
+    string,
+    string | null,
+    number,
+  ][];
+  return { mods, edges };
+}
+
+/**
+ * The search index's build, from what FTS5 offers publicly: every instance of mods_fts's index
+ * (an fts5vocab 'instance' table: term, row, column, in that order), which gives each term's rows
+ * and each row's length in tokens; and the rows the index holds, the catalog entries (its triggers
+ * index exactly those: 30_catalog.sql). bm25() reads the same inputs from FTS5's own records.
+ */
+export function searchSource(sqlite: Database): { rows: number; instances: [string, number, string][] } {
+  const rows = (sqlite.query(`SELECT count(*) AS n FROM mods m WHERE ${VISIBLE}`).get() as { n: number }).n;
+  const instances = sqlite.query("SELECT term, doc, col FROM temp.mods_fts_instances").values() as [string, number, string][];
+  return { rows, instances };
+}
+
+/**
+ * The fts5vocab table over mods_fts the search index reads (in this connection's temp schema:
+ * made once, outside any transaction; a temp table is no part of the database file).
+ */
+export function ensureSearchVocab(sqlite: Database): void {
+  sqlite.exec("CREATE VIRTUAL TABLE IF NOT EXISTS temp.mods_fts_instances USING fts5vocab(main, 'mods_fts', 'instance')");
+}
+
+let tokenizer: { put: Statement; read: Statement; clear: Statement } | null = null;
+
+/**
+ * The terms mods_fts's tokenizer makes of a text (one per instance, as its vocab lists them):
+ * through a private in-memory FTS5 table with the same tokenizer (made on first use; no part of
+ * the database).
+ */
+export function tokenize(text: string): string[] {
+  if (!tokenizer) {
+    const db = new Database(":memory:");
+    db.exec(`CREATE VIRTUAL TABLE f USING fts5(x, tokenize='${FTS_TOKENIZE}')`);
+    db.exec("CREATE VIRTUAL TABLE v USING fts5vocab(f, 'instance')");
+    tokenizer = { put: db.prepare("INSERT INTO f(rowid, x) VALUES (1, ?)"), read: db.prepare("SELECT term FROM v"), clear: db.prepare("DELETE FROM f") };
+  }
+  tokenizer.put.run(text);
+  const terms = (tokenizer.read.values() as [string][]).map((t) => t[0]);
+  tokenizer.clear.run();
+  return terms;
 }

@@ -9,7 +9,8 @@ import { insertCatalogRows } from "../../../test/fixtures/catalog-rows";
 import { autocompleteSql, listModsSql } from "../../../test/truth/catalog-sql";
 import { catalogStatements, searchWords, ftsQueryOf, type ModSort } from "./repository";
 import { answerCacheCounts, autocomplete, listMods } from "./list";
-import { buildSearchIndex, foldWord, matchRows, peekSearchIndex, rankNameRows, rankRows, REBUILD_MS, searchIndex } from "./search-index";
+import { buildSearchIndex, foldWord, peekSearchIndex, REBUILD_MS, searchIndex } from "./search-index";
+import { matchRows, rankNameRows, rankRows } from "./search-rank";
 
 let t: TestApp;
 const WORDS = [
