@@ -42,6 +42,9 @@ export const scraperRoutes = (deps: Deps) => {
       "/",
       ({ body, user, set }) => {
         const job_id = queueDiscovery(deps, body?.mode ?? "incremental", user.id);
+        // The same discovery waiting to be tried again after a failure runs now: an admin who
+        // asks for a crawl (the empty catalog's "Retry now") does not wait out the back-off.
+        deps.jobs.wakeUp(job_id);
         set.status = 202;
         return { job_id };
       },
@@ -51,7 +54,7 @@ export const scraperRoutes = (deps: Deps) => {
           .object({ mode: z.enum(["full", "incremental"], { message: "must be full or incremental" }).optional() })
           .optional(),
         response: { 202: jobAccepted, 400: errorBody, 401: errorBody, 403: errorBody },
-        detail: { summary: "Run a workshop discovery now (Admin): full or incremental (default)" },
+        detail: { summary: "Run a workshop discovery now (Admin): full or incremental (default); one already queued (waiting to be tried again after a failure, too) runs now" },
       },
     )
     .post(

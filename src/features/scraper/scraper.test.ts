@@ -323,6 +323,18 @@ describe("scraper: incremental", () => {
     schedules[0]!.enqueue();
     expect(count("SELECT count(*) AS n FROM jobs WHERE type = 'scrape.incremental' AND status = 'queued'")).toBe(1);
   });
+
+  test("asking for a crawl while the same one waits to be tried again after a failure runs it now", async () => {
+    const a = await admin();
+    const first = await t.req("POST", "/api/v1/jobs/scraper", { user: a, body: { mode: "full" } });
+    // As the queue leaves a failed attempt: queued again, tried later.
+    t.deps.sqlite.query("UPDATE jobs SET attempts = 1, run_at = ?, error = 'cannot reach the workshop' WHERE id = ?").run(t.clock.now() + 30_000, first.body.job_id);
+    const again = await t.req("POST", "/api/v1/jobs/scraper", { user: a, body: { mode: "full" } });
+    expect(again).toMatchObject({ status: 202, body: { job_id: first.body.job_id } });
+    expect(job(first.body.job_id)).toMatchObject({ status: "queued", attempts: 1, run_at: t.clock.now() });
+    await t.deps.jobs.drain();
+    expect(job(first.body.job_id).status).toBe("succeeded");
+  });
 });
 
 describe("scraper: dependency batches", () => {
