@@ -56,7 +56,7 @@ describe("GET /mods", () => {
     expect(r.status).toBe(200);
     expect(r.body.total).toBe(LISTED);
     expect(r.body.pages).toBe(1);
-    expect(Object.keys(r.body.mods[0]).sort()).toEqual(["image_url", "name", "size_bytes", "tags", "version", "workshop_id"]);
+    expect(Object.keys(r.body.mods[0]).sort()).toEqual(["author", "image_url", "name", "rating", "size_bytes", "subscriber_count", "tags", "updated_at", "version", "workshop_id"]);
     const updated = r.body.mods.map((m: any) => m.workshop_id);
     expect(updated[0]).toBe(SMALL.missions); // day 26, the newest
     expect(updated.at(-1)).toBe(WEIRD);
@@ -68,7 +68,14 @@ describe("GET /mods", () => {
       size_bytes: 8_000_000,
       image_url: `https://cdn.example.test/${SMALL.weapons}/preview.jpg`,
       tags: ["WEAPONS", "CHARACTERS"],
+      // A card's facts: what the mod page shows of them, from the same row.
+      author: "GunSmith",
+      rating: expect.any(Number),
+      subscriber_count: 30_000,
+      updated_at: expect.stringMatching(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/),
     });
+    const detail = (await get(`/api/v1/mods/${SMALL.weapons}`)).body;
+    expect([w.rating, w.updated_at]).toEqual([detail.rating, detail.updated_at]);
   });
 
   test("paginates with page and limit", async () => {

@@ -49,6 +49,12 @@ export const modSummary = z.object({
   size_bytes: z.number().int(),
   image_url: z.string().nullable(),
   tags: z.array(z.string()),
+  author: z.string(),
+  /** Share of positive ratings, 0 to 1 (null: not rated). */
+  rating: z.number().nullable(),
+  subscriber_count: z.number().int(),
+  /** When the workshop last updated the mod. */
+  updated_at: z.string().nullable(),
 });
 export type ModSummary = z.infer<typeof modSummary>;
 

@@ -59,7 +59,10 @@ export interface DirectDependencyRow {
   latest_size: number | null;
 }
 
-export type ModSummaryRow = Pick<typeof mods.$inferSelect, "workshop_id" | "name" | "version" | "size_bytes" | "image_url" | "tags_json">;
+export type ModSummaryRow = Pick<
+  typeof mods.$inferSelect,
+  "workshop_id" | "name" | "version" | "size_bytes" | "image_url" | "tags_json" | "author_name" | "rating" | "subscriber_count" | "updated_at"
+>;
 
 /** A row of mods as raw SQL reads it (`obsolete` as 0/1). */
 export type ModRow = Omit<typeof mods.$inferSelect, "obsolete"> & { obsolete: number };
@@ -69,7 +72,7 @@ export type ModRow = Omit<typeof mods.$inferSelect, "obsolete"> & { obsolete: nu
 // in-memory orders; relevance is ranked by the FTS index (see list()).
 const ORDER: Record<ModSort, string> = { ...MOD_ORDER, relevance: "" };
 
-const SUMMARY_COLS = "m.workshop_id, m.name, m.version, m.size_bytes, m.image_url, m.tags_json";
+const SUMMARY_COLS = "m.workshop_id, m.name, m.version, m.size_bytes, m.image_url, m.tags_json, m.author_name, m.rating, m.subscriber_count, m.updated_at";
 
 /**
  * The words of a free-text search: every word must match (AND), each as a prefix (words of one

@@ -18,6 +18,7 @@ import { chunkBytes, TextPacker, type PackedTexts } from "../../shared/packed-te
 import { registerAnswerStore } from "./answers";
 import { catalogStatements, type ModSummaryRow } from "./repository";
 import type { ModSummary } from "./model";
+import { toIsoOrNull } from "../../shared/time";
 
 const parseTags = (json: string): string[] => {
   try {
@@ -36,6 +37,10 @@ export const summaryOf = (r: ModSummaryRow): ModSummary => ({
   size_bytes: r.size_bytes,
   image_url: r.image_url,
   tags: parseTags(r.tags_json),
+  author: r.author_name,
+  rating: r.rating,
+  subscriber_count: r.subscriber_count,
+  updated_at: toIsoOrNull(r.updated_at),
 });
 
 export const summaryJson = (r: ModSummaryRow) => JSON.stringify(summaryOf(r));
