@@ -30,7 +30,7 @@ describe("computeImportPlan", () => {
       catalog,
       true,
     );
-    expect(Object.keys(diff).sort()).toEqual(["added", "config_changes", "not_in_catalog", "notes", "order_changed", "removed", "required_changed", "stale_pins", "unchanged", "version_changed"]);
+    expect(Object.keys(diff).sort()).toEqual(["added", "config_changes", "kept_latest", "not_in_catalog", "notes", "order_changed", "removed", "required_changed", "stale_pins", "unchanged", "version_changed"]);
     expect(diff.added).toEqual([{ workshop_id: D, name: "Delta (catalog name)", version: "4.0.0", size_bytes: 40, in_catalog: true }]);
     expect(diff.not_in_catalog).toEqual([{ mod_id: E, name: "Echo", version: "0.1" }]);
     expect(diff.removed).toEqual([{ workshop_id: B, name: "Bravo" }]);
@@ -73,6 +73,8 @@ describe("computeImportPlan", () => {
       { workshop_id: C, name: "Charlie", old_version: null, new_version: "2.9.0" },
     ]);
     expect(diff.unchanged).toEqual([{ modId: B, name: "Bravo", version: "2.0.0" }]);
+    // Named for the preview: Bravo's pin is its newest version, so it stays unpinned.
+    expect(diff.kept_latest).toEqual([{ workshop_id: B, name: "Bravo", version: "2.0.0" }]);
   });
 
   test("required: a stated flag that differs is a change of its own; the same flag is no change", () => {
@@ -117,6 +119,7 @@ describe("computeImportPlan", () => {
       not_in_catalog: [],
       unchanged: diff.unchanged,
       required_changed: [],
+      kept_latest: [],
       stale_pins: [],
       notes: [],
       config_changes: [],

@@ -48,6 +48,12 @@ export interface RequiredChangedElement {
   old_required: boolean | null;
   new_required: boolean | null;
 }
+/** A file's pin equal to the newest version of a mod the list follows at its newest: kept unpinned. */
+export interface KeptLatestElement {
+  workshop_id: string;
+  name: string;
+  version: string;
+}
 export interface StalePinElement {
   workshop_id: string;
   name: string;
@@ -67,6 +73,11 @@ export interface ImportDiff {
   unchanged: ServerJsonMod[];
   not_in_catalog: NotInCatalogElement[];
   required_changed: RequiredChangedElement[];
+  /**
+   * Mods the list follows at their newest (no pin) whose entry in the file names that newest
+   * version: no change, the mod stays unpinned and moves on with the next update.
+   */
+  kept_latest: KeptLatestElement[];
   /** Filled by the service (it asks the catalog): pins the catalog does not have. */
   stale_pins: StalePinElement[];
   notes: string[];
@@ -95,7 +106,8 @@ export interface ImportPlan {
  *   (disjoint, so a client calling POST /lists/:id/mods for each of both adds every mod once).
  * - A version in the file pins that version; no version unpins. A file version equal to the
  *   latest version of an unpinned mod changes nothing (the mod already runs that version), so
- *   an `export?type=latest` file round-trips without changes as well as a `fixed` one.
+ *   an `export?type=latest` file round-trips without changes as well as a `fixed` one; those
+ *   mods are named in `kept_latest` (the preview says they stay unpinned).
  * - `order_changed` (only with check_order) compares each kept mod's index in the list with its
  *   index in the file, which is its index after apply.
  * - `unchanged` lists the file's entries (server.json shape) whose mod is kept as it is.
@@ -118,6 +130,7 @@ export function computeImportPlan(
     unchanged: [],
     not_in_catalog: [],
     required_changed: [],
+    kept_latest: [],
     stale_pins: [],
     notes: [],
     config_changes: [],
@@ -155,6 +168,7 @@ export function computeImportPlan(
     const same =
       e.version === cur.pinned_version ||
       (cur.pinned_version === null && e.version !== null && e.version === cur.latest_version);
+    if (same && cur.pinned_version === null && e.version !== null) diff.kept_latest.push({ workshop_id: e.workshop_id, name: cur.name, version: e.version });
     const oldRequired = cur.required ?? null;
     const newRequired = e.required ?? null;
     if (same && oldRequired === newRequired) {

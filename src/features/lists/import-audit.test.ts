@@ -58,6 +58,7 @@ describe("import preview", () => {
         unchanged: [],
         not_in_catalog: [{ mod_id: UNKNOWN, name: "Mystery", version: null }],
         required_changed: [],
+        kept_latest: [],
         stale_pins: [],
         // A full config's other settings are kept with the list: the preview says so.
         notes: shape === "full" ? [expect.stringMatching(/^the file's other settings/)] : [],
@@ -91,6 +92,19 @@ describe("import preview", () => {
     expect(r.body.unchanged).toEqual([
       { modId: B, name: "B" },
       { modId: A, name: "A" },
+    ]);
+  });
+
+  test("a pin on a mod's newest version of an unpinned mod: no change, named in kept_latest; the apply leaves it unpinned", async () => {
+    const l = await makeList(t, owner);
+    await addMods(t, owner, l.id, [A, B]);
+    const body = [{ modId: A, name: "Alpha", version: "1.1.0" }, { modId: B, name: "Bravo", version: "2.0.0" }];
+    const r = await t.req("POST", `/api/v1/lists/${l.id}/import-preview`, { user: owner, body });
+    expect(r.body).toMatchObject({ version_changed: [], kept_latest: [{ workshop_id: A, name: "Alpha", version: "1.1.0" }, { workshop_id: B, name: "Bravo", version: "2.0.0" }] });
+    expect((await t.req("POST", `/api/v1/lists/${l.id}/import-apply`, { user: owner, body })).body).toMatchObject({ version_changed: 0 });
+    expect(itemsOf(t, l.id)).toEqual([
+      [A, null],
+      [B, null],
     ]);
   });
 

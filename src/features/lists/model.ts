@@ -189,6 +189,11 @@ export const importDiff = z.object({
   /** Mods whose stated `required` changes (null: not stated, the default applies). */
   required_changed: z.array(z.object({ workshop_id: z.string(), name: z.string(), old_required: z.boolean().nullable(), new_required: z.boolean().nullable() })),
   /**
+   * Mods the list follows at their newest (unpinned) whose entry in the file names that newest
+   * version: not pinned by the import, they stay unpinned and move on with the next update.
+   */
+  kept_latest: z.array(z.object({ workshop_id: z.string(), name: z.string(), version: z.string() })),
+  /**
    * Every pin the catalog does not have, all at once, with the resolution chosen in `resolve`
    * (null: none yet; import-apply refuses the file until each has one).
    */

@@ -162,10 +162,15 @@ describe("parseImportBody: malformed input says what is wrong", () => {
     expect(errorOf(`{"mods":[{"modId":"${A}0"}]}`)).toContain("invalid workshop ID");
   });
 
-  test("duplicate ids (case-insensitive) are rejected with both indexes", () => {
-    expect(errorOf(`[{"modId":"${A}"},{"modId":"${B}"},{"modId":"${A.toLowerCase()}"}]`)).toBe(
-      `bare array: [2].modId: duplicate mod ${A} (also at [0])`,
+  test("duplicate ids (case-insensitive) are rejected, the mod named by its name and both entries by number", () => {
+    expect(errorOf(`[{"modId":"${A}","name":"Alpha Pack"},{"modId":"${B}"},{"modId":"${A.toLowerCase()}"}]`)).toBe(
+      `bare array: Alpha Pack (${A}) is in the mods twice, as entries 1 and 3; keep one of them`,
     );
+    // The name of either entry; none at all: the id alone.
+    expect(errorOf(`{"game":{"mods":[{"modId":"${B}"},{"modId":"${A}"},{"modId":"${A}","name":"Alpha"}]}}`)).toBe(
+      `full server.json: Alpha (${A}) is in the mods twice, as entries 2 and 3; keep one of them`,
+    );
+    expect(errorOf(`[{"modId":"${A}"},{"modId":"${A}"}]`)).toBe(`bare array: ${A} is in the mods twice, as entries 1 and 2; keep one of them`);
   });
 });
 

@@ -198,7 +198,12 @@ function parseEntries(shape: ImportShape, mods: unknown[]): ImportEntry[] {
     if (required !== undefined && required !== null && typeof required !== "boolean")
       bad(`${label}: ${at}.required must be true or false, got ${describe(required)}`);
     const first = seen.get(workshopId);
-    if (first !== undefined) bad(`${label}: ${at}.modId: duplicate mod ${workshopId} (also at ${base}[${first}])`);
+    if (first !== undefined) {
+      // Named as people read the file: the mod by its name (either entry's), the entries by number.
+      const named = (typeof name === "string" && name.trim()) || (mods[first] as Record<string, unknown>).name;
+      const what = typeof named === "string" && named.trim() ? `${named.trim()} (${workshopId})` : workshopId;
+      bad(`${label}: ${what} is in the mods twice, as entries ${first + 1} and ${i + 1}; keep one of them`);
+    }
     seen.set(workshopId, i);
     entries[i] = {
       workshop_id: workshopId,
