@@ -10,6 +10,13 @@ import { lockedMessage, tryLockDataDir } from "./shared/data-dir";
 import { VERSION } from "./version";
 import type { Running } from "./features/feature-module";
 
+/** The address to open in a browser on this machine: localhost when listening on every interface. */
+export function openUrl(host: string, port: number): string {
+  const any = host === "0.0.0.0" || host === "::" || host === "[::]";
+  const h = any ? "localhost" : host.includes(":") && !host.startsWith("[") ? `[${host}]` : host;
+  return `http://${h}:${port}`;
+}
+
 /** A second `serve` on a data dir another process serves: one line, exit 1. */
 export class DataDirTakenError extends Error {}
 
@@ -55,7 +62,9 @@ export async function serve(config: Config) {
   }
   deps.log.info("loadout started", {
     version: VERSION,
-    url: `http://${config.LOADOUT_HOST}:${server.port}`,
+    // Where to open it: every interface (0.0.0.0, ::) includes this machine's own address.
+    url: openUrl(config.LOADOUT_HOST, server.port!),
+    listen: `${config.LOADOUT_HOST}:${server.port}`,
     data_dir: config.LOADOUT_DATA_DIR,
     schedules: crons.map((c) => c.name),
     startup_ms: Math.round(performance.now() - startedAt),
