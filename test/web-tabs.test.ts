@@ -1,14 +1,15 @@
-// The pages whose tabs are one file each (src/web/lists/list/, src/web/catalog/mod/): every tab
-// file is named by its line in the folder's tabs.ts and every line names a tab file that exists,
-// under its own id; no other file imports a tab file (each stays its own chunk, loaded when the tab
-// is first shown). Read as text: the tab files are React, which this project's typings do not
-// compile (src/web has its own tsconfig, checked by web-typecheck.test.ts).
+// The pages whose tabs are one file each (src/web/lists/list/, src/web/catalog/mod/,
+// src/web/deploy/server/): every tab file is named by its line in the folder's tabs.ts and every
+// line names a tab file that exists, under its own id; no other file imports a tab file (each
+// stays its own chunk, loaded when the tab is first shown). Read as text: the tab files are React,
+// which this project's typings do not compile (src/web has its own tsconfig, checked by
+// web-typecheck.test.ts).
 import { describe, expect, test } from "bun:test";
 import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { dirname, join, relative, resolve } from "node:path";
 
 const web = join(import.meta.dir, "../src/web");
-const FOLDERS = ["lists/list", "catalog/mod"];
+const FOLDERS = ["lists/list", "catalog/mod", "deploy/server"];
 
 /** The lines of a tabs.ts: `{ id: "…", …, load: () => import("./…") },`. */
 function lines(folder: string) {

@@ -11,6 +11,7 @@ import { adminSearch } from "../admin/admin.search";
 import { catalogSearch, modSearch } from "../catalog/catalog.search";
 import { listSearch } from "../lists/list.search";
 import { liveSearch, liveServerSearch, rangeSearch } from "../live/live.search";
+import { serverSearch } from "../deploy/deploy.search";
 
 const rootRoute = createRootRoute({ component: Shell, notFoundComponent: NotFound });
 
@@ -128,7 +129,13 @@ const myServersRoute = createRoute({
 const myServerRoute = createRoute({
   getParentRoute: () => rootRoute,
   path: "/my-servers/$id",
+  validateSearch: serverSearch,
   component: lazyRouteComponent(() => import("../deploy/my-server.page"), "MyServerPage"),
+});
+const playerRoute = createRoute({
+  getParentRoute: () => rootRoute,
+  path: "/my-servers/$id/players/$uid",
+  component: lazyRouteComponent(() => import("../deploy/player.page"), "PlayerPage"),
 });
 
 const suggestRoute = createRoute({
@@ -149,6 +156,7 @@ const routeTree = rootRoute.addChildren([
   communityRoute,
   myServersRoute,
   myServerRoute,
+  playerRoute,
   indexRoute,
   catalogRoute,
   modRoute,

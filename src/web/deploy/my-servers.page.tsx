@@ -1,5 +1,6 @@
 // My servers: the game servers the caller deploys to (through a Pterodactyl-style panel or
-// SFTP), each with its linked list and last test; and the form to register one.
+// SFTP), each with its linked list and last test; the servers the caller moderates (their players
+// and bans); and the form to register one.
 import { useState } from "react";
 import { Link, useNavigate } from "@tanstack/react-router";
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
@@ -10,12 +11,14 @@ import { CredentialsForm, LinkedListFields } from "./components/credentials";
 import { createServer, servers, setCredentials, type NewServer, type PanelCredentials, type SftpCredentials } from "./my-servers.services";
 import { listQueries } from "../lists/lists.queries";
 import { StatusBadge } from "./components/status-badge";
+import { serverQueries } from "./server.queries";
 
 
 export function MyServersPage() {
   const { token } = useSession();
   const all = useQuery({ queryKey: ["servers"], queryFn: ({ signal }) => servers(signal), enabled: !!token });
   const lists = useQuery({ ...listQueries.mine(), enabled: !!token });
+  const moderated = useQuery({ ...serverQueries.moderated(), enabled: !!token });
   if (!token) return <SignInFirst next="/my-servers" what="register your game servers and deploy lists to them" />;
   const listName = (id: string | null) => (id ? (lists.data?.find((l) => l.id === id)?.name ?? "a list") : "–");
   return (
@@ -30,7 +33,7 @@ export function MyServersPage() {
       ) : all.error ? (
         <ErrorMessage error={all.error} retry={() => all.refetch()} />
       ) : all.data!.length === 0 ? (
-        <Empty title="No servers yet">Register your first one below.</Empty>
+        <Empty title={moderated.data?.length ? "No servers of your own yet" : "No servers yet"}>Register your first one below.</Empty>
       ) : (
         <DataTable
           caption="Your game servers"
@@ -60,8 +63,59 @@ export function MyServersPage() {
           ]}
         />
       )}
+      <Moderated />
       <Register lists={(lists.data ?? []).map((l) => ({ id: l.id, name: l.name }))} />
     </div>
+  );
+}
+
+/** Servers of others that the caller moderates: their players and bans (shown only when there are some). */
+function Moderated() {
+  const { token } = useSession();
+  const mine = useQuery({ ...serverQueries.moderated(), enabled: !!token });
+  if (mine.error) return <ErrorMessage error={mine.error} retry={() => mine.refetch()} />;
+  if (!mine.data || mine.data.length === 0) return null;
+  return (
+    <section className="card stack" aria-labelledby="moderated-h">
+      <h2 id="moderated-h" style={{ margin: 0 }}>
+        Servers you moderate
+      </h2>
+      <p className="muted" style={{ margin: 0 }}>
+        Their owners made you a moderator: you see who is on and who was, kick and ban, and lift your own bans.
+      </p>
+      <DataTable
+        caption="Servers you moderate"
+        compact
+        rows={mine.data}
+        rowKey={(s) => s.id}
+        columns={[
+          {
+            header: "Server",
+            cell: (s) => (
+              <Link to="/my-servers/$id" params={{ id: s.id }} search={{ tab: "players" }}>
+                {s.name}
+              </Link>
+            ),
+          },
+          {
+            header: "Open",
+            cell: (s) => (
+              <span className="row links">
+                <Link to="/my-servers/$id" params={{ id: s.id }} search={{ tab: "players" }} aria-label={`Players of ${s.name}`}>
+                  Players
+                </Link>
+                <Link to="/my-servers/$id" params={{ id: s.id }} search={{ tab: "bans" }} aria-label={`Bans of ${s.name}`}>
+                  Bans
+                </Link>
+                <Link to="/my-servers/$id" params={{ id: s.id }} search={{ tab: "log" }} aria-label={`Moderation log of ${s.name}`}>
+                  Log
+                </Link>
+              </span>
+            ),
+          },
+        ]}
+      />
+    </section>
   );
 }
 
