@@ -152,9 +152,3 @@ export const modItemScans = sqliteTable(
   },
   (t) => [primaryKey({ columns: [t.workshop_id, t.version] })],
 );
-
-/** Small key/value state of the scraper (last full discovery, last incremental run). */
-export const scraperState = sqliteTable("scraper_state", {
-  key: text("key").primaryKey(),
-  value: integer("value").notNull(),
-});

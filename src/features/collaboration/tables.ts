@@ -2,7 +2,8 @@
 // blocks; and suggestions with their votes and form fields.
 import { sqliteTable, text, integer, primaryKey, index } from "drizzle-orm/sqlite-core";
 import { users } from "../users/tables";
-import { lists, communities } from "../lists/tables";
+import { lists } from "../lists/tables";
+import { communities } from "../communities/tables";
 
 const userRef = () => users.id;
 const listRef = () => lists.id;

@@ -1,50 +1,9 @@
-// Lists and what hangs off them. Folders, communities, tags and templates live here too,
-// because lists reference them and account deletion must reach all of them.
+// Lists and what hangs off them (items, the remembered server config, the audit log, snapshots,
+// pins). A list's folder and community are the folders' and communities' own tables.
 import { sqliteTable, text, integer, primaryKey, index, uniqueIndex } from "drizzle-orm/sqlite-core";
 import { users } from "../users/tables";
-
-export const communities = sqliteTable(
-  "communities",
-  {
-    id: text("id").primaryKey(),
-    owner_id: text("owner_id")
-      .notNull()
-      .references(() => users.id, { onDelete: "cascade" }),
-    name: text("name").notNull(),
-    slug: text("slug").notNull(),
-    description: text("description").notNull().default(""),
-    created_at: integer("created_at").notNull(),
-  },
-  (t) => [uniqueIndex("communities_slug_idx").on(t.slug), index("communities_owner_idx").on(t.owner_id)],
-);
-
-export const communityMembers = sqliteTable(
-  "community_members",
-  {
-    community_id: text("community_id")
-      .notNull()
-      .references(() => communities.id, { onDelete: "cascade" }),
-    user_id: text("user_id")
-      .notNull()
-      .references(() => users.id, { onDelete: "cascade" }),
-    role: text("role", { enum: ["owner", "member"] }).notNull().default("member"),
-    added_at: integer("added_at").notNull(),
-  },
-  (t) => [primaryKey({ columns: [t.community_id, t.user_id] }), index("community_members_user_idx").on(t.user_id)],
-);
-
-export const folders = sqliteTable(
-  "folders",
-  {
-    id: text("id").primaryKey(),
-    owner_id: text("owner_id")
-      .notNull()
-      .references(() => users.id, { onDelete: "cascade" }),
-    name: text("name").notNull(),
-    created_at: integer("created_at").notNull(),
-  },
-  (t) => [index("folders_owner_idx").on(t.owner_id)],
-);
+import { communities } from "../communities/tables";
+import { folders } from "../folders/tables";
 
 export const lists = sqliteTable(
   "lists",
@@ -196,74 +155,3 @@ export const listPins = sqliteTable(
   (t) => [primaryKey({ columns: [t.user_id, t.list_id] })],
 );
 
-export const tags = sqliteTable(
-  "tags",
-  {
-    id: text("id").primaryKey(),
-    owner_id: text("owner_id")
-      .notNull()
-      .references(() => users.id, { onDelete: "cascade" }),
-    name: text("name").notNull(),
-    color: text("color").notNull(),
-    created_at: integer("created_at").notNull(),
-  },
-  (t) => [index("tags_owner_idx").on(t.owner_id)],
-);
-
-export const listTags = sqliteTable(
-  "list_tags",
-  {
-    list_id: text("list_id")
-      .notNull()
-      .references(() => lists.id, { onDelete: "cascade" }),
-    tag_id: text("tag_id")
-      .notNull()
-      .references(() => tags.id, { onDelete: "cascade" }),
-    created_at: integer("created_at").notNull(),
-  },
-  (t) => [primaryKey({ columns: [t.list_id, t.tag_id] }), index("list_tags_tag_idx").on(t.tag_id)],
-);
-
-export const templates = sqliteTable(
-  "templates",
-  {
-    id: text("id").primaryKey(),
-    owner_id: text("owner_id")
-      .notNull()
-      .references(() => users.id, { onDelete: "cascade" }),
-    name: text("name").notNull(),
-    description: text("description").notNull().default(""),
-    source_list_id: text("source_list_id").references(() => lists.id, { onDelete: "set null" }),
-    created_at: integer("created_at").notNull(),
-    updated_at: integer("updated_at").notNull(),
-  },
-  (t) => [index("templates_owner_idx").on(t.owner_id)],
-);
-
-export const templateMods = sqliteTable(
-  "template_mods",
-  {
-    template_id: text("template_id")
-      .notNull()
-      .references(() => templates.id, { onDelete: "cascade" }),
-    workshop_id: text("workshop_id").notNull(),
-    name: text("name").notNull().default(""),
-    version: text("version"),
-    position: integer("position").notNull(),
-  },
-  (t) => [primaryKey({ columns: [t.template_id, t.workshop_id] })],
-);
-
-export const templateLinks = sqliteTable(
-  "template_links",
-  {
-    list_id: text("list_id")
-      .notNull()
-      .references(() => lists.id, { onDelete: "cascade" }),
-    template_id: text("template_id")
-      .notNull()
-      .references(() => templates.id, { onDelete: "cascade" }),
-    created_at: integer("created_at").notNull(),
-  },
-  (t) => [primaryKey({ columns: [t.list_id, t.template_id] }), index("template_links_template_idx").on(t.template_id)],
-);

@@ -6,7 +6,7 @@
 // `live_mod_usage` is the top of each scan's mod usage count (GET /stats/top-mods); the growth
 // job reads `game_servers` (sid, player_count, last_seen_at) and `game_server_mods_by_sid`.
 import { sqliteTable, text, integer, real, primaryKey, index, uniqueIndex } from "drizzle-orm/sqlite-core";
-import { communities } from "../lists/tables";
+import { communities } from "../communities/tables";
 
 /** Current state of every server ever seen, upserted by host_address (ip:port). */
 export const gameServers = sqliteTable(
