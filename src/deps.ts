@@ -7,6 +7,7 @@ import type { Logger } from "./shared/log";
 import type { Clock } from "./shared/time";
 import type { Secrets } from "./shared/secrets";
 import type { SealedColumn } from "./db/sealed";
+import type { CallerSource } from "./shared/auth";
 
 /** What every feature is handed. Built once in server.ts (or test/helpers.ts). */
 export interface Deps {
@@ -22,4 +23,6 @@ export interface Deps {
   sealed: readonly SealedColumn[];
   /** Outgoing HTTP (workshop, BattleMetrics, panel, Discord, webhooks). Tests may wrap it. */
   fetch: typeof fetch;
+  /** Who a credential is (the users feature's tables, kept in memory): what the auth plugin asks. */
+  callers: CallerSource;
 }

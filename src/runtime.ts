@@ -9,7 +9,7 @@ import { createMailer } from "./shared/mailer";
 import { createLogger, type Logger } from "./shared/log";
 import { systemClock, type Clock } from "./shared/time";
 import { loadSecrets } from "./shared/secrets";
-import { features, sealedColumns } from "./features/index";
+import { callerSource, features, sealedColumns } from "./features/index";
 import { sealClearValues } from "./db/sealed";
 import { answerBudget } from "./shared/bytes-lru";
 import { DB_FILE, ensurePrivateDir, prepareDatabaseFile } from "./shared/data-dir";
@@ -68,6 +68,7 @@ export function createDeps(config: Config, opts: RuntimeOptions = {}): Deps {
     secrets,
     sealed: sealedColumns,
     fetch: opts.fetch ?? fetch,
+    callers: callerSource(sqlite),
   };
   for (const f of features) {
     if (!f.jobs) continue;

@@ -182,6 +182,16 @@ describe("architecture (docs/architecture.md)", () => {
     expect(reaches).toEqual([]);
   });
 
+  test("shared/ is plumbing: it imports no deps.ts and no feature, and reads no table by SQL text", () => {
+    // What it needs of the service it names itself (AuthDeps, HttpDeps); tables are the features' and the platform's modules'.
+    const reaches = imports.filter((i) => i.from.startsWith("src/shared/") && !isTest(i.from) && (i.to === "src/deps.ts" || i.to.startsWith("src/features/"))).map((i) => `${i.from}:${i.line} → ${i.to}`);
+    expect(reaches).toEqual([]);
+    const sql = /\b(FROM|JOIN|INTO|UPDATE)\s+[a-z_]+\b/;
+    const shared = readdirSync(join(SRC, "shared")).filter((f) => f.endsWith(".ts") && !f.endsWith(".test.ts"));
+    const withSql = shared.filter((f) => sql.test(readFileSync(join(SRC, "shared", f), "utf8").replace(/\/\/.*$|\/\*[\s\S]*?\*\//gm, "")));
+    expect(withSql).toEqual([]);
+  });
+
   test("the service's start wires no feature by hand: serve and the app know only the registry", () => {
     // Background work belongs to its feature (FeatureModule.start); the CLI (main.ts) may call a feature's command.
     const allowed = new Set(["src/features/index.ts", "src/features/feature-module.ts"]);

@@ -14,4 +14,4 @@ export * from "../features/collaboration/tables";
 export * from "../features/events/tables";
 export * from "../features/live/tables";
 export * from "../features/servers/tables";
-export * from "../features/platform/tables";
+export * from "../status/tables";

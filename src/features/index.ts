@@ -45,5 +45,8 @@ export const features: FeatureModule[] = [
   webFeature,
 ];
 
+// Who a credential is (the users feature's tables): what Deps.callers holds for the auth plugin.
+export { callerSource } from "./users";
+
 /** Every feature's sealed columns (src/db/sealed.ts): what rotate-key re-seals and restore opens. */
 export const sealedColumns: readonly SealedColumn[] = features.flatMap((f) => f.sealed ?? []);

@@ -2,10 +2,8 @@
 // `{ auth: true }`, `{ optionalAuth: true }` or `{ admin: true }` and get `user`.
 // JWT (Authorization: Bearer) and API keys (X-API-Key, or a Bearer value starting `lo_`)
 // are accepted everywhere. Nothing per-request goes into `store`.
-import type { Database, Statement } from "bun:sqlite";
 import { Elysia } from "elysia";
 import { jwt } from "@elysiajs/jwt";
-import type { Deps } from "../deps";
 import { AppError } from "./errors";
 import { sha256Hex } from "./ids";
 
@@ -25,7 +23,7 @@ export type Signer = {
   verify(t?: string): Promise<false | Record<string, unknown>>;
 };
 
-const signers = new WeakMap<Deps, Signer>();
+const signers = new WeakMap<AuthDeps, Signer>();
 
 /**
  * The @elysiajs/jwt signer (HS256) for these deps' secret: login, OAuth state, tests.
@@ -33,7 +31,7 @@ const signers = new WeakMap<Deps, Signer>();
  * library would compare with the machine's clock, so a token signed by an injected clock
  * could expire or live on according to another clock than the one that issued it).
  */
-export function signerFor(deps: Deps): Signer {
+export function signerFor(deps: AuthDeps): Signer {
   let s = signers.get(deps);
   if (!s) {
     const lib = (jwt({ name: "jwt", secret: deps.secrets.jwtSecret, alg: "HS256" }) as any).singleton.decorator.jwt as {
@@ -50,7 +48,7 @@ export function signerFor(deps: Deps): Signer {
 }
 
 /** Looks up the caller from the headers; null when no credential is sent; throws 401 for a bad one. */
-export async function authenticate(deps: Deps, signer: Signer, headers: Record<string, string | undefined>): Promise<AuthUser | null> {
+export async function authenticate(deps: AuthDeps, signer: Signer, headers: Record<string, string | undefined>): Promise<AuthUser | null> {
   const authz = headers["authorization"];
   let apiKey = headers["x-api-key"];
   let token: string | undefined;
@@ -64,7 +62,7 @@ export async function authenticate(deps: Deps, signer: Signer, headers: Record<s
   if (!token) return null;
   const payload = await signer.verify(token);
   if (!payload || typeof payload.sub !== "string") throw new AppError(401, "unauthorized");
-  const c = callerById(deps, payload.sub);
+  const c = deps.callers.byId(payload.sub);
   if (!c) throw new AppError(401, "unauthorized"); // deleted user
   if (c.disabled) throw new AppError(401, DISABLED);
   // Issued before the password changed: that session is signed out.
@@ -73,92 +71,41 @@ export async function authenticate(deps: Deps, signer: Signer, headers: Record<s
   return c.user;
 }
 
-const USER_COLS = "u.id, u.email, u.display_name, u.role, u.is_approved, u.disabled_at, u.tokens_valid_from";
-
 /** A caller as kept: the user, whether an admin disabled the account, since when its tokens count. */
-interface CallerRow {
+export interface CallerRow {
   user: AuthUser;
   disabled: boolean;
+  /** Tokens issued before this (epoch seconds) are refused (a password change). */
   tokensValidFrom: number | null;
 }
 
-function toCaller(r: any): CallerRow {
-  return {
-    user: Object.freeze({ id: r.id, email: r.email, display_name: r.display_name, role: r.role, is_approved: !!r.is_approved }),
-    disabled: r.disabled_at !== null && r.disabled_at !== undefined,
-    tokensValidFrom: r.tokens_valid_from ?? null,
-  };
+/** Who a credential is: the users feature's tables, read through `Deps.callers` (users/callers.ts). */
+export interface CallerSource {
+  byId(id: string): CallerRow | null;
+  /** The caller of an API key's hash (its use recorded at `now`), or null. */
+  byKeyHash(hash: string, now: number): CallerRow | null;
+}
+
+/** What the auth plugin needs of the service (Deps has it). */
+export interface AuthDeps {
+  config: { LOADOUT_JWT_TTL: number };
+  clock: { now(): number };
+  secrets: { jwtSecret: string };
+  callers: CallerSource;
 }
 
 /** A disabled account's credentials are refused, its tokens and keys alike. */
 const DISABLED = "account disabled";
 
-/**
- * Who credentials are, in memory: key hash → caller (with the key's last recorded use) and user
- * id → user, for every authenticated request. Dropped whole when auth_state.gen moves: triggers
- * move it on every write that can change a key's owner or a user's name, role or approval, and
- * on every deletion (src/db/custom/96_auth_gen.sql), so a revoked key or a demoted admin is
- * refused on the next request as before. Unknown credentials are never cached.
- */
-interface Callers {
-  gen: number;
-  genStmt: Statement<{ value: number }, []>;
-  keys: Map<string, { caller: CallerRow; keyId: string; lastUsed: number | null }>;
-  users: Map<string, CallerRow>;
-}
-const callerCaches = new WeakMap<Database, Callers>();
-const CALLERS_MAX = 20_000;
-
-function callers(sqlite: Database): Callers {
-  let c = callerCaches.get(sqlite);
-  if (!c) {
-    c = { gen: -1, genStmt: sqlite.prepare("SELECT value FROM auth_state WHERE key = 'gen'") as any, keys: new Map(), users: new Map() };
-    callerCaches.set(sqlite, c);
-  }
-  const gen = c.genStmt.get()?.value ?? 0;
-  if (gen !== c.gen || c.keys.size + c.users.size > CALLERS_MAX) {
-    c.gen = gen;
-    c.keys.clear();
-    c.users.clear();
-  }
-  return c;
+export function userById(deps: Pick<AuthDeps, "callers">, id: string): AuthUser | null {
+  return deps.callers.byId(id)?.user ?? null;
 }
 
-function callerById(deps: Pick<Deps, "sqlite">, id: string): CallerRow | null {
-  const c = callers(deps.sqlite);
-  const hit = c.users.get(id);
-  if (hit) return hit;
-  const r = deps.sqlite.query(`SELECT ${USER_COLS} FROM users u WHERE u.id = ?`).get(id);
-  if (!r) return null;
-  const caller = toCaller(r);
-  c.users.set(id, caller);
-  return caller;
-}
-
-export function userById(deps: Pick<Deps, "sqlite">, id: string): AuthUser | null {
-  return callerById(deps, id)?.user ?? null;
-}
-
-function userByApiKey(deps: Deps, key: string): AuthUser {
-  const hash = sha256Hex(key);
-  const c = callers(deps.sqlite);
-  let e = c.keys.get(hash);
-  if (!e) {
-    const r = deps.sqlite
-      .query(`SELECT ${USER_COLS}, k.id AS key_id, k.last_used_at FROM api_keys k JOIN users u ON u.id = k.user_id WHERE k.key_hash = ?`)
-      .get(hash) as any;
-    if (!r) throw new AppError(401, "unauthorized");
-    e = { caller: toCaller(r), keyId: r.key_id, lastUsed: r.last_used_at };
-    c.keys.set(hash, e);
-  }
-  if (e.caller.disabled) throw new AppError(401, DISABLED);
-  const now = deps.clock.now();
-  // last_used_at at minute resolution: no write on every request.
-  if (!e.lastUsed || now - e.lastUsed > 60_000) {
-    deps.sqlite.query("UPDATE api_keys SET last_used_at = ? WHERE id = ?").run(now, e.keyId);
-    e.lastUsed = now;
-  }
-  return e.caller.user;
+function userByApiKey(deps: AuthDeps, key: string): AuthUser {
+  const c = deps.callers.byKeyHash(sha256Hex(key), deps.clock.now());
+  if (!c) throw new AppError(401, "unauthorized");
+  if (c.disabled) throw new AppError(401, DISABLED);
+  return c.user;
 }
 
 const requestCallers = new WeakMap<Request, Promise<AuthUser | null>>();
@@ -168,7 +115,7 @@ const requestCallers = new WeakMap<Request, Promise<AuthUser | null>>();
  * per user, 401 before a body is read), the route's macro gets the same answer. Resolves null
  * without a credential; rejects with 401 for a bad one.
  */
-export function callerOf(deps: Deps, request: Request): Promise<AuthUser | null> {
+export function callerOf(deps: AuthDeps, request: Request): Promise<AuthUser | null> {
   let p = requestCallers.get(request);
   if (!p) {
     p = authenticate(deps, signerFor(deps), {
@@ -181,9 +128,9 @@ export function callerOf(deps: Deps, request: Request): Promise<AuthUser | null>
   return p;
 }
 
-const plugins = new WeakMap<Deps, ReturnType<typeof buildAuthPlugin>>();
+const plugins = new WeakMap<AuthDeps, ReturnType<typeof buildAuthPlugin>>();
 
-function buildAuthPlugin(deps: Deps) {
+function buildAuthPlugin(deps: AuthDeps) {
   return new Elysia({ name: "auth" }).macro({
       /** A signed-in user; mutations need an approved account. */
       auth: {
@@ -222,7 +169,7 @@ function buildAuthPlugin(deps: Deps) {
 }
 
 /** The auth plugin for these deps (one instance per app, so Elysia deduplicates it by name). */
-export function authPlugin(deps: Deps) {
+export function authPlugin(deps: AuthDeps) {
   let p = plugins.get(deps);
   if (!p) {
     p = buildAuthPlugin(deps);
@@ -236,7 +183,7 @@ export function authPlugin(deps: Deps) {
  * time by `deps.clock` (the library writes `iat` from the machine's clock): what a password
  * change's tokens_valid_from is compared with.
  */
-export async function issueToken(deps: Deps, user: { id: string; role: string }): Promise<string> {
+export async function issueToken(deps: AuthDeps, user: { id: string; role: string }): Promise<string> {
   const signer = signerFor(deps);
   const iat = Math.floor(deps.clock.now() / 1000);
   return signer.sign({ sub: user.id, role: user.role, iat, ts: iat, exp: iat + deps.config.LOADOUT_JWT_TTL });

@@ -3,13 +3,20 @@
 // that turns everything into {error} with the statuses of the spec's Errors table.
 import { Elysia } from "elysia";
 import type { Server } from "bun";
-import type { Deps } from "../deps";
+import type { Config } from "../config";
+import type { Logger } from "./log";
 import { AppError } from "./errors";
 import { decodeTextFile } from "./text-file";
 import { issueMessage, requestRefusal } from "./request-validation";
 import { RateLimiter, isPageLoad, isRateLimitExempt, refusesWithPage } from "./rate-limit";
 import { isForbiddenAddress } from "./url-safety";
-import { READ_METHODS, callerOf } from "./auth";
+import { READ_METHODS, callerOf, type AuthDeps } from "./auth";
+
+/** What the conventions plugin needs of the service (Deps has it). */
+export interface HttpDeps extends AuthDeps {
+  config: Config;
+  log: Logger;
+}
 
 /** The content type of the Prometheus text format (/metrics and the per-mod, per-server, per-community metrics). */
 export const METRICS_CONTENT_TYPE = "text/plain; version=0.0.4; charset=utf-8";
@@ -155,7 +162,7 @@ type WithMeta = { [META]?: RequestMeta };
 const metaOf = (set: object): RequestMeta | undefined => (set as WithMeta)[META];
 
 /** Client IP: the socket address, or the first X-Forwarded-For hop when LOADOUT_TRUST_PROXY is on. */
-export function clientIp(deps: Pick<Deps, "config">, request: Request, server?: Server<any> | null): string {
+export function clientIp(deps: Pick<HttpDeps, "config">, request: Request, server?: Server<any> | null): string {
   if (deps.config.LOADOUT_TRUST_PROXY) {
     const xff = request.headers.get("x-forwarded-for");
     if (xff) return xff.split(",")[0]!.trim();
@@ -207,7 +214,7 @@ const validationMessage = (error: any): string => issueMessage((error.all as { p
  * names `server` makes Elysia define a `server` getter on the context of every request.
  * Without one (an app that is only ever `handle`d, as in tests) the address is "unknown".
  */
-export function httpPlugin(deps: Deps, server: () => Server<any> | null | undefined = () => null) {
+export function httpPlugin(deps: HttpDeps, server: () => Server<any> | null | undefined = () => null) {
   // Anonymous requests and bad credentials count against the client IP; valid credentials
   // against the user, all their API keys and tokens together. 0 turns a limit off.
   const { LOADOUT_RATE_LIMIT_ANON: anonLimit, LOADOUT_RATE_LIMIT_USER: userLimit } = deps.config;

@@ -10,7 +10,7 @@ import { BattleMetricsClient, BattleMetricsError, type LiveServer } from "./batt
 import { pollRegisteredServers } from "./a2s-source";
 import { PermanentJobError } from "../../jobs/queue";
 import { withPageCache } from "../../db/client";
-import { recordSourceError, recordSourceOk } from "../../shared/source-status";
+import { recordSourceError, recordSourceOk } from "../../status/source-status";
 import { publishLiveSnapshot, rebuildLiveSnapshot, type KnownLists, type LiveSnapshot } from "./snapshot";
 import { liveRepo, withoutServerTriggers, type KnownNames } from "./repository";
 import { processPage, ScanState } from "./scan-page";

@@ -4,7 +4,7 @@ import { Registry, collectDefaultMetrics, Counter, Gauge } from "prom-client";
 import type { Deps } from "../../deps";
 import { METRICS_CONTENT_TYPE } from "../../shared/http";
 import { VERSION } from "../../version";
-import { sourceStatuses } from "../../shared/source-status";
+import { sourceStatuses } from "../../status/source-status";
 import { answerBudget } from "../../shared/bytes-lru";
 import { readModelsOf, type ReadModels } from "../../db/connection";
 // Features' public faces only (their index.ts), never their insides.

@@ -29,7 +29,7 @@ import { DirectoryPathSource, extractItems, type ResourcePathSource } from "./it
 import * as repo from "./repository";
 import type { ScraperHooks } from "./hooks";
 import { rollupGrowth } from "./growth";
-import { recordSourceError, recordSourceOk } from "../../shared/source-status";
+import { recordSourceError, recordSourceOk } from "../../status/source-status";
 import { stmt } from "../../db/statements";
 
 export const JOB_SCRAPE_FULL = "scrape.full";

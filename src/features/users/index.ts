@@ -13,3 +13,4 @@ export const usersFeature: FeatureModule = {
 
 export { approvalForNewAccount, createUser, findUserByEmail, hasAdmin, verifyPassword } from "./service";
 export { recordSignIn } from "./accounts";
+export { callerSource } from "./callers";

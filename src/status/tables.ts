@@ -1,3 +1,5 @@
+// The outside sources' last outcome (platform, like the job queue and the outbox: every feature that
+// reaches a source records here; the platform feature's /health reads it).
 import { sqliteTable, text, integer } from "drizzle-orm/sqlite-core";
 
 /**
