@@ -1,3 +1,5 @@
+import { CredentialCryptoError } from "../../../shared/crypto";
+
 /**
  * A deploy failure a user can act on. Its message is stored as the deployment's
  * `error_message` and logged as is: it must never contain a credential or a stack trace.
@@ -20,6 +22,6 @@ export class RateLimitedError extends DeployError {
 /** Turns anything thrown during a deploy into a safe one-line message. */
 export function deployErrorMessage(err: unknown): string {
   if (err instanceof DeployError) return err.message;
-  if (err instanceof Error && err.name === "CredentialCryptoError") return err.message;
+  if (err instanceof CredentialCryptoError) return err.message;
   return "deployment failed because of an internal error; see the service log";
 }
