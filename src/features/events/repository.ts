@@ -4,6 +4,7 @@
 import { and, desc, eq, sql } from "drizzle-orm";
 import type { Database, Statement } from "bun:sqlite";
 import type { Tx } from "../../db/client";
+import { statementSet } from "../../db/statements";
 import { notificationPreferences, notifications, webhookDeliveries, webhooks } from "./tables";
 import { eventOutbox } from "../../outbox/tables";
 import { lists } from "../lists/tables";
@@ -190,15 +191,10 @@ export function setPreferences(db: Tx, userId: string, prefs: Record<string, boo
 // index notifications_unread_idx, prepared once per connection.
 
 
-const unreadStmts = new WeakMap<Database, Statement>();
+const unreadStmt = statementSet((sqlite) => sqlite.prepare(`SELECT COUNT(*) AS n FROM notifications WHERE user_id = ? AND "read" = 0`));
 
 export function unreadCount(sqlite: Database, userId: string): number {
-  let stmt = unreadStmts.get(sqlite);
-  if (!stmt) {
-    stmt = sqlite.prepare(`SELECT COUNT(*) AS n FROM notifications WHERE user_id = ? AND "read" = 0`);
-    unreadStmts.set(sqlite, stmt);
-  }
-  return (stmt.get(userId) as { n: number }).n;
+  return (unreadStmt(sqlite).get(userId) as { n: number }).n;
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -236,11 +232,10 @@ export interface DispatchStatements {
   globalWebhooksOf(userId: string): { id: string; events: string }[];
 }
 
-const dispatchStmts = new WeakMap<Database, DispatchStatements>();
+/** The dispatcher's statements on this connection (prepared once, held by the connection: db/statements.ts statementSet). */
+export const dispatchStatements: (sqlite: Database) => DispatchStatements = statementSet(prepareDispatch);
 
-export function dispatchStatements(sqlite: Database): DispatchStatements {
-  let s = dispatchStmts.get(sqlite);
-  if (s) return s;
+function prepareDispatch(sqlite: Database): DispatchStatements {
   const q = <T>(sql: string) => sqlite.prepare(sql) as Statement<T, any[]>;
   const any = q<{ x: number }>(`SELECT 1 AS x FROM event_outbox WHERE dispatched_at IS NULL LIMIT 1`);
   const pending = q<OutboxRow>(
@@ -270,7 +265,7 @@ export function dispatchStatements(sqlite: Database): DispatchStatements {
             OR EXISTS (SELECT 1 FROM list_owners o WHERE o.list_id = $list AND o.user_id = w.user_id))`,
   );
   const globalHooks = q<{ id: string; events: string }>(`SELECT w.id, w.events FROM webhooks w WHERE w.enabled = 1 AND w.scope = 'global' AND w.user_id = ?`);
-  s = {
+  return {
     hasPending: () => any.get() !== null,
     pending: (limit) => pending.all(limit),
     markDispatched: (id, at) => mark.all(at, id).length > 0,
@@ -287,6 +282,4 @@ export function dispatchStatements(sqlite: Database): DispatchStatements {
     webhooksForList: (listId) => hooks.all({ list: listId }),
     globalWebhooksOf: (userId) => globalHooks.all(userId),
   };
-  dispatchStmts.set(sqlite, s);
-  return s;
 }

@@ -10,6 +10,7 @@
 // Read access: public lists for everyone; private lists for anyone with a role above, or with
 // the list's share token (read only). Admins get no special rights on other people's lists.
 import type { Database } from "bun:sqlite";
+import { statementSet } from "../../db/statements";
 import type { lists } from "./tables";
 import { AppError } from "../../shared/errors";
 
@@ -58,7 +59,8 @@ LEFT JOIN (
 ) g ON g.list_id = l.id
 WHERE l.id = $id`;
 
-const stmtCache = new WeakMap<Database, ReturnType<Database["prepare"]>>();
+/** ACCESS_SQL prepared once per connection (held by the connection: db/statements.ts statementSet). */
+const accessStmt = statementSet((sqlite) => sqlite.prepare(ACCESS_SQL));
 
 /** Computes what `user` (or an anonymous caller holding `shareToken`) may do on list `listId`; null when the list does not exist. */
 export function resolveListAccess(
@@ -67,12 +69,7 @@ export function resolveListAccess(
   user: AccessUser | null | undefined,
   shareToken?: string | null,
 ): ListAccess | null {
-  let stmt = stmtCache.get(deps.sqlite);
-  if (!stmt) {
-    stmt = deps.sqlite.prepare(ACCESS_SQL);
-    stmtCache.set(deps.sqlite, stmt);
-  }
-  const row = stmt.get({ id: listId, uid: user?.id ?? "" }) as Record<string, any> | null;
+  const row = accessStmt(deps.sqlite).get({ id: listId, uid: user?.id ?? "" }) as Record<string, any> | null;
   if (!row) return null;
   const list: ListRow = {
     id: row.id,

@@ -3,6 +3,7 @@
 // for the dependency closure): no query per mod. They run inside drizzle transactions because
 // drizzle's bun-sqlite transaction is a BEGIN on the same connection.
 import type { Database, Statement } from "bun:sqlite";
+import { statementSet } from "../../db/statements";
 import type { listAudit, listSnapshots } from "./tables";
 
 export interface ItemRow {
@@ -174,23 +175,17 @@ const SQL = {
 } as const;
 
 type Stmts = { [K in keyof typeof SQL]: Statement };
-const cache = new WeakMap<Database, Stmts>();
-
-/** The prepared statements of this feature for one connection. */
-export function stmts(sqlite: Database): Stmts {
-  let s = cache.get(sqlite);
-  if (!s) {
-    s = {} as Stmts;
-    for (const k of Object.keys(SQL) as (keyof typeof SQL)[]) {
-      // Prepared lazily on first use: a statement over another feature's table must not fail
-      // before that table exists.
-      let prepared: Statement | undefined;
-      Object.defineProperty(s, k, { get: () => (prepared ??= sqlite.prepare(SQL[k])), enumerable: true });
-    }
-    cache.set(sqlite, s);
+/** The prepared statements of this feature for one connection (held by the connection: db/statements.ts statementSet). */
+export const stmts: (sqlite: Database) => Stmts = statementSet((sqlite) => {
+  const s = {} as Stmts;
+  for (const k of Object.keys(SQL) as (keyof typeof SQL)[]) {
+    // Prepared lazily on first use: a statement over another feature's table must not fail
+    // before that table exists.
+    let prepared: Statement | undefined;
+    Object.defineProperty(s, k, { get: () => (prepared ??= sqlite.prepare(SQL[k])), enumerable: true });
   }
   return s;
-}
+});
 
 export const listItems = (sqlite: Database, listId: string) => stmts(sqlite).items.all(listId) as ItemRow[];
 

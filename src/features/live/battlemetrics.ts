@@ -136,19 +136,20 @@ function normalise(sourceId: string, a: BmServer["attributes"]): LiveServer {
       return (mods ??= normaliseMods(raw));
     },
   };
-  reported.set(server, raw);
+  // Its mods as reported, held by the server object itself (not enumerable: an answer compares as before).
+  Object.defineProperty(server, REPORTED, { value: raw });
   return server;
 }
 
-/** Each server read from a page → its mods as reported (normalise), for reportedModsOf. */
-const reported = new WeakMap<LiveServer, readonly unknown[]>();
+/** Where a server read from a page holds its mods as reported (normalise), for reportedModsOf. */
+const REPORTED: unique symbol = Symbol("reported mods");
 
 /**
  * A server's mods as BattleMetrics reported them (`details.reforger.mods` as JSON.parse gave
  * them), for a server normalised from a page; undefined for any other (an A2S answer, a test's).
  * The scan hashes them in place (reportedModsHash) before it reads `mods`.
  */
-export const reportedModsOf = (s: LiveServer): readonly unknown[] | undefined => reported.get(s);
+export const reportedModsOf = (s: LiveServer): readonly unknown[] | undefined => (s as LiveServer & { [REPORTED]?: readonly unknown[] })[REPORTED];
 
 /** Each reported mod read in place; one with an invalid id dropped, a repeated id kept at its first position. */
 function normaliseMods(raw: readonly unknown[]): LiveMod[] {
