@@ -25,7 +25,7 @@ beforeAll(async () => {
   owner = await t.createUser({ display_name: "Bob" });
   moderator = await t.createUser({ display_name: "Mod" });
   stranger = await t.createUser({ display_name: "Stranger" });
-  const m = rconManager(t.deps, { replyTimeoutMs: 800, loginTimeoutMs: 1500, backoffInitialMs: 100 });
+  const m = rconManager(t.deps, { replyTimeoutMs: 1500, loginTimeoutMs: 3000, backoffInitialMs: 100 });
   enforceWith(t.deps);
   m.start({ pollMs: 3_600_000 });
 });

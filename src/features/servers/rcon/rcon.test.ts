@@ -28,7 +28,7 @@ beforeAll(async () => {
   stranger = await t.createUser({ display_name: "Stranger" });
   panel = startFakePanel();
   // Polled by hand below; a lost connection is noticed within a second.
-  rconManager(t.deps, { replyTimeoutMs: 800, loginTimeoutMs: 1500, backoffInitialMs: 100 }).start({ pollMs: 3_600_000 });
+  rconManager(t.deps, { replyTimeoutMs: 1500, loginTimeoutMs: 3000, backoffInitialMs: 100 }).start({ pollMs: 3_600_000 });
 });
 
 afterAll(async () => {
