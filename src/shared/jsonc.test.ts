@@ -1,5 +1,6 @@
 import { describe, expect, test } from "bun:test";
-import { decodeTextFile, ignoredNote, JsonSyntaxError, MAX_DEPTH, parseJsonDocument, parseTolerantJson, removeJsonValue, setJsonValue, strictJsonText } from "./jsonc";
+import { decodeTextFile, ignoredNote, JsonSyntaxError, MAX_DEPTH, parseJsonDocument, parseTolerantJson } from "./jsonc";
+import { removeJsonValue, setJsonValue, strictJsonText } from "./json-edit";
 
 const err = (text: string) => {
   try {

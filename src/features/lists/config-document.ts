@@ -3,19 +3,8 @@
 // the places a person changes through Loadout. What the rest of the feature needs of it: the
 // settings as a client may see them, the places of its secrets, how two configs differ (named
 // by path, never by value), a copy without the secrets, and the settings page's edit. Pure.
-import {
-  isUnsafeInteger,
-  nodeAt,
-  nodeText,
-  nodeValue,
-  parseJsonDocument,
-  propertyOf,
-  removeJsonValue,
-  setJsonValue,
-  type JsonDocument,
-  type JsonNode,
-  type JsonPath,
-} from "../../shared/jsonc";
+import { isUnsafeInteger, nodeAt, nodeText, nodeValue, parseJsonDocument, propertyOf, type JsonDocument, type JsonNode, type JsonPath } from "../../shared/jsonc";
+import { removeJsonValue, setJsonValue } from "../../shared/json-edit";
 import { isSecretKey, pathText, type JsonObject } from "./server-config";
 
 /** Whether the node is the `game.mods` array's property (the list's mods go there, not the settings'). */

@@ -138,7 +138,7 @@ describe("edit, don't rewrite", () => {
     await importAs(owner, l.id, "import-apply", commented, "?check_order=true");
     const out = (await exportGame(l.id)).text;
     expect(() => JSON.parse(out)).not.toThrow();
-    const { strictJsonText } = await import("../../shared/jsonc");
+    const { strictJsonText } = await import("../../shared/json-edit");
     expect(out).toBe(strictJsonText(commented));
   });
 

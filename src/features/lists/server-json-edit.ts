@@ -5,7 +5,8 @@
 // entry copies the layout of the file's first entry. Everything outside `game.mods` stays byte
 // for byte. Used by export/game (the list's remembered file) and by every deploy (the server's
 // own file). Pure: no database.
-import { nodeAt, nodeText, parseJsonDocument, propertyOf, removeJsonValue, setJsonValue, type JsonNode } from "../../shared/jsonc";
+import { nodeAt, nodeText, parseJsonDocument, propertyOf, type JsonNode } from "../../shared/jsonc";
+import { removeJsonValue, setJsonValue } from "../../shared/json-edit";
 
 /** One mod as the list wants it: `version` null = the newest, `required` null = not stated. */
 export interface ModToWrite {

@@ -12,7 +12,8 @@ import { startFakePanel, type FakePanel } from "../../../../test/fakes/panel";
 import { createTestApp, type TestApp, type TestUser } from "../../../../test/helpers";
 import { makeList, seedMods } from "../../../../test/lists-kit";
 import { startSshd, type SshdPeer } from "../../../../test/peers/sshd";
-import { parseJsonDocument, removeJsonValue, strictJsonText } from "../../../shared/jsonc";
+import { parseJsonDocument } from "../../../shared/jsonc";
+import { removeJsonValue, strictJsonText } from "../../../shared/json-edit";
 import { DEPLOY_JOB } from "./jobs";
 
 const dir = join(import.meta.dir, "../../../../test/fixtures/server-configs");

@@ -3,7 +3,8 @@
 // byte as it was. Pure: no database, no network. The entry shape is the lists feature's
 // (`ServerJsonMod` in lists/server-json-format.ts), which also writes the exports.
 import { ConfigShapeError, writeModsIntoConfig, type ServerJsonMod } from "../../lists";
-import { JsonSyntaxError, parseJsonDocument, strictJsonText } from "../../../shared/jsonc";
+import { JsonSyntaxError, parseJsonDocument } from "../../../shared/jsonc";
+import { strictJsonText } from "../../../shared/json-edit";
 import { DeployError } from "./errors";
 
 /** What the deploy needs from a list item. */
