@@ -9,12 +9,11 @@ import {
   RconClient,
   RconClosedError,
   RconLoginRefusedError,
-  RconSession,
   RconTimeoutError,
   seconds,
   type RconClientOptions,
-  type RconSessionOptions,
 } from "./client";
+import { RconSession, type RconSessionOptions } from "./session";
 import { players, shutdown } from "./reforger";
 
 const peers: RconPeer[] = [];

@@ -6,7 +6,8 @@
 import type { Deps } from "../../../deps";
 import { recordEvent } from "../../../outbox/outbox";
 import { decryptSecret } from "../../../shared/crypto";
-import { RconSession, type RconClient, type RconStatus } from "../../../protocols/rcon/client";
+import type { RconClient } from "../../../protocols/rcon/client";
+import { RconSession, type RconStatus } from "../../../protocols/rcon/session";
 import { players as readPlayers, type RconCommander } from "../../../protocols/rcon/reforger";
 import * as repo from "../repository";
 import * as rosterRepo from "./repository";
