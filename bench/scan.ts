@@ -25,7 +25,7 @@ import { createMemoryLogger } from "../src/shared/log";
 import { BattleMetricsClient, bmPageSchema, bmServerSchema, firstPageUrl, normaliseServer, readPage, readServer, type LiveServer } from "../src/features/live/battlemetrics";
 import { finishScan, writtenLists, writtenListsNames, processPage, queueScrapes, runScan, SCAN_PAGE_CACHE_MB, ScanState, writeModRows } from "../src/features/live/scan";
 import { withPageCache } from "../src/db/client";
-import { liveRepo, withoutServerTriggers } from "../src/features/live/repository";
+import { liveRepo, withBulkWrite } from "../src/features/live/repository";
 import { publishLiveSnapshot, snapshotWithUsage, type LiveSnapshot } from "../src/features/live/snapshot";
 import type { SeedMeta } from "./seed";
 import { argOf } from "./args";
@@ -176,9 +176,9 @@ async function phases(): Promise<Record<string, number>[]> {
       sqlite
         .transaction(() => {
           t = process.cpuUsage();
-          // As runScan: game_servers' per-row generation triggers set aside for the writes, the
-          // generation moved once after them (its cost lands in the last phase inside).
-          withoutServerTriggers(sqlite, () => {
+          // As runScan: the writes as one bulk write, the per-row generation triggers skipping,
+          // the counters moved once after them (its cost lands in the last phase inside).
+          withBulkWrite(sqlite, "scan", () => {
             for (const servers of pages) unknown.push(...processPage(deps, servers, state));
             known = writtenLists(state);
             names = writtenListsNames(state);

@@ -349,8 +349,10 @@ function dump(file: string): Record<string, string> {
       "live_state",
     ]) {
       const cols = (db.query(`SELECT name FROM pragma_table_info('${name}')`).all() as { name: string }[]).map((c) => c.name);
+      // The counters a9's definitions moved (a later migration adds others: series_gen, community_gen).
+      const where = name === "live_state" ? ` WHERE key IN ('servers_gen', 'catalog_gen', 'mod_names_ver')` : "";
       // quote(): the value with its type (1 and 1.0 and '1' differ).
-      const rows = db.query(`SELECT ${cols.map((c) => `quote("${c}")`).join(", ")} FROM ${name} ORDER BY ${cols.map((_, i) => i + 1).join(", ")}`).values();
+      const rows = db.query(`SELECT ${cols.map((c) => `quote("${c}")`).join(", ")} FROM ${name}${where} ORDER BY ${cols.map((_, i) => i + 1).join(", ")}`).values();
       out[name] = JSON.stringify(rows);
     }
     return out;

@@ -118,8 +118,6 @@ export class ConnectionState {
   readonly statementSets = new Map<(sqlite: Database) => unknown, unknown>();
   /** Per counter table: its values as read this turn and total_changes() then (statements.ts `generation`). */
   readonly counters = new Map<string, { kept: KeptForTurn<Map<string, number>>; changes: number }>();
-  /** PRAGMA data_version as read this turn (statements.ts `dataVersion`). */
-  readonly dataVersion = new KeptForTurn<number>();
   readonly readModels: ReadModels;
   constructor(sqlite: Database) {
     this.readModels = new ReadModels(sqlite);

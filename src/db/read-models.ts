@@ -242,8 +242,6 @@ export function timedAnswersModel<V>(o: {
   counters: readonly Counters[];
   maxBytes: number;
   sizeOf: (key: string, value: V) => number;
-  /** What the answers are kept while (default: the counters' values). */
-  version?: (sqlite: Database) => number | string;
 }): TimedAnswersModel<V> {
   const model: TimedAnswersModel<V> = defineReadModel<TimedAnswers<V>, TimedAnswersModel<V>>({
     name: o.name,
@@ -255,7 +253,7 @@ export function timedAnswersModel<V>(o: {
     drop: (s) => s.lru.clear(),
     current(sqlite) {
       const s = readModelsOf(sqlite).of(model);
-      const at = o.version ? o.version(sqlite) : o.counters.length === 1 ? countersAt(sqlite, o.counters[0]!) : o.counters.map((c) => countersAt(sqlite, c)).join("/");
+      const at = o.counters.length === 1 ? countersAt(sqlite, o.counters[0]!) : o.counters.map((c) => countersAt(sqlite, c)).join("/");
       if (at !== s.at) {
         s.lru.clear();
         s.at = at;

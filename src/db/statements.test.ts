@@ -1,13 +1,13 @@
 // generation(): a generation counter read once per turn of the event loop and per write through
 // the connection: this connection's writes are seen at once (triggers included), another
 // connection's commits from the next turn on, and nothing is kept inside or across a rolled-back
-// transaction. dataVersion(): PRAGMA data_version kept the same way.
+// transaction.
 import { afterEach, beforeEach, describe, expect, test } from "bun:test";
 import { Database } from "bun:sqlite";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { dataVersion, generation, generationKey, inOneRead } from "./statements";
+import { generation, generationKey, inOneRead } from "./statements";
 
 /** The next turn of the event loop (the kept values are dropped by a setImmediate). */
 const nextTurn = () => new Promise<void>((resolve) => setImmediate(resolve));
@@ -54,25 +54,6 @@ describe("generation", () => {
     expect(generation(db, "catalog_state", "detail_gen")).toBe(1);
     await nextTurn();
     expect(generation(db, "catalog_state", "detail_gen")).toBe(5);
-  });
-
-  test("dataVersion: another connection's commit moves it from the next turn on; inside a transaction it is SQLite's", async () => {
-    await nextTurn();
-    const v = dataVersion(db);
-    other.run("UPDATE catalog_state SET value = 6 WHERE key = 'detail_gen'");
-    expect(dataVersion(db)).toBe(v);
-    await Promise.resolve();
-    expect(dataVersion(db)).toBe(v);
-    await nextTurn();
-    const moved = dataVersion(db);
-    expect(moved).not.toBe(v);
-    // This connection's own commits do not move it (total_changes() is what sees those).
-    db.run("INSERT INTO mods (name) VALUES ('a')");
-    await nextTurn();
-    expect(dataVersion(db)).toBe(moved);
-    db.exec("BEGIN");
-    expect(dataVersion(db)).toBe((db.query("PRAGMA data_version").values() as [number][])[0]![0]);
-    db.exec("ROLLBACK");
   });
 
   test("generationKey: several counters as one key, moving with any of them, inside a transaction too", async () => {

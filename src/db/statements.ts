@@ -111,20 +111,6 @@ function generationValues(sqlite: Database, table: GenerationTable): Map<string,
 }
 
 /**
- * PRAGMA data_version (moves when another connection or process commits), kept as `generation`
- * keeps its counters: until the current turn of the event loop ends, never inside a transaction.
- * The pragma is a read transaction too (two fcntl calls and an fstat, ~8 µs on the bench machine)
- * and the stat series read it on every request. Pair it with total_changes() for this
- * connection's own writes.
- */
-export function dataVersion(sqlite: Database): number {
-  const read = () => (stmt(sqlite, "PRAGMA data_version").values() as [number][])[0]![0];
-  if (sqlite.inTransaction) return read();
-  const kept = connectionOf(sqlite).dataVersion;
-  return kept.value ?? kept.keep(read());
-}
-
-/**
  * `read()` inside one read transaction (BEGIN … COMMIT; inside a transaction already, as it is):
  * several statements outside a transaction are a WAL read transaction each, two fcntl calls and an
  * fstat apiece (~8 µs on the bench machine); together they take the lock once and read one

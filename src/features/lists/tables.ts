@@ -45,14 +45,14 @@ export const listItems = sqliteTable(
     name: text("name").notNull().default(""),
     position: integer("position").notNull(),
     pinned_version: text("pinned_version"),
+    added_by: text("added_by"),
+    added_at: integer("added_at").notNull(),
     /**
      * The mod's `required` flag in server.json: 1 or 0 when stated (in an imported
      * file or set by hand), null when not stated: then it follows the list's
      * modsRequiredByDefault (its remembered config's, else the game's default, true).
      */
     required: integer("required", { mode: "boolean" }),
-    added_by: text("added_by"),
-    added_at: integer("added_at").notNull(),
   },
   (t) => [
     primaryKey({ columns: [t.list_id, t.workshop_id] }),
@@ -76,6 +76,8 @@ export const listServerConfigs = sqliteTable("list_server_configs", {
   secrets: text("secrets"),
   /** Whether the file had a `game.mods` key (a config without one exports without it while the list is empty). */
   has_mods_key: integer("has_mods_key", { mode: "boolean" }).notNull().default(true),
+  updated_by: text("updated_by"),
+  updated_at: integer("updated_at").notNull(),
   /**
    * The file's whole text (its passwords included), sealed with the credential key (AAD
    * `list-config-document:<list id>`): what export/game edits and writes back. Null only in rows
@@ -84,8 +86,6 @@ export const listServerConfigs = sqliteTable("list_server_configs", {
    * (for SQL reads) and `secrets` is null.
    */
   document: text("document"),
-  updated_by: text("updated_by"),
-  updated_at: integer("updated_at").notNull(),
 });
 
 /**

@@ -7,7 +7,6 @@ import { AppError } from "../../shared/errors";
 import { communitiesRepo, serversRepo } from "./repository/servers";
 import type { Database } from "bun:sqlite";
 import { inOneRead } from "../../db/statements";
-import { databaseState } from "./series-cache";
 import { timedAnswersModel } from "../../db/read-models";
 import { ONLINE_WINDOW } from "./entry";
 
@@ -62,10 +61,10 @@ export function serverMetrics(deps: Pick<Deps, "sqlite" | "clock">, id: string):
 
 /**
  * A community's metrics text, kept (the three statements were ~30 µs of a ~90 µs request) while
- * - the database stands where it was read: total_changes() of this connection and PRAGMA
- *   data_version (another connection's or process's commit, seen from the next turn of the event
- *   loop: `dataVersion` in src/db/statements.ts), as the series answers (series-cache.ts); any
- *   write drops every kept text;
+ * - the generation counters it was read at stand: live_state's servers_gen (every write to
+ *   game_servers) and community_gen (every write to communities, and to a list's community or
+ *   publicity), moved by triggers whoever writes (src/db/schema-objects.sql); another value drops
+ *   every kept text;
  * - the clock stays where the same servers count as online: a server counts while
  *   now ≤ last_seen_at + ONLINE_WINDOW, so the read says from which time to which the set it
  *   counted holds (`from`: one past the newest of those not counted leaving the window; `until`:
@@ -97,10 +96,9 @@ export const COMMUNITY_METRICS_CACHE_BYTES = 2 * 2 ** 20;
 export const communityMetricsModel = timedAnswersModel<string>({
   name: "live.community-metrics",
   tables: ["communities", "game_servers", "lists"],
-  counters: [],
+  counters: [{ table: "live_state", keys: ["servers_gen", "community_gen"] }],
   maxBytes: COMMUNITY_METRICS_CACHE_BYTES,
   sizeOf: (k, text) => 2 * (k.length + text.length) + 64,
-  version: databaseState,
 });
 
 /** Lookups of community metrics answered from memory and read anew (tests). */

@@ -65,9 +65,9 @@ describe("the mod-list migration", () => {
       [3, [["5A00000000000009", 'Mod "nine"', "1.0", 0], ["5A00000000000001", "Мод один", null, 1], ["5A00000000000003", "a,b] [c", "x y", 2], ["5A00000000000005", "", "2.0.1", 4]]],
       [5, [["5A00000000000001", "One", "1.1", 0]]],
     ]);
-    // The generation triggers are on the lists' table, under their old names.
-    const trig = sqlite.query(`SELECT name, tbl_name FROM sqlite_schema WHERE type = 'trigger' AND name LIKE 'game_server_mods_gen_%' ORDER BY name`).all();
-    expect(trig).toEqual(["del", "ins", "upd"].map((k) => ({ name: `game_server_mods_gen_${k}`, tbl_name: "game_server_mod_lists" })));
+    // The generation triggers are on the lists' table, named after it.
+    const trig = sqlite.query(`SELECT name, tbl_name FROM sqlite_schema WHERE type = 'trigger' AND name LIKE 'game_server_mod_lists_gen_%' ORDER BY name`).all();
+    expect(trig).toEqual(["del", "ins", "upd"].map((k) => ({ name: `game_server_mod_lists_gen_${k}`, tbl_name: "game_server_mod_lists" })));
     // A server deleted takes its list with it.
     sqlite.query(`DELETE FROM game_servers WHERE sid = 5`).run();
     expect(sqlite.query(`SELECT count(*) AS n FROM game_server_mods_by_sid WHERE server_sid = 5`).get()).toEqual({ n: 0 });

@@ -1,6 +1,8 @@
 // Roll-ups (hourly job): raw 5-minute points → hourly buckets → 3-hour buckets, for servers,
 // the global total and communities; retention deletes; the exact 7-day player average behind
-// `popularity` and top-servers; and mod-size sums refreshed from the catalog.
+// `popularity` and top-servers; and mod-size sums refreshed from the catalog. Each transaction is
+// a bulk write (repository/state.ts withBulkWrite): the per-row generation triggers skip and
+// servers_gen and series_gen move once at its end.
 //
 // Watermarks in live_state: `hourly_until` (every complete hour before it is rolled) and
 // `3h_until`. Each run re-rolls the last rolled bucket too (INSERT OR REPLACE), so points that
@@ -8,7 +10,7 @@
 // with an on-the-fly aggregate of the newer data (never raw points older than 24 h).
 import type { Deps } from "../../deps";
 import { DAY, HOUR, THREE_HOURS } from "./windows";
-import { liveRepo } from "./repository";
+import { liveRepo, withBulkWrite } from "./repository";
 import { rollupRepo } from "./repository/rollup";
 import { rebuildLiveSnapshot } from "./snapshot";
 
@@ -41,7 +43,7 @@ export function runRollups(deps: Pick<Deps, "sqlite" | "clock">, now = deps.cloc
   h = Math.max(h, floorTo(now - RAW_RETENTION, HOUR) + HOUR);
   for (; h < hourNow; h += HOUR) {
     const hour = h;
-    sqlite.transaction(() => rollupRepo.rollHour(sqlite, hour)).immediate();
+    sqlite.transaction(() => withBulkWrite(sqlite, "rollup", () => rollupRepo.rollHour(sqlite, hour))).immediate();
     result.hours_rolled++;
   }
   liveRepo.setState(sqlite, "hourly_until", hourNow);
@@ -56,7 +58,7 @@ export function runRollups(deps: Pick<Deps, "sqlite" | "clock">, now = deps.cloc
   b = Math.max(b, floorTo(now - HOURLY_RETENTION, THREE_HOURS) + THREE_HOURS);
   for (; b < blockNow; b += THREE_HOURS) {
     const block = b;
-    sqlite.transaction(() => rollupRepo.rollBlock(sqlite, block)).immediate();
+    sqlite.transaction(() => withBulkWrite(sqlite, "rollup", () => rollupRepo.rollBlock(sqlite, block))).immediate();
     result.blocks_rolled++;
   }
   liveRepo.setState(sqlite, "3h_until", blockNow);
@@ -64,12 +66,14 @@ export function runRollups(deps: Pick<Deps, "sqlite" | "clock">, now = deps.cloc
   // 3. Retention. Rows exactly at the boundary are kept.
   sqlite
     .transaction(() => {
-      result.deleted = rollupRepo.deleteExpired(sqlite, {
-        raw: now - RAW_RETENTION,
-        hourly: now - HOURLY_RETENTION,
-        block: now - THREE_HOUR_RETENTION,
-        changelog: now - CHANGELOG_RETENTION,
-      });
+      result.deleted = withBulkWrite(sqlite, "rollup", () =>
+        rollupRepo.deleteExpired(sqlite, {
+          raw: now - RAW_RETENTION,
+          hourly: now - HOURLY_RETENTION,
+          block: now - THREE_HOUR_RETENTION,
+          changelog: now - CHANGELOG_RETENTION,
+        }),
+      );
     })
     .immediate();
 
@@ -79,20 +83,22 @@ export function runRollups(deps: Pick<Deps, "sqlite" | "clock">, now = deps.cloc
   //    run, everything is recomputed exactly from the buckets (~1 s at 5,000 servers).
   //    Then mod-size sums from the catalog (sizes arrive after a mod is first seen).
   sqlite
-    .transaction(() => {
-      const windowStart = hourNow - 7 * DAY;
-      const prev = liveRepo.getState(sqlite, "avg7_from");
-      if (prev == null || Math.floor(prev / DAY) !== Math.floor(windowStart / DAY) || windowStart < prev) {
-        rollupRepo.recomputeAverages(sqlite, windowStart, hourNow);
-        result.averages = "recomputed";
-      } else if (windowStart > prev) {
-        rollupRepo.advanceAverages(sqlite, prev, windowStart);
-        result.averages = "advanced";
-      }
-      liveRepo.setState(sqlite, "avg7_from", windowStart);
-      rollupRepo.refreshSizes(sqlite, now - HOUR);
-      liveRepo.refreshModUsage(sqlite, now);
-    })
+    .transaction(() =>
+      withBulkWrite(sqlite, "rollup", () => {
+        const windowStart = hourNow - 7 * DAY;
+        const prev = liveRepo.getState(sqlite, "avg7_from");
+        if (prev == null || Math.floor(prev / DAY) !== Math.floor(windowStart / DAY) || windowStart < prev) {
+          rollupRepo.recomputeAverages(sqlite, windowStart, hourNow);
+          result.averages = "recomputed";
+        } else if (windowStart > prev) {
+          rollupRepo.advanceAverages(sqlite, prev, windowStart);
+          result.averages = "advanced";
+        }
+        liveRepo.setState(sqlite, "avg7_from", windowStart);
+        rollupRepo.refreshSizes(sqlite, now - HOUR);
+        liveRepo.refreshModUsage(sqlite, now);
+      }),
+    )
     .immediate();
   // Averages and download sizes moved: readers switch to a snapshot of them after the commit.
   rebuildLiveSnapshot(sqlite, deps.clock.now());

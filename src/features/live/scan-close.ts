@@ -3,7 +3,7 @@
 // scan's transaction) the snapshot of the scan with the mod usage counted from it.
 import type { Deps } from "../../deps";
 import { snapshotWithUsage, type KnownLists, type LiveSnapshot } from "./snapshot";
-import { CatalogLookup, liveRepo, withoutServerTriggers, type KnownNames } from "./repository";
+import { CatalogLookup, liveRepo, withBulkWrite, type KnownNames } from "./repository";
 import type { ScanState } from "./scan-page";
 
 /**
@@ -22,7 +22,7 @@ export function writeModRows(deps: Pick<Deps, "sqlite">, state: ScanState): void
   if (lists.length === 0 && events.length === 0) return;
   deps.sqlite
     .transaction(() => {
-      liveRepo.insertMods(deps.sqlite, lists, state.newSids);
+      liveRepo.insertMods(deps.sqlite, lists);
       liveRepo.insertEvents(deps.sqlite, events);
     })
     .immediate();
@@ -66,8 +66,8 @@ export function writtenListsNames(state: ScanState): KnownNames {
 
 /**
  * Closes a complete scan's writes: its mod rows, vanished servers, global and community points.
- * Returns how many servers vanished. runScan runs it with processPage's writes, game_servers'
- * per-row generation triggers set aside (withoutServerTriggers).
+ * Returns how many servers vanished. runScan runs it with processPage's writes as one bulk write
+ * (withBulkWrite: the per-row generation triggers skip, the counters move once after).
  */
 export function closeScan(deps: Pick<Deps, "sqlite">, state: ScanState): number {
   const { sqlite } = deps;
@@ -92,9 +92,8 @@ export function scanSnapshot(deps: Pick<Deps, "sqlite" | "clock">, state: ScanSt
 }
 
 /**
- * Closes a complete scan (closeScan, then scanSnapshot) in one transaction, with the game_servers
- * triggers set aside for its writes as runScan does. Returns the snapshot, to publish once the
- * scan's transaction has committed.
+ * Closes a complete scan (closeScan, then scanSnapshot) in one transaction, its writes a bulk
+ * write as runScan's. Returns the snapshot, to publish once the scan's transaction has committed.
  */
 export function finishScan(deps: Pick<Deps, "sqlite" | "clock">, state: ScanState): { vanished: number; snapshot: LiveSnapshot } {
   const { sqlite } = deps;
@@ -104,7 +103,7 @@ export function finishScan(deps: Pick<Deps, "sqlite" | "clock">, state: ScanStat
   const names = writtenListsNames(state);
   sqlite
     .transaction(() => {
-      vanished = withoutServerTriggers(sqlite, () => closeScan(deps, state));
+      vanished = withBulkWrite(sqlite, "scan", () => closeScan(deps, state));
       snapshot = scanSnapshot(deps, state, known, names);
     })
     .immediate();

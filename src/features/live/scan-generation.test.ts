@@ -1,29 +1,33 @@
-// The scan's bulk path keeps every reader exact: a first sight's mod rows go
-// in with the per-row generation trigger set aside inside the scan's transaction, the trigger
-// comes back exactly as its migration made it (also when the write fails), and any later write
-// to game_server_mods, by any path, still moves the generation; the mod usage a scan counts from
-// its snapshot is the count SQLite makes, for every mod, and live_mod_usage is its top;
-// the snapshot's per-server mod-list cache sees raw writes.
+// The scan's bulk write keeps every reader exact: its writes go in with the per-row generation
+// triggers skipping (a row of live_bulk_write held inside the scan's transaction, which it
+// deletes), without any DDL (the schema's version stays), also when the write fails; any later
+// write to game_server_mods, by any path, still moves the generation; the mod usage a scan counts
+// from its snapshot is the count SQLite makes, for every mod, and live_mod_usage is its top; the
+// snapshot's per-server mod-list cache sees raw writes.
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { createTestApp, TestClock, type TestApp } from "../../../test/helpers";
 import { generateBmServers, startFakeBattleMetrics, type FakeBattleMetrics } from "../../../test/fakes/battlemetrics";
 import { listServersSql, modUsageSql, modUsageTopSql } from "../../../test/truth/live-sql";
 import { BattleMetricsClient } from "./battlemetrics";
 import { listQuery } from "./model";
-import { BULK_ROWS, HOUR, liveRepo, SERVER_ROW_TRIGGERS, TOP_MODS, withoutRowTrigger, withoutServerTriggers } from "./repository";
+import { HOUR, liveRepo, TOP_MODS, withBulkWrite } from "./repository";
 import { runScan } from "./scan";
 import { listServers } from "./service";
 import { liveSnapshot, modUsageOf } from "./snapshot";
 import { liveSql } from "../../../test/live-sql";
 
-const TRIGGER = "game_server_mods_gen_ins";
+/** The per-row generation triggers a scan's writes would fire (src/db/schema-objects.sql). */
+const ROW_TRIGGERS = ["game_servers_gen_ins", "game_servers_gen_upd", "game_server_mod_lists_gen_ins", "game_server_mod_lists_gen_upd", "game_server_stats_raw_gen_ins"];
 
 describe("the scan's bulk insert and the live generation", () => {
   let t: TestApp;
   let fake: FakeBattleMetrics;
   let clock: TestClock;
   const { q, one, gen } = liveSql(() => t.deps.sqlite);
-  const triggerSql = () => one(`SELECT sql FROM sqlite_schema WHERE type = 'trigger' AND name = ?`, TRIGGER)?.sql as string | undefined;
+  const triggersSql = () => ROW_TRIGGERS.map((name) => one(`SELECT sql FROM sqlite_schema WHERE type = 'trigger' AND name = ?`, name)?.sql as string | undefined);
+  /** The schema's version: any DDL moves it (every connection then compiles its statements again). */
+  const schemaVersion = () => one(`PRAGMA schema_version`).schema_version as number;
+  const flags = () => one(`SELECT count(*) AS n FROM live_bulk_write`).n as number;
   const scan = () => runScan(t.deps, { client: new BattleMetricsClient({ baseUrl: fake.url, minIntervalMs: 0, sleep: async () => {} }) });
   /** live_mod_usage as a scan left it (the top TOP_MODS), in its order. */
   const usage = () => q(`SELECT workshop_id, name, server_count, player_count, updated_at FROM live_mod_usage ORDER BY server_count DESC, workshop_id`);
@@ -42,7 +46,7 @@ describe("the scan's bulk insert and the live generation", () => {
   };
 
   beforeAll(async () => {
-    // 150 servers with ~40 mods each: a first sight of ~6,000 mod rows, past BULK_ROWS.
+    // 150 servers with ~40 mods each: a first sight of ~6,000 mod rows.
     fake = startFakeBattleMetrics({ servers: generateBmServers(150, { seed: 7, modPool: 400 }) });
     clock = new TestClock(Date.UTC(2026, 10, 24, 12, 0, 0));
     t = await createTestApp({ clock });
@@ -55,13 +59,16 @@ describe("the scan's bulk insert and the live generation", () => {
     await t.close();
   });
 
-  test("a first sight goes past the bulk threshold; the trigger is back as migrated and the snapshot is of the committed generation", async () => {
-    const migrated = triggerSql();
-    expect(migrated).toContain("AFTER INSERT ON game_server_mod_lists");
+  test("a first sight is one bulk write without DDL: the triggers stay as migrated, no flag is left, the snapshot is of the committed generation", async () => {
+    const migrated = triggersSql();
+    expect(migrated.every((sql) => sql?.includes("WHEN NOT EXISTS (SELECT 1 FROM live_bulk_write)"))).toBe(true);
+    const version = schemaVersion();
     const before = gen();
     await scan();
-    expect(one(`SELECT count(*) AS n FROM game_server_mods`).n).toBeGreaterThanOrEqual(BULK_ROWS);
-    expect(triggerSql()).toBe(migrated);
+    expect(one(`SELECT count(*) AS n FROM game_server_mods`).n).toBeGreaterThanOrEqual(2000);
+    expect(triggersSql()).toEqual(migrated);
+    expect(schemaVersion()).toBe(version);
+    expect(flags()).toBe(0);
     expect(gen()).toBeGreaterThan(before);
     expect(liveSnapshot(t.deps.sqlite, clock.now()).gen).toBe(gen());
     // Every new server's changelog is its whole list, added, in position order.
@@ -102,53 +109,60 @@ describe("the scan's bulk insert and the live generation", () => {
     expect(listServers(t.deps, query).map((e) => e.id)).not.toContain(server);
   });
 
-  test("a bulk write that fails rolls back whole: the trigger is in place and still moves the generation", () => {
-    const migrated = triggerSql();
+  test("a bulk write that fails rolls back whole: no flag is left and the triggers move the generation again", () => {
     const server = one(`SELECT id FROM game_servers ORDER BY sid LIMIT 1`).id as string;
     const rows = q(`SELECT count(*) AS n FROM game_server_mods`)[0].n;
+    const version = schemaVersion();
     expect(() =>
       t.deps.sqlite.transaction(() => {
-        withoutRowTrigger(t.deps.sqlite, TRIGGER, () => {
+        withBulkWrite(t.deps.sqlite, "test", () => {
+          const g = gen();
           t.deps.sqlite.query(`INSERT INTO game_server_mods (server_id, workshop_id, name, position) VALUES (?, '7E57000000000002', '', 1)`).run(server);
-          expect(triggerSql()).toBeUndefined();
+          // Inside the bulk write the per-row trigger skipped.
+          expect(gen()).toBe(g);
+          expect(flags()).toBe(1);
           throw new Error("write failed");
         });
       })(),
     ).toThrow("write failed");
-    expect(triggerSql()).toBe(migrated);
+    expect(flags()).toBe(0);
+    expect(schemaVersion()).toBe(version);
     expect(q(`SELECT count(*) AS n FROM game_server_mods`)[0].n).toBe(rows);
     const g = gen();
     t.deps.sqlite.query(`INSERT INTO game_server_mods (server_id, workshop_id, name, position) VALUES (?, '7E57000000000003', '', 1)`).run(server);
     expect(gen()).toBe(g + 1);
     t.deps.sqlite.query(`DELETE FROM game_server_mods WHERE workshop_id = '7E57000000000003'`).run();
-    // Outside a transaction it refuses rather than leave the table without its trigger.
-    expect(() => withoutRowTrigger(t.deps.sqlite, TRIGGER, () => {})).toThrow("outside a transaction");
+    // Outside a transaction it refuses rather than leave the flag where other connections see it.
+    expect(() => withBulkWrite(t.deps.sqlite, "test", () => {})).toThrow("outside a transaction");
+    expect(flags()).toBe(0);
   });
 
-  test("game_servers' per-row triggers, set aside for a scan's writes, are back as migrated after a scan and after a failed write, and move the generation", async () => {
+  test("game_servers' per-row triggers skip a scan's writes and a failed bulk write, stay as migrated, and move the generation for every other write", async () => {
     const sqlOf = (name: string) => one(`SELECT sql FROM sqlite_schema WHERE type = 'trigger' AND name = ?`, name)?.sql as string | undefined;
-    const migrated = SERVER_ROW_TRIGGERS.map(sqlOf);
+    const names = ["game_servers_gen_ins", "game_servers_gen_upd"];
+    const migrated = names.map(sqlOf);
     expect(migrated[0]).toContain("AFTER INSERT ON game_servers");
     expect(migrated[1]).toContain("AFTER UPDATE ON game_servers");
+    const version = schemaVersion();
     // A scan (every server updated) moves the generation, and its snapshot is of the committed one.
     clock.advance(60_000);
     const before = gen();
     await scan();
-    expect(SERVER_ROW_TRIGGERS.map(sqlOf)).toEqual(migrated);
+    expect(names.map(sqlOf)).toEqual(migrated);
+    expect(schemaVersion()).toBe(version);
     expect(gen()).toBeGreaterThan(before);
     expect(liveSnapshot(t.deps.sqlite, clock.now()).gen).toBe(gen());
-    // A write that fails inside rolls back whole, the triggers with it.
+    // A write that fails inside rolls back whole.
     const server = one(`SELECT id, name FROM game_servers ORDER BY sid LIMIT 1`);
     expect(() =>
       t.deps.sqlite.transaction(() => {
-        withoutServerTriggers(t.deps.sqlite, () => {
+        withBulkWrite(t.deps.sqlite, "test", () => {
           t.deps.sqlite.query(`UPDATE game_servers SET name = 'changed' WHERE id = ?`).run(server.id);
-          expect(SERVER_ROW_TRIGGERS.map(sqlOf)).toEqual([undefined, undefined]);
           throw new Error("write failed");
         });
       })(),
     ).toThrow("write failed");
-    expect(SERVER_ROW_TRIGGERS.map(sqlOf)).toEqual(migrated);
+    expect(flags()).toBe(0);
     expect(one(`SELECT name FROM game_servers WHERE id = ?`, server.id).name).toBe(server.name);
     // Raw writes after it still move the generation, row by row, and the next list read sees them.
     let g = gen();
@@ -162,8 +176,6 @@ describe("the scan's bulk insert and the live generation", () => {
       .run();
     expect(gen()).toBe(g + 1);
     t.deps.sqlite.query(`DELETE FROM game_servers WHERE sid = 999999`).run();
-    // Outside a transaction it refuses.
-    expect(() => withoutServerTriggers(t.deps.sqlite, () => {})).toThrow("outside a transaction");
   });
 
   test("the mod usage a scan counts from its snapshot is the count SQLite makes in steady scans", async () => {

@@ -2,8 +2,8 @@
 // registered servers over A2S, then records the whole scan in one synchronous immediate
 // transaction (network I/O before it, never inside): each page (scan-page.ts), then the closing
 // step (scan-close.ts: mod lists, vanished servers, global and community points, the snapshot
-// and its mod usage). Its writes to game_servers run without that table's per-row generation
-// triggers, the generation moved once after them (withoutServerTriggers in repository/state.ts).
+// and its mod usage). Its writes run as a bulk write: the live feature's per-row generation
+// triggers skip them and the counters move once after them (withBulkWrite in repository/state.ts).
 import type { Deps } from "../../deps";
 import { queueDetailScrape } from "../scraper";
 import { BattleMetricsClient, BattleMetricsError, type LiveServer } from "./battlemetrics";
@@ -12,7 +12,7 @@ import { PermanentJobError } from "../../jobs/queue";
 import { withPageCache } from "../../db/client";
 import { recordSourceError, recordSourceOk } from "../../status/source-status";
 import { publishLiveSnapshot, rebuildLiveSnapshot, type KnownLists, type LiveSnapshot } from "./snapshot";
-import { liveRepo, withoutServerTriggers, type KnownNames } from "./repository";
+import { liveRepo, withBulkWrite, type KnownNames } from "./repository";
 import { processPage, ScanState } from "./scan-page";
 import { closeScan, scanSnapshot, writeModRows, writtenLists, writtenListsNames } from "./scan-close";
 
@@ -139,9 +139,9 @@ export async function runScan(deps: Deps, opts: RunScanOptions = {}): Promise<Sc
       .transaction(() => {
         let known: KnownLists | null = null;
         let names: KnownNames | null = null;
-        // Every write to game_servers without its per-row generation triggers, servers_gen moved
-        // once after them (withoutServerTriggers), before the snapshot reads it.
-        vanished = withoutServerTriggers(deps.sqlite, () => {
+        // Every write as a bulk write: the per-row generation triggers skip, servers_gen and
+        // series_gen move once after them (withBulkWrite), before the snapshot reads them.
+        vanished = withBulkWrite(deps.sqlite, "scan", () => {
           if (complete) for (const servers of pages) unknown.push(...processPage(deps, servers, state));
           if (poll.answered.length) processPage(deps, poll.answered.map((a) => a.server), state);
           if (complete) {

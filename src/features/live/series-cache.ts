@@ -3,12 +3,13 @@
 // many points per request, yet their data changes only when a scan, a roll-up or another write
 // commits. An answer is kept as its UTF-8 JSON (what production sends, no serialising per request)
 // with:
-// - the database state it was read at: total_changes() of this connection (every INSERT, UPDATE or
-//   DELETE through it, triggers included: a scan, a roll-up, a test's raw SQL) and
-//   PRAGMA data_version (a commit by any other connection or process, seen from the next turn of the
-//   event loop on: `dataVersion` in src/db/statements.ts). Another state drops every
-//   answer at once (the catalog's small answer caches in src/features/catalog/list.ts key on
-//   total_changes() alone);
+// - the generation counters it was read at (a read model: docs/architecture.md "Derived reads"):
+//   live_state's series_gen, which triggers move on every write to a series table, their day rows
+//   or the roll-up's watermarks, by any code path or process (a scan and a roll-up move it once
+//   for all their rows), and servers_gen and community_gen (a server's or a community's own row);
+//   read once per turn of the event loop and after each write through the connection, so another
+//   process's commit is seen from the next turn on. Another value drops every answer at once;
+//   writes elsewhere (the job queue, a list, an API key's last use) keep them;
 // - the times it holds for: a read depends on the clock only through the start of its range (the
 //   bucket `since`) and the 24 h raw cut, and readSeries says for which `now` both give the same
 //   rows (series.from ≤ now ≤ series.until), so time passing never serves a stale answer.
@@ -21,7 +22,6 @@
 // encodes its text once (a server's series is written as bytes already, series-days.ts).
 // docs/performance.md, "Designs that hold".
 import type { Database } from "bun:sqlite";
-import { dataVersion, stmt } from "../../db/statements";
 import { timedAnswersModel } from "../../db/read-models";
 
 const encoder = new TextEncoder();
@@ -38,22 +38,21 @@ export interface SeriesText {
 }
 
 /**
- * The database's state as this connection sees it: total_changes() (its own writes, triggers
- * included) and PRAGMA data_version (another connection's commits), kept for the turn.
+ * The read model: series answers by key, per connection, kept while live_state's series_gen (every
+ * write to a series table, their day rows or the roll-up's watermarks), servers_gen (a server's id
+ * and sid) and community_gen (a community's existence) stand: src/db/schema-objects.sql.
  */
-export function databaseState(sqlite: Database): string {
-  const changes = (stmt(sqlite, "SELECT total_changes()").values() as [number][])[0]![0];
-  return `${changes}/${dataVersion(sqlite)}`;
-}
-
-/** The read model: series answers by key, per connection. */
 export const seriesModel = timedAnswersModel<Uint8Array>({
   name: "live.series",
-  tables: ["game_server_stats_raw", "game_server_stats_hourly", "game_server_stats_3h", "live_global_stats_raw", "live_global_stats_hourly", "live_global_stats_3h", "live_community_stats_raw", "live_community_stats_hourly", "live_community_stats_3h"],
-  counters: [],
+  tables: [
+    "game_server_stats_raw", "game_server_stats_hourly", "game_server_stats_3h", "game_server_stats_hourly_days", "game_server_stats_3h_days",
+    "live_global_stats_raw", "live_global_stats_hourly", "live_global_stats_3h",
+    "live_community_stats_raw", "live_community_stats_hourly", "live_community_stats_3h",
+    "game_servers", "communities",
+  ],
+  counters: [{ table: "live_state", keys: ["series_gen", "servers_gen", "community_gen"] }],
   maxBytes: SERIES_CACHE_BYTES,
   sizeOf: (_, body) => body.byteLength,
-  version: databaseState,
 });
 
 /** The database's series cache, emptied first when the database moved. */

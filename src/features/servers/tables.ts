@@ -15,6 +15,8 @@ export const servers = sqliteTable(
     file_path: text("file_path").notNull(),
     linked_list_id: text("linked_list_id").references(() => lists.id, { onDelete: "set null" }),
     auto_deploy: integer("auto_deploy", { mode: "boolean" }).notNull().default(false),
+    created_at: integer("created_at").notNull(),
+    updated_at: integer("updated_at").notNull(),
     /** Where the game server answers Steam A2S queries ("host" or "host:port"; port 17777 by default). */
     query_address: text("query_address"),
     /** Scan the server's addons (data.pak) for items on the items schedule (SFTP servers). */
@@ -30,6 +32,19 @@ export const servers = sqliteTable(
     /** SFTP: the command run over SSH to restart the game server, exactly as stored. */
     restart_command: text("restart_command"),
     /**
+     * What the last connection test or deploy read from the config file (for the pre-flight):
+     * its game.scenarioId, its game.mods (JSON, after a deploy the mods written) and when.
+     */
+    config_scenario_id: text("config_scenario_id"),
+    config_mods_json: text("config_mods_json"),
+    config_read_at: integer("config_read_at"),
+    /**
+     * What the game would refuse or misread in that config (JSON array of the issues of
+     * lists/game-config-check.ts: kind, path, fatal, message, line, column, fix): the
+     * pre-flight's `config_invalid` findings. Null when not read yet (or read before it was kept).
+     */
+    config_issues_json: text("config_issues_json"),
+    /**
      * How a deploy restarts the server: `connection` (the panel's power signal, or SFTP's
      * restart_command) or `rcon` (`#shutdown`: for a process a supervisor restarts).
      */
@@ -44,21 +59,6 @@ export const servers = sqliteTable(
     config_rcon_port: integer("config_rcon_port"),
     /** When the roster (server_players) was last read over RCON. */
     players_fetched_at: integer("players_fetched_at"),
-    /**
-     * What the last connection test or deploy read from the config file (for the pre-flight):
-     * its game.scenarioId, its game.mods (JSON, after a deploy the mods written) and when.
-     */
-    config_scenario_id: text("config_scenario_id"),
-    config_mods_json: text("config_mods_json"),
-    config_read_at: integer("config_read_at"),
-    /**
-     * What the game would refuse or misread in that config (JSON array of the issues of
-     * lists/game-config-check.ts: kind, path, fatal, message, line, column, fix): the
-     * pre-flight's `config_invalid` findings. Null when not read yet (or read before it was kept).
-     */
-    config_issues_json: text("config_issues_json"),
-    created_at: integer("created_at").notNull(),
-    updated_at: integer("updated_at").notNull(),
   },
   (t) => [index("servers_owner_idx").on(t.owner_id, t.created_at), index("servers_linked_list_idx").on(t.linked_list_id)],
 );
@@ -104,14 +104,9 @@ export const deployments = sqliteTable(
     snapshot_json: text("snapshot_json"),
     error_message: text("error_message"),
     job_id: text("job_id"),
-    /** Deployed with {"force": true} past the pre-flight's server errors. */
-    forced: integer("forced", { mode: "boolean" }).notNull().default(false),
-    /** Keys of the server's config this deploy renames in the same write (JSON `[{path, from, to}]`: the pre-flight's one-click fix of a misspelt or legacy key). */
-    rename_keys: text("rename_keys"),
-    /** The config it would write was the one the server had: nothing written, and no restart unless `restart_anyway`. */
-    config_unchanged: integer("config_unchanged", { mode: "boolean" }).notNull().default(false),
-    /** Restart even when the config did not change ({"restart_anyway": true}). */
-    restart_anyway: integer("restart_anyway", { mode: "boolean" }).notNull().default(false),
+    created_at: integer("created_at").notNull(),
+    started_at: integer("started_at"),
+    finished_at: integer("finished_at"),
     // ---- the restart loop (docs/deploy.md "Restart, verify, roll back"); every step is
     // recorded here before it is taken, so a process killed mid-step resumes without repeating it.
     /** The restart mode this deployment runs with (the server's, or the deploy's override). */
@@ -146,9 +141,14 @@ export const deployments = sqliteTable(
     rollback_restarted_at: integer("rollback_restarted_at"),
     /** The server answered again after the rollback's restart. */
     rollback_verified_at: integer("rollback_verified_at"),
-    created_at: integer("created_at").notNull(),
-    started_at: integer("started_at"),
-    finished_at: integer("finished_at"),
+    /** Deployed with {"force": true} past the pre-flight's server errors. */
+    forced: integer("forced", { mode: "boolean" }).notNull().default(false),
+    /** Keys of the server's config this deploy renames in the same write (JSON `[{path, from, to}]`: the pre-flight's one-click fix of a misspelt or legacy key). */
+    rename_keys: text("rename_keys"),
+    /** The config it would write was the one the server had: nothing written, and no restart unless `restart_anyway`. */
+    config_unchanged: integer("config_unchanged", { mode: "boolean" }).notNull().default(false),
+    /** Restart even when the config did not change ({"restart_anyway": true}). */
+    restart_anyway: integer("restart_anyway", { mode: "boolean" }).notNull().default(false),
   },
   (t) => [index("deployments_server_idx").on(t.server_id, t.created_at), index("deployments_status_idx").on(t.status)],
 );

@@ -12,13 +12,13 @@ export const users = sqliteTable(
     role: text("role", { enum: ["user", "admin"] }).notNull().default("user"),
     is_approved: integer("is_approved", { mode: "boolean" }).notNull().default(false),
     discord_id: text("discord_id"),
+    created_at: integer("created_at").notNull(),
+    updated_at: integer("updated_at").notNull(),
     /** An admin disabled the account: it cannot sign in, and its tokens and keys are refused. */
     disabled_at: integer("disabled_at"),
     /** Tokens issued before this (epoch seconds) are refused: set by a password change (other sessions signed out). */
     tokens_valid_from: integer("tokens_valid_from"),
     last_login_at: integer("last_login_at"),
-    created_at: integer("created_at").notNull(),
-    updated_at: integer("updated_at").notNull(),
   },
   (t) => [
     uniqueIndex("users_email_idx").on(t.email),

@@ -2,7 +2,7 @@
 // (game_server_mod_events: one row a server and scan), as the scan writes and reads them.
 import type { Database } from "bun:sqlite";
 import { insertRows, stmt } from "../../../db/statements";
-import { bumpServersGen, withoutRowTrigger } from "./state";
+import { bumpServersGen } from "./state";
 
 export interface CurrentMod {
   server_sid: number;
@@ -18,8 +18,6 @@ export interface StoredLists {
   parsed: Set<number>;
 }
 
-/** From this many rows on, insertMods sets the per-row generation trigger aside (see there). */
-export const BULK_ROWS = 2000;
 
 /** listName's answer when the text must be parsed to tell. */
 export const UNREAD: unique symbol = Symbol("unread");
@@ -148,39 +146,28 @@ export const modListsRepo = {
   /**
    * The scan's new and changed mod lists, one game_server_mod_lists row each (a6_server_mod_lists.sql):
    * a list's entries [workshop_id, name, version, position] in the order found (by position; sorting
-   * them by workshop id cost a first sight ~70 ms); an empty list deletes its row. A
-   * first sight's ~5,000 new lists (~200,000 mods; from BULK_ROWS mods in the lists of `fresh`,
-   * the servers the scan inserted, on) go in without the per-row generation trigger (the lists
-   * of known servers are upserts that update, which that trigger does not see): it is dropped
-   * and created again from its own stored text around the insert, inside the caller's
-   * transaction, and the generation moves once instead (and the servers' mod-list versions are
-   * set to it). No other connection can see the table without it
-   * (the change commits whole, or rolls back with the rows).
+   * them by workshop id cost a first sight ~70 ms); an empty list deletes its row. Inside a bulk
+   * write (withBulkWrite: the lists' per-row triggers skip) it does what they do once for all the
+   * rows: servers_gen moves and every list written gets it as its version
+   * (game_server_mods_ver: a value no earlier write had); outside one the triggers did it already
+   * and this moves the versions on once more.
    */
-  insertMods(sqlite: Database, lists: ModList[], fresh?: ReadonlySet<number>) {
+  insertMods(sqlite: Database, lists: ModList[]) {
     const rows: [number, string][] = [];
     const emptied: number[] = [];
-    let mods = 0;
     for (const [sid, entries] of lists) {
-      if (entries.length === 0) {
-        emptied.push(sid);
-        continue;
-      }
-      rows.push([sid, JSON.stringify(entries)]);
-      if (!fresh || fresh.has(sid)) mods += entries.length;
+      if (entries.length === 0) emptied.push(sid);
+      else rows.push([sid, JSON.stringify(entries)]);
     }
+    if (rows.length === 0 && emptied.length === 0) return;
     if (emptied.length > 0) stmt(sqlite, `DELETE FROM game_server_mod_lists WHERE server_sid IN (SELECT value FROM json_each(?))`).run(JSON.stringify(emptied));
-    const insert = () =>
-      insertRows(sqlite, `INSERT INTO game_server_mod_lists (server_sid, mods)`, 2, rows, `ON CONFLICT (server_sid) DO UPDATE SET mods = excluded.mods`);
-    if (mods < BULK_ROWS) return insert();
-    withoutRowTrigger(sqlite, "game_server_mods_gen_ins", insert);
+    insertRows(sqlite, `INSERT INTO game_server_mod_lists (server_sid, mods)`, 2, rows, `ON CONFLICT (server_sid) DO UPDATE SET mods = excluded.mods`);
     bumpServersGen(sqlite);
-    // What the trigger also does per row: each server's mod-list version (a2_server_mods_ver.sql).
     stmt(
       sqlite,
       `INSERT OR REPLACE INTO game_server_mods_ver (sid, ver)
        SELECT j.value, (SELECT value FROM live_state WHERE key = 'servers_gen') FROM json_each(?) j`,
-    ).run(JSON.stringify(rows.map((r) => r[0])));
+    ).run(JSON.stringify([...rows.map((r) => r[0]), ...emptied]));
   },
 
   /**

@@ -1,5 +1,6 @@
 // live_state: the feature's counters and marks (watermarks, the last scan, the generation
-// counters its read models follow), and how a scan sets the per-row generation triggers aside.
+// counters its read models follow), and how a bulk writer sets the per-row generation triggers
+// aside.
 import type { Database } from "bun:sqlite";
 import { stmt } from "../../../db/statements";
 
@@ -13,50 +14,31 @@ export function setState(sqlite: Database, key: string, value: number) {
 }
 
 /**
- * Runs `write` with the trigger `name` dropped, and creates it again from the text SQLite stored
- * for it (so it comes back exactly as its migration made it), all inside the caller's transaction:
- * DDL is transactional in SQLite, so other connections see the trigger throughout, and a failure
- * rolls the drop back with everything else. Only for a write that moves what the trigger would
- * have moved itself.
+ * Runs a bulk writer's writes (the scan's, the roll-up's) with the live feature's per-row
+ * generation triggers skipping (src/db/schema-objects.sql: each tests in its WHEN that
+ * live_bulk_write holds no row), then moves servers_gen and series_gen once: what the triggers
+ * would have moved, once for all the rows. The row is written and deleted inside the caller's
+ * transaction, so no other connection ever sees it, and a failure rolls it back with the rest;
+ * no schema changes (a trigger dropped and made again was a new schema for every connection, its
+ * prepared statements compiled again). A writer that reads servers_gen after its own writes (the
+ * scan's snapshot) moves it again itself (writeModUsage does); one that writes mod lists sets
+ * their versions itself (insertMods).
  */
-export function withoutRowTrigger<T>(sqlite: Database, name: string, write: () => T): T {
-  if (!sqlite.inTransaction) throw new Error(`withoutRowTrigger(${name}) outside a transaction`);
-  const def = (stmt(sqlite, `SELECT sql FROM sqlite_schema WHERE type = 'trigger' AND name = ?`).get(name) as { sql: string } | null)?.sql;
-  if (!def) return write();
-  sqlite.run(`DROP TRIGGER ${name}`);
+export function withBulkWrite<T>(sqlite: Database, writer: string, write: () => T): T {
+  if (!sqlite.inTransaction) throw new Error(`withBulkWrite(${writer}) outside a transaction`);
+  stmt(sqlite, `INSERT INTO live_bulk_write (writer) VALUES (?)`).run(writer);
+  let out: T;
   try {
-    return write();
+    out = write();
   } finally {
-    sqlite.run(def);
+    stmt(sqlite, `DELETE FROM live_bulk_write WHERE writer = ?`).run(writer);
   }
+  bumpServersGen(sqlite);
+  stmt(sqlite, `UPDATE live_state SET value = value + 1 WHERE key = 'series_gen'`).run();
+  return out;
 }
 
-/**
- * The per-row generation triggers of game_servers (70_live_snapshot_gen.sql) that a scan sets
- * aside for its own writes (withoutServerTriggers): each moves servers_gen once per row written,
- * ~5,000 extra statements a scan (a fifth of a steady scan's server writes). The delete trigger
- * stays: a scan deletes no server.
- */
-export const SERVER_ROW_TRIGGERS = ["game_servers_gen_ins", "game_servers_gen_upd"] as const;
-
-/**
- * Runs a scan's writes with game_servers' per-row generation triggers set aside (withoutRowTrigger,
- * inside the caller's transaction), then moves servers_gen once, before they come back: what the
- * triggers would have moved, once for all the rows. Whatever `write` reads of servers_gen after
- * its own writes (the snapshot it builds) must move it itself (writeModUsage does).
- */
-export function withoutServerTriggers<T>(sqlite: Database, write: () => T): T {
-  const [ins, upd] = SERVER_ROW_TRIGGERS;
-  return withoutRowTrigger(sqlite, ins, () =>
-    withoutRowTrigger(sqlite, upd, () => {
-      const out = write();
-      bumpServersGen(sqlite);
-      return out;
-    }),
-  );
-}
-
-/** Moves live_state.servers_gen (the live snapshot's generation: snapshot.ts). */
+/** Moves live_state.servers_gen (the live snapshot's generation: snapshot/lifecycle.ts). */
 export function bumpServersGen(sqlite: Database) {
   stmt(sqlite, `UPDATE live_state SET value = value + 1 WHERE key = 'servers_gen'`).run();
 }

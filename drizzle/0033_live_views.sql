@@ -1,0 +1,2 @@
+DROP TABLE `game_server_mod_changes`;--> statement-breakpoint
+DROP TABLE `game_server_mods`;
