@@ -50,6 +50,11 @@ export interface ReadModel<S> {
    * bound is the budget it is measured against (loadout_read_model_bound_bytes).
    */
   readonly bound: { readonly bytes: number } | { readonly entries: number };
+  /**
+   * It keeps only what exists (a miss is read again, never kept), so an insert into its tables
+   * cannot make it stale and needs no trigger (test/read-models.test.ts).
+   */
+  readonly keepsNoMiss?: boolean;
   /** Its state on a connection, made on first use. */
   create(sqlite: Database): S;
   size(state: S): ReadModelSize;

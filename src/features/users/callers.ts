@@ -1,13 +1,16 @@
 // Who a credential is, read from the users feature's tables and kept in memory (the shared auth
 // plugin asks through `Deps.callers`, so it knows no table): API key hash → caller (with the key's
-// last recorded use) and user id → caller. Dropped whole when auth_state.gen moves: triggers move
-// it on every write that can change a key's owner or a user's name, role, approval, access
-// (disabled, tokens revoked) and on every deletion (src/db/custom/96_auth_gen.sql,
-// b1_auth_gen_access.sql), so a revoked key or a demoted admin is refused on the next request,
-// whoever wrote. Unknown credentials are never kept. A key's last_used_at is written at most once
-// a minute (it does not move the generation).
-import type { Database, Statement } from "bun:sqlite";
+// last recorded use) and user id → caller. A read model (docs/architecture.md "Derived reads"),
+// dropped whole when auth_state.gen moves: triggers move it on every write that can change a key's
+// owner or a user's name, role, approval, access (disabled, tokens revoked) and on every deletion
+// (src/db/schema-objects.sql), so a revoked key or a demoted admin is refused on the next request,
+// whoever wrote; the counter is read once per turn of the event loop and after each write
+// (db/statements.ts `generation`). Unknown credentials are never kept, so an insert needs no
+// trigger. A key's last_used_at is written at most once a minute (it does not move the generation).
+import type { Database } from "bun:sqlite";
 import type { AuthUser, CallerRow, CallerSource } from "../../shared/auth";
+import { defineReadModel, readModelsOf } from "../../db/read-models";
+import { generation } from "../../db/statements";
 
 const USER_COLS = "u.id, u.email, u.display_name, u.role, u.is_approved, u.disabled_at, u.tokens_valid_from";
 const CALLERS_MAX = 20_000;
@@ -17,19 +20,38 @@ function toCaller(r: any): CallerRow {
   return { user, disabled: r.disabled_at !== null && r.disabled_at !== undefined, tokensValidFrom: r.tokens_valid_from ?? null };
 }
 
+interface Callers {
+  gen: number;
+  keys: Map<string, { caller: CallerRow; keyId: string; lastUsed: number | null }>;
+  users: Map<string, CallerRow>;
+}
+
+/** The read model: the callers of one auth generation, per connection. */
+export const callersModel = defineReadModel({
+  name: "users.callers",
+  tables: ["users", "api_keys"],
+  generations: ["auth_state.gen"],
+  bound: { entries: CALLERS_MAX },
+  keepsNoMiss: true,
+  create: (): Callers => ({ gen: -1, keys: new Map(), users: new Map() }),
+  // A caller: its frozen user object (id, e-mail, name) and the row around it, ~400 bytes.
+  size: (c: Callers) => ({ bytes: (c.keys.size + c.users.size) * 400, entries: c.keys.size + c.users.size }),
+});
+
 /** The callers of one database, kept while its auth generation stands. */
 export function callerSource(sqlite: Database): CallerSource {
-  let gen = -1;
-  const genStmt = sqlite.prepare("SELECT value FROM auth_state WHERE key = 'gen'") as Statement<{ value: number }, []>;
-  const keys = new Map<string, { caller: CallerRow; keyId: string; lastUsed: number | null }>();
-  const users = new Map<string, CallerRow>();
+  let keys!: Callers["keys"];
+  let users!: Callers["users"];
   const fresh = () => {
-    const g = genStmt.get()?.value ?? 0;
-    if (g !== gen || keys.size + users.size > CALLERS_MAX) {
-      gen = g;
-      keys.clear();
-      users.clear();
+    const c = readModelsOf(sqlite).of(callersModel);
+    const g = generation(sqlite, "auth_state", "gen");
+    if (g !== c.gen || c.keys.size + c.users.size > CALLERS_MAX) {
+      c.gen = g;
+      c.keys.clear();
+      c.users.clear();
     }
+    keys = c.keys;
+    users = c.users;
   };
   return {
     byId(id) {
