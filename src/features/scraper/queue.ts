@@ -1,13 +1,20 @@
 // Queueing scraper work from other features: a mod's detail scrape (lists and live queue one
 // for a mod the catalog does not know) and an items scan (the deploy job queues one after a
 // successful SFTP deploy). No imports of other features but the job queue, so anyone may call it
-// without an import cycle; jobs.ts does the work.
+// without an import cycle; jobs.ts does the work. The scraper's job names are here too.
 import type { Deps } from "../../deps";
 import { AppError } from "../../shared/errors";
 import { normaliseWorkshopId } from "../../shared/schemas";
 import type { EnqueueOptions } from "../../jobs/queue";
 
 export const JOB_SCRAPE_DETAIL = "scrape.detail";
+export const JOB_SCRAPE_FULL = "scrape.full";
+export const JOB_SCRAPE_INCREMENTAL = "scrape.incremental";
+/** Detail scrapes of new/changed mods (up to 256, sixteen listing pages), queued by discovery. */
+export const JOB_SCRAPE_DETAIL_BATCH = "scrape.detail_batch";
+export const JOB_GROWTH = "catalog.growth";
+
+export type ScrapeMode = "full" | "incremental";
 
 /**
  * Queues a detail scrape of one mod. Deduplicated: while a scrape of the mod is queued or

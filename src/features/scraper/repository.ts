@@ -3,7 +3,7 @@
 // previous state intact and never half a mod. Prepared statements: a full discovery writes
 // ~42,000 mods and ~200,000 versions.
 import type { Database } from "bun:sqlite";
-import { insertRows, statementSet } from "../../db/statements";
+import { insertRows, statementSet, stmt } from "../../db/statements";
 import type { ExtractedItem } from "./items";
 import { itemKey } from "./items";
 import type { AssetRow, DependencyNode, WorkshopDetail } from "./workshop-schemas";
@@ -450,4 +450,48 @@ export function getScraperState(sqlite: Database, key: string): number | null {
 
 export function setScraperState(sqlite: Database, key: string, value: number): void {
   stmts(sqlite).setState.run(key, value);
+}
+
+/** Whether the catalog has any entry (not a placeholder): a new install's first run asks. */
+export function hasCatalogEntries(sqlite: Database): boolean {
+  return sqlite.query("SELECT 1 FROM mods WHERE state != 'unknown' LIMIT 1").get() !== null;
+}
+
+/**
+ * `fn` in a savepoint of the caller's transaction, released when it returns and rolled back when
+ * it throws: what a nested `sqlite.transaction(fn)()` does, from cached statements instead of a
+ * transaction function (and its four wrappers) made for every mod.
+ */
+export function inSavepoint<T>(sqlite: Database, name: string, fn: () => T): T {
+  stmt(sqlite, `SAVEPOINT ${name}`).run();
+  try {
+    const r = fn();
+    stmt(sqlite, `RELEASE ${name}`).run();
+    return r;
+  } catch (err) {
+    stmt(sqlite, `ROLLBACK TO ${name}`).run();
+    stmt(sqlite, `RELEASE ${name}`).run();
+    throw err;
+  }
+}
+
+/** A job's payload while it is still queued (the job queue's table), else null. */
+export function queuedJobPayload(sqlite: Database, id: string): { payload: string } | null {
+  return stmt(sqlite, "SELECT payload FROM jobs WHERE id = ? AND status = 'queued'").get(id) as { payload: string } | null;
+}
+
+/** A job's payload replaced, if it is still queued. */
+export function setQueuedJobPayload(sqlite: Database, id: string, payload: string): void {
+  stmt(sqlite, "UPDATE jobs SET payload = ? WHERE id = ? AND status = 'queued'").run(payload, id);
+}
+
+/** The discovery queued or under way, if any (read through the dedupe index: cheap enough for GET /health). */
+export function discoveryJob(sqlite: Database): { payload: string; status: "queued" | "running"; progress: string | null; started_at: number | null } | null {
+  return sqlite
+    .query(
+      `SELECT payload, status, progress, started_at FROM jobs
+       WHERE dedupe_key IN ('scrape:full', 'scrape:incremental') AND status IN ('queued', 'running')
+       ORDER BY status = 'running' DESC LIMIT 1`,
+    )
+    .get() as { payload: string; status: "queued" | "running"; progress: string | null; started_at: number | null } | null;
 }
