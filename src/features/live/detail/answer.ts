@@ -24,7 +24,7 @@
 // (position, type, name, path, item_key), so a server's items are its mods' fragments in the
 // order of their positions; a server whose mods share a position (no scan writes that, raw SQL
 // can), or whose positions are not 32-bit integers, is answered by the SQL path.
-// snapshot-edges.test.ts checks the text against the SQL answer as time passes and after each kind
+// detail.test.ts and snapshot-edges.test.ts check the text against the SQL answer as time passes and after each kind
 // of raw catalog and live write and after scans.
 import type { Database } from "bun:sqlite";
 import { BytesLru } from "../../../shared/bytes-lru";

@@ -22,7 +22,7 @@ const ITEMS = `SELECT item_type, name, path, guid FROM mod_items WHERE workshop_
  * a list where ITEMS made four a row and JavaScript one more a row (the warm's garbage: ~2 million
  * strings at full scale). SQLite's JSON text of a string is JSON.stringify's (the same
  * escapes, \uXXXX in lower case for the other control characters, everything else as is);
- * snapshot-edges.test.ts compares the two over every character of the Basic Multilingual Plane.
+ * detail.test.ts compares the two over every character of the Basic Multilingual Plane.
  */
 const ITEMS_JSON = `SELECT group_concat(json_object('workshop_id', ?1, 'mod_name', ?3, 'version', ?2,
     'type', item_type, 'name', name, 'path', path, 'guid', guid), ',' ORDER BY item_type, name, path, item_key)
