@@ -37,7 +37,7 @@ export { applyImport, type ApplyImportResult } from "./import";
 export { listFull, MAX_MODS, inTransaction } from "./rules";
 export { listItemKeys, listItems, dependencyClosure, dependencyEdges } from "./repository";
 // What a list turns into on a server: its pre-flight report, its server.json mods, the remembered config.
-export { checkList } from "./check";
+export { addModLabel, checkList, namesInWords } from "./check";
 export { listModsForExport } from "./export";
 export type { ImportEntry, ServerJsonMod } from "./server-json-format";
 export { ConfigShapeError, writeModsIntoConfig, type ModToWrite } from "./server-json-edit";

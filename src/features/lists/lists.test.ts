@@ -390,13 +390,37 @@ describe("check", () => {
     t.deps.sqlite.query("UPDATE list_items SET pinned_version = '0.0.1' WHERE list_id = ? AND workshop_id = ?").run(l.id, F);
     const r = await t.req("GET", `/api/v1/lists/${l.id}/check`, { user: owner });
     expect(r.status).toBe(200);
-    expect(r.body.ok).toBe(false);
+    // A list alone never stops a deploy (only a server's pre-flight can): warnings, nothing blocks.
+    expect(r.body.ok).toBe(true);
+    expect(r.body.findings.every((f: any) => f.blocks_deploy === false && f.severity !== "error")).toBe(true);
     const kinds = r.body.findings.map((f: any) => `${f.kind}:${f.severity}:${f.mods[0]}`);
-    expect(kinds).toContain(`missing_dependency:error:${B}`);
-    expect(kinds).toContain(`missing_dependency:error:${C}`);
-    expect(kinds).toContain(`pinned_version_missing:error:${F}`);
-    expect(kinds).toContain(`mod_unavailable:error:${E}`);
+    expect(kinds).toContain(`missing_dependency:warning:${B}`);
+    expect(kinds).toContain(`missing_dependency:warning:${C}`);
+    expect(kinds).toContain(`pinned_version_missing:warning:${F}`);
+    expect(kinds).toContain(`mod_unavailable:warning:${E}`);
     expect(kinds).toContain(`game_version_mismatch:warning:${G}`);
+    // Mods by name (their ids in `mods`); a fix says what it adds, its own missing dependencies included.
+    const missing = r.body.findings.filter((f: any) => f.kind === "missing_dependency");
+    expect(missing).toEqual([
+      {
+        kind: "missing_dependency",
+        severity: "warning",
+        blocks_deploy: false,
+        message: "Bravo is required by Alpha but not in the list",
+        mods: [B, A],
+        fix: { action: "add_mod", label: "Add Bravo and 1 more", workshop_id: B, adds: [B, C] },
+      },
+      {
+        kind: "missing_dependency",
+        severity: "warning",
+        blocks_deploy: false,
+        message: "Charlie is required by Bravo but not in the list",
+        mods: [C, B],
+        fix: { action: "add_mod", label: "Add Charlie", workshop_id: C, adds: [C] },
+      },
+    ]);
+    expect(r.body.findings.map((f: any) => f.message).join(" ")).not.toMatch(/[0-9A-F]{16}/);
+    expect(r.body.findings.find((f: any) => f.kind === "game_version_mismatch").message).toBe("Golf targets game version 1.1.0; most of the list targets 1.2.0");
     expect(r.body.total_size_bytes).toBe(100 + 10 + 20 + 30);
     expect(r.body.total_download_size_bytes).toBe(100 + 10 + 20 + 30 + 200 + 300);
   });

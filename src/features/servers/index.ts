@@ -42,5 +42,7 @@ export { rotateCredentialKey } from "./service";
 // The live scan asks registered servers over A2S: their query address and credentials.
 export { parseQueryAddress } from "./model";
 export { readCredentialsForServer } from "./service";
+// …and the mods a server runs as Loadout deployed them (or a connection test read them), for its live entry.
+export { knownServerMods } from "./service";
 // The platform's /metrics: players on own servers with RCON (the last fresh roster of each).
 export { rconPlayerCounts } from "./rcon/service";

@@ -232,6 +232,8 @@ export const serverView = z.object({
     .nullable(),
   /** The server's config has an `rcon` block with a password: PUT …/rcon {from_config: true} takes it. */
   rcon_suggested: z.object({ port: z.number().int() }).nullable(),
+  /** The server's entry in Live (/live/:id: the live scan's row for it), once a scan has seen it. */
+  live_server_id: z.string().nullable(),
   created_at: z.string(),
   updated_at: z.string(),
 });
@@ -284,11 +286,44 @@ export const deploymentView = z.object({
   /** What the last check saw while verifying ("panel reports starting", "no A2S answer on host:port"). */
   verify_note: z.string().nullable(),
   rolled_back: z.boolean(),
+  /** Why it was rolled back ("server did not answer on host:port within 600 s after the restart"), once it was. */
+  rollback_reason: z.string().nullable(),
+  /** When the server answered again with the previous config (the rollback done), or null. */
+  rolled_back_at: z.string().nullable(),
+  /** A failed deploy: the phase it failed in (verifying when it was rolled back; rolling_back when the rollback failed too), else null. */
+  failed_phase: z.enum(["writing", "waiting_for_empty", "restarting", "verifying", "rolling_back"]).nullable(),
   /** Only when rolling back failed too: the config before this deploy and the one it wrote, to restore by hand. */
   previous_config: z.string().nullable(),
   new_config: z.string().nullable(),
 });
 export type DeploymentView = z.infer<typeof deploymentView>;
+
+/** GET /servers/:id/status: the server as it answers now (A2S, RCON's roster) and what Loadout deployed to it last. */
+export const serverStatusView = z.object({
+  /** Whether it answered A2S just now; null when there is no address to ask (a panel server without query_address). */
+  reachable: z.boolean().nullable(),
+  /** Why it is not reachable, or why that is not known, in words. */
+  note: z.string().nullable(),
+  /** Where players connect (the answering host and the game port its A2S answer names), else null. */
+  address: z.string().nullable(),
+  /** Where it was asked (query_address, else the SFTP host on 17777). */
+  query_address: z.string().nullable(),
+  name: z.string().nullable(),
+  scenario: z.string().nullable(),
+  players: z.number().int().nullable(),
+  max_players: z.number().int().nullable(),
+  /** rcon: the roster read over RCON (fresh), a2s: the A2S answer. */
+  players_from: z.enum(["rcon", "a2s"]).nullable(),
+  game_version: z.string().nullable(),
+  /** When the server was asked (answers are kept a few seconds). */
+  checked_at: z.string(),
+  /** The last successful deploy: the list and when. */
+  deployed: z
+    .object({ deployment_id: z.string(), list_id: z.string().nullable(), list_name: z.string().nullable(), mod_count: z.number().int().nullable(), finished_at: z.string().nullable() })
+    .nullable(),
+  /** The server's entry in Live (/live/:id), once a scan has seen it. */
+  live_server_id: z.string().nullable(),
+});
 
 export const deployRequestView = z.object({
   id: z.string(),
@@ -320,7 +355,8 @@ export const approvalView = z.object({ ok: z.literal(true), require_deploy_appro
 // ---- pre-flight for the target server (src/features/servers/deploy/preflight.ts)
 
 export const preflightFixView = z.discriminatedUnion("action", [
-  z.object({ action: z.literal("add_mod"), label: z.string(), workshop_id: z.string() }),
+  /** `adds`: the mod and those of its dependencies the list lacks (POST /lists/:id/mods with with_dependencies adds them all); the label says so ("Add Quartermaster Optics and 3 more"). */
+  z.object({ action: z.literal("add_mod"), label: z.string(), workshop_id: z.string(), adds: z.array(z.string()) }),
   z.object({ action: z.literal("pin_version"), label: z.string(), workshop_id: z.string(), version: z.string() }),
   z.object({ action: z.literal("choose_scenario"), label: z.string() }),
   /** A misspelt or legacy key of the server's config: deploy with it in `rename_keys` to rename it in the same write. */

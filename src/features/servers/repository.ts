@@ -1,5 +1,5 @@
 // The servers feature's queries (servers, credentials, deployments, deploy requests).
-import { and, desc, eq, inArray, isNull, sql } from "drizzle-orm";
+import { and, desc, eq, inArray, isNotNull, isNull, sql } from "drizzle-orm";
 import type { DB, Tx } from "../../db/client";
 import { lists } from "../lists/tables";
 import { users } from "../users/tables";
@@ -109,6 +109,40 @@ export function lastTests(db: Tx, serverIds: string[]): Map<string, DeploymentRo
     .all();
   for (const r of rows) if (!out.has(r.server_id)) out.set(r.server_id, r);
   return out;
+}
+
+/** The server's last deploy that succeeded (what it runs, as far as Loadout knows). */
+export function lastSuccessfulDeploy(db: Tx, serverId: string): DeploymentRow | undefined {
+  return db
+    .select()
+    .from(deployments)
+    .where(and(eq(deployments.server_id, serverId), eq(deployments.kind, "deploy"), eq(deployments.status, "success")))
+    .orderBy(desc(deployments.finished_at), desc(deployments.id))
+    .limit(1)
+    .get();
+}
+
+/**
+ * The live scan's entry of each server (game_servers.registered_server_id, the live feature's
+ * table, read by its text: the live feature depends on this one, not the other way round).
+ */
+export function liveServerIds(db: Tx, serverIds: string[]): Map<string, string> {
+  if (serverIds.length === 0) return new Map();
+  const rows = db.all<{ registered_server_id: string; id: string }>(sql`
+    SELECT registered_server_id, id FROM game_servers
+    WHERE registered_server_id IN (SELECT value FROM json_each(${JSON.stringify(serverIds)}))
+    ORDER BY last_seen_at`);
+  // The one seen last wins (an address change leaves the old entry behind).
+  return new Map(rows.map((r) => [r.registered_server_id, r.id]));
+}
+
+/** What the last connection test or deploy read (or wrote) as each server's game.mods, for the servers whose config was read. */
+export function configModsOf(db: Tx): { id: string; config_mods_json: string | null }[] {
+  return db
+    .select({ id: servers.id, config_mods_json: servers.config_mods_json })
+    .from(servers)
+    .where(and(isNotNull(servers.config_read_at), isNotNull(servers.config_mods_json)))
+    .all();
 }
 
 export function setDeploymentJob(db: Tx, id: string, jobId: string): void {

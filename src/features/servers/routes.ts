@@ -7,6 +7,7 @@ import { authPlugin } from "../../shared/auth";
 import { errorBody } from "../../shared/schemas";
 import * as m from "./model";
 import * as svc from "./service";
+import { serverStatus } from "./status";
 
 const errors = { 400: errorBody, 401: errorBody, 403: errorBody, 404: errorBody, 409: errorBody };
 
@@ -42,6 +43,15 @@ export const serversRoutes = (deps: Deps) =>
       params: m.idParams,
       response: { 200: m.serverView, 401: errorBody, 404: errorBody },
       detail: { summary: "One server with the status of its last connection test" },
+    })
+    .get("/servers/:id/status", ({ user, params }) => serverStatus(deps, user, params.id), {
+      auth: true,
+      params: m.idParams,
+      response: { 200: m.serverStatusView, 401: errorBody, 404: errorBody },
+      detail: {
+        summary:
+          "The server now (its owner and moderators): whether it answers A2S (1.5 s at most; an answer is reused for 5 s), players (RCON's roster while fresh, else A2S) and the slots, where players connect, the game version; and (owner) the last successful deploy (list, mods, when) and the server's entry in Live",
+      },
     })
     .put("/servers/:id", ({ user, params, body }) => svc.updateServer(deps, user, params.id, body), {
       auth: true,

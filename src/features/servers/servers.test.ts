@@ -6,6 +6,7 @@ import { SAMPLE_SERVER_JSON } from "../../../test/fakes/panel-server-json";
 import { startFakePanel, type FakePanel } from "../../../test/fakes/panel";
 import { createTestApp, type TestApp, type TestUser } from "../../../test/helpers";
 import { startSshd, type SshdPeer } from "../../../test/peers/sshd";
+import { startA2sResponder } from "../../../test/fakes/a2s";
 import { decryptSecret, generateKey, keyId, parseKey } from "../../shared/crypto";
 import { AUTO_DEPLOY_CHANGE_JOB, AUTO_DEPLOY_JOB, DEPLOY_JOB } from "./deploy/jobs";
 import { readCredentialsForServer, rotateCredentialKey } from "./service";
@@ -622,6 +623,71 @@ describe("auto_deploy", () => {
     await drain();
     expect(await deployments(owner, server.id)).toHaveLength(2);
     expect(await deployments(owner, manual.id)).toHaveLength(0);
+  });
+});
+
+describe("status", () => {
+  test("reachable or not and why, players and where to connect (asked once per 5 s), the last successful deploy, moderators without it, others 404", async () => {
+    const a2s = await startA2sResponder({ name: "Everon night", map: "Everon", players: 7, maxPlayers: 64, version: "1.3.0.140", gamePort: 2302 });
+    try {
+      const listId = await createList(owner);
+      const none = await panelServer(owner, listId);
+      // A panel server without a query address: not known, and said why.
+      const unknown = await t.req("GET", `/api/v1/servers/${none.id}/status`, { user: owner });
+      expect(unknown.status).toBe(200);
+      expect(unknown.body).toMatchObject({ reachable: null, players: null, address: null, query_address: null, deployed: null, live_server_id: null });
+      expect(unknown.body.note).toContain("no query address is set");
+
+      const server = await panelServer(owner, listId, { query_address: `127.0.0.1:${a2s.port}` });
+      const status = () => t.req("GET", `/api/v1/servers/${server.id}/status`, { user: owner });
+      const up = await status();
+      expect(up.body).toEqual({
+        reachable: true,
+        note: null,
+        address: "127.0.0.1:2302",
+        query_address: `127.0.0.1:${a2s.port}`,
+        name: "Everon night",
+        scenario: "Everon",
+        players: 7,
+        max_players: 64,
+        players_from: "a2s",
+        game_version: "1.3.0.140",
+        checked_at: new Date(t.clock.now()).toISOString(),
+        deployed: null,
+        live_server_id: null,
+      });
+      // Asked again within 5 s: the same answer, the server not asked again.
+      const asked = a2s.requests.length;
+      a2s.info.players = 9;
+      expect((await status()).body.players).toBe(7);
+      expect(a2s.requests.length).toBe(asked);
+      t.clock.advance(5_000);
+      expect((await status()).body.players).toBe(9);
+
+      // Silent: not reachable, and why.
+      a2s.mode = "silent";
+      t.clock.advance(5_000);
+      const down = (await status()).body;
+      expect(down).toMatchObject({ reachable: false, players: null, address: null, query_address: `127.0.0.1:${a2s.port}` });
+      expect(down.note).toBe(`no answer on 127.0.0.1:${a2s.port} within 1.5 s`);
+
+      // The last successful deploy: the list and when.
+      panel.files.set("/server.json", SAMPLE_SERVER_JSON);
+      const dep = await t.req("POST", `/api/v1/servers/${server.id}/deploy`, { user: owner, body: {} });
+      expect(dep.status).toBe(200);
+      await drain();
+      const listName = (await t.req("GET", `/api/v1/lists/${listId}`, { user: owner })).body.name;
+      expect((await status()).body.deployed).toEqual({ deployment_id: dep.body.deployment_id, list_id: listId, list_name: listName, mod_count: 2, finished_at: expect.any(String) });
+
+      // A moderator sees whether it answers, not what was deployed; anyone else gets 404.
+      const moderator = await t.createUser({ display_name: "Moderator" });
+      expect((await t.req("POST", `/api/v1/servers/${server.id}/moderators`, { user: owner, body: { email: moderator.email } })).status).toBe(200);
+      expect((await t.req("GET", `/api/v1/servers/${server.id}/status`, { user: moderator })).body).toMatchObject({ reachable: false, deployed: null });
+      expect((await t.req("GET", `/api/v1/servers/${server.id}/status`, { user: other })).status).toBe(404);
+      expect((await t.req("GET", `/api/v1/servers/${server.id}/status`)).status).toBe(401);
+    } finally {
+      a2s.close();
+    }
   });
 });
 

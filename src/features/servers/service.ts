@@ -35,6 +35,7 @@ function toServerView(
   server: repo.ServerRow,
   creds: { host_key_sha256: string | null; updated_at: number } | undefined,
   lastTest: repo.DeploymentRow | undefined,
+  liveServerId: string | null,
 ): ServerView {
   return {
     id: server.id,
@@ -64,6 +65,7 @@ function toServerView(
         }
       : null,
     ...rconView(deps, server),
+    live_server_id: liveServerId,
     created_at: toIso(server.created_at),
     updated_at: toIso(server.updated_at),
   };
@@ -103,11 +105,28 @@ export function toDeploymentView(deps: Pick<Deps, "secrets">, d: repo.Deployment
     verified_at: toIsoOrNull(d.verified_at),
     verify_note: d.verify_note,
     rolled_back: d.rolled_back,
+    rollback_reason: d.rollback_reason,
+    rolled_back_at: toIsoOrNull(d.rollback_verified_at),
+    failed_phase: failedPhase(d),
     // Configs can hold passwords: shown only when the operator must restore one by hand (stored
     // sealed: opened here; null when they no longer open).
     previous_config: rollbackFailed(d) ? openConfigOrNull(deps, d, "previous_config") : null,
     new_config: rollbackFailed(d) ? openConfigOrNull(deps, d, "new_config") : null,
   };
+}
+
+/**
+ * The phase a failed deploy failed in, read from what it recorded: rolled back (the new config
+ * did not come back: verifying), the rollback failed too (rolling_back), the restart command
+ * failed or the signal was refused (restarting), the write (writing), or the wait.
+ */
+function failedPhase(d: repo.DeploymentRow): DeploymentView["failed_phase"] {
+  if (d.status !== "failed" || d.kind !== "deploy") return null;
+  if (d.rollback_reason !== null) return d.rollback_verified_at !== null ? "verifying" : "rolling_back";
+  if (d.restarted_at !== null) return d.restart_exit_status !== null && d.restart_exit_status !== 0 ? "restarting" : "verifying";
+  if (d.restart_requested_at !== null) return "restarting";
+  if (d.item_count !== null && d.restart_mode !== "none") return d.restart_mode === "when_empty" && d.wait_ended === null ? "waiting_for_empty" : "restarting";
+  return "writing";
 }
 
 /** A deployment whose restart failed and whose rollback did not bring the server back. */
@@ -143,7 +162,7 @@ function requireDeployableList(deps: Deps, user: AccessUser, listId: string): Li
 function view(deps: Deps, server: repo.ServerRow): ServerView {
   const creds = repo.credentialStates(deps.db, [server.id]);
   const tests = repo.lastTests(deps.db, [server.id]);
-  return toServerView(deps, server, creds.get(server.id), tests.get(server.id));
+  return toServerView(deps, server, creds.get(server.id), tests.get(server.id), repo.liveServerIds(deps.db, [server.id]).get(server.id) ?? null);
 }
 
 // ---- restart settings
@@ -190,7 +209,8 @@ export function listServers(deps: Deps, user: AccessUser): ServerView[] {
   const ids = rows.map((r) => r.id);
   const creds = repo.credentialStates(deps.db, ids);
   const tests = repo.lastTests(deps.db, ids);
-  return rows.map((r) => toServerView(deps, r, creds.get(r.id), tests.get(r.id)));
+  const live = repo.liveServerIds(deps.db, ids);
+  return rows.map((r) => toServerView(deps, r, creds.get(r.id), tests.get(r.id), live.get(r.id) ?? null));
 }
 
 export function getServer(deps: Deps, user: AccessUser, id: string): ServerView {
@@ -352,6 +372,34 @@ export function rotateCredentialKey(
 export function readCredentialsForServer(deps: Deps, serverId: string): unknown {
   const row = repo.getCredentials(deps.db, serverId);
   return row ? JSON.parse(decryptSecret(row.secret, deps.secrets.credentialKey, serverId)) : null;
+}
+
+/**
+ * The mods each registered server runs as far as Loadout knows: what its last deploy wrote, or
+ * what its last connection test read (servers.config_mods_json), by server id; servers whose
+ * config was never read are absent. Ids in their normal form (upper case), a repeated one once.
+ */
+export function knownServerMods(deps: Pick<Deps, "db">): Map<string, { workshop_id: string; name: string | null; version: string | null }[]> {
+  const out = new Map<string, { workshop_id: string; name: string | null; version: string | null }[]>();
+  for (const r of repo.configModsOf(deps.db)) {
+    let mods: unknown;
+    try {
+      mods = JSON.parse(r.config_mods_json ?? "[]");
+    } catch {
+      continue;
+    }
+    if (!Array.isArray(mods)) continue;
+    const seen = new Set<string>();
+    const list: { workshop_id: string; name: string | null; version: string | null }[] = [];
+    for (const m of mods as { modId?: unknown; name?: unknown; version?: unknown }[]) {
+      const id = typeof m?.modId === "string" ? m.modId.trim().toUpperCase() : "";
+      if (!/^[0-9A-F]{16}$/.test(id) || seen.has(id)) continue;
+      seen.add(id);
+      list.push({ workshop_id: id, name: typeof m.name === "string" && m.name ? m.name : null, version: typeof m.version === "string" && m.version ? m.version : null });
+    }
+    out.set(r.id, list);
+  }
+  return out;
 }
 
 // ---- deployments

@@ -175,9 +175,10 @@ describe("scenario", () => {
       kind: "scenario_missing",
       severity: "error",
       blocks_deploy: true,
-      message: expect.stringContaining(`"Frontline Everon" (${MOD_SCENARIO}) comes from Frontline Missions (${ID.missions})`),
+      // Names, not ids (the ids are in `mods`); the fix says what it does.
+      message: `The server's scenario "Frontline Everon" comes from Frontline Missions, which is neither in the list nor among its dependencies: the server could not start it`,
       mods: [ID.missions],
-      fix: { action: "add_mod", label: "add Frontline Missions", workshop_id: ID.missions },
+      fix: { action: "add_mod", label: "Add Frontline Missions", workshop_id: ID.missions, adds: [ID.missions] },
     });
     expect(res.body.server).toMatchObject({ server_id: serverId, scenario_id: MOD_SCENARIO, scenario_name: "Frontline Everon" });
 
@@ -219,7 +220,7 @@ describe("scenario", () => {
     sshd.writeFile("in-list.json", configWith(UNKNOWN_SCENARIO));
     await connectionTest(id);
     const unknown = await check(listId, id);
-    expect(finding(unknown.body, "scenario_unknown")).toMatchObject({ severity: "warning", fix: { action: "choose_scenario", label: "choose another scenario" } });
+    expect(finding(unknown.body, "scenario_unknown")).toMatchObject({ severity: "warning", fix: { action: "choose_scenario", label: "Choose another scenario" } });
     expect(unknown.body.ok).toBe(true); // a warning does not block
     expect(BASE_GAME_SCENARIOS.get("59AD59368755F41A")).toBe("Game Master - Everon");
   });
@@ -228,7 +229,19 @@ describe("scenario", () => {
     const viaDependency = await list([ID.frontAddon]);
     const { id } = await sftpServer(viaDependency, "dep.json", configWith(MOD_SCENARIO));
     await connectionTest(id);
-    expect(kinds((await check(viaDependency, id)).body)).not.toContain("scenario_missing");
+    const via = (await check(viaDependency, id)).body;
+    expect(kinds(via)).not.toContain("scenario_missing");
+    // The dependency the list lacks does not stop the deploy (the server's rule: blocks_deploy): a warning, by name.
+    expect(finding(via, "missing_dependency")).toEqual({
+      kind: "missing_dependency",
+      severity: "warning",
+      blocks_deploy: false,
+      message: "Frontline Missions is required by Frontline Addon but not in the list",
+      mods: [ID.missions, ID.frontAddon],
+      fix: { action: "add_mod", label: "Add Frontline Missions", workshop_id: ID.missions, adds: [ID.missions] },
+    });
+    expect(via.ok).toBe(true);
+    expect(via.findings.filter((f: any) => f.blocks_deploy)).toEqual([]);
     const without = await list([ID.core]);
     expect(finding((await check(without, id)).body, "scenario_missing")).toMatchObject({ severity: "error", mods: [ID.missions] });
   });
@@ -248,7 +261,7 @@ describe("game version", () => {
       blocks_deploy: true,
       message: expect.stringContaining(`Fresh Mod 1.5.0 was published for game version 1.3.0.140, newer than the server's ${SERVER_GAME}`),
       mods: [ID.fresh],
-      fix: { action: "pin_version", label: "pin Fresh Mod to 1.4.2", workshop_id: ID.fresh, version: "1.4.2" },
+      fix: { action: "pin_version", label: "Pin Fresh Mod to 1.4.2", workshop_id: ID.fresh, version: "1.4.2" },
     });
     expect(finding(res.body, "game_version_older")).toMatchObject({ severity: "warning", mods: [ID.old] });
     expect(res.body.findings.filter((f: any) => ["game_version_newer", "game_version_older"].includes(f.kind) && f.mods.includes(ID.plain))).toEqual([]);

@@ -6,7 +6,7 @@
 import type { Database } from "bun:sqlite";
 import type { Deps } from "../../../deps";
 import { queryInfo } from "../../../protocols/a2s/a2s";
-import { checkGameConfig, dependencyClosure, dependencyEdges, listItems, type ConfigIssue, type ServerJsonMod } from "../../lists";
+import { addModLabel, checkGameConfig, dependencyClosure, dependencyEdges, listItems, type ConfigIssue, type ServerJsonMod } from "../../lists";
 import { parseQueryAddress } from "../model";
 import * as serversRepo from "../repository";
 import type { ServerRow } from "../repository";
@@ -59,7 +59,8 @@ export type { RenameKey };
 
 /** The one-click (or by-hand) fix shown beside a finding. */
 export type PreflightFix =
-  | { action: "add_mod"; label: string; workshop_id: string }
+  /** `adds`: the mod and the dependencies of it the list lacks (adding it with its dependencies adds them all). */
+  | { action: "add_mod"; label: string; workshop_id: string; adds: string[] }
   | { action: "pin_version"; label: string; workshop_id: string; version: string }
   | { action: "choose_scenario"; label: string }
   | ({ action: "rename_key"; label: string } & RenameKey);
@@ -112,7 +113,7 @@ export function configFindings(issues: readonly StoredIssue[], fileName: string,
       mods: [],
       path: i.path,
       line: i.line,
-      ...(i.fix ? { fix: { action: "rename_key" as const, label: `rename "${i.fix.from}" to "${i.fix.to}"`, path: i.fix.path, from: i.fix.from, to: i.fix.to } } : {}),
+      ...(i.fix ? { fix: { action: "rename_key" as const, label: `Rename "${i.fix.from}" to "${i.fix.to}"`, path: i.fix.path, from: i.fix.from, to: i.fix.to } } : {}),
     }));
 }
 
@@ -323,18 +324,20 @@ export function serverFindings(
           severity: "warning",
           message: `The server's scenario ${scenarioId} is neither one of the base game's nor a scenario of any mod in the catalog; check the scenarioId`,
           mods: [],
-          fix: { action: "choose_scenario", label: "choose another scenario" },
+          fix: { action: "choose_scenario", label: "Choose another scenario" },
         });
       } else {
         scenarioName = providers[0]!.scenario_name;
         if (!providers.some((p) => inClosure.has(p.workshop_id.toUpperCase()))) {
           const p = providers[0]!;
+          // Adding it with its dependencies also adds those the list lacks.
+          const adds = [p.workshop_id, ...dependencyClosure(sqlite, [p.workshop_id]).filter((id) => id.toUpperCase() !== p.workshop_id.toUpperCase() && !inClosure.has(id.toUpperCase()))];
           findings.push({
             kind: "scenario_missing",
             severity: "error",
-            message: `The server's scenario "${p.scenario_name}" (${scenarioId}) comes from ${p.mod_name} (${p.workshop_id}), which is neither in the list nor among its dependencies: the server could not start it`,
+            message: `The server's scenario "${p.scenario_name}" comes from ${p.mod_name}, which is neither in the list nor among its dependencies: the server could not start it`,
             mods: providers.map((x) => x.workshop_id),
-            fix: { action: "add_mod", label: `add ${p.mod_name}`, workshop_id: p.workshop_id },
+            fix: { action: "add_mod", label: addModLabel(p.mod_name, adds.length - 1), workshop_id: p.workshop_id, adds },
           });
         }
       }
@@ -354,7 +357,7 @@ export function serverFindings(
           severity: "error",
           message: `${m.name} ${m.version} was published for game version ${built}, newer than the server's ${serverGv}: the server would refuse to load it${fitting ? `; ${fitting.version} was built for ${fitting.game_version}` : "; update the server"}`,
           mods: [m.workshop_id],
-          ...(fitting ? { fix: { action: "pin_version" as const, label: `pin ${m.name} to ${fitting.version}`, workshop_id: m.workshop_id, version: fitting.version } } : {}),
+          ...(fitting ? { fix: { action: "pin_version" as const, label: `Pin ${m.name} to ${fitting.version}`, workshop_id: m.workshop_id, version: fitting.version } } : {}),
         });
       } else if (parts(built).length >= 2 && parts(serverGv).length >= 2 && compareGameVersions(majorMinor(built), majorMinor(serverGv)) < 0) {
         findings.push({

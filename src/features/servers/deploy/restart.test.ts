@@ -241,6 +241,7 @@ describe("panel: restart, verify, roll back", () => {
     expect(again.d).toMatchObject({
       status: "success",
       config_unchanged: true,
+      failed_phase: null,
       restarted_at: null,
       verify_note: "the server's config already had these mods: nothing written, not restarted",
     });
@@ -333,6 +334,12 @@ describe("panel: restart, verify, roll back", () => {
     );
     expect(panel.files.get("/server.json")).toBe(SAMPLE_SERVER_JSON); // byte for byte
     expect(panel.signals).toEqual(["restart", "restart"]);
+    // What the page shows without reading the message: where it failed, why, and when it was safe again.
+    expect(d).toMatchObject({
+      failed_phase: "verifying",
+      rollback_reason: `server did not answer on 127.0.0.1:${a2s.port} within 10 s after the restart`,
+    });
+    expect(Date.parse(d.rolled_back_at)).toBeGreaterThan(Date.parse(d.restarted_at));
     const rolled = events("deploy.rolled_back", id);
     expect(rolled).toHaveLength(1);
     expect(rolled[0]).toMatchObject({ ok: true });
@@ -357,6 +364,8 @@ describe("panel: restart, verify, roll back", () => {
     );
     expect(d.previous_config).toBe(SAMPLE_SERVER_JSON);
     expect(d.new_config).toBe(written);
+    // Failed while rolling back: never answered again, so not safe (rolled_back_at stays null).
+    expect(d).toMatchObject({ failed_phase: "rolling_back", rolled_back_at: null });
     expect(events("deploy.rolled_back", id)[0]).toMatchObject({ ok: false });
   });
 
