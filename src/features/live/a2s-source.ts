@@ -3,12 +3,14 @@
 // Address: the server's `query_address`, else its SFTP host on port 17777; panel servers
 // without a query address are not polled (the panel's host is not the game's). A server that
 // does not answer within the timeout is reported as failed (the scan marks it offline); the
-// queries run side by side, so one silent server blocks nothing else.
+// queries run side by side, so one silent server blocks nothing else. A2S names no mods: a server
+// Loadout deployed to (or read in a connection test) is given the mods it knows it runs
+// (knownServerMods of the servers feature); any other keeps the mods it had.
 import type { Deps } from "../../deps";
 import { assertHostAllowed } from "../../shared/url-safety";
-import { parseQueryAddress, readCredentialsForServer } from "../servers";
+import { knownServerMods, parseQueryAddress, readCredentialsForServer } from "../servers";
 import { A2S_DEFAULT_PORT, queryInfo, type A2sInfo } from "../../protocols/a2s/a2s";
-import type { LiveServer } from "./battlemetrics";
+import type { LiveMod, LiveServer } from "./battlemetrics";
 import { serversRepo } from "./repository/servers";
 
 export interface A2sTarget {
@@ -44,8 +46,11 @@ export function a2sTargets(deps: Deps): A2sTarget[] {
   return out;
 }
 
-/** What a scan records for a server that answered: counts and names; mods stay as they are. */
-export function liveServerFromA2s(target: A2sTarget, info: A2sInfo): LiveServer {
+/**
+ * What a scan records for a server that answered: counts and names, and `mods` when Loadout knows
+ * what the server runs (its last deploy or connection test); without them its mods stay as they are.
+ */
+export function liveServerFromA2s(target: A2sTarget, info: A2sInfo, mods?: LiveMod[]): LiveServer {
   const port = info.game_port ?? target.port;
   return {
     source_id: `a2s:${target.server_id}`,
@@ -63,8 +68,8 @@ export function liveServerFromA2s(target: A2sTarget, info: A2sInfo): LiveServer 
     official: false,
     country: null,
     tags: [],
-    mods: [],
-    modsUnknown: true,
+    mods: mods ?? [],
+    modsUnknown: mods === undefined,
     registeredServerId: target.server_id,
   };
 }
@@ -72,13 +77,14 @@ export function liveServerFromA2s(target: A2sTarget, info: A2sInfo): LiveServer 
 /** Queries every target at once (each bounded by `timeoutMs`). */
 export async function pollRegisteredServers(deps: Deps, opts: { timeoutMs?: number; signal?: AbortSignal } = {}): Promise<A2sPoll> {
   const targets = a2sTargets(deps);
+  const known = targets.length ? knownServerMods(deps) : new Map<string, LiveMod[]>();
   const poll: A2sPoll = { answered: [], failed: [] };
   await Promise.all(
     targets.map(async (target) => {
       try {
         await assertHostAllowed(target.host, { allowPrivate: deps.config.LOADOUT_ALLOW_PRIVATE_URLS });
         const info = await queryInfo(target.host, target.port, { timeoutMs: opts.timeoutMs ?? 2000, signal: opts.signal });
-        poll.answered.push({ target, server: liveServerFromA2s(target, info) });
+        poll.answered.push({ target, server: liveServerFromA2s(target, info, known.get(target.server_id)) });
       } catch (e) {
         const msg = (e as Error).message === "url not allowed" ? `${target.host} is a private address (LOADOUT_ALLOW_PRIVATE_URLS is off)` : (e as Error).message;
         poll.failed.push({ target, error: msg });

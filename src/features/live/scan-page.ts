@@ -84,7 +84,7 @@ function firstInScan(sqlite: Deps["sqlite"], servers: LiveServer[], state: ScanS
 /**
  * Each server's mod-list hash. A known server's list is first hashed as reported
  * (reportedModsHash): when that is the stored hash, its mods are never normalised (the ~95 % of
- * lists a steady scan finds as they were). An A2S-only server has none ("").
+ * lists a steady scan finds as they were). An A2S answer whose mods Loadout does not know has none ("").
  */
 function listHashes(fresh: LiveServer[], existing: Map<string, ExistingServer>): (string | undefined)[] {
   return fresh.map((s) => {
@@ -180,7 +180,8 @@ function writeServers(
       sid = e.sid;
       const sum = e.players_sum_7d + s.player_count;
       const n = e.samples_7d + 1;
-      if (s.modsUnknown) {
+      if (s.registeredServerId) {
+        // An A2S answer: what only the list source knows (tags, country, source id) stays.
         liveRepo.updateServerFromA2s(sqlite, {
           id,
           name: s.name,
@@ -193,8 +194,10 @@ function writeServers(
           samples_7d: n,
           avg_players_7d: sum / n,
           now: time,
-          registered_server_id: s.registeredServerId!,
+          registered_server_id: s.registeredServerId,
         });
+        // Its mods as Loadout deployed them, when it knows them (a2s-source.ts).
+        if (!s.modsUnknown && e.mods_hash !== hash) changed.push({ id, sid, server: s, hash, isNew: false });
       } else {
         liveRepo.updateServer(sqlite, row, id, sum, n, sum / n);
         if (e.mods_hash !== hash) changed.push({ id, sid, server: s, hash, isNew: false });
@@ -202,13 +205,13 @@ function writeServers(
     } else {
       id = newId();
       sid = state.nextSid++;
-      // A new server from the list source is inserted with its mod summary (an A2S-only one
-      // has none); its mods are all "added" below.
+      // A new server is inserted with its mod summary (an A2S answer whose mods Loadout does
+      // not know has none); its mods are all "added" below.
       const listed = !s.modsUnknown;
       liveRepo.insertServer(sqlite, row, {
         id,
         sid,
-        source: listed ? "battlemetrics" : "a2s",
+        source: s.registeredServerId ? "a2s" : "battlemetrics",
         host_address: s.host_address,
         mods_count: listed ? s.mods.length : 0,
         mods_size_bytes: listed ? sizeOf(catalog, s.mods) : 0,
@@ -218,13 +221,13 @@ function writeServers(
         avg_players_7d: s.player_count,
       });
       state.newServers++;
-      if (s.modsUnknown) liveRepo.setRegisteredServer(sqlite, id, s.registeredServerId!);
-      else {
+      if (s.registeredServerId) liveRepo.setRegisteredServer(sqlite, id, s.registeredServerId);
+      if (listed) {
         changed.push({ id, sid, server: s, hash, isNew: true });
         state.newSids.add(sid);
       }
     }
-    state.bySource[s.modsUnknown ? "a2s" : "battlemetrics"]++;
+    state.bySource[s.registeredServerId ? "a2s" : "battlemetrics"]++;
     points.push([sid, time, s.player_count, s.queue_players_count, s.wait_time_estimation]);
     state.servers++;
     state.totalPlayers += s.player_count;
