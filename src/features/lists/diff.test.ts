@@ -31,7 +31,7 @@ describe("computeImportPlan", () => {
       true,
     );
     expect(Object.keys(diff).sort()).toEqual(["added", "config_changes", "kept_latest", "not_in_catalog", "notes", "order_changed", "removed", "required_changed", "stale_pins", "unchanged", "version_changed"]);
-    expect(diff.added).toEqual([{ workshop_id: D, name: "Delta (catalog name)", version: "4.0.0", size_bytes: 40, in_catalog: true }]);
+    expect(diff.added).toEqual([{ workshop_id: D, name: "Delta (catalog name)", version: "4.0.0", size_bytes: 40, in_catalog: true, pinned: false }]);
     expect(diff.not_in_catalog).toEqual([{ mod_id: E, name: "Echo", version: "0.1" }]);
     expect(diff.removed).toEqual([{ workshop_id: B, name: "Bravo" }]);
     expect(diff.version_changed).toEqual([{ workshop_id: A, name: "Alpha", old_version: "1.0.0", new_version: "1.1.0" }]);
@@ -58,7 +58,7 @@ describe("computeImportPlan", () => {
     expect(plan.toRemove).toEqual([B, C]);
     expect(plan.pinChanges).toEqual([{ workshop_id: A, pinned_version: null }]);
     expect(plan.order).toEqual([D, A, E]);
-    expect(plan.diff.added[0].version).toBe("3.9");
+    expect(plan.diff.added[0]).toMatchObject({ version: "3.9", pinned: true });
   });
 
   test("version rules: pin, unpin, latest of an unpinned mod is no change", () => {

@@ -19,6 +19,8 @@ export interface AddedElement {
   version: string;
   size_bytes: number;
   in_catalog: boolean;
+  /** The file names a version: the mod comes in pinned to it (else it follows its newest). */
+  pinned: boolean;
 }
 export interface RemovedElement {
   workshop_id: string;
@@ -151,6 +153,7 @@ export function computeImportPlan(
           version: e.version ?? info.version,
           size_bytes: info.size_bytes,
           in_catalog: true,
+          pinned: e.version !== null,
         });
       } else {
         diff.not_in_catalog.push({ mod_id: e.workshop_id, name: e.name, version: e.version });

@@ -51,7 +51,7 @@ describe("import preview", () => {
       const r = await t.req("POST", `/api/v1/lists/${l.id}/import-preview?check_order=true`, { user: owner, ...raw(body) });
       expect(r.status).toBe(200);
       expect(r.body).toEqual({
-        added: [{ workshop_id: B, name: "Bravo", version: "2.0.0", size_bytes: 200, in_catalog: true }],
+        added: [{ workshop_id: B, name: "Bravo", version: "2.0.0", size_bytes: 200, in_catalog: true, pinned: true }],
         removed: [{ workshop_id: C, name: "Charlie" }],
         version_changed: [{ workshop_id: A, name: "Alpha", old_version: null, new_version: "1.0.0" }],
         order_changed: [{ workshop_id: A, name: "Alpha", old_index: 0, new_index: 1 }],

@@ -180,7 +180,8 @@ export const configProblem = z.object({
 });
 
 export const importDiff = z.object({
-  added: z.array(z.object({ workshop_id: z.string(), name: z.string(), version: z.string(), size_bytes: z.number(), in_catalog: z.boolean() })),
+  /** New mods the catalog knows; `pinned`: the file names a version, which the mod comes in pinned to. */
+  added: z.array(z.object({ workshop_id: z.string(), name: z.string(), version: z.string(), size_bytes: z.number(), in_catalog: z.boolean(), pinned: z.boolean() })),
   removed: z.array(z.object({ workshop_id: z.string(), name: z.string() })),
   version_changed: z.array(z.object({ workshop_id: z.string(), name: z.string(), old_version: z.string().nullable(), new_version: z.string().nullable() })),
   order_changed: z.array(z.object({ workshop_id: z.string(), name: z.string(), old_index: z.number(), new_index: z.number() })),
