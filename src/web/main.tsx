@@ -1,4 +1,6 @@
 // The web app's entry: one React root, the query cache, the router.
+// The stylesheet after theme.css (index.html links that one): small screens and the pages' own parts.
+import "./app/layout.css";
 import { StrictMode } from "react";
 import { createRoot } from "react-dom/client";
 import { QueryClient, QueryClientProvider } from "@tanstack/react-query";

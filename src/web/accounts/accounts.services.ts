@@ -15,3 +15,6 @@ export const listKeys = () => get<ApiKey[]>("/api-keys");
 export const createKey = (name: string) => api<{ id: string; key: string; name: string }>("POST", "/api-keys", { body: { name } });
 export const revokeKey = (id: string) => api<void>("DELETE", `/api-keys/${id}`);
 export const deleteAccount = () => api<void>("DELETE", "/settings/account");
+/** A new password, given with the current one: every other session is signed out; this one gets a fresh token. */
+export const changePassword = (current_password: string, new_password: string) =>
+  api<{ token: string }>("POST", "/settings/password", { body: { current_password, new_password } });

@@ -1,12 +1,13 @@
-// Settings: display name, API keys (shown once, copy, revoke), account deletion.
+// Settings: display name, password (with the current one; other sessions signed out), API keys
+// (shown once, copy, revoke), webhooks, account deletion.
 import { useState } from "react";
 import { useNavigate } from "@tanstack/react-router";
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
-import { clearToken } from "../app/auth-store";
+import { clearToken, getToken, setToken } from "../app/auth-store";
 import { dateTime } from "../app/format";
 import { useSession } from "../app/session";
 import { ConfirmButton, DataTable, ErrorMessage, Field, Notice, SignInFirst, Skeleton, FormCard } from "../ui/components";
-import { createKey, deleteAccount, listKeys, revokeKey, setDisplayName } from "./accounts.services";
+import { changePassword, createKey, deleteAccount, listKeys, revokeKey, setDisplayName } from "./accounts.services";
 import { Webhooks } from "./webhooks";
 
 const CONFIRM = "delete my account";
@@ -23,6 +24,7 @@ export function SettingsPage() {
         {me.email ? ` (${me.email})` : ""}.
       </p>
       <DisplayName current={me.display_name} />
+      <Password />
       <ApiKeys />
       <Webhooks />
       <DeleteAccount />
@@ -42,6 +44,51 @@ function DisplayName({ current }: { current: string }) {
       <div>
         <button className="btn" type="submit" disabled={save.isPending}>
           Save name
+        </button>
+      </div>
+    </FormCard>
+  );
+}
+
+/** The password, changed with the current one; the new token the API answers becomes this session's. */
+function Password() {
+  const qc = useQueryClient();
+  const [current, setCurrent] = useState("");
+  const [next, setNext] = useState("");
+  const [again, setAgain] = useState("");
+  const change = useMutation({
+    mutationFn: () => changePassword(current, next),
+    onSuccess: (r) => {
+      // Every token issued before now is refused from now on: this session goes on with the new
+      // one, and the same person (no new look-up, so the page stays as it is).
+      qc.setQueryData(["me", r.token], qc.getQueryData(["me", getToken()]));
+      setToken(r.token);
+      setCurrent("");
+      setNext("");
+      setAgain("");
+    },
+  });
+  const mismatch = again !== "" && again !== next;
+  return (
+    <FormCard id="pw-h" title="Password" onSubmit={() => !mismatch && change.mutate()}>
+      <p className="muted">Changing it signs you out everywhere else (other browsers and devices); this page stays signed in. API keys keep working.</p>
+      <Field label="Current password" type="password" autoComplete="current-password" required value={current} onChange={(e) => setCurrent(e.target.value)} />
+      <Field label="New password" type="password" autoComplete="new-password" required minLength={8} maxLength={128} hint="8 to 128 characters." value={next} onChange={(e) => setNext(e.target.value)} />
+      <Field
+        label="New password again"
+        type="password"
+        autoComplete="new-password"
+        required
+        value={again}
+        onChange={(e) => setAgain(e.target.value)}
+        error={mismatch ? "The two new passwords differ." : null}
+        hint={mismatch ? "The two new passwords differ." : undefined}
+      />
+      <ErrorMessage error={change.error} />
+      {change.isSuccess && <Notice kind="ok">Password changed. Every other session is signed out.</Notice>}
+      <div>
+        <button className="btn" type="submit" disabled={change.isPending || mismatch}>
+          Change password
         </button>
       </div>
     </FormCard>
@@ -113,6 +160,7 @@ function ApiKeys() {
         <ErrorMessage error={keys.error} retry={() => keys.refetch()} />
       ) : keys.data && keys.data.length > 0 ? (
         <DataTable
+          compact
           caption="Your API keys"
           rows={keys.data}
           rowKey={(k) => k.id}

@@ -54,6 +54,7 @@ function Deliveries({ hook }: { hook: Webhook }) {
   if (log.data.length === 0) return <p className="muted small">No delivery yet.</p>;
   return (
     <DataTable
+      compact
       caption={`Deliveries of ${hook.name}, newest first`}
       rows={log.data}
       rowKey={(d) => d.id}

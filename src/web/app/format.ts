@@ -31,3 +31,21 @@ export const safeHref = (url: string | null | undefined): string | undefined => 
 };
 /** "1 mod", "4 mods", "1,000 mods". */
 export const count = (n: number, one: string, many = `${one}s`) => `${num(n)} ${n === 1 ? one : many}`;
+
+/** A workshop tag as every page names it: "SCENARIOS_MP" → "scenarios mp" (chips, the filter, "tagged …"). */
+export const tagLabel = (tag: string) => tag.replace(/_/g, " ").toLowerCase();
+
+const compact = new Intl.NumberFormat(undefined, { notation: "compact", maximumFractionDigits: 1 });
+/** A large count in a few characters: 31,200 → "31K". */
+export const short = (n: number) => compact.format(n);
+
+/** A duration in words: "120 ms", "45 s", "3 min 20 s", "2 h 5 min". */
+export function duration(ms: number): string {
+  if (ms < 1000) return `${Math.max(0, Math.round(ms))} ms`;
+  const s = Math.round(ms / 1000);
+  if (s < 60) return `${s} s`;
+  const m = Math.floor(s / 60);
+  if (m < 60) return s % 60 ? `${m} min ${s % 60} s` : `${m} min`;
+  const h = Math.floor(m / 60);
+  return m % 60 ? `${h} h ${m % 60} min` : `${h} h`;
+}

@@ -2,7 +2,7 @@
 import { useEffect, useState, type FormEvent } from "react";
 import { Link, useNavigate, useSearch } from "@tanstack/react-router";
 import { keepPreviousData, useQuery } from "@tanstack/react-query";
-import { bytes, count } from "../app/format";
+import { bytes, count, date, short, tagLabel } from "../app/format";
 import { MOD_SORTS, type ModSort, type ModSummary } from "../app/types";
 import { Empty, ErrorMessage, Pager, RemoteImage, SelectField, Skeleton } from "../ui/components";
 import { listMods, SORT_LABELS, TAGS } from "./catalog.services";
@@ -31,7 +31,7 @@ export function CatalogPage() {
             <option value="">All tags</option>
             {TAGS.map((t) => (
               <option key={t} value={t}>
-                {t.replace(/_/g, " ").toLowerCase()}
+                {tagLabel(t)}
               </option>
             ))}
           </SelectField>
@@ -68,9 +68,9 @@ export function CatalogPage() {
         <>
           <p className="muted" aria-live="polite">
             {count(mods.data.total, "mod")}{search.q ? ` for “${search.q}”` : ""}
-            {search.tag ? ` tagged ${search.tag.toLowerCase()}` : ""}
+            {search.tag ? ` tagged ${tagLabel(search.tag)}` : ""}
           </p>
-          <ul className="grid" style={{ listStyle: "none", padding: 0, margin: 0 }} aria-label="Mods">
+          <ul className="grid mods-grid" style={{ listStyle: "none", padding: 0, margin: 0 }} aria-label="Mods">
             {mods.data.mods.map((m) => (
               <ModCard key={m.workshop_id} mod={m} />
             ))}
@@ -90,26 +90,32 @@ export function CatalogPage() {
   );
 }
 
+/** Facts on one line, " · " between them; a line never starts with the dot (it keeps to the fact before it). */
+const facts = (...parts: string[]) => parts.join("\u00a0· ");
+
+/** A mod in the grid: who made it, how it is rated and followed, when it last changed, its size and tags. */
 function ModCard({ mod }: { mod: ModSummary }) {
   return (
     <li className="card mod-card">
       <RemoteImage src={mod.image_url} alt="" width={96} height={54} lazy />
-      <div style={{ minWidth: 0 }}>
-        <h2 className="card-title">
+      <div className="mod-card-body">
+        <h2 className="card-title" title={mod.name}>
           <Link to="/mods/$id" params={{ id: mod.workshop_id }} search={{}}>
             {mod.name}
           </Link>
         </h2>
-        <div className="muted small">
-          {mod.version} · {bytes(mod.size_bytes)}
-        </div>
-        <div>
-          {mod.tags.slice(0, 4).map((t) => (
-            <span className="tag" key={t}>
-              {t.toLowerCase()}
-            </span>
-          ))}
-        </div>
+        <div className="muted small one-line">by {mod.author || "unknown author"}</div>
+        <div className="small">{facts(mod.rating === null ? "not rated" : `${Math.round(mod.rating * 100)} % positive`, `${short(mod.subscriber_count)} ${mod.subscriber_count === 1 ? "subscriber" : "subscribers"}`)}</div>
+        <div className="muted small">{facts(mod.version, `updated ${date(mod.updated_at)}`, bytes(mod.size_bytes))}</div>
+        {mod.tags.length > 0 && (
+          <div>
+            {mod.tags.slice(0, 4).map((t) => (
+              <span className="tag" key={t}>
+                {tagLabel(t)}
+              </span>
+            ))}
+          </div>
+        )}
       </div>
     </li>
   );
@@ -130,7 +136,7 @@ function SearchBox({ initial, onSearch }: { initial: string; onSearch: (q: strin
         label="Search mods"
         text={q}
         onText={setQ}
-        style={{ flex: "1 1 18rem" }}
+        style={{ flex: "1 1 12rem" }}
         onChoose={(m) => void navigate({ to: "/mods/$id", params: { id: m.workshop_id }, search: {} })}
       />
       <button className="btn" type="submit">

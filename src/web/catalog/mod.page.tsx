@@ -12,6 +12,7 @@ import { modDetail, requestScrape } from "./catalog.services";
 import { Hero } from "./mod/hero";
 import { MOD_PAGE_TABS } from "./mod/tabs";
 import type { ModTabProps } from "./mod/tab";
+import { TabNav } from "../ui/tab-nav";
 
 const { preload, TabPanel } = lazyTabs<ModTabProps>();
 
@@ -32,7 +33,7 @@ export function ModPage() {
   return (
     <article className="stack">
       <Hero mod={m} />
-      <nav className="tabs" aria-label="Sections of this mod">
+      <TabNav label="Sections of this mod" current={current.id}>
         {MOD_PAGE_TABS.map((t) => (
           <Link
             key={t.id}
@@ -47,7 +48,7 @@ export function ModPage() {
             {t.label}
           </Link>
         ))}
-      </nav>
+      </TabNav>
       <TabPanel tab={current} props={{ id, mod: m }} others={MOD_PAGE_TABS} />
     </article>
   );

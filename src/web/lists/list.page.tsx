@@ -12,6 +12,7 @@ import { invalidateList, listQueries } from "./lists.queries";
 import { LIST_TABS } from "./list/tabs";
 import type { ListTabProps } from "./list/tab";
 import { lazyTabs } from "../ui/lazy-tabs";
+import { TabNav } from "../ui/tab-nav";
 
 const { preload, TabPanel } = lazyTabs<ListTabProps>();
 
@@ -39,7 +40,7 @@ export function ListPage() {
         {!l.my_access.via_share && <PinButton id={l.id} />}
       </div>
       {l.my_access.via_share && <Notice>You are viewing this list through its share link: you can read and export it.</Notice>}
-      <nav className="tabs" aria-label="Sections of this list">
+      <TabNav label="Sections of this list" current={current.id}>
         {open.map((t) => (
           <Link
             key={t.id}
@@ -52,7 +53,7 @@ export function ListPage() {
             {t.label}
           </Link>
         ))}
-      </nav>
+      </TabNav>
       {open.includes(current) ? (
         <TabPanel tab={current} props={{ list: l, share }} others={open} />
       ) : (

@@ -1,6 +1,8 @@
 // Lists: the caller's own, co-owned and collaborating lists (with their role), organised by
-// folders, tags and communities; pinned lists; public lists to search; a form to start a new one.
-import { useDeferredValue, useMemo, useState, type FormEvent } from "react";
+// folders, tags and communities; pinned lists; public lists to search. Its forms show when asked
+// for: a new list behind "New list" (shown at once while there is none), each Organise card's
+// form behind its button (shown at once while the card is empty).
+import { useDeferredValue, useMemo, useState, type FormEvent, type ReactNode } from "react";
 import { Link, useNavigate } from "@tanstack/react-router";
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { bytes, date, num } from "../app/format";
@@ -21,6 +23,7 @@ function ListsTable({ caption, lists, showRole, folderName }: { caption: string;
       caption={caption}
       rows={lists}
       rowKey={(l) => l.id}
+      compact
       columns={[
         {
           header: "List",
@@ -116,6 +119,32 @@ function YourLists({ lists, folderList, tagList, communityList }: { lists: ListS
   );
 }
 
+/**
+ * A card of Organise: what there is, and the form that adds one. The form shows by itself while
+ * there is nothing yet; otherwise its button opens it (a page's forms show when asked for).
+ */
+function OrganiseCard({ id, title, empty, count: n, addLabel, children, form }: { id: string; title: string; empty: string; count: number; addLabel: string; children: ReactNode; form: (close: () => void) => ReactNode }) {
+  const [open, setOpen] = useState(false);
+  const shown = open || n === 0;
+  return (
+    <section className="card stack" aria-labelledby={id}>
+      <h3 id={id} style={{ marginTop: 0 }}>
+        {title}
+      </h3>
+      {n === 0 ? <p className="muted">{empty}</p> : children}
+      {shown ? (
+        form(() => setOpen(false))
+      ) : (
+        <div>
+          <button type="button" className="btn secondary" onClick={() => setOpen(true)}>
+            {addLabel}
+          </button>
+        </div>
+      )}
+    </section>
+  );
+}
+
 /** Folders (yours only; a list keeps existing when its folder goes), tags and communities. */
 function Organise({ folderList, tagList, communityList, lists }: { folderList: Folder[]; tagList: Tag[]; communityList: Community[]; lists: ListSummary[] }) {
   const qc = useQueryClient();
@@ -141,109 +170,120 @@ function Organise({ folderList, tagList, communityList, lists }: { folderList: F
     fn();
   };
   return (
-    <div className="grid">
-      <section className="card stack" aria-labelledby="folders-h">
-        <h3 id="folders-h" style={{ marginTop: 0 }}>
-          Folders
-        </h3>
-        {folderList.length === 0 ? (
-          <p className="muted">No folders yet. A folder groups your lists; choose one in a list's Settings.</p>
-        ) : (
-          <ul className="plain">
-            {folderList.map((f) => (
-              <li key={f.id} className="row" style={{ alignItems: "center" }}>
-                <span style={{ flex: 1 }}>
-                  {f.name} <span className="muted small">({num(f.list_count)})</span>
-                </span>
-                <ConfirmButton question={`Delete the folder ${f.name}? Its lists stay.`} label={`Delete folder ${f.name}`} onConfirm={() => dropFolder.mutate(f.id)}>
-                  Delete
-                </ConfirmButton>
+    <div className="grid fill">
+      <OrganiseCard
+        id="folders-h"
+        title="Folders"
+        count={folderList.length}
+        empty="No folders yet. A folder groups your lists; choose one in a list's Settings."
+        addLabel="New folder…"
+        form={(close) => (
+          <>
+            <form className="row" onSubmit={submit(() => addFolder.mutate(undefined, { onSuccess: close }))}>
+              <Field label="New folder" required maxLength={100} value={folderName} onChange={(e) => setFolderName(e.target.value)} />
+              <button type="submit" className="btn secondary" disabled={addFolder.isPending}>
+                Add folder
+              </button>
+            </form>
+            <ErrorMessage error={addFolder.error} />
+          </>
+        )}
+      >
+        <ul className="plain">
+          {folderList.map((f) => (
+            <li key={f.id} className="row" style={{ alignItems: "center" }}>
+              <span style={{ flex: 1 }}>
+                {f.name} <span className="muted small">({num(f.list_count)})</span>
+              </span>
+              <ConfirmButton question={`Delete the folder ${f.name}? Its lists stay.`} label={`Delete folder ${f.name}`} onConfirm={() => dropFolder.mutate(f.id)}>
+                Delete
+              </ConfirmButton>
+            </li>
+          ))}
+        </ul>
+        <ErrorMessage error={dropFolder.error} />
+      </OrganiseCard>
+      <OrganiseCard
+        id="tags-h"
+        title="Tags"
+        count={tagList.length}
+        empty="No tags yet. Tags label lists (Milsim, PvE, testing…); add them in a list's Settings."
+        addLabel="New tag…"
+        form={(close) => (
+          <>
+            <form className="row" onSubmit={submit(() => addTag.mutate(undefined, { onSuccess: close }))}>
+              <Field label="New tag" required maxLength={100} value={tagName} onChange={(e) => setTagName(e.target.value)} />
+              <Field label="Colour" type="color" value={tagColor} onChange={(e) => setTagColor(e.target.value)} style={{ width: "3.5rem", padding: "0.2rem" }} />
+              <button type="submit" className="btn secondary" disabled={addTag.isPending}>
+                Add tag
+              </button>
+            </form>
+            <ErrorMessage error={addTag.error} />
+          </>
+        )}
+      >
+        <ul className="plain">
+          {tagList.map((t) => (
+            <li key={t.id} className="row" style={{ alignItems: "center" }}>
+              <span style={{ flex: 1 }}>
+                <TagChip tag={t} /> <span className="muted small">({num(lists.filter((l) => l.tags.some((x) => x.id === t.id)).length)})</span>
+              </span>
+              <ConfirmButton question={`Delete the tag ${t.name} from every list?`} label={`Delete tag ${t.name}`} onConfirm={() => dropTag.mutate(t.id)}>
+                Delete
+              </ConfirmButton>
+            </li>
+          ))}
+        </ul>
+        <ErrorMessage error={dropTag.error} />
+      </OrganiseCard>
+      <OrganiseCard
+        id="communities-h"
+        title="Communities"
+        count={communityList.length}
+        empty="You are in no community yet. A community gathers its people, lists, servers and permission groups."
+        addLabel="New community…"
+        form={(close) => (
+          <>
+            <form className="stack" onSubmit={submit(() => addCommunity.mutate(undefined, { onSuccess: close }))}>
+              <Field label="New community" required maxLength={100} value={communityName} onChange={(e) => setCommunityName(e.target.value)} />
+              <Field label="What it is about" maxLength={2000} value={communityDescription} onChange={(e) => setCommunityDescription(e.target.value)} />
+              <div>
+                <button type="submit" className="btn secondary" disabled={addCommunity.isPending}>
+                  Create community
+                </button>
+              </div>
+            </form>
+            <ErrorMessage error={addCommunity.error} />
+          </>
+        )}
+      >
+        <ul className="plain">
+          {communityList.map((c) => {
+            const its = lists.filter((l) => l.community_id === c.id);
+            return (
+              <li key={c.id}>
+                <Link to="/communities/$id" params={{ id: c.slug }} search={{}}>
+                  <strong>{c.name}</strong>
+                </Link>{" "}
+                <span className="muted small">({c.role})</span>
+                {c.description && <div className="muted small">{c.description}</div>}
+                <div className="small">
+                  {its.length === 0
+                    ? "No lists yet."
+                    : its.map((l, i) => (
+                        <span key={l.id}>
+                          {i > 0 && ", "}
+                          <Link to="/lists/$id" params={{ id: l.id }} search={{}}>
+                            {l.name}
+                          </Link>
+                        </span>
+                      ))}
+                </div>
               </li>
-            ))}
-          </ul>
-        )}
-        <form className="row" onSubmit={submit(() => addFolder.mutate())}>
-          <Field label="New folder" required maxLength={100} value={folderName} onChange={(e) => setFolderName(e.target.value)} />
-          <button type="submit" className="btn secondary" disabled={addFolder.isPending}>
-            Add folder
-          </button>
-        </form>
-        <ErrorMessage error={addFolder.error ?? dropFolder.error} />
-      </section>
-      <section className="card stack" aria-labelledby="tags-h">
-        <h3 id="tags-h" style={{ marginTop: 0 }}>
-          Tags
-        </h3>
-        {tagList.length === 0 ? (
-          <p className="muted">No tags yet. Tags label lists (Milsim, PvE, testing…); add them in a list's Settings.</p>
-        ) : (
-          <ul className="plain">
-            {tagList.map((t) => (
-              <li key={t.id} className="row" style={{ alignItems: "center" }}>
-                <span style={{ flex: 1 }}>
-                  <TagChip tag={t} /> <span className="muted small">({num(lists.filter((l) => l.tags.some((x) => x.id === t.id)).length)})</span>
-                </span>
-                <ConfirmButton question={`Delete the tag ${t.name} from every list?`} label={`Delete tag ${t.name}`} onConfirm={() => dropTag.mutate(t.id)}>
-                  Delete
-                </ConfirmButton>
-              </li>
-            ))}
-          </ul>
-        )}
-        <form className="row" onSubmit={submit(() => addTag.mutate())}>
-          <Field label="New tag" required maxLength={100} value={tagName} onChange={(e) => setTagName(e.target.value)} />
-          <Field label="Colour" type="color" value={tagColor} onChange={(e) => setTagColor(e.target.value)} style={{ width: "3.5rem", padding: "0.2rem" }} />
-          <button type="submit" className="btn secondary" disabled={addTag.isPending}>
-            Add tag
-          </button>
-        </form>
-        <ErrorMessage error={addTag.error ?? dropTag.error} />
-      </section>
-      <section className="card stack" aria-labelledby="communities-h">
-        <h3 id="communities-h" style={{ marginTop: 0 }}>
-          Communities
-        </h3>
-        {communityList.length === 0 ? (
-          <p className="muted">You are in no community yet. A community gathers its people, lists, servers and permission groups.</p>
-        ) : (
-          <ul className="plain">
-            {communityList.map((c) => {
-              const its = lists.filter((l) => l.community_id === c.id);
-              return (
-                <li key={c.id}>
-                  <Link to="/communities/$id" params={{ id: c.slug }} search={{}}>
-                    <strong>{c.name}</strong>
-                  </Link>{" "}
-                  <span className="muted small">({c.role})</span>
-                  {c.description && <div className="muted small">{c.description}</div>}
-                  <div className="small">
-                    {its.length === 0
-                      ? "No lists yet."
-                      : its.map((l, i) => (
-                          <span key={l.id}>
-                            {i > 0 && ", "}
-                            <Link to="/lists/$id" params={{ id: l.id }} search={{}}>
-                              {l.name}
-                            </Link>
-                          </span>
-                        ))}
-                  </div>
-                </li>
-              );
-            })}
-          </ul>
-        )}
-        <form className="stack" onSubmit={submit(() => addCommunity.mutate())}>
-          <Field label="New community" required maxLength={100} value={communityName} onChange={(e) => setCommunityName(e.target.value)} />
-          <Field label="What it is about" maxLength={2000} value={communityDescription} onChange={(e) => setCommunityDescription(e.target.value)} />
-          <div>
-            <button type="submit" className="btn secondary" disabled={addCommunity.isPending}>
-              Create community
-            </button>
-          </div>
-        </form>
-        <ErrorMessage error={addCommunity.error} />
-      </section>
+            );
+          })}
+        </ul>
+      </OrganiseCard>
     </div>
   );
 }
@@ -269,15 +309,10 @@ function PublicLists() {
   );
 }
 
-export function ListsPage() {
-  const { me, token } = useSession();
+/** A new list from scratch: its name, what it is for, whether anyone may see it. */
+function NewList({ onCancel }: { onCancel?: () => void }) {
   const qc = useQueryClient();
   const navigate = useNavigate();
-  const mine = useQuery({ ...listQueries.mine(), enabled: !!token });
-  const pins = useQuery({ ...listQueries.pins(), enabled: !!token });
-  const folderList = useQuery({ ...organiseQueries.folders(), enabled: !!token });
-  const tagList = useQuery({ ...organiseQueries.tags(), enabled: !!token });
-  const communityList = useQuery({ ...organiseQueries.communities(), enabled: !!token });
   const [name, setName] = useState("");
   const [description, setDescription] = useState("");
   const [isPublic, setIsPublic] = useState(false);
@@ -288,17 +323,62 @@ export function ListsPage() {
       await navigate({ to: "/lists/$id", params: { id: r.id }, search: {} });
     },
   });
-  const organiseError = folderList.error ?? tagList.error ?? communityList.error;
   return (
-    <div className="stack">
-      <div className="row" style={{ justifyContent: "space-between", alignItems: "center" }}>
-        <h1 style={{ margin: 0 }}>Mod lists</h1>
-        {me && (
-          <Link to="/groups" className="btn secondary">
-            Permission groups
-          </Link>
+    <FormCard id="new-h" title="New list" level={2} onSubmit={() => create.mutate()}>
+      <Field label="List name" required maxLength={100} value={name} onChange={(e) => setName(e.target.value)} autoFocus={!!onCancel} />
+      <Field label="Description" maxLength={2000} value={description} onChange={(e) => setDescription(e.target.value)} hint="Optional: what the list is for." />
+      <label className="row check-row">
+        <input type="checkbox" checked={isPublic} onChange={(e) => setIsPublic(e.target.checked)} /> Public: anyone can see it
+      </label>
+      <ErrorMessage error={create.error} />
+      <div className="row">
+        <button type="submit" className="btn" disabled={create.isPending}>
+          Create list
+        </button>
+        {onCancel && (
+          <button type="button" className="btn secondary" onClick={onCancel}>
+            Cancel
+          </button>
         )}
       </div>
+    </FormCard>
+  );
+}
+
+export function ListsPage() {
+  const { me, token } = useSession();
+  const qc = useQueryClient();
+  const navigate = useNavigate();
+  const mine = useQuery({ ...listQueries.mine(), enabled: !!token });
+  const pins = useQuery({ ...listQueries.pins(), enabled: !!token });
+  const folderList = useQuery({ ...organiseQueries.folders(), enabled: !!token });
+  const tagList = useQuery({ ...organiseQueries.tags(), enabled: !!token });
+  const communityList = useQuery({ ...organiseQueries.communities(), enabled: !!token });
+  const [creating, setCreating] = useState(false);
+  const organiseError = folderList.error ?? tagList.error ?? communityList.error;
+  const none = mine.data?.length === 0;
+  return (
+    <div className="stack">
+      <div className="toolbar">
+        <h1>Mod lists</h1>
+        {me && (
+          <div className="actions">
+            {!none && (
+              <button type="button" className="btn panel-toggle" aria-expanded={creating} onClick={() => setCreating((c) => !c)}>
+                New list
+              </button>
+            )}
+            <Link to="/groups" className="btn secondary">
+              Permission groups
+            </Link>
+          </div>
+        )}
+      </div>
+      {me && creating && !none && (
+        <div id="new-list">
+          <NewList onCancel={() => setCreating(false)} />
+        </div>
+      )}
       {me && pins.data && pins.data.length > 0 && (
         <section className="stack" aria-labelledby="pins-h">
           <h2 id="pins-h">Pinned</h2>
@@ -312,32 +392,25 @@ export function ListsPage() {
             <Skeleton />
           ) : mine.error ? (
             <ErrorMessage error={mine.error} retry={() => mine.refetch()} />
-          ) : mine.data!.length === 0 ? (
-            <Empty title="No lists yet">Start one below: a list is what your server runs.</Empty>
+          ) : none ? (
+            <>
+              <Empty title="No lists yet">A list is what your server runs: start one from scratch, or from a server that is online now.</Empty>
+              <NewList />
+            </>
           ) : (
             <YourLists lists={mine.data!} folderList={folderList.data ?? []} tagList={tagList.data ?? []} communityList={communityList.data ?? []} />
           )}
-          <FormCard id="new-h" title="New list" level={3} onSubmit={() => create.mutate()}>
-            <Field label="List name" required maxLength={100} value={name} onChange={(e) => setName(e.target.value)} />
-            <Field label="Description" maxLength={2000} value={description} onChange={(e) => setDescription(e.target.value)} />
-            <label className="row" style={{ alignItems: "center", gap: "0.5rem" }}>
-              <input type="checkbox" checked={isPublic} onChange={(e) => setIsPublic(e.target.checked)} style={{ minHeight: 0 }} /> Public: anyone can see
-              it
-            </label>
-            <ErrorMessage error={create.error} />
-            <div>
-              <button type="submit" className="btn" disabled={create.isPending}>
-                Create list
-              </button>
-            </div>
-          </FormCard>
           <CopyFromServer
             onDone={async (id) => {
               await invalidateList.collections(qc);
               await navigate({ to: "/lists/$id", params: { id }, search: {} });
             }}
           />
-          <h2>Organise</h2>
+        </section>
+      )}
+      {me && mine.data && mine.data.length > 0 && (
+        <section className="stack" aria-labelledby="organise-h">
+          <h2 id="organise-h">Organise</h2>
           {organiseError ? (
             <ErrorMessage error={organiseError} />
           ) : (

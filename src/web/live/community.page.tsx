@@ -54,6 +54,7 @@ export function CommunityPage() {
         <ErrorMessage error={servers.error} />
         {servers.data && (
           <DataTable
+            compact
             empty="None of its servers is online."
             caption={`${com.name}'s servers online now`}
             rows={servers.data}

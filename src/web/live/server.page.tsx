@@ -127,6 +127,7 @@ function Changelog({ id, page }: { id: string; page: number }) {
       ) : (
         <>
           <DataTable
+            compact
             caption="Changes to this server's mods, newest first"
             rows={log.data!.items}
             rowKey={(c) => `${c.timestamp}-${c.workshop_id}-${c.action}`}

@@ -98,6 +98,9 @@ export function LiveServersPage() {
   useEffect(() => setQ(search.q ?? ""), [search.q]);
   const mods = (search.mods ?? "").split(",").filter(Boolean);
   const filtered = Object.entries(search).some(([k, v]) => k !== "page" && k !== "sort" && v !== undefined);
+  // The filters in the folded panel that are set (the search field stays outside it).
+  const active = Object.entries(search).filter(([k, v]) => k !== "page" && k !== "q" && v !== undefined).length;
+  const [filtersOpen, setFiltersOpen] = useState(false);
   return (
     <div className="stack">
       <h1>Live servers</h1>
@@ -114,44 +117,50 @@ export function LiveServersPage() {
           Search
         </button>
       </form>
-      <div className="row">
-        <SelectField label="Order" value={search.sort ?? "players_desc"} onChange={(e) => set({ sort: e.target.value === "players_desc" ? undefined : (e.target.value as LiveSearch["sort"]) })}>
-          {SORTS.map((s) => (
-            <option key={s.value} value={s.value}>
-              {s.label}
-            </option>
-          ))}
-        </SelectField>
-        <NumberFilter label="At least players" value={search.min_players} onApply={(v) => set({ min_players: v })} />
-        <NumberFilter label="Download at most (MB)" value={search.max_mod_size_mb} onApply={(v) => set({ max_mod_size_mb: v })} />
-        <SelectField label="Official" value={search.official ?? ""} onChange={(e) => set({ official: (e.target.value || undefined) as LiveSearch["official"] })}>
-          <option value="">Any</option>
-          <option value="yes">Official only</option>
-          <option value="no">Community only</option>
-        </SelectField>
-        <TagsFilter value={search.tags} onApply={(v) => set({ tags: v })} />
-        <SelectField label="Password" value={search.password ?? ""} onChange={(e) => set({ password: (e.target.value || undefined) as LiveSearch["password"] })}>
-          <option value="">Any</option>
-          <option value="no">Open</option>
-          <option value="yes">Password protected</option>
-        </SelectField>
-      </div>
-      <div className="row" style={{ alignItems: "center" }}>
-        <div style={{ flex: "1 1 18rem" }}>
-          <ModPicker label="Running this mod" onPick={(m) => !mods.includes(m.workshop_id) && set({ mods: [...mods, m.workshop_id].join(",") })} />
-        </div>
-        {mods.length > 0 && (
-          <div aria-label="Mods the servers must run">
-            {mods.map((id) => (
-              <ModChip key={id} id={id} onRemove={() => set({ mods: mods.filter((m) => m !== id).join(",") || undefined })} />
+      {/* Under 600 px the filters fold behind this button, so the first screen shows servers. */}
+      <button type="button" className="btn secondary filters-toggle panel-toggle" aria-expanded={filtersOpen} onClick={() => setFiltersOpen((o) => !o)}>
+        Filters{active > 0 ? ` (${active} on)` : ""}
+      </button>
+      <div className={filtersOpen ? "filters open stack" : "filters stack"}>
+        <div className="row">
+          <SelectField label="Order" value={search.sort ?? "players_desc"} onChange={(e) => set({ sort: e.target.value === "players_desc" ? undefined : (e.target.value as LiveSearch["sort"]) })}>
+            {SORTS.map((s) => (
+              <option key={s.value} value={s.value}>
+                {s.label}
+              </option>
             ))}
+          </SelectField>
+          <NumberFilter label="At least players" value={search.min_players} onApply={(v) => set({ min_players: v })} />
+          <NumberFilter label="Download at most (MB)" value={search.max_mod_size_mb} onApply={(v) => set({ max_mod_size_mb: v })} />
+          <SelectField label="Official" value={search.official ?? ""} onChange={(e) => set({ official: (e.target.value || undefined) as LiveSearch["official"] })}>
+            <option value="">Any</option>
+            <option value="yes">Official only</option>
+            <option value="no">Community only</option>
+          </SelectField>
+          <TagsFilter value={search.tags} onApply={(v) => set({ tags: v })} />
+          <SelectField label="Password" value={search.password ?? ""} onChange={(e) => set({ password: (e.target.value || undefined) as LiveSearch["password"] })}>
+            <option value="">Any</option>
+            <option value="no">Open</option>
+            <option value="yes">Password protected</option>
+          </SelectField>
+        </div>
+        <div className="row" style={{ alignItems: "center" }}>
+          <div style={{ flex: "1 1 18rem" }}>
+            <ModPicker label="Running this mod" onPick={(m) => !mods.includes(m.workshop_id) && set({ mods: [...mods, m.workshop_id].join(",") })} />
           </div>
-        )}
-        {filtered && (
-          <Link to="/live" search={{}} className="btn link">
-            Clear filters
-          </Link>
-        )}
+          {mods.length > 0 && (
+            <div aria-label="Mods the servers must run">
+              {mods.map((id) => (
+                <ModChip key={id} id={id} onRemove={() => set({ mods: mods.filter((m) => m !== id).join(",") || undefined })} />
+              ))}
+            </div>
+          )}
+          {filtered && (
+            <Link to="/live" search={{}} className="btn link">
+              Clear filters
+            </Link>
+          )}
+        </div>
       </div>
       {servers.isLoading ? (
         <Skeleton lines={8} label="Loading servers" />

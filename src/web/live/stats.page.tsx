@@ -53,6 +53,7 @@ export function StatsPage() {
           <ErrorMessage error={mods.error} />
           {mods.data && (
             <DataTable
+              compact
               empty="No live server runs a mod yet."
               caption="Mods by the number of live servers running them"
               rows={mods.data}
@@ -78,6 +79,7 @@ export function StatsPage() {
           <ErrorMessage error={servers.error} />
           {servers.data && (
             <DataTable
+              compact
               empty="No server has history yet."
               caption="Servers by their average players over seven days"
               rows={servers.data}

@@ -37,6 +37,9 @@ export function withGaps<P extends { time: string }>(points: P[], series: Series
   return [xs, ...cols] as uPlot.AlignedData;
 }
 
+/** The steps a count's axis may take: whole numbers only (1, 2, 5, 10, 20, 25, 50, …). */
+const WHOLE_STEPS = [1, 2, 5].concat(...[1, 2, 3, 4, 5, 6].map((e) => [1, 2, 2.5, 5].map((m) => m * 10 ** e)));
+
 const css = (name: string) => getComputedStyle(document.documentElement).getPropertyValue(name).trim() || "#888";
 
 export function TimeChart<P extends { time: string }>({
@@ -62,6 +65,12 @@ export function TimeChart<P extends { time: string }>({
     if (!el.current) return;
     const units = [...new Set(series.map((s) => s.unit))];
     let plot: uPlot | null = null;
+    // Each y axis's tick values, on the figure (`data-ticks-<unit>`) for tests: the labels are drawn on the canvas.
+    const ticks = (unit: string, splits: number[]) => {
+      const fig = el.current?.parentElement;
+      if (fig) fig.dataset[`ticks${unit[0]!.toUpperCase()}${unit.slice(1)}`] = splits.join(",");
+      return splits.map((v) => num(v));
+    };
     const draw = () => {
       plot?.destroy();
       const axis = { stroke: css("--muted"), grid: { stroke: css("--border"), width: 1 }, ticks: { stroke: css("--border") } };
@@ -83,7 +92,9 @@ export function TimeChart<P extends { time: string }>({
               value: (_u: uPlot, v: number | null, _si: number, idx: number | null) => (idx == null ? "–" : v === null ? "no data" : `${num(v)} ${s.unit}`),
             })),
           ],
-          axes: [{ ...axis }, ...units.map((u, i) => ({ ...axis, label: u, scale: u, side: i === 0 ? 3 : 1, grid: { show: i === 0 } }))],
+          // Counts (players, servers) are whole: the y axes step by whole numbers only, so a
+          // quiet server's axis reads 0, 1, 2 and never 0.2 players.
+          axes: [{ ...axis }, ...units.map((u, i) => ({ ...axis, label: u, scale: u, side: i === 0 ? 3 : 1, grid: { show: i === 0 }, incrs: WHOLE_STEPS, values: (_u: uPlot, splits: number[]) => ticks(u, splits) }))],
           scales: {
             x: rangeSeconds ? { time: true, range: (): uPlot.Range.MinMax => [Math.floor(Date.now() / 1000) - rangeSeconds, Math.ceil(Date.now() / 1000)] } : { time: true },
             ...Object.fromEntries(units.map((u) => [u, { range: (_u: uPlot, _min: number, max: number): uPlot.Range.MinMax => [0, Math.max(1, max * 1.1)] }])) },
@@ -124,7 +135,7 @@ const GROWTH: Series<GrowthPoint>[] = [
   { label: "Players", unit: "players", value: (p) => p.players_using_count, color: "--ok" },
 ];
 
-/** A mod's usage over time (3-hour buckets). */
-export function GrowthChart({ points }: { points: GrowthPoint[] }) {
-  return <TimeChart points={points} series={GROWTH} stepSeconds={3 * 3600} title="servers and players using this mod, every 3 hours" />;
+/** A mod's usage over time (3-hour buckets); the x axis spans the `days` asked for, ending now. */
+export function GrowthChart({ points, days }: { points: GrowthPoint[]; days?: number }) {
+  return <TimeChart points={points} series={GROWTH} stepSeconds={3 * 3600} rangeSeconds={days ? days * 86400 : undefined} title="servers and players using this mod, every 3 hours" />;
 }

@@ -2,7 +2,7 @@
 import { useMemo } from "react";
 import { Link } from "@tanstack/react-router";
 import { useQuery } from "@tanstack/react-query";
-import { bytes, count } from "../../app/format";
+import { bytes, count, num } from "../../app/format";
 import type { ModDependencies } from "../../app/types";
 import { Empty, ErrorMessage, Notice, Skeleton } from "../../ui/components";
 import { modDeps } from "../catalog.services";
@@ -50,12 +50,14 @@ export default function Dependencies({ id }: ModTabProps) {
   if (d.isLoading) return <Skeleton />;
   if (d.error) return <ErrorMessage error={d.error} retry={() => d.refetch()} />;
   const deps = d.data!;
-  if (deps.dependencies.length === 0) return <Empty title="No dependencies">This mod needs nothing else.</Empty>;
+  if (deps.dependencies.length === 0) return <Empty title="No dependencies">This mod needs no other mod.</Empty>;
+  const direct = deps.dependencies.filter((x) => x.depth === 1).length;
   return (
     <section className="stack" aria-label="Dependencies">
       <p>
-        {count(deps.dependencies.length, "mod")} needed, {bytes(deps.dependencies_size_bytes)}; with this mod <strong>{bytes(deps.total_size_bytes)}</strong> to download in
-        all.
+        Needs {count(deps.dependencies.length, "mod")}
+        {direct < deps.dependencies.length ? ` (${num(direct)} directly, the others through them)` : direct === 1 ? "" : ", all directly"}, {bytes(deps.dependencies_size_bytes)}; with this mod{" "}
+        <strong>{bytes(deps.total_size_bytes)}</strong> to download in all.
       </p>
       {deps.has_cycle && <Notice kind="warn">The dependencies form a cycle; it is marked below and cut where it closes.</Notice>}
       <DepTree deps={deps} />

@@ -3,7 +3,7 @@
 import { useState } from "react";
 import { Link } from "@tanstack/react-router";
 import { useMutation, useQuery } from "@tanstack/react-query";
-import { bytes, date, num, safeHref } from "../../app/format";
+import { bytes, count, date, num, safeHref, tagLabel } from "../../app/format";
 import { useSession } from "../../app/session";
 import type { ModDetail } from "../../app/types";
 import { ErrorMessage, Notice, RemoteImage, SelectField, Skeleton } from "../../ui/components";
@@ -24,7 +24,7 @@ export function Hero({ mod }: { mod: ModDetail }) {
           <dt>Size</dt>
           <dd>{bytes(mod.size_bytes)}</dd>
           <dt>Rating</dt>
-          <dd>{mod.rating === null ? "–" : `${Math.round(mod.rating * 100)} % of ${num(mod.rating_count)} ratings`}</dd>
+          <dd>{mod.rating === null ? "not rated" : `${Math.round(mod.rating * 100)} % positive, ${count(mod.rating_count, "rating")}`}</dd>
           <dt>Subscribers</dt>
           <dd>{num(mod.subscriber_count)}</dd>
           <dt>Updated</dt>
@@ -35,7 +35,7 @@ export function Hero({ mod }: { mod: ModDetail }) {
         <p>
           {mod.tags.map((t) => (
             <Link key={t} className="tag" to="/mods" search={{ tag: t }}>
-              {t.toLowerCase()}
+              {tagLabel(t)}
             </Link>
           ))}
         </p>

@@ -20,7 +20,7 @@ export default function Overview({ mod }: ModTabProps) {
           <p>
             On <strong>{num(stats.data.used_by_servers_count)}</strong> {stats.data.used_by_servers_count === 1 ? "server" : "servers"} with{" "}
             <strong>{num(stats.data.players_using_count)}</strong> {stats.data.players_using_count === 1 ? "player" : "players"} (seen in the last hour) ·{" "}
-            {count(stats.data.dependencies_count, "dependency", "dependencies")} · needed by {count(stats.data.dependents_count, "mod")}.{" "}
+            needs {count(stats.data.dependencies_count, "mod")} directly · needed by {count(stats.data.dependents_count, "mod")}.{" "}
             <Link to="/mods/$id" params={{ id: mod.workshop_id }} search={{ tab: "usage" }}>
               Usage over time
             </Link>

@@ -27,7 +27,7 @@ export default function Usage({ id }: ModTabProps) {
           <Skeleton lines={4} />
         ) : growth.data && growth.data.length > 0 ? (
           <Suspense fallback={<Skeleton lines={4} />}>
-            <LazyGrowthChart points={growth.data} />
+            <LazyGrowthChart points={growth.data} days={days} />
           </Suspense>
         ) : (
           <p className="muted">No usage recorded in this range yet: the growth series starts when live scans see servers.</p>
@@ -38,6 +38,7 @@ export default function Usage({ id }: ModTabProps) {
         <ErrorMessage error={servers.error} />
         {servers.data && (
           <DataTable
+            compact
             empty="No live server seen in the last hour uses this mod."
             caption="Live servers using this mod"
             rows={servers.data}

@@ -50,6 +50,7 @@ export function ListGroups({ list }: { list: ListDetail }) {
       </p>
       {assigned.data && (
         <DataTable
+          compact
           empty="No group has rights on this list."
           caption="Groups with rights on this list"
           rows={assigned.data}

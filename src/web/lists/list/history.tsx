@@ -66,6 +66,7 @@ function Snapshots({ list }: { list: ListDetail }) {
       {all.data && all.data.length > 0 && (
         <>
           <DataTable
+            compact
             caption="Snapshots of this list"
             rows={all.data}
             rowKey={(x) => x.id}
@@ -168,6 +169,7 @@ export default function History({ list }: ListTabProps) {
       {/* The API's reason when an undo is no longer possible (409), next to the table it came from. */}
       <ErrorMessage error={undo.error} />
       <DataTable
+        compact
         caption={`Changes to ${list.name}, newest first`}
         rows={entries.data!.filter((e) => (!action || e.action === action) && (!who || (e.display_name ?? "someone") === who))}
         rowKey={(e) => e.id}

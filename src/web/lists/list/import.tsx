@@ -1,8 +1,9 @@
 // The Import tab: paste or upload a server.json, preview what would change, apply (one audited,
 // undoable change); owners may also copy a live server's mods.
-import { useState } from "react";
+import { Fragment, useId, useState, type ReactNode } from "react";
 import { useMutation } from "@tanstack/react-query";
 import { bytes, count } from "../../app/format";
+import { ApiError } from "../../app/api";
 import { ErrorMessage, Notice } from "../../ui/components";
 import { decodeTextFile } from "../../../shared/text-file";
 import { importApply, importPreview, type ConfigChoice, type ImportDiff, type PinResolutions } from "../lists.services";
@@ -10,43 +11,127 @@ import { useListRefresh } from "../lists.queries";
 import { CopyFromServer } from "../components/copy-from-server";
 import type { ListTabProps } from "./tab";
 
-type Group = { title: string; tone?: "removed"; note?: string; items: { key: string; text: string }[] };
+/** One change: its mark (+, −, → …, never colour alone), the mod, what happens to it. */
+type Change = { key: string; mark: string; what: string; how?: string };
+type Group = { title: string; danger?: boolean; note?: string; items: Change[] };
 
-function DiffView({ diff }: { diff: ImportDiff }) {
+const pinWord = (v: string | null) => (v === null ? "its newest version" : v);
+
+/** Where a file's path names a mod entry ("game.mods[2].modid"), the entry in words: "mod entry 3". */
+const entryWords = (message: string) =>
+  message.replace(/\b(?:game\.)?mods\[(\d+)\](?:\.([\w"[\]]+))?/g, (_m, i: string, key?: string) => (key ? `“${key}” of mod entry ${Number(i) + 1}` : `mod entry ${Number(i) + 1}`));
+
+/** Every change the import makes, grouped; a group without changes is not shown. */
+function groupsOf(diff: ImportDiff): Group[] {
   const all: Group[] = [
-    { title: "Added", items: diff.added.map((a) => ({ key: a.workshop_id, text: `${a.name || a.workshop_id} ${a.version} (${bytes(a.size_bytes)})` })) },
     {
       title: "Removed",
-      tone: "removed" as const,
-      note: "These mods leave the list.",
-      items: diff.removed.map((r) => ({ key: r.workshop_id, text: r.name || r.workshop_id })),
+      danger: true,
+      note: "These mods leave the list (the change is in the history and can be undone).",
+      items: diff.removed.map((r) => ({ key: r.workshop_id, mark: "−", what: r.name || r.workshop_id })),
     },
-    { title: "Version changed", items: diff.version_changed.map((v) => ({ key: v.workshop_id, text: `${v.name}: ${v.old_version ?? "latest"} → ${v.new_version ?? "latest"}` })) },
-    { title: "Required changed", items: diff.required_changed.map((r) => ({ key: r.workshop_id, text: `${r.name}: ${requiredWord(r.old_required)} → ${requiredWord(r.new_required)}` })) },
-    { title: "Not in the catalog (will be fetched)", items: diff.not_in_catalog.map((n) => ({ key: n.mod_id, text: `${n.name || n.mod_id}` })) },
-    { title: "Order changed", items: diff.order_changed.map((o) => ({ key: o.workshop_id, text: `${o.name || o.workshop_id}: position ${o.old_index + 1} → ${o.new_index + 1}` })) },
+    {
+      title: "Added",
+      items: diff.added.map((a) => ({
+        key: a.workshop_id,
+        mark: "+",
+        what: a.name || a.workshop_id,
+        how: `${a.pinned ? `pinned to ${a.version}` : `${a.version}, follows its newest version`} · ${bytes(a.size_bytes)}`,
+      })),
+    },
+    {
+      title: "Not in the catalog yet",
+      note: "Added to the list and read from the workshop right after.",
+      items: diff.not_in_catalog.map((n) => ({ key: n.mod_id, mark: "+", what: n.name || n.mod_id, how: n.version ? `pinned to ${n.version}` : "follows its newest version" })),
+    },
+    {
+      title: "Version pins changed",
+      items: diff.version_changed.map((v) => ({
+        key: v.workshop_id,
+        mark: "→",
+        what: v.name,
+        how: v.new_version === null ? `unpinned: follows its newest version (was pinned to ${v.old_version})` : `pinned to ${v.new_version} (was ${pinWord(v.old_version)})`,
+      })),
+    },
+    {
+      title: "Pins on the newest version",
+      note: "The file names the version these mods are at today. The list already follows their newest version, so they stay unpinned and move on with the next update; pin one in the Mods tab to keep it at this version.",
+      items: diff.kept_latest.map((k) => ({ key: k.workshop_id, mark: "=", what: k.name, how: `${k.version}, stays unpinned` })),
+    },
+    {
+      title: "Required changed",
+      items: diff.required_changed.map((r) => ({ key: r.workshop_id, mark: "→", what: r.name, how: `${requiredWord(r.old_required)} → ${requiredWord(r.new_required)}` })),
+    },
+    {
+      title: "Order changed",
+      items: diff.order_changed.map((o) => ({ key: o.workshop_id, mark: "↕", what: o.name || o.workshop_id, how: `position ${o.old_index + 1} → ${o.new_index + 1}` })),
+    },
   ];
-  const groups = all.filter((g) => g.items.length > 0);
-  const nothing = groups.length === 0;
+  return all.filter((g) => g.items.length > 0);
+}
+
+/** The import in one sentence: what it adds, removes (marked: it is destructive) and changes. */
+function Summary({ diff }: { diff: ImportDiff }) {
+  const parts: ReactNode[] = [];
+  const added = diff.added.length + diff.not_in_catalog.length;
+  if (added) parts.push(`adds ${count(added, "mod")}`);
+  if (diff.removed.length)
+    parts.push(
+      <span key="removed" className="removed">
+        removes {count(diff.removed.length, "mod")}
+      </span>,
+    );
+  if (diff.version_changed.length) parts.push(`changes ${count(diff.version_changed.length, "version pin")}`);
+  if (diff.required_changed.length) parts.push(`changes whether ${diff.required_changed.length === 1 ? "1 mod is" : `${diff.required_changed.length} mods are`} required`);
+  if (diff.order_changed.length) parts.push(`moves ${count(diff.order_changed.length, "mod")}`);
+  if (!parts.length) return <p>The list's mods stay as they are.</p>;
+  return (
+    <p>
+      <strong>
+        Applying{" "}
+        {parts.map((p, i) => (
+          <Fragment key={i}>
+            {i > 0 && (i === parts.length - 1 ? " and " : ", ")}
+            {p}
+          </Fragment>
+        ))}
+        .
+      </strong>
+    </p>
+  );
+}
+
+function DiffView({ diff }: { diff: ImportDiff }) {
+  const groups = groupsOf(diff);
+  const ids = useId();
   return (
     <div className="stack">
+      <Summary diff={diff} />
       {diff.notes.length > 0 && (
-        <ul aria-label="About the file" className="plain-list">
-          {diff.notes.map((n) => (
-            <li key={n}>{n}</li>
-          ))}
-        </ul>
+        <section className="diff-card" aria-labelledby="about-h">
+          <h3 id="about-h">About the file</h3>
+          <ul aria-label="About the file" className="plain-list">
+            {diff.notes.map((n) => (
+              <li key={n}>{entryWords(n)}</li>
+            ))}
+          </ul>
+        </section>
       )}
-      {nothing && <p>The list's mods stay as they are.</p>}
-      {groups.map((g) => (
-        <section key={g.title} aria-label={g.title} className={g.tone === "removed" ? "diff-group removed-group" : "diff-group"}>
-          <h3>
+      {groups.map((g, i) => (
+        <section key={g.title} aria-labelledby={`${ids}-${i}`} className={g.danger ? "diff-card danger" : "diff-card"}>
+          <h3 id={`${ids}-${i}`}>
             {g.title} ({g.items.length})
           </h3>
-          {g.note && <p className="muted">{g.note}</p>}
-          <ul className="plain-list">
+          {g.note && <p className="muted small flush">{g.note}</p>}
+          <ul className="change-list">
             {g.items.map((i) => (
-              <li key={i.key}>{i.text}</li>
+              <li key={i.key}>
+                <span className="mark" aria-hidden="true">
+                  {i.mark}
+                </span>
+                <span className="what">{i.what}</span>
+                {i.how && <span className="how">{i.how}</span>}
+              </li>
             ))}
           </ul>
         </section>
@@ -70,17 +155,17 @@ function SettingsView({ config }: { config: ConfigPreview }) {
   if (config.file !== "settings") return null;
   const replacing = config.action === "replace";
   return (
-    <section aria-label="Server settings" className="stack">
-      <h3>Server settings</h3>
+    <section aria-labelledby="settings-h" className="diff-card stack">
+      <h3 id="settings-h">Server settings</h3>
       {ACTION_WORDS[config.action] && <p>{ACTION_WORDS[config.action]}</p>}
       {config.problems.length > 0 && (
-        <section aria-label="What the game would refuse" className="diff-group removed-group">
+        <section aria-label="What the game would refuse" className="diff-card danger">
           <h4>The game would {config.problems.some((p) => p.fatal) ? "refuse" : "misread"} {count(config.problems.length, "setting")} of this file</h4>
           <p className="muted">The server checks its config when it starts and stops on these; the import itself goes ahead.</p>
           <ul className="plain-list">
             {config.problems.map((p) => (
               <li key={`${p.path}:${p.line}:${p.kind}`}>
-                <span className="mono">line {p.line}</span> {p.message}
+                <span className="mono">line {p.line}</span> {entryWords(p.message)}
                 {p.fix && (
                   <>
                     {" "}
@@ -93,7 +178,7 @@ function SettingsView({ config }: { config: ConfigPreview }) {
         </section>
       )}
       {config.removed.length > 0 && (
-        <section aria-label="Settings removed" className={replacing ? "diff-group removed-group" : "diff-group"}>
+        <section aria-label="Settings removed" className={replacing ? "diff-card danger" : "diff-card"}>
           <h4>
             {replacing ? "Removed" : "Would be removed by replacing"} ({config.removed.length})
           </h4>
@@ -106,7 +191,7 @@ function SettingsView({ config }: { config: ConfigPreview }) {
         </section>
       )}
       {config.changed.length + config.added.length > 0 && (
-        <section aria-label="Settings changed" className="diff-group">
+        <section aria-label="Settings changed" className="diff-card">
           <h4>Differ from the remembered settings ({config.changed.length + config.added.length})</h4>
           <ul className="plain-list mono">
             {[...config.changed, ...config.added].map((p) => (
@@ -133,29 +218,37 @@ function StalePins({ diff, choices, onChoose }: { diff: ImportDiff; choices: Pin
   if (diff.stale_pins.length === 0) return null;
   const open = diff.stale_pins.filter((p) => !choices[p.workshop_id]).length;
   return (
-    <fieldset className="stack">
-      <legend>
-        {diff.stale_pins.length === 1 ? "1 pinned version the catalog does not have" : `${diff.stale_pins.length} pinned versions the catalog does not have`}
-      </legend>
-      <p>{open > 0 ? `Choose what to do with each (${open} left) before you apply.` : "Every one has a choice; apply imports them all in one go."}</p>
-      <ul className="stack">
+    <section role="group" aria-labelledby="stale-h" className={open > 0 ? "diff-card attention stack" : "diff-card stack"}>
+      <h3 id="stale-h">{diff.stale_pins.length === 1 ? "1 pinned version the catalog does not have" : `${diff.stale_pins.length} pinned versions the catalog does not have`}</h3>
+      <p className="flush">
+        The file pins versions the workshop no longer offers (or never did). Import one unpinned and it follows its newest version; skip it and{" "}
+        {diff.stale_pins.some((p) => p.in_list) ? "the list keeps its own entry (a new mod is left out)" : "it is left out"}.
+      </p>
+      <p className="flush" aria-live="polite">
+        <strong>{open > 0 ? `Choose what to do with each (${open} left) before you apply.` : "Every one has a choice; apply imports them all in one go."}</strong>
+      </p>
+      <ul className="choice-list">
         {diff.stale_pins.map((p) => (
           <li key={p.workshop_id}>
             <div role="radiogroup" aria-label={`${p.name || p.workshop_id} ${p.version}`}>
-              <strong>{p.name || p.workshop_id}</strong> {p.version} (newest known {p.latest_version || "unknown"})
-              <label className="row" style={{ alignItems: "center", gap: "0.35rem" }}>
-                <input type="radio" name={`pin-${p.workshop_id}`} checked={choices[p.workshop_id] === "unpinned"} onChange={() => onChoose(p.workshop_id, "unpinned")} style={{ minHeight: 0 }} />
-                Import unpinned
-              </label>
-              <label className="row" style={{ alignItems: "center", gap: "0.35rem" }}>
-                <input type="radio" name={`pin-${p.workshop_id}`} checked={choices[p.workshop_id] === "skip"} onChange={() => onChoose(p.workshop_id, "skip")} style={{ minHeight: 0 }} />
-                {p.in_list ? "Skip (keep the list's entry as it is)" : "Skip (leave it out)"}
-              </label>
+              <div>
+                <strong>{p.name || p.workshop_id}</strong> <span className="muted">pinned to {p.version}; the newest the catalog knows is {p.latest_version || "unknown"}</span>
+              </div>
+              <div className="choices-inline">
+                <label className="radio">
+                  <input type="radio" name={`pin-${p.workshop_id}`} checked={choices[p.workshop_id] === "unpinned"} onChange={() => onChoose(p.workshop_id, "unpinned")} />
+                  <span>Import unpinned</span>
+                </label>
+                <label className="radio">
+                  <input type="radio" name={`pin-${p.workshop_id}`} checked={choices[p.workshop_id] === "skip"} onChange={() => onChoose(p.workshop_id, "skip")} />
+                  <span>{p.in_list ? "Skip (keep the list's entry as it is)" : "Skip (leave it out)"}</span>
+                </label>
+              </div>
             </div>
           </li>
         ))}
       </ul>
-    </fieldset>
+    </section>
   );
 }
 
@@ -217,7 +310,7 @@ export default function Import({ list }: ListTabProps) {
           }}
         />
       </div>
-      <label className="row" style={{ alignItems: "center", gap: "0.5rem" }}>
+      <label className="check">
         <input
           type="checkbox"
           checked={order}
@@ -225,27 +318,24 @@ export default function Import({ list }: ListTabProps) {
             setOrder(e.target.checked);
             resetPreview();
           }}
-          style={{ minHeight: 0 }}
-        />{" "}
-        Also take the file's order of mods
+        />
+        <span>Also take the file's order of mods</span>
       </label>
       <div className="row">
-        <button type="button" className="btn secondary" disabled={!text.trim() || preview.isPending} onClick={() => preview.mutate({ pins: choices, config: configChoice })}>
+        <button type="button" className={diff ? "btn secondary" : "btn"} disabled={!text.trim() || preview.isPending} onClick={() => preview.mutate({ pins: choices, config: configChoice })}>
           Preview changes
         </button>
-        <button type="button" className="btn" disabled={!diff || unresolved || apply.isPending} onClick={() => apply.mutate()}>
-          Apply
-        </button>
       </div>
-      <ErrorMessage error={preview.error ?? apply.error} />
+      {/* The API names a refused entry by its path; read here as words ("mod entry 3"). */}
+      <ErrorMessage error={preview.error instanceof ApiError ? new ApiError(preview.error.status, entryWords(preview.error.message), preview.error.code) : preview.error} />
       {apply.data && (
         <Notice kind="ok">
           Applied: {apply.data.added} added, {apply.data.removed} removed, {count(apply.data.version_changed, "version")} changed.
         </Notice>
       )}
       {diff && !apply.data && (
-        <>
-          <h2>What would change</h2>
+        <section className="stack" aria-labelledby="preview-h">
+          <h2 id="preview-h">What would change</h2>
           <StalePins
             diff={diff}
             choices={choices}
@@ -270,7 +360,14 @@ export default function Import({ list }: ListTabProps) {
               Replace the remembered server settings with this file's
             </label>
           )}
-        </>
+          <div className="row" style={{ alignItems: "center" }}>
+            <button type="button" className={diff.removed.length ? "btn danger" : "btn"} disabled={unresolved || apply.isPending} onClick={() => apply.mutate()}>
+              {diff.removed.length ? `Apply and remove ${count(diff.removed.length, "mod")}` : "Apply"}
+            </button>
+            <span className="muted small">One change in the list's history: it can be undone there.</span>
+          </div>
+          <ErrorMessage error={apply.error} />
+        </section>
       )}
       {list.my_access.is_owner && <CopyFromServer list={list} onDone={() => refresh()} />}
     </section>

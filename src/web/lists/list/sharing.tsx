@@ -63,6 +63,7 @@ function CoOwners({ list }: { list: ListDetail }) {
       <ErrorMessage error={add.error ?? remove.error ?? owners.error} />
       {owners.data && (
         <DataTable
+          compact
           empty="No co-owners."
           caption="Co-owners"
           rows={owners.data}
@@ -170,6 +171,7 @@ export default function Sharing({ list }: ListTabProps) {
         <ErrorMessage error={add.error ?? update.error ?? remove.error ?? collab.error} />
         {collab.data && (
           <DataTable
+            compact
             empty="No collaborators yet."
             caption="Collaborators and their rights"
             rows={collab.data}

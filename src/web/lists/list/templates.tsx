@@ -50,6 +50,7 @@ export default function Templates({ list }: ListTabProps) {
         )}
         {links.data && links.data.length > 0 && (
           <DataTable
+            compact
             caption="Templates this list follows"
             rows={links.data}
             rowKey={(t) => t.template_id}
@@ -90,6 +91,7 @@ export default function Templates({ list }: ListTabProps) {
           <h2 style={{ marginTop: 0 }}>Your templates</h2>
           <p className="muted">Pushing takes the template's list as it is now and applies it to every list that follows the template.</p>
           <DataTable
+            compact
             caption="Templates you own"
             rows={mine}
             rowKey={(t) => t.id}
