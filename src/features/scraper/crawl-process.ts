@@ -5,6 +5,7 @@ import { join } from "node:path";
 import { isCompiled } from "../../shared/compiled";
 import type { WorkerProcessSpec } from "../../jobs/worker-process";
 import { JOB_SCRAPE_DETAIL, JOB_SCRAPE_DETAIL_BATCH, JOB_SCRAPE_FULL, JOB_SCRAPE_INCREMENTAL } from "./jobs";
+import { checkpointAndClose } from "./repository";
 
 /**
  * The crawl's job types: discovery, the detail batches it queues and single detail scrapes (a
@@ -54,11 +55,7 @@ export const CRAWL_PROCESS_ENV: Record<string, string> = {
  * reader), so that copy is the child's work and not a stall of the service's next commit.
  */
 export function closeCrawlDatabase(sqlite: Database): void {
-  try {
-    sqlite.exec("PRAGMA wal_checkpoint(PASSIVE)");
-  } finally {
-    sqlite.close();
-  }
+  checkpointAndClose(sqlite);
 }
 
 /** The same executable: the compiled binary itself, or Bun with this checkout's src/main.ts. */

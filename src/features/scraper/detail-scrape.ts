@@ -8,6 +8,7 @@ import { PermanentJobError, type JobContext } from "../../jobs/queue";
 import { JOB_SCRAPE_DETAIL, JOB_SCRAPE_DETAIL_BATCH } from "./queue";
 import { WorkshopNotFoundError, type WorkshopClient } from "./workshop-client";
 import { extractItems } from "./items";
+import { normaliseDetail, type NormalisedMod } from "./normalise";
 import * as repo from "./repository";
 import type { ScraperHooks } from "./hooks";
 import { permanentIfHopeless, resourcePathSource, workshopClient } from "./workshop";
@@ -28,7 +29,7 @@ export interface DetailResult {
 
 /** One mod read from the workshop (network and file I/O done), ready to be stored. */
 type FetchedDetail =
-  | { kind: "mod"; mod: repo.NormalisedMod; scans: repo.ItemScan[] }
+  | { kind: "mod"; mod: NormalisedMod; scans: repo.ItemScan[] }
   | { kind: "gone"; workshop_id: string };
 
 /** Whether the data dir has resource path lists at all (a batch asks once, not once a mod). */
@@ -47,9 +48,9 @@ async function fetchDetail(deps: Deps, workshopId: string, signal?: AbortSignal,
     if (err instanceof WorkshopNotFoundError) return { kind: "gone", workshop_id: workshopId };
     throw permanentIfHopeless(deps, err);
   }
-  let mod: repo.NormalisedMod;
+  let mod: NormalisedMod;
   try {
-    mod = repo.normaliseDetail(detail);
+    mod = normaliseDetail(detail);
   } catch (err) {
     throw new PermanentJobError(`workshop detail ${workshopId} could not be read: ${(err as Error).message}`);
   }
@@ -58,7 +59,7 @@ async function fetchDetail(deps: Deps, workshopId: string, signal?: AbortSignal,
   if (mod.scenarios.length === 0 && (current?.scenarios_count ?? 0) > 0) {
     try {
       const sc = await client.scenarios(workshopId, signal);
-      mod = repo.normaliseDetail({ ...detail, versionDetail: { ...detail.versionDetail, scenarios: sc.scenarios } });
+      mod = normaliseDetail({ ...detail, versionDetail: { ...detail.versionDetail, scenarios: sc.scenarios } });
     } catch (err) {
       if (!(err instanceof WorkshopNotFoundError)) throw permanentIfHopeless(deps, err);
     }

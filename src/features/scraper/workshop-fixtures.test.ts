@@ -4,7 +4,7 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { join } from "node:path";
 import { WorkshopClient } from "./workshop-client";
-import { normaliseDetail } from "./repository";
+import { normaliseDetail } from "./normalise";
 
 const dir = join(import.meta.dir, "../../../test/fixtures/workshop");
 const fixture = (name: string) => Bun.file(join(dir, name)).text();
