@@ -8,7 +8,7 @@ import { startRconPeer, until, type RconPeer } from "../../../../test/fakes/rcon
 import { createTestApp, TestClock, type TestApp, type TestUser } from "../../../../test/helpers";
 import { dispatchPending } from "../../events/dispatch";
 import { rconManager } from "../rcon/manager";
-import { enforceWith } from "./service";
+import { enforceBans, enforceWith } from "./service";
 
 let t: TestApp;
 let clock: TestClock;
@@ -37,8 +37,8 @@ afterAll(async () => {
 });
 
 /** A server of `who` (each test its own owner: a ban of scope all covers every server of its owner). */
-async function server(name: string, who = owner) {
-  const p = await startRconPeer({ password: "rcon-pass", backendDelayMs: 5 });
+async function server(name: string, who = owner, backendDelayMs = 5) {
+  const p = await startRconPeer({ password: "rcon-pass", backendDelayMs });
   peers.push(p);
   const s = await t.req("POST", "/api/v1/servers", { user: who, body: { name, connection_type: "panel", file_path: "/s.json" } });
   expect(s.status).toBe(200);
@@ -124,11 +124,44 @@ describe("bans that hold", () => {
 
     // The banned player gets on somehow (the ban list lost again): kicked and banned at the next roster.
     b.peer.bans = [];
+    clock.advance(60_000); // a minute on: a roster asked now is later than any issue of the ban
     b.peer.join({ uid: uid(4), name: "Hacker" });
     await rconManager(t.deps).poll(b.id);
     expect(b.peer.roster).toEqual([]);
     expect(b.peer.bans.map((x) => x.uid)).toEqual([uid(4)]);
   }, 20_000);
+
+  test("a roster asked before a ban was made, or while it is on its way, still lists the player: the ban is not issued twice", async () => {
+    const s = await server("Race", owner, 400); // the game asks Bohemia's backend before the player goes
+    const m = rconManager(t.deps);
+    const bans = () => s.peer.record.commands.filter((c) => c.text.startsWith("#ban create")).length;
+    s.peer.join({ uid: uid(9), name: "Racer" });
+    await m.poll(s.id);
+    const pid = (await t.req("GET", `/api/v1/servers/${s.id}/players`, { user: owner })).body.players[0].player_id;
+
+    // Made after the roster was asked for: the roster's hook (run once it is answered) leaves it be.
+    const askedBefore = clock.now();
+    clock.advance(1000);
+    expect((await t.req("POST", `/api/v1/servers/${s.id}/bans`, { user: owner, body: { player_id: pid, duration_s: 3_600, reason: "racing", scope: "server" } })).status).toBe(201);
+    await enforceBans(t.deps, s.id, m.commander(s.id)!, askedBefore);
+    expect(bans()).toBe(1);
+
+    // On its way (the game still lists the player) when a later roster is answered.
+    s.peer.join({ uid: uid(10), name: "Racer Two" });
+    await m.poll(s.id);
+    const pid2 = (await t.req("GET", `/api/v1/servers/${s.id}/players`, { user: owner })).body.players.find((p: any) => p.name === "Racer Two").player_id;
+    const banning = t.req("POST", `/api/v1/servers/${s.id}/bans`, { user: owner, body: { player_id: pid2, duration_s: 3_600, reason: "racing", scope: "server" } });
+    await until(() => bans() === 2, "the second ban sent", 5000);
+    clock.advance(1000);
+    await enforceBans(t.deps, s.id, m.commander(s.id)!, clock.now());
+    expect((await banning).status).toBe(201);
+    expect(bans()).toBe(2);
+    expect(s.peer.roster).toEqual([]);
+    expect((await log(s.id)).map((e) => [e.action, e.name, e.result])).toEqual([
+      ["ban", "Racer Two", "ok"],
+      ["ban", "Racer", "ok"],
+    ]);
+  }, 15_000);
 
   test("a ban whose time ran out is lifted where the server still holds it, and logged as expired", async () => {
     const s = await server("Expiry");

@@ -117,6 +117,10 @@ export function log(sqlite: Database, e: Omit<LogRow, "actor_name">): void {
     .run(Object.fromEntries(Object.entries(e).map(([k, v]) => [`$${k}`, v])) as any);
 }
 
+/** When a ban was last issued on a server (its latest `ban` or `reapplied` entry), or null. */
+export const lastIssuedAt = (sqlite: Database, banId: string, serverId: string) =>
+  (sqlite.query("SELECT max(created_at) AS at FROM moderation_log WHERE ban_id = ? AND server_id = ? AND action IN ('ban', 'reapplied')").get(banId, serverId) as { at: number | null }).at;
+
 export const logOf = (sqlite: Database, serverId: string, limit: number) =>
   sqlite
     .query(

@@ -90,18 +90,36 @@ export interface BanBody {
   scope: "server" | "all";
 }
 
+/** The bans being issued now, per service, as `ban id:server id` (a roster asked meanwhile may still list the player). */
+const issuing = new WeakMap<Deps, Set<string>>();
+const issuingOf = (deps: Deps) => issuing.get(deps) ?? (issuing.set(deps, new Set()), issuing.get(deps)!);
+
 /** Issues a ban on one server: by the player's number while they are on (which removes them), else by uid. */
 async function issueOn(deps: Deps, server: repo.ServerRow, ban: mod.BanRow, rcon?: RconCommander): Promise<string> {
   const now = deps.clock.now();
   const seconds = ban.expires_at === null ? 0 : Math.max(1, Math.ceil((ban.expires_at - now) / 1000));
   const on = roster(deps.sqlite, server.id).find((p) => p.uid === ban.uid);
+  const key = `${ban.id}:${server.id}`;
+  issuingOf(deps).add(key);
   try {
     const run = (r: RconCommander) => banCreate(r, on ? on.player_id : ban.uid, seconds, ban.reason);
     await (rcon ? run(rcon) : withRcon(deps, server, run));
     return "ok";
   } catch (err) {
     return errorText(err);
+  } finally {
+    issuingOf(deps).delete(key);
   }
+}
+
+/**
+ * Whether a roster asked at `askedAt` can say a ban did not hold: not while the ban is being
+ * issued on the server, nor when it was made or issued there after the roster was asked for.
+ */
+function rosterPredates(deps: Deps, server: repo.ServerRow, ban: mod.BanRow, askedAt: number): boolean {
+  if (issuingOf(deps).has(`${ban.id}:${server.id}`) || ban.created_at >= askedAt) return true;
+  const last = mod.lastIssuedAt(deps.sqlite, ban.id, server.id);
+  return last !== null && last >= askedAt;
 }
 
 export async function createBan(deps: Deps, user: AccessUser, serverId: string, body: BanBody) {
@@ -284,9 +302,10 @@ async function expire(deps: Deps, server: repo.ServerRow, ban: mod.BanRow, rcon:
 
 /**
  * After each roster read: a banned uid on the server is kicked and banned again (by their player
- * number); a ban whose time ran out is marked expired and lifted where the game still holds it.
+ * number), unless the roster was asked for before the ban was issued there; a ban whose time ran
+ * out is marked expired and lifted where the game still holds it.
  */
-export async function enforceBans(deps: Deps, serverId: string, rcon: RconCommander): Promise<void> {
+export async function enforceBans(deps: Deps, serverId: string, rcon: RconCommander, askedAt: number): Promise<void> {
   const server = repo.getServer(deps.db, serverId);
   if (!server) return;
   const now = deps.clock.now();
@@ -294,7 +313,7 @@ export async function enforceBans(deps: Deps, serverId: string, rcon: RconComman
   const active = new Map(covering.filter((b) => mod.isActive(b, now)).map((b) => [b.uid, b]));
   for (const p of roster(deps.sqlite, server.id)) {
     const ban = active.get(p.uid);
-    if (!ban) continue;
+    if (!ban || rosterPredates(deps, server, ban, askedAt)) continue;
     const result = await issueOn(deps, server, ban, rcon);
     logEntry(deps, { server_id: server.id, action: "reapplied", actor_id: null, ban_id: ban.id, uid: ban.uid, name: p.name, reason: ban.reason, duration_s: ban.duration_s, result });
   }
@@ -307,5 +326,5 @@ export async function enforceBans(deps: Deps, serverId: string, rcon: RconComman
 export function enforceWith(deps: Deps): void {
   const m = rconManager(deps);
   m.onConnected((id, rcon) => reapplyBans(deps, id, rcon));
-  m.onRoster((id, rcon) => enforceBans(deps, id, rcon));
+  m.onRoster((id, rcon, { askedAt }) => enforceBans(deps, id, rcon, askedAt));
 }

@@ -41,7 +41,8 @@ interface Entry {
 /** What a (re)connection runs, besides reading the roster: moderation re-applies bans there. */
 export type ConnectedHook = (serverId: string, rcon: RconCommander) => Promise<void>;
 /** What runs after each roster read: moderation kicks a banned player who shows up. */
-export type RosterHook = (serverId: string, rcon: RconCommander, roster: { joined: rosterRepo.RosterPlayer[] }) => Promise<void>;
+/** A hook after a roster read; `askedAt` is when the roster was asked for (what happened after may not show in it). */
+export type RosterHook = (serverId: string, rcon: RconCommander, roster: { joined: rosterRepo.RosterPlayer[]; askedAt: number }) => Promise<void>;
 
 /** The settings of a server's RCON, the password opened. */
 export function rconSettings(deps: Pick<Deps, "secrets">, server: repo.ServerRow): { host: string; port: number; password: string } | null {
@@ -158,6 +159,7 @@ export class RconManager {
     if (this.entries.get(serverId) !== e) return; // replaced or removed meanwhile
     if (!e.session.client) return this.down(serverId, e);
     let list;
+    const askedAt = this.deps.clock.now();
     try {
       list = await readPlayers(e.session);
     } catch (err) {
@@ -169,7 +171,7 @@ export class RconManager {
     this.up(serverId, e);
     for (const hook of this.rosterHooks) {
       try {
-        await hook(serverId, e.session, change);
+        await hook(serverId, e.session, { ...change, askedAt });
       } catch (err) {
         this.deps.log.warn("rcon: a hook after the roster failed", { server_id: serverId, error: String(err) });
       }
