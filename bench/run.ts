@@ -586,7 +586,7 @@ function markdown(res: any): string {
       `servers' mod lists kept for them: ${mem.live_detail_lists ?? "—"}, ${((mem.live_detail_lists_bytes ?? 0) / 2 ** 20).toFixed(2)} MiB; ` +
       `stat series answers kept: ${mem.live_series_cache_answers ?? "—"}, ${((mem.live_series_cache_bytes ?? 0) / 2 ** 20).toFixed(2)} MiB; ` +
       `live list search indexes and encoded entries: ${((mem.live_search_index_bytes ?? 0) / 2 ** 20).toFixed(2)} MiB; ` +
-      `per-mod answers (detail, deps, counts, growth): ${((mem.catalog_answers_bytes ?? 0) / 2 ** 20).toFixed(2)} MiB` +
+      `per-mod answers (detail, deps, labels, growth): ${((mem.catalog_answers_bytes ?? 0) / 2 ** 20).toFixed(2)} MiB` +
       (mem.answer_caches_bytes != null
         ? `; all answer caches together: ${(mem.answer_caches_bytes / 2 ** 20).toFixed(2)} of a ${((mem.answer_caches_budget_bytes ?? 0) / 2 ** 20).toFixed(0)} MiB budget (${mem.answer_caches_evictions ?? 0} answers dropped for it).`
         : "."));
@@ -868,7 +868,7 @@ export async function runBench(opts: BenchOptions) {
       live_series_cache_answers: m.get("loadout_live_series_cache_answers") ?? null,
       live_series_cache_bytes: m.get("loadout_live_series_cache_bytes") ?? null,
       live_search_index_bytes: m.get("loadout_live_search_index_bytes") ?? null,
-      // Per-mod answers (detail, deps, dependency counts, growth), summed over the caches.
+      // Per-mod answers (detail, deps, labels, growth), summed over the caches.
       catalog_answers_bytes: [...m].filter(([k]) => k.startsWith("loadout_catalog_answers_bytes")).reduce((n, [, v]) => n + v, 0),
       // Every answer cache together (details, series, live pages and search rows, per-mod answers)
       // against their shared budget (LOADOUT_CACHE_MB), and the answers the budget dropped.

@@ -11,6 +11,8 @@
 //     on a database migrated to just before it (old definitions, run by Bun's SQLite) and on one
 //     migrated through it (new definitions, run by Bun's SQLite, by Debian's sqlite3 and by
 //     Python's module) leave the same rows in every table and view they derive.
+// Over 500 lines on purpose: the three checks share their migrated files, seeds and runners of the
+// distribution's sqlite3 and python3.
 import { afterAll, beforeAll, describe, expect, setDefaultTimeout, test } from "bun:test";
 import { Database } from "bun:sqlite";
 import { copyFileSync, existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";

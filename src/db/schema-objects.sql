@@ -8,6 +8,7 @@
 -- migration that drops it and creates it as written here. test/schema.test.ts builds a database
 -- from these definitions and the tables.ts files and compares its sqlite_schema with a database
 -- migrated through every migration: they must be the same (it prints the statements that differ).
+-- Over 500 lines on purpose: one place for every definition, so a name is defined exactly once.
 --
 -- Generation counters (docs/architecture.md "Derived reads"): a read model kept in memory follows
 -- one or more counters (catalog_state, live_state, auth_state) that triggers here move on every

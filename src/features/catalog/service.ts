@@ -313,16 +313,13 @@ export function getItemDiff(deps: Deps, id: string, from: string, to: string): z
 
 /**
  * A catalog mod's dependency counts (direct dependencies, catalog mods depending on it): from the
- * graph in memory, else read once per detail generation (answers.ts); the live feature's
- * /mods/:id/stats and /mod/:id/metrics show them beside its usage numbers.
+ * graph in memory, else from SQL (two index counts: the graph is current but for the seconds after
+ * a catalog write until its next build); the live feature's /mods/:id/stats and /mod/:id/metrics
+ * show them beside its usage numbers.
  */
-export const countsAnswers = catalogAnswers<{ deps: number; dependents: number }>("counts", "detail_gen", 2 ** 20, () => 96);
-
 export function getDependencyCounts(sqlite: Database, id: string, plan: Plan = "auto"): { deps: number; dependents: number } {
   const g = graphFor(sqlite, plan);
-  if (g) return countsOf(g, id);
-  if (plan === "sql") return repo.getDependencyCounts(sqlite, id);
-  return countsAnswers.get(sqlite, id, () => repo.getDependencyCounts(sqlite, id));
+  return g ? countsOf(g, id) : repo.getDependencyCounts(sqlite, id);
 }
 
 /** What /mod/:id/metrics shows of the catalog entry itself: its labels and size. */
