@@ -371,6 +371,20 @@ describe("the catalog, lists and live pages", () => {
     await page.getByLabel("Tag").selectOption({ label: "scenarios mp" });
     await page.getByText("1 mod tagged scenarios mp").waitFor();
 
+    // A page names what it loads next (its chunks, its first API answers) in its response, and
+    // the page's own fetches use those answers: each is asked for once.
+    const fresh = await context();
+    const asked: string[] = [];
+    fresh.page.on("request", (r) => void (r.url().includes("/api/") && asked.push(r.url().slice(base.length))));
+    const response = await fresh.page.goto(`${base}/mods/${SMALL.chainA}?tab=dependencies`);
+    expect(response!.headers()["link"]).toContain(`</api/v1/mods/${SMALL.chainA}/deps>; rel=preload; as=fetch; crossorigin=anonymous`);
+    expect(response!.headers()["link"]).toMatch(/<\/assets\/dependencies-[a-z0-9]+\.js>; rel=modulepreload/);
+    await fresh.page.getByText("Needs 3 mods (2 directly, the others through them)").waitFor();
+    await fresh.page.waitForLoadState("networkidle");
+    expect(asked.sort()).toEqual([`/api/v1/mods/${SMALL.chainA}`, `/api/v1/mods/${SMALL.chainA}/deps`]);
+    expect(fresh.errors).toEqual([]);
+    await fresh.ctx.close();
+
     // What a mod needs: one wording on the overview and the tab.
     await page.goto(`${base}/mods/${SMALL.chainA}`);
     await page.getByText("needs 2 mods directly").waitFor();

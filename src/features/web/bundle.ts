@@ -37,7 +37,43 @@ export function compress(path: string, bytes: Uint8Array): WebAsset {
   };
 }
 
-/** Builds the app (a few hundred ms); the result is plain bytes per URL path. */
+/** Where the build's chunk manifest is kept with the files (not served: pages read it, preload.ts). */
+export const CHUNKS_PATH = "/chunks.json";
+
+/** The manifest's key of what index.html loads (its stylesheets, then its script). */
+export const INDEX_KEY = "index.html";
+
+/** For each module of src/web that is in a chunk of its own (a page, a tab, what they import): the files a page that shows it needs, its chunk first, then the chunks it imports, all of them (the first page's chunk left out: the HTML loads it). */
+export type ChunkManifest = Record<string, string[]>;
+
+interface Metafile {
+  outputs: Record<string, { inputs: Record<string, unknown>; imports?: { path: string; kind: string }[] }>;
+}
+
+/**
+ * The chunk manifest from Bun's metafile: every module (by its path under src/web) of a chunk that
+ * something loads lazily, with that chunk and the chunks it imports statically, transitively.
+ */
+export function chunkManifest(meta: Metafile, entry: string): ChunkManifest {
+  const url = (out: string) => "/" + out.replace(/^\.\//, "");
+  const lazy = new Set<string>();
+  for (const o of Object.values(meta.outputs)) for (const i of o.imports ?? []) if (i.kind === "dynamic-import") lazy.add(url(i.path));
+  const closure = (out: string, seen: string[]) => {
+    if (out === entry || seen.includes(out)) return seen;
+    seen.push(out);
+    for (const i of meta.outputs["." + out]?.imports ?? []) if (i.kind === "import-statement") closure(url(i.path), seen);
+    return seen;
+  };
+  const manifest: ChunkManifest = {};
+  for (const [out, o] of Object.entries(meta.outputs)) {
+    if (!out.endsWith(".js") || !lazy.has(url(out))) continue;
+    const files = closure(url(out), []);
+    for (const input of Object.keys(o.inputs)) if (input.startsWith("src/web/")) manifest[input.slice("src/web/".length)] = files;
+  }
+  return manifest;
+}
+
+/** Builds the app (a few hundred ms); the result is plain bytes per URL path, with the chunk manifest at CHUNKS_PATH. */
 export async function buildWebBundle(): Promise<{ path: string; bytes: Uint8Array }[]> {
   const result = await Bun.build({
     entrypoints: [join(WEB_ROOT, "index.html")],
@@ -46,6 +82,7 @@ export async function buildWebBundle(): Promise<{ path: string; bytes: Uint8Arra
     splitting: true,
     sourcemap: "none",
     publicPath: "/",
+    metafile: true,
     naming: { entry: "[name].[ext]", chunk: "assets/[name]-[hash].[ext]", asset: "assets/[name]-[hash].[ext]" },
     define: { "process.env.NODE_ENV": JSON.stringify("production") },
   });
@@ -55,5 +92,14 @@ export async function buildWebBundle(): Promise<{ path: string; bytes: Uint8Arra
     const rel = o.path.replace(/^\.\//, "").replace(/^.*?(assets\/|index\.html$)/, "$1");
     out.push({ path: "/" + rel, bytes: new Uint8Array(await o.arrayBuffer()) });
   }
+  const html = new TextDecoder().decode(out.find((f) => f.path === "/index.html")!.bytes);
+  const entry = /<script[^>]+src="(\/assets\/[^"]+\.js)"/.exec(html)?.[1] ?? "";
+  const styles = [...html.matchAll(/<link[^>]+rel="stylesheet"[^>]+href="(\/assets\/[^"]+\.css)"/g)].map((m) => m[1]!);
+  const meta = (typeof result.metafile === "string" ? JSON.parse(result.metafile) : result.metafile) as Metafile;
+  const manifest = chunkManifest(meta, entry);
+  // What index.html itself loads: named first in every page's preloads (preload.ts), so those
+  // requests go out before the page's own, however many it has.
+  manifest[INDEX_KEY] = [...styles, entry];
+  out.push({ path: CHUNKS_PATH, bytes: new TextEncoder().encode(JSON.stringify(manifest)) });
   return out;
 }

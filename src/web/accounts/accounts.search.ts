@@ -1,5 +1,4 @@
 // Sign-in's search params: where to go afterwards (a path on this site only, never another origin).
-import * as z from "zod/mini";
-import { text } from "../app/search";
+import { search, text, where } from "../app/search";
 
-export const signInSearch = z.object({ next: z.catch(text().check(z.refine((v) => v === undefined || v.startsWith("/"))), undefined) });
+export const signInSearch = search({ next: where(text(), (v) => v.startsWith("/") && !v.startsWith("//")) });

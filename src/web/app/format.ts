@@ -1,6 +1,12 @@
-// Numbers, sizes and dates as people read them (local time, the browser's locale).
-const nf = new Intl.NumberFormat();
-export const num = (n: number | null | undefined) => (n === null || n === undefined ? "–" : nf.format(n));
+// Numbers, sizes and dates as people read them (local time, the browser's locale). Each Intl
+// formatter is made on first use: made when this module loads (in the first chunk) they cost a
+// throttled phone ~70 ms before anything showed (docs/performance.md "The web app").
+const once = <T>(make: () => T) => {
+  let v: T | undefined;
+  return () => (v ??= make());
+};
+const nf = once(() => new Intl.NumberFormat());
+export const num = (n: number | null | undefined) => (n === null || n === undefined ? "–" : nf().format(n));
 
 export function bytes(n: number | null | undefined): string {
   if (n === null || n === undefined) return "–";
@@ -14,10 +20,10 @@ export function bytes(n: number | null | undefined): string {
   return `${v >= 100 || i === 0 ? Math.round(v) : v.toFixed(1)} ${units[i]}`;
 }
 
-const df = new Intl.DateTimeFormat(undefined, { dateStyle: "medium" });
-const dtf = new Intl.DateTimeFormat(undefined, { dateStyle: "medium", timeStyle: "short" });
-export const date = (iso: string | null | undefined) => (iso ? df.format(new Date(iso)) : "–");
-export const dateTime = (iso: string | null | undefined) => (iso ? dtf.format(new Date(iso)) : "–");
+const df = once(() => new Intl.DateTimeFormat(undefined, { dateStyle: "medium" }));
+const dtf = once(() => new Intl.DateTimeFormat(undefined, { dateStyle: "medium", timeStyle: "short" }));
+export const date = (iso: string | null | undefined) => (iso ? df().format(new Date(iso)) : "–");
+export const dateTime = (iso: string | null | undefined) => (iso ? dtf().format(new Date(iso)) : "–");
 
 /** Only http(s) links are links: anything else from outside is shown as text. */
 export const safeHref = (url: string | null | undefined): string | undefined => {
@@ -35,9 +41,9 @@ export const count = (n: number, one: string, many = `${one}s`) => `${num(n)} ${
 /** A workshop tag as every page names it: "SCENARIOS_MP" → "scenarios mp" (chips, the filter, "tagged …"). */
 export const tagLabel = (tag: string) => tag.replace(/_/g, " ").toLowerCase();
 
-const compact = new Intl.NumberFormat(undefined, { notation: "compact", maximumFractionDigits: 1 });
+const compact = once(() => new Intl.NumberFormat(undefined, { notation: "compact", maximumFractionDigits: 1 }));
 /** A large count in a few characters: 31,200 → "31K". */
-export const short = (n: number) => compact.format(n);
+export const short = (n: number) => compact().format(n);
 
 /** A duration in words: "120 ms", "45 s", "3 min 20 s", "2 h 5 min". */
 export function duration(ms: number): string {

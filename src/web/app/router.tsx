@@ -11,7 +11,14 @@ import { adminSearch } from "../admin/admin.search";
 import { catalogSearch, modSearch } from "../catalog/catalog.search";
 import { listSearch } from "../lists/list.search";
 import { liveSearch, liveServerSearch, rangeSearch } from "../live/live.search";
-import { serverSearch } from "../deploy/deploy.search";
+import { anyName, search } from "./search";
+import type { ServerTab } from "../deploy/server/tabs";
+
+/**
+ * The server page's tab: any name, mapped by the page to the first tab the caller's role opens
+ * (deploy.search.ts says the same with zod/mini; this keeps zod out of the first chunk).
+ */
+const serverPageSearch = search({ tab: anyName<ServerTab>() });
 
 const rootRoute = createRootRoute({ component: Shell, notFoundComponent: NotFound });
 
@@ -129,7 +136,7 @@ const myServersRoute = createRoute({
 const myServerRoute = createRoute({
   getParentRoute: () => rootRoute,
   path: "/my-servers/$id",
-  validateSearch: serverSearch,
+  validateSearch: serverPageSearch,
   component: lazyRouteComponent(() => import("../deploy/my-server.page"), "MyServerPage"),
 });
 const playerRoute = createRoute({

@@ -26,7 +26,8 @@ export const SORT_LABELS: Record<ModSort, string> = {
   size_desc: "Largest first",
 };
 
-export const PAGE_SIZE = 24;
+export { PAGE_SIZE } from "./catalog.search";
+import { PAGE_SIZE } from "./catalog.search";
 
 export const listMods = (p: { q?: string; tag?: string; sort?: ModSort; page?: number }, signal?: AbortSignal) =>
   get<ModList>(`/mods${qs({ search: p.q, tag: p.tag, sort: p.sort, page: p.page, limit: PAGE_SIZE })}`, signal);

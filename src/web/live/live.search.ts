@@ -1,13 +1,12 @@
 // The live pages' search params: the browser's filters, sort and page; a chart's range; a
 // server's pages of mods and changes.
-import * as z from "zod/mini";
-import { oneOf, positiveInt, text } from "../app/search";
+import { oneOf, positiveInt, search, text, type SearchType } from "../app/search";
 import { namesOf } from "../app/types";
 import type { SERVER_SORTS } from "../../features/live/model";
 
 /** GET /game-servers' sort names (live/model.ts SERVER_SORTS), in the order the browser offers them. */
 export const LIVE_SORTS = namesOf<(typeof SERVER_SORTS)[number]>()(["players_desc", "players_asc", "popularity", "recent", "mod_size_desc", "mod_size_asc", "name_asc", "name_desc"]);
-export const liveSearch = z.object({
+export const liveSearch = search({
   q: text(),
   sort: oneOf(LIVE_SORTS),
   /** Comma-separated workshop ids. */
@@ -19,9 +18,9 @@ export const liveSearch = z.object({
   tags: text(),
   page: positiveInt(),
 });
-export type LiveSearch = z.infer<typeof liveSearch>;
+export type LiveSearch = SearchType<typeof liveSearch>;
 
 export const CHART_RANGES = ["24h", "14d", "365d"] as const;
 export type ChartRange = (typeof CHART_RANGES)[number];
-export const rangeSearch = z.object({ range: oneOf(CHART_RANGES) });
-export const liveServerSearch = z.extend(rangeSearch, { mods_page: positiveInt(), changes_page: positiveInt() });
+export const rangeSearch = search({ range: oneOf(CHART_RANGES) });
+export const liveServerSearch = search({ ...rangeSearch.shape, mods_page: positiveInt(), changes_page: positiveInt() });

@@ -4,7 +4,10 @@
 // numbers). Loaded lazily: uPlot is only in the chunks of pages with a chart.
 import { useEffect, useRef } from "react";
 import uPlot from "uplot";
-import "uplot/dist/uPlot.min.css";
+// uPlot's stylesheet as a file of its own, linked when a chart first shows: imported as CSS it
+// would join the first page's stylesheet (the bundler puts every stylesheet there), which no
+// page without a chart needs (docs/performance.md "The web app").
+import uplotCss from "uplot/dist/uPlot.min.css" with { type: "file" };
 import { dateTime, num } from "../app/format";
 import type { GrowthPoint } from "../app/types";
 import { DataTable } from "./components";
@@ -39,6 +42,19 @@ export function withGaps<P extends { time: string }>(points: P[], series: Series
 
 /** The steps a count's axis may take: whole numbers only (1, 2, 5, 10, 20, 25, 50, …). */
 const WHOLE_STEPS = [1, 2, 5].concat(...[1, 2, 3, 4, 5, 6].map((e) => [1, 2, 2.5, 5].map((m) => m * 10 ** e)));
+
+/** Links uPlot's stylesheet once; resolves when it applies, so a chart never draws unstyled. */
+let uplotStyles: Promise<void> | null = null;
+export function loadChartStyles(): Promise<void> {
+  uplotStyles ??= new Promise<void>((resolve) => {
+    const link = document.createElement("link");
+    link.rel = "stylesheet";
+    link.href = uplotCss as unknown as string;
+    link.onload = link.onerror = () => resolve();
+    document.head.append(link);
+  });
+  return uplotStyles;
+}
 
 const css = (name: string) => getComputedStyle(document.documentElement).getPropertyValue(name).trim() || "#888";
 

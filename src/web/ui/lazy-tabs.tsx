@@ -2,8 +2,8 @@
 // import("./<id>") }` (each tab file's default export is its component, so each is its own chunk)
 // and shows the current one with the panel made here. The page keeps its own tab links (they are
 // typed to its route). The page fetches the current tab's code while its data loads (`preload`);
-// once a tab is on screen the panel fetches the other tabs' code, so switching shows the new tab
-// at once, as when every tab was in the page's chunk.
+// once a tab is on screen and the page is idle, the panel fetches the other tabs' code, so
+// switching shows the new tab at once, as when every tab was in the page's chunk.
 import { createElement, Suspense, use, useEffect, type ComponentType } from "react";
 import { Skeleton } from "./components";
 
@@ -41,7 +41,16 @@ export function lazyTabs<P extends object>() {
   /** Shows `tab` (a labelled skeleton while its code loads) and then fetches the code of `others`. */
   function TabPanel({ tab, props, others }: { tab: LazyTab<P>; props: P; others: readonly LazyTab<P>[] }) {
     useEffect(() => {
-      for (const t of others) preload(t).catch(() => undefined); // a tab that failed loads again when shown
+      // Once the page is idle: the first screen's own work (its render, its data) goes first.
+      const fetchOthers = () => {
+        for (const t of others) preload(t).catch(() => undefined); // a tab that failed loads again when shown
+      };
+      if (typeof requestIdleCallback === "function") {
+        const id = requestIdleCallback(fetchOthers, { timeout: 2000 });
+        return () => cancelIdleCallback(id);
+      }
+      const id = setTimeout(fetchOthers, 200);
+      return () => clearTimeout(id);
     }, [others]);
     return (
       <Suspense fallback={<Skeleton lines={6} label={`Loading ${tab.label}`} />}>
