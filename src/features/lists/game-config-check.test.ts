@@ -4,7 +4,8 @@
 import { describe, expect, test } from "bun:test";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
-import { checkGameConfig, editDistance, formatPath, parsePath, renameKeyFix, suggest, type ConfigIssue } from "./game-config-check";
+import { checkGameConfig, editDistance, suggest, type ConfigIssue } from "./game-config-check";
+import { formatPath, parsePath, renameKeyFix } from "./game-config-paths";
 
 const dir = join(import.meta.dir, "../../../test/fixtures/server-configs");
 /** A fixture as text, as the import hands it over (UTF-16 decoded; a UTF-8 BOM kept). */

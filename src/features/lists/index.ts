@@ -42,5 +42,6 @@ export { listModsForExport } from "./export";
 export type { ImportEntry, ServerJsonMod } from "./server-json-format";
 export { ConfigShapeError, writeModsIntoConfig, type ModToWrite } from "./server-json-edit";
 // What the game refuses in a server config (the import preview and the deploy pre-flight).
-export { checkGameConfig, renameKeyFix, type ConfigIssue } from "./game-config-check";
+export { checkGameConfig, type ConfigIssue } from "./game-config-check";
+export { renameKeyFix } from "./game-config-paths";
 export { listRequiredDefault } from "./remembered-config";
