@@ -126,8 +126,8 @@ describe("a community's metrics kept in memory", () => {
     clock.advance(5 * MIN);
     await runScan(t.deps, { client: new BattleMetricsClient({ baseUrl: fake.url, minIntervalMs: 0, sleep: async () => {} }) });
     expect(await served()).toEqual(truth());
-    // Another connection (the CLI while the service runs): this connection's total_changes() does
-    // not move, its data_version does, read once a turn.
+    // Another connection (the CLI while the service runs): its write moves the counters by trigger
+    // (servers_gen here), read once a turn.
     db.query("UPDATE game_servers SET last_seen_at = ? WHERE sid = ?").run(clock.now(), sids[1]!); // online
     const kept = await served();
     const other = new Database(join(t.deps.config.LOADOUT_DATA_DIR, "loadout.db"));

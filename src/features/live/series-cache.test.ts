@@ -141,14 +141,13 @@ describe("the series answers kept in memory", () => {
     runRollups(t.deps);
     expect(text(serverStatsBody(t.deps, s.id, 14))).toBe(JSON.stringify(serverStatsRead(t.deps, s.id, 14, clock.now()).points));
     expect(text(serverStatsBody(t.deps, s.id, 14))).not.toBe(hourly);
-    // Another connection (another process) writes a point: this connection's total_changes() does
-    // not move, its data_version does.
+    // Another connection (another process) writes a point: its triggers move series_gen.
     const global = text(globalPlayersBody(t.deps, 1));
     const other = new Database(join(t.deps.config.LOADOUT_DATA_DIR, "loadout.db"));
     other.query("INSERT OR REPLACE INTO live_global_stats_raw VALUES (?, 12345, 0, 4)").run(clock.now() - 60_000);
     other.close();
-    // Seen from the next turn of the event loop on (the requests of one turn share one state:
-    // src/db/statements.ts dataVersion); this turn still answers what it read.
+    // Seen from the next turn of the event loop on (the requests of one turn share one read of the
+    // counters: src/db/statements.ts generation); this turn still answers what it read.
     expect(text(globalPlayersBody(t.deps, 1))).toBe(global);
     await new Promise<void>((resolve) => setImmediate(resolve));
     const seen = text(globalPlayersBody(t.deps, 1));
