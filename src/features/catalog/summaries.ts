@@ -3,7 +3,8 @@
 // objects for the collector to mark): a page joins its 20 texts instead of reading its rows from SQLite.
 //
 // Kept as a few long strings with each rowid's place (src/shared/packed-texts.ts), ~9 MB for the
-// 42,000 entries at full scale, outside the answer caches' shared budget: as 42,000 strings inside
+// 42,000 entries at full scale before the cards' author, rating, subscribers and last update
+// joined them (~100 bytes an entry more by the seed's values: ~13 MB), outside the answer caches' shared budget: as 42,000 strings inside
 // it they were ~20 MiB by its count, the other rows' big answers pushed them out and pages then
 // cost ~2× (reading their rows), and every collection of the heap marked 42,000 more strings.
 //
