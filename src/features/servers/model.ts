@@ -276,6 +276,9 @@ export const deploymentView = z.object({
   phase_started_at: z.string().nullable(),
   /** when_empty: the time it restarts anyway when players stay on. */
   wait_until: z.string().nullable(),
+  /** The limits this deploy runs with (the server's when it was queued): the longest wait for an empty server, and for the restarted server to answer, seconds. */
+  empty_wait_s: z.number().int().nullable(),
+  verify_timeout_s: z.number().int().nullable(),
   /** Why the wait for an empty server ended: empty, restart_now or timeout. */
   wait_ended: z.enum(["empty", "restart_now", "timeout"]).nullable(),
   restarted_at: z.string().nullable(),

@@ -98,6 +98,8 @@ export function toDeploymentView(deps: Pick<Deps, "secrets">, d: repo.Deployment
       d.phase === "waiting_for_empty" && d.phase_started_at !== null && d.empty_wait_s !== null
         ? toIso(d.phase_started_at + d.empty_wait_s * 1000)
         : null,
+    empty_wait_s: d.restart_mode === "when_empty" ? d.empty_wait_s : null,
+    verify_timeout_s: d.restart_mode === "none" ? null : d.verify_timeout_s,
     wait_ended: (d.wait_ended as DeploymentView["wait_ended"]) ?? null,
     restarted_at: toIsoOrNull(d.restarted_at),
     restart_exit_status: d.restart_exit_status,

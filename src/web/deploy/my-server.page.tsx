@@ -1,14 +1,18 @@
-// One server: its name, and the tabs the caller's role opens. Its owner sees everything (deploy and
+// One server: its name, its status header (whether it answers and who is on, what was deployed and
+// when, the address to copy, its live page: components/server-status.tsx), and the tabs the
+// caller's role opens. Its owner sees everything (deploy and
 // settings with RCON, players, bans, the moderation log, moderators); a moderator (who may not read
 // the server itself) its players, bans and log. Each tab is a file in server/ and its own chunk (its
 // line, in order, in server/tabs.ts; ui/lazy-tabs.tsx fetches it); their queries and what an act of
 // moderation invalidates are in server.queries.ts.
 import { useEffect } from "react";
 import { Link, useParams, useSearch } from "@tanstack/react-router";
-import { dateTime } from "../app/format";
+import { Time } from "../ui/time";
 import { useSession } from "../app/session";
 import { ErrorMessage, SignInFirst, Skeleton } from "../ui/components";
 import { lazyTabs } from "../ui/lazy-tabs";
+import { TabNav } from "../ui/tab-nav";
+import { ServerStatusHeader } from "./components/server-status";
 import { useServerRole } from "./components/moderation";
 import { SERVER_TABS } from "./server/tabs";
 import type { ServerTabProps } from "./server/tab";
@@ -35,20 +39,28 @@ export function MyServerPage() {
         <h1>{access.name}</h1>
         {srv ? (
           <p className="muted break-anywhere">
-            {srv.connection_type === "panel" ? "Game panel" : "SFTP"} · {srv.file_path} · credentials {srv.has_credentials ? `set ${srv.credentials_set_at ? dateTime(srv.credentials_set_at) : ""}` : "missing"}
+            {srv.connection_type === "panel" ? "Game panel" : "SFTP"} · {srv.file_path} · credentials{" "}
+            {srv.has_credentials ? (
+              <>
+                set <Time iso={srv.credentials_set_at} fallback="" />
+              </>
+            ) : (
+              "missing"
+            )}
             {srv.host_key_fingerprint ? ` · host key ${srv.host_key_fingerprint}` : ""}
           </p>
         ) : (
           <p className="muted">You moderate this server: you see who is on and who was, kick and ban, and lift your own bans.</p>
         )}
       </div>
-      <nav className="tabs" aria-label="Sections of this server">
+      <ServerStatusHeader serverId={id} owner={access.role === "owner"} />
+      <TabNav label="Sections of this server" current={current.id}>
         {open.map((t) => (
           <Link key={t.id} to="/my-servers/$id" params={{ id }} search={{ tab: t.id }} activeOptions={{ exact: true, includeSearch: true }} aria-current={t === current ? "page" : undefined}>
             {t.label}
           </Link>
         ))}
-      </nav>
+      </TabNav>
       <TabPanel tab={current} props={{ serverId: id, role: access.role, server: srv }} others={open} />
     </article>
   );

@@ -4,7 +4,7 @@
 import { useState } from "react";
 import { Link, useNavigate } from "@tanstack/react-router";
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
-import { dateTime } from "../app/format";
+import { Time } from "../ui/time";
 import { useSession } from "../app/session";
 import { DataTable, Empty, ErrorMessage, Field, SelectField, SignInFirst, Skeleton, FormCard } from "../ui/components";
 import { CredentialsForm, LinkedListFields } from "./components/credentials";
@@ -51,14 +51,35 @@ export function MyServersPage() {
             { header: "Connection", cell: (s) => (s.connection_type === "panel" ? "game panel" : "SFTP") },
             { header: "Linked list", cell: (s) => listName(s.linked_list_id) },
             { header: "Auto-deploy", cell: (s) => (s.auto_deploy ? "on" : "off") },
-            { header: "Credentials", cell: (s) => (s.has_credentials ? `set ${s.credentials_set_at ? dateTime(s.credentials_set_at) : ""}` : <span className="badge warn">missing</span>) },
+            {
+              header: "Credentials",
+              cell: (s) =>
+                s.has_credentials ? (
+                  <>
+                    set <Time iso={s.credentials_set_at} fallback="" />
+                  </>
+                ) : (
+                  <span className="badge warn">missing</span>
+                ),
+            },
             {
               header: "Last test",
               cell: (s) => (
                 <>
-                  <StatusBadge status={s.last_test_status} /> {s.last_test && <span className="muted small">{dateTime(s.last_test.created_at)}</span>}
+                  <StatusBadge status={s.last_test_status} /> {s.last_test && <span className="muted small"><Time iso={s.last_test.created_at} /></span>}
                 </>
               ),
+            },
+            {
+              header: "Live",
+              cell: (s) =>
+                s.live_server_id ? (
+                  <Link to="/live/$id" params={{ id: s.live_server_id }} search={{}} aria-label={`Live page of ${s.name}`}>
+                    live page
+                  </Link>
+                ) : (
+                  <span className="muted">not seen yet</span>
+                ),
             },
           ]}
         />

@@ -1,11 +1,15 @@
 // The deploy loop on the server page (docs/deploy.md): a deploy that restarts its server shows its
 // phases as they happen (writing, waiting for an empty server, restarting, verifying, rolling
-// back), how long the current one has waited, "Restart now instead" while it waits for players
-// to leave, and a rollback with its error. Plus the restart settings fields.
-import { useEffect, useState } from "react";
+// back), each step's state in words and a mark as well as colour (done, now, failed, skipped, to
+// do), how long the current wait has run against its limit ("17 s of 10 min"), "Restart now
+// instead" while it waits for players to leave, a rollback as failed and safe ("Rolled back: the
+// server runs the previous mods"), a deploy that changed nothing as not restarted (with "Restart
+// anyway"). Times in the reader's locale, UTC on hover (ui/time.tsx). Plus the restart settings.
+import { useEffect, useState, type ReactNode } from "react";
 import { useMutation, useQueryClient } from "@tanstack/react-query";
-import { count, dateTime } from "../app/format";
+import { count, duration } from "../app/format";
 import { ErrorMessage, Field, Notice, SelectField } from "../ui/components";
+import { Time } from "../ui/time";
 import { restartNow, type Deployment, type RestartMode, type Server } from "./my-servers.services";
 
 export const RESTART_LABELS: Record<RestartMode, string> = {
@@ -13,15 +17,8 @@ export const RESTART_LABELS: Record<RestartMode, string> = {
   now: "Restart right away",
   when_empty: "Restart when the server is empty",
 };
-
-/** "4 min 10 s", "45 s", "1 h 2 min" */
-export function duration(ms: number): string {
-  const s = Math.max(0, Math.round(ms / 1000));
-  if (s < 60) return `${s} s`;
-  const m = Math.floor(s / 60);
-  if (m < 60) return `${m} min${s % 60 ? ` ${s % 60} s` : ""}`;
-  return `${Math.floor(m / 60)} h${m % 60 ? ` ${m % 60} min` : ""}`;
-}
+/** The same choices in a few words (the deploy box's "Then"). */
+export const RESTART_SHORT: Record<RestartMode, string> = { none: "Don't restart", now: "Restart right away", when_empty: "Restart when empty" };
 
 /** The current time, ticking every second while `on` (for "has waited …"). */
 function useNow(on: boolean): number {
@@ -34,23 +31,104 @@ function useNow(on: boolean): number {
   return now;
 }
 
-type Step = { key: string; label: string };
+/** How a step stands; each has its mark and its word, never colour alone. */
+export type StepState = "done" | "current" | "failed" | "skipped" | "todo" | "safe";
+const STATE_WORD: Record<StepState, string> = { done: "done", current: "now", failed: "failed", skipped: "skipped", todo: "to do", safe: "previous mods back" };
+const STATE_MARK: Record<StepState, string> = { done: "✓", current: "●", failed: "✕", skipped: "–", todo: "○", safe: "↺" };
 
-function stepsOf(d: Deployment): Step[] {
-  const steps: Step[] = [
+export interface Step {
+  key: string;
+  label: string;
+  state: StepState;
+  /** What the state word does not say: "17 s of 10 min", "not restarted". */
+  note?: string;
+}
+
+/** A deploy's (or a test's) steps, each with its state in words beside its colour and mark. */
+export function Steps({ label, steps }: { label: string; steps: Step[] }) {
+  return (
+    <ol className="steps" aria-label={label}>
+      {steps.map((s) => (
+        <li key={s.key} className={s.state} aria-current={s.state === "current" ? "step" : undefined}>
+          <span className="step-mark" aria-hidden="true">
+            {STATE_MARK[s.state]}
+          </span>
+          <span className="step-label">{s.label}</span>
+          <span className="step-state">
+            <span className="sr-only">: </span>
+            {STATE_WORD[s.state]}
+            {s.note ? ` · ${s.note}` : ""}
+          </span>
+        </li>
+      ))}
+    </ol>
+  );
+}
+
+/** "17 s of 10 min": how long a wait has run, against its limit. */
+const seconds = (ms: number) => (ms < 1000 ? "0 s" : duration(Math.round(ms / 1000) * 1000));
+const waitedOf = (ms: number, limitS: number | null | undefined) => `${seconds(ms)}${limitS ? ` of ${seconds(limitS * 1000)}` : ""}`;
+
+/** A deploy that found the server's config already as it would write it, and did not restart. */
+export const unchangedNotRestarted = (d: Deployment) => d.kind === "deploy" && d.status === "success" && d.config_unchanged && !d.restart_anyway;
+
+/** A deploy that failed and was rolled back: the server answered again with its previous config. */
+export const rolledBackSafely = (d: Deployment) => d.status === "failed" && d.rolled_back && d.rolled_back_at !== null;
+
+function stepsOf(d: Deployment, now: number): Step[] {
+  const rollback = d.rolled_back || d.phase === "rolling_back" || d.failed_phase === "rolling_back" || d.rollback_reason !== null;
+  const base: { key: string; label: string }[] = [
     { key: "pending", label: "Queued" },
     { key: "writing", label: "Writing the config" },
+    ...(d.restart === "when_empty" ? [{ key: "waiting_for_empty", label: "Waiting for an empty server" }] : []),
+    { key: "restarting", label: "Restarting" },
+    { key: "verifying", label: "Verifying" },
+    ...(rollback ? [{ key: "rolling_back", label: "Rolling back" }] : []),
   ];
-  if (d.restart === "when_empty") steps.push({ key: "waiting_for_empty", label: "Waiting for an empty server" });
-  steps.push({ key: "restarting", label: "Restarting" }, { key: "verifying", label: "Verifying" });
-  if (d.rolled_back || d.phase === "rolling_back") steps.push({ key: "rolling_back", label: "Rolling back" });
-  const end = d.status === "success" ? "Verified" : d.status === "failed" ? (d.rolled_back ? "Rolled back" : "Failed") : "Verified";
-  steps.push({ key: "done", label: end });
-  return steps;
+  const waited = d.phase_started_at ? now - Date.parse(d.phase_started_at) : 0;
+  const limitOf = (key: string) => (key === "waiting_for_empty" ? (d.empty_wait_s ?? (d.wait_until && d.phase_started_at ? (Date.parse(d.wait_until) - Date.parse(d.phase_started_at)) / 1000 : null)) : key === "verifying" || key === "rolling_back" ? d.verify_timeout_s : null);
+  if (d.status === "pending" || d.status === "running") {
+    const key = d.status === "pending" ? "pending" : (d.phase ?? "writing");
+    const at = base.findIndex((s) => s.key === key);
+    return [
+      ...base.map((s, i): Step => {
+        // Rolling back: the new config did not come back in time.
+        if (key === "rolling_back" && s.key === "verifying") return { ...s, state: "failed", note: "not back in time" };
+        if (i < at) return { ...s, state: "done" };
+        if (i === at) return { ...s, state: "current", note: limitOf(s.key) !== null || s.key === "waiting_for_empty" ? waitedOf(waited, limitOf(s.key)) : undefined };
+        return { ...s, state: "todo" };
+      }),
+      { key: "done", label: "Verified", state: "todo" },
+    ];
+  }
+  if (d.status === "success") {
+    if (unchangedNotRestarted(d))
+      return [
+        ...base.map((s): Step => (s.key === "pending" ? { ...s, state: "done" } : s.key === "writing" ? { ...s, state: "done", note: "nothing to change" } : { ...s, state: "skipped" })),
+        { key: "done", label: "Not restarted", state: "done", note: "nothing changed" },
+      ];
+    return [
+      ...base.map((s): Step => (s.key === "waiting_for_empty" && d.wait_ended === "timeout" ? { ...s, state: "done", note: "players still on: restarted anyway" } : { ...s, state: "done" })),
+      { key: "done", label: d.verified_at ? "Verified" : "Done", state: "done" },
+    ];
+  }
+  // Failed: where it failed, what came after.
+  const failedAt = base.findIndex((s) => s.key === (d.failed_phase ?? "writing"));
+  const safe = rolledBackSafely(d);
+  return [
+    ...base.map((s, i): Step => {
+      if (s.key === "rolling_back") return safe ? { ...s, state: "done" } : { ...s, state: "failed" };
+      if (d.failed_phase === "rolling_back" && s.key === "verifying") return { ...s, state: "failed", note: "not back in time" };
+      if (i < failedAt) return { ...s, state: "done" };
+      if (i === failedAt) return { ...s, state: "failed", note: s.key === "verifying" ? "not back in time" : undefined };
+      return { ...s, state: "skipped" };
+    }),
+    safe ? { key: "done", label: "Rolled back", state: "safe" } : { key: "done", label: "Failed", state: "failed" },
+  ];
 }
 
 /** Where a deploy with a restart stands: its phases, what it waits for and for how long. */
-export function RestartProgress({ d, serverId }: { d: Deployment; serverId: string }) {
+export function RestartProgress({ d, serverId, restartAnyway }: { d: Deployment; serverId: string; restartAnyway?: ReactNode }) {
   const active = d.status === "pending" || d.status === "running";
   const now = useNow(active);
   const qc = useQueryClient();
@@ -58,24 +136,22 @@ export function RestartProgress({ d, serverId }: { d: Deployment; serverId: stri
     mutationFn: () => restartNow(serverId, d.id),
     onSuccess: () => void qc.invalidateQueries({ queryKey: ["deployments", serverId] }),
   });
-  const steps = stepsOf(d);
-  const key = d.status === "pending" ? "pending" : (d.phase ?? "writing");
-  const at = steps.findIndex((s) => s.key === key);
-  const waited = d.phase_started_at ? duration(now - Date.parse(d.phase_started_at)) : null;
+  const waited = d.phase_started_at ? now - Date.parse(d.phase_started_at) : 0;
   return (
     <div className="stack">
-      <ol className="steps" aria-label="Deployment progress">
-        {steps.map((s, i) => (
-          <li key={s.key} className={i < at || (i === at && !active) ? "done" : i === at ? "current" : ""} aria-current={i === at && active ? "step" : undefined}>
-            {s.label}
-          </li>
-        ))}
-      </ol>
+      <Steps label="Deployment progress" steps={stepsOf(d, now)} />
       {d.phase === "waiting_for_empty" && active && (
         <div className="alert info row" role="status">
           <span>
-            Waiting for the server to empty{d.verify_note ? `: ${d.verify_note}` : ""}. Waited {waited}
-            {d.wait_until ? `; restarts anyway at ${dateTime(d.wait_until)}` : ""}.
+            Waiting for the server to empty{d.verify_note ? `: ${d.verify_note}` : ""}. Waited {waitedOf(waited, d.empty_wait_s)}
+            {d.wait_until ? (
+              <>
+                ; restarts anyway at <Time iso={d.wait_until} />
+              </>
+            ) : (
+              ""
+            )}
+            .
           </span>
           <button type="button" className="btn secondary" onClick={() => cut.mutate()} disabled={cut.isPending}>
             Restart now instead
@@ -85,28 +161,62 @@ export function RestartProgress({ d, serverId }: { d: Deployment; serverId: stri
       {d.phase === "restarting" && active && <Notice>Restarting the server{d.verify_note ? ` (${d.verify_note})` : ""}…</Notice>}
       {d.phase === "verifying" && active && (
         <Notice>
-          Restarted {d.restarted_at ? `at ${dateTime(d.restarted_at)}` : ""}. Waiting for it to answer: {waited}
+          Restarted{d.restarted_at ? (
+            <>
+              {" "}at <Time iso={d.restarted_at} />
+            </>
+          ) : (
+            ""
+          )}
+          . Waiting for it to answer: {waitedOf(waited, d.verify_timeout_s)}
           {d.verify_note ? ` (${d.verify_note})` : ""}; it is rolled back if it does not answer in time.
         </Notice>
       )}
       {d.phase === "rolling_back" && active && (
-        <Notice kind="warn">
-          The server did not come back in time: putting the previous config back and restarting it. Waited {waited}
+        <Notice kind="error">
+          The server did not come back in time: putting the previous config back and restarting it. {waitedOf(waited, d.verify_timeout_s)}
           {d.verify_note ? ` (${d.verify_note})` : ""}.
         </Notice>
       )}
       <ErrorMessage error={cut.error} />
-      {d.status === "success" && (
+      {d.status === "success" && unchangedNotRestarted(d) && (
+        <div className="alert ok row" role="status">
+          <span>
+            <strong>Nothing changed on the server: not restarted.</strong> Its config already had these {count(d.item_count ?? 0, "mod")}, so nothing was written and the players
+            stayed on.
+          </span>
+          {restartAnyway}
+        </div>
+      )}
+      {d.status === "success" && !unchangedNotRestarted(d) && (
         <Notice kind="ok">
-          Deployed {count(d.item_count ?? 0, "mod")}
-          {d.restarted_at ? `; the server restarted at ${dateTime(d.restarted_at)}` : ""}
-          {d.verified_at ? ` and answered again at ${dateTime(d.verified_at)} (verified)` : ""}
+          {d.config_unchanged ? "Nothing changed in the config" : `Deployed ${count(d.item_count ?? 0, "mod")}`}
+          {d.restarted_at ? (
+            <>
+              ; the server {d.config_unchanged ? "was restarted anyway" : "restarted"} at <Time iso={d.restarted_at} />
+            </>
+          ) : (
+            ""
+          )}
+          {d.verified_at ? (
+            <>
+              {" "}and answered again at <Time iso={d.verified_at} /> (verified)
+            </>
+          ) : (
+            ""
+          )}
           {d.wait_ended === "timeout" ? ". Players were still on when the wait ran out; it restarted anyway" : ""}.
         </Notice>
       )}
-      {d.status === "failed" && (
+      {rolledBackSafely(d) && (
         <div className="alert error" role="alert">
-          <strong>{d.rolled_back ? "Rolled back:" : "Failed:"}</strong> {d.error_message ?? "failed"}
+          <strong>Rolled back: the server runs the previous mods.</strong> The deploy failed and nothing of it stayed: {d.rollback_reason ?? "the server did not come back"}; the
+          previous config was put back and the server answered again at <Time iso={d.rolled_back_at} />.
+        </div>
+      )}
+      {d.status === "failed" && !rolledBackSafely(d) && (
+        <div className="alert error" role="alert">
+          <strong>Failed:</strong> {d.error_message ?? "failed"}
         </div>
       )}
       {d.restart_output !== null && (
@@ -133,10 +243,19 @@ export function RestartProgress({ d, serverId }: { d: Deployment; serverId: stri
   );
 }
 
-/** One line of the history for a deploy with a restart. */
-export function restartResult(d: Deployment): string | null {
-  if (d.restart === "none" || d.kind !== "deploy") return null;
-  if (d.status === "success") return d.verified_at ? `restarted, verified ${dateTime(d.verified_at)}` : "restarted";
+/** One line of the history for a deploy: what became of its restart (null: nothing to say). */
+export function restartResult(d: Deployment): ReactNode {
+  if (d.kind !== "deploy") return null;
+  if (unchangedNotRestarted(d)) return "nothing changed on the server: not restarted";
+  if (d.restart === "none") return null;
+  if (d.status === "success")
+    return d.verified_at ? (
+      <>
+        {d.config_unchanged ? "restarted anyway" : "restarted"}, verified <Time iso={d.verified_at} />
+      </>
+    ) : (
+      "restarted"
+    );
   if (d.status === "running" && d.phase) return d.phase.replace(/_/g, " ");
   return null;
 }

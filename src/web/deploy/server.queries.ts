@@ -1,15 +1,19 @@
 // The queries of one server's pages (its tabs and its player pages): each cache key with its
 // fetch (`queryOptions`), and what an act of moderation makes stale, in one place.
 import { queryOptions, type QueryClient } from "@tanstack/react-query";
-import { server } from "./my-servers.services";
+import { server, serverStatus } from "./my-servers.services";
 import { moderatedServers, moderationLog, moderators, player, roster, serverBans, sessions } from "./players.services";
 
 /** How often the roster and the sessions are asked again while they are on screen. */
 export const ROSTER_REFRESH_MS = 10_000;
+/** How often the status header asks again (the API keeps an answer 5 s). */
+export const STATUS_REFRESH_MS = 30_000;
 
 export const serverQueries = {
   /** The owner's view of the server (404 for anyone else, moderators included). */
   server: (id: string) => queryOptions({ queryKey: ["server", id], queryFn: ({ signal }) => server(id, signal) }),
+  /** Whether it answers, players, where to connect, what was deployed (the header; asked every 30 s while shown). */
+  status: (id: string) => queryOptions({ queryKey: ["server-status", id], queryFn: ({ signal }) => serverStatus(id, signal), refetchInterval: STATUS_REFRESH_MS }),
   moderated: () => queryOptions({ queryKey: ["servers-moderated"], queryFn: ({ signal }) => moderatedServers(signal) }),
   roster: (id: string) => queryOptions({ queryKey: ["players", id], queryFn: ({ signal }) => roster(id, signal), refetchInterval: ROSTER_REFRESH_MS }),
   sessions: (id: string) => queryOptions({ queryKey: ["sessions", id], queryFn: ({ signal }) => sessions(id, signal), refetchInterval: ROSTER_REFRESH_MS }),

@@ -1,6 +1,7 @@
 // One live server: what it is now, its players over 24 hours, 14 days or a year (uPlot, with a
 // table), the mods it runs (paged, with the total download), what changed in its mods and when,
-// and "copy these mods to a list" (a new list, or over one of yours).
+// and "copy these mods to a list" (a new list, or over one of yours); when it is one of the
+// caller's registered servers, a link to its own page (My servers).
 import { useState, type FormEvent } from "react";
 import { Link, useNavigate, useParams, useSearch } from "@tanstack/react-router";
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
@@ -12,6 +13,7 @@ import { copyFromServer } from "../lists/lists.services";
 import { changelog, copyToNewList, liveServer, RANGES, serverMods, serverStats, type ServerStatPoint } from "./live.services";
 import { PlayersBar } from "./components/players-bar";
 import { ChartCard } from "./components/chart-card";
+import { MyServerLink } from "../deploy/components/server-status";
 import { invalidateList, listQueries } from "../lists/lists.queries";
 
 const SERIES: Series<ServerStatPoint>[] = [
@@ -47,6 +49,8 @@ export function LiveServerPage() {
           this week
         </p>
       </div>
+
+      <MyServerLink liveId={id} />
 
       <ChartCard id="players-h" heading="Players" query={stats} series={SERIES} range={range} what={`players on ${s.name}`} empty="No player history in this range yet." />
 

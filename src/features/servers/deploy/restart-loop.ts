@@ -406,6 +406,12 @@ async function stepRollback(ctx: LoopContext, d: DeploymentRow): Promise<void> {
         // Byte for byte what the deploy read before it wrote.
         await writeVerified(target, io, previous, current);
         update(ctx, { rollback_written_at: now(ctx), rolled_back: true });
+        // What the server has again: the pre-flight and Live read the previous mods, not the ones rolled back.
+        try {
+          recordConfigSeen(ctx.deps.db, ctx.server.id, configSeen(previous, fileNameOf(target.filePath), now(ctx)));
+        } catch {
+          // a previous config the reader cannot parse: the record stays until the next test
+        }
         await restartForRollback(ctx, io);
       });
     } catch (err) {

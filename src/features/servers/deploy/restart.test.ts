@@ -336,10 +336,15 @@ describe("panel: restart, verify, roll back", () => {
     expect(panel.signals).toEqual(["restart", "restart"]);
     // What the page shows without reading the message: where it failed, why, and when it was safe again.
     expect(d).toMatchObject({
+      verify_timeout_s: 10,
+      empty_wait_s: null,
       failed_phase: "verifying",
       rollback_reason: `server did not answer on 127.0.0.1:${a2s.port} within 10 s after the restart`,
     });
     expect(Date.parse(d.rolled_back_at)).toBeGreaterThan(Date.parse(d.restarted_at));
+    // What Loadout knows the server runs (the pre-flight, Live) is the previous config's mods again.
+    const seen = t.deps.sqlite.query("SELECT config_mods_json FROM servers WHERE id = ?").get(server.id) as { config_mods_json: string };
+    expect(JSON.parse(seen.config_mods_json).map((m: { modId: string }) => m.modId)).toEqual(["0000000000000001"]);
     const rolled = events("deploy.rolled_back", id);
     expect(rolled).toHaveLength(1);
     expect(rolled[0]).toMatchObject({ ok: true });

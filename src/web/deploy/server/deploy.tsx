@@ -1,18 +1,21 @@
 // A server's "Deploy and settings" tab (its owner's): test the connection (and see the mods its
-// config names now), deploy a list and watch it go queued → running → success or failed (with a
-// restart: writing, waiting for an empty server, restarting, verifying, rolling back; restart.tsx),
+// config names now), deploy a list (not while the last connection test failed: the reason is said
+// beside the button) and watch it go queued → running → success or failed, each step's state in
+// words (with a restart: writing, waiting for an empty server, restarting, verifying, rolling back;
+// restart.tsx); a deploy that changed nothing restarted nothing and says so, with "Restart anyway";
 // the deployment history with the error an operator can act on and the change each deploy made,
 // deploy requests waiting for approval, settings, RCON (rcon.tsx), credentials (write-only) and
 // delete.
-import { useEffect, useState, type FormEvent } from "react";
+import { useEffect, useState, type FormEvent, type ReactNode } from "react";
 import { Link, useNavigate } from "@tanstack/react-router";
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
-import { count, dateTime } from "../../app/format";
+import { count } from "../../app/format";
+import { Time } from "../../ui/time";
 import { ConfirmButton, DataTable, ErrorMessage, Field, Notice, SelectField, FormCard } from "../../ui/components";
 import { CredentialsForm, LinkedListFields } from "../components/credentials";
 import { StatusBadge } from "../components/status-badge";
 import { blockingErrors, ServerPreflight, type RenameKey } from "../components/preflight";
-import { RESTART_LABELS, RestartFields, RestartProgress, restartResult, type RestartSettings } from "../restart";
+import { RESTART_SHORT, RestartFields, RestartProgress, restartResult, rolledBackSafely, Steps, unchangedNotRestarted, type RestartSettings, type Step } from "../restart";
 import {
   deleteServer,
   deployments,
@@ -31,22 +34,24 @@ import { listQueries } from "../../lists/lists.queries";
 import { RconSettings } from "./rcon";
 import type { ServerTabProps } from "./tab";
 
-const STEPS = ["pending", "running", "done"] as const;
 const running = (d: Deployment | undefined) => !!d && (d.status === "pending" || d.status === "running");
 
+/** A test's or a deploy's (without a restart) steps: queued → running → success or failed. */
+function simpleSteps(d: Deployment): Step[] {
+  const queued = { key: "pending", label: "Queued" };
+  const middle = { key: "running", label: d.kind === "test" ? "Connecting" : "Writing the config" };
+  if (d.status === "pending") return [{ ...queued, state: "current" }, { ...middle, state: "todo" }, { key: "done", label: "Success", state: "todo" }];
+  if (d.status === "running") return [{ ...queued, state: "done" }, { ...middle, state: "current" }, { key: "done", label: "Success", state: "todo" }];
+  if (d.status === "success") return [{ ...queued, state: "done" }, { ...middle, state: "done" }, { key: "done", label: "Success", state: "done" }];
+  return [{ ...queued, state: "done" }, { ...middle, state: "failed" }, { key: "done", label: "Failed", state: "failed" }];
+}
+
 /** queued → running → success / failed, as the deployment moves (the page polls while it runs). */
-function Progress({ d, serverId }: { d: Deployment; serverId: string }) {
-  if (d.kind === "deploy" && d.restart !== "none") return <RestartProgress d={d} serverId={serverId} />;
-  const at = d.status === "pending" ? 0 : d.status === "running" ? 1 : 2;
+function Progress({ d, serverId, restartAnyway }: { d: Deployment; serverId: string; restartAnyway: ReactNode }) {
+  if (d.kind === "deploy" && d.restart !== "none") return <RestartProgress d={d} serverId={serverId} restartAnyway={restartAnyway} />;
   return (
     <div className="stack">
-      <ol className="steps" aria-label={`${d.kind === "test" ? "Connection test" : "Deployment"} progress`}>
-        {STEPS.map((s, i) => (
-          <li key={s} className={i < at ? "done" : i === at ? "current" : ""} aria-current={i === at ? "step" : undefined}>
-            {s === "pending" ? "Queued" : s === "running" ? "Running" : d.status === "failed" ? "Failed" : d.status === "success" ? "Success" : "Finished"}
-          </li>
-        ))}
-      </ol>
+      <Steps label={`${d.kind === "test" ? "Connection test" : "Deployment"} progress`} steps={simpleSteps(d)} />
       {d.status === "failed" && (
         <div className="alert error" role="alert">
           {d.error_message ?? "failed"}
@@ -58,7 +63,13 @@ function Progress({ d, serverId }: { d: Deployment; serverId: string }) {
           {d.snapshot_json && d.snapshot_json.length > 0 ? `: ${d.snapshot_json.map((m) => m.name || m.modId).join(", ")}` : "."}
         </Notice>
       )}
-      {d.status === "success" && d.kind === "deploy" && <Notice kind="ok">Deployed {count(d.item_count ?? 0, "mod")}. The server takes them at its next restart.</Notice>}
+      {d.status === "success" && d.kind === "deploy" && (
+        <Notice kind="ok">
+          {unchangedNotRestarted(d)
+            ? `Nothing changed on the server: its config already had these ${count(d.item_count ?? 0, "mod")}, so nothing was written.`
+            : `Deployed ${count(d.item_count ?? 0, "mod")}. The server takes them at its next restart.`}
+        </Notice>
+      )}
     </div>
   );
 }
@@ -97,9 +108,21 @@ function TestAndDeploy({ id, srv }: { id: string; srv: Server }) {
   const test = useMutation({ mutationFn: () => testServer(id), onSuccess: (r) => (setWatching(r.deployment_id), refresh()) });
   // A test or deploy that finished has read (or written) the config: the pre-flight sees it anew.
   const lastFinished = history.data?.find((d) => d.status === "success" || d.status === "failed")?.finished_at;
+  // …and the server's last test, its status header and its live entry follow.
   useEffect(() => {
-    if (lastFinished) void qc.invalidateQueries({ queryKey: ["list-check"] });
-  }, [lastFinished, qc]);
+    if (!lastFinished) return;
+    void qc.invalidateQueries({ queryKey: ["list-check"] });
+    void qc.invalidateQueries({ queryKey: ["server", id] });
+    void qc.invalidateQueries({ queryKey: ["server-status", id] });
+  }, [lastFinished, qc, id]);
+  // "Restart anyway" after a deploy that changed nothing: the same list and restart mode, restart_anyway.
+  const again = useMutation({
+    mutationFn: (d: Deployment) => deployNow(id, d.list_id ?? undefined, d.restart, false, [], true),
+    onSuccess: (r) => {
+      if ("deployment_id" in r) setWatching(r.deployment_id);
+      refresh();
+    },
+  });
   const remove = useMutation({
     mutationFn: () => deleteServer(id),
     onSuccess: async () => {
@@ -124,7 +147,18 @@ function TestAndDeploy({ id, srv }: { id: string; srv: Server }) {
         </div>
         <DeployForm srv={srv} onStarted={(depId) => (setWatching(depId), refresh())} onRequested={refresh} />
         <ErrorMessage error={test.error} />
-        {watched && <Progress d={watched} serverId={id} />}
+        {watched && (
+          <Progress
+            d={watched}
+            serverId={id}
+            restartAnyway={
+              <button type="button" className="btn secondary" onClick={() => again.mutate(watched)} disabled={again.isPending}>
+                Restart anyway
+              </button>
+            }
+          />
+        )}
+        <ErrorMessage error={again.error} />
       </section>
       <MyRequests id={id} />
       <section className="card stack" aria-labelledby="hist-h">
@@ -134,28 +168,33 @@ function TestAndDeploy({ id, srv }: { id: string; srv: Server }) {
         {history.error && <ErrorMessage error={history.error} retry={() => history.refetch()} />}
         {history.data && (
           <DataTable
+            compact
             empty="No test or deploy yet."
             caption="Tests and deployments of this server, newest first"
             rows={history.data}
             rowKey={(d) => d.id}
             columns={[
-              { header: "When", cell: (d) => dateTime(d.created_at) },
+              { header: "When", cell: (d) => <Time iso={d.created_at} /> },
               { header: "What", cell: (d) => (d.kind === "test" ? "connection test" : `deploy (${d.trigger})`) },
-              { header: "Status", cell: (d) => <StatusBadge status={d.status} /> },
+              { header: "Status", cell: (d) => <StatusBadge status={d.status} rolledBack={rolledBackSafely(d)} /> },
               {
                 header: "Result",
                 cell: (d) =>
-                  d.status === "failed" ? (
-                    <span className="error-text">
-                      {d.rolled_back ? "Rolled back: " : ""}
-                      {d.error_message}
-                    </span>
+                  rolledBackSafely(d) ? (
+                    <span className="error-text">Rolled back: the server runs the previous mods ({d.rollback_reason ?? "it did not come back"})</span>
+                  ) : d.status === "failed" ? (
+                    <span className="error-text">{d.error_message}</span>
                   ) : d.status !== "success" ? (
                     (restartResult(d) ?? "–")
                   ) : d.kind === "test" ? (
                     `read ${count(d.item_count ?? 0, "mod")}`
+                  ) : unchangedNotRestarted(d) ? (
+                    restartResult(d)
                   ) : (
-                    [deployDiff(d, deploys.slice(deploys.indexOf(d) + 1).find((x) => x.status === "success")), restartResult(d)].filter(Boolean).join("; ")
+                    <>
+                      {deployDiff(d, deploys.slice(deploys.indexOf(d) + 1).find((x) => x.status === "success"))}
+                      {restartResult(d) ? <>; {restartResult(d)}</> : null}
+                    </>
                   ),
               },
             ]}
@@ -191,6 +230,20 @@ function DeployForm({ srv, onStarted, onRequested }: { srv: Server; onStarted: (
   // The pre-flight for the chosen list against this server (the same query the box shows).
   const check = useQuery({ ...listQueries.check(listId, undefined, srv.id), enabled: !!listId && srv.has_credentials });
   const errors = blockingErrors(check.data, renames);
+  // Why Deploy now is off, in words beside it (a failed connection test first: nothing else can be trusted then).
+  const testFailed = srv.last_test?.status === "failed";
+  const why = !srv.has_credentials ? (
+    "Set the credentials first (below)."
+  ) : testFailed ? (
+    <>
+      Deploying is off while the last connection test fails (<Time iso={srv.last_test!.finished_at ?? srv.last_test!.created_at} />: {srv.last_test!.error_message ?? "failed"}). Fix
+      that, then test the connection again.
+    </>
+  ) : !listId ? (
+    "Choose a list to deploy."
+  ) : errors.length > 0 ? (
+    `The pre-flight found ${errors.length === 1 ? "a problem that stops" : `${errors.length} problems that stop`} the deploy (above).`
+  ) : null;
   const deploy = useMutation({
     mutationFn: (force: boolean) => deployNow(srv.id, listId && listId !== srv.linked_list_id ? listId : undefined, restart || undefined, force, renames),
     onSuccess: (r) => {
@@ -224,11 +277,12 @@ function DeployForm({ srv, onStarted, onRequested }: { srv: Server; onStarted: (
           </option>
         ))}
       </SelectField>
+      {/* Short words: the closed select shows the choice whole at 360 px. */}
       <SelectField label="Then" value={restart} onChange={(e) => setRestart(e.target.value as "" | RestartMode)}>
-        <option value="">{`As set for this server: ${RESTART_LABELS[srv.restart].toLowerCase()}`}</option>
-        {(Object.keys(RESTART_LABELS) as RestartMode[]).map((m) => (
+        <option value="">{`As set: ${RESTART_SHORT[srv.restart].toLowerCase()}`}</option>
+        {(Object.keys(RESTART_SHORT) as RestartMode[]).map((m) => (
           <option key={m} value={m}>
-            {RESTART_LABELS[m]}
+            {RESTART_SHORT[m]}
           </option>
         ))}
       </SelectField>
@@ -237,18 +291,25 @@ function DeployForm({ srv, onStarted, onRequested }: { srv: Server; onStarted: (
           <ServerPreflight listId={listId} serverId={srv.id} canFix renames={renames} onRename={(r) => setRenames((rs) => [...rs, r])} />
         </div>
       )}
-      <button type="submit" className="btn" disabled={!listId || deploy.isPending || !srv.has_credentials || check.isLoading || errors.length > 0}>
-        Deploy now
-      </button>
-      {errors.length > 0 && (
-        <ConfirmButton
-          question="The pre-flight found problems that would stop the server from starting. Deploy anyway?"
-          onConfirm={() => deploy.mutate(true)}
-          disabled={deploy.isPending}
-        >
-          Deploy anyway
-        </ConfirmButton>
-      )}
+      <div className="row deploy-actions">
+        <button type="submit" className="btn" aria-describedby={why ? "deploy-why" : undefined} disabled={!!why || deploy.isPending || check.isLoading}>
+          Deploy now
+        </button>
+        {errors.length > 0 && !testFailed && (
+          <ConfirmButton
+            question="The pre-flight found problems that would stop the server from starting. Deploy anyway?"
+            onConfirm={() => deploy.mutate(true)}
+            disabled={deploy.isPending}
+          >
+            Deploy anyway
+          </ConfirmButton>
+        )}
+        {why && (
+          <span id="deploy-why" className={testFailed ? "error-text small" : "muted small"}>
+            {why}
+          </span>
+        )}
+      </div>
       <ErrorMessage error={deploy.error} />
       {queued && <Notice>This list needs its owner's approval to deploy: your request is waiting (below).</Notice>}
     </form>
@@ -265,11 +326,12 @@ function MyRequests({ id }: { id: string }) {
         Deploy requests
       </h2>
       <DataTable
+        compact
         caption="Deploy requests for this server"
         rows={reqs.data}
         rowKey={(r) => r.id}
         columns={[
-          { header: "Asked", cell: (r) => dateTime(r.created_at) },
+          { header: "Asked", cell: (r) => <Time iso={r.created_at} /> },
           {
             header: "List",
             cell: (r) => (
@@ -341,9 +403,15 @@ function Credentials({ srv }: { srv: Server }) {
   });
   return (
     <FormCard id="cred-h" title="Credentials" onSubmit={() => save.mutate()}>
-      <p className="muted">{srv.has_credentials
-          ? `Set ${srv.credentials_set_at ? dateTime(srv.credentials_set_at) : ""}. They are never shown again; enter new ones to replace them.`
-          : "Not set yet: deploys and tests need them."}</p>
+      <p className="muted">
+        {srv.has_credentials ? (
+          <>
+            Set <Time iso={srv.credentials_set_at} fallback="" />. They are never shown again; enter new ones to replace them.
+          </>
+        ) : (
+          "Not set yet: deploys and tests need them."
+        )}
+      </p>
       <CredentialsForm key={formKey} type={srv.connection_type} onChange={setCreds} idPrefix="replace" />
       <ErrorMessage error={save.error} />
       {save.isSuccess && !save.isPending && <Notice kind="ok">Credentials saved.</Notice>}
