@@ -80,9 +80,14 @@ export async function serverStatus(deps: Deps, user: AccessUser, id: string): Pr
       note = answer.error;
     }
   }
-  // Who is on: RCON's roster while it is fresh (names, not just a count), else the A2S count.
-  const fresh = server.rcon_host && server.players_fetched_at !== null && server.players_fetched_at >= deps.clock.now() - 2 * deps.config.LOADOUT_RCON_POLL_S * 1000;
+  // Who is on: RCON's roster while it is fresh (names, not just a count), else the A2S count. A
+  // fresh roster also says the server is up, when A2S cannot tell.
+  const fresh = !!server.rcon_host && server.players_fetched_at !== null && server.players_fetched_at >= deps.clock.now() - 2 * deps.config.LOADOUT_RCON_POLL_S * 1000;
   const players = fresh ? roster(deps.sqlite, server.id).length : (info?.players ?? null);
+  if (fresh && reachable !== true) {
+    reachable = true;
+    note = note ? `RCON answers; A2S does not: ${note}` : null;
+  }
   const last = role === "owner" ? repo.lastSuccessfulDeploy(deps.db, server.id) : undefined;
   return {
     reachable,

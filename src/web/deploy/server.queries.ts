@@ -35,6 +35,7 @@ export function invalidateModeration(qc: QueryClient, id: string) {
 /** After RCON settings change: the server view (its `rcon`), and what is read through the connection. */
 export function invalidateRcon(qc: QueryClient, id: string) {
   void qc.invalidateQueries({ queryKey: ["server", id] });
+  void qc.invalidateQueries({ queryKey: ["server-status", id] });
   void qc.invalidateQueries({ queryKey: ["servers"] });
   void qc.invalidateQueries({ queryKey: ["players", id] });
   void qc.invalidateQueries({ queryKey: ["sessions", id] });

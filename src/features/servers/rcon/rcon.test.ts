@@ -150,6 +150,13 @@ describe("who is on, who was on", () => {
     await m.poll(s.id);
     now = (await t.req("GET", `/api/v1/servers/${s.id}/players`, { user: owner })).body;
     expect(now.players.map((x: any) => x.name)).toEqual(["Alice2"]);
+    // The server page's status: RCON's fresh roster counts the players and says the server is up (its query address does not answer).
+    expect((await t.req("GET", `/api/v1/servers/${s.id}/status`, { user: owner })).body).toMatchObject({
+      reachable: true,
+      players: 1,
+      players_from: "rcon",
+      note: "RCON answers; A2S does not: no answer on 127.0.0.1:9 within 1.5 s",
+    });
 
     const sessions = (await t.req("GET", `/api/v1/servers/${s.id}/sessions`, { user: owner })).body;
     expect(sessions.map((x: any) => [x.name, x.left_at === null, x.seconds])).toEqual([
@@ -163,9 +170,10 @@ describe("who is on, who was on", () => {
     // Filtered by uid and time; bad times are 400.
     expect((await t.req("GET", `/api/v1/servers/${s.id}/sessions?uid=a1b2c3d4-0000-4000-8000-000000000002`, { user: owner })).body).toHaveLength(1);
     expect((await t.req("GET", `/api/v1/servers/${s.id}/sessions?from=yesterday`, { user: owner })).status).toBe(400);
-    // Down for longer than two polls: stale.
+    // Down for longer than two polls: stale (and the status no longer counts on it).
     clock.advance(20_000);
     expect((await t.req("GET", `/api/v1/servers/${s.id}/players`, { user: owner })).body.stale).toBe(true);
+    expect((await t.req("GET", `/api/v1/servers/${s.id}/status`, { user: owner })).body).toMatchObject({ reachable: false, players: null, players_from: null });
   });
 });
 
