@@ -5,7 +5,7 @@
 // - Pre-flight in one severity model (the list's tab alone and against the server, the deploy
 //   box): the summary says what stops the deploy and agrees with the boxes under it; missing
 //   dependencies are warnings; mods by name, ids as a detail; fixes that say what they do and one
-//   "Add all 3 missing mods" for three of one kind.
+//   "Add all 3 missing mods" for three of one kind; keys the game refuses renamed by the deploy.
 // - The status header (reachable, players, the running list and when, the address to copy, the
 //   live page) and the links both ways; the deployed mods in Live.
 // - A deploy that changes nothing restarts nothing, and says so ("Restart anyway" restarts);
@@ -266,6 +266,25 @@ describe("a server's page in a real browser", () => {
     expect(await page.getByRole("list", { name: "What stops the deploy" }).count()).toBe(0);
     await until("Deploy now enabled", async () => !(await deployNow.isDisabled()));
     await look(page, "deploy-box-clear");
+
+    // Keys the game refuses (a misspelt one, a legacy one) stop the deploy too; their fix renames them in the deploy's own write.
+    panel.files.set("/config.json", config(FRONTLINE).replace('"maxPlayers": 64', '"maxplayers": 64').replace('"bindPort": 2001', '"gameHostBindPort": 2001'));
+    await page.getByRole("button", { name: "Test the connection" }).click();
+    await page.getByText(/^2 problems stop the deploy to Frontline server: fix them first, or deploy anyway\.$/).waitFor({ timeout: 30_000 });
+    expect(await stops.getByRole("listitem").count()).toBe(2);
+    expect(await stops.getByRole("button").count()).toBe(0); // one button for both, above them
+    await stops.getByText("key game.maxplayers, line", { exact: false }).waitFor();
+    await look(page, "deploy-box-config-stops");
+    await page.getByRole("button", { name: "Rename all 2 keys at this deploy" }).click();
+    const fixed = page.getByRole("list", { name: "Fixed at this deploy" });
+    await fixed.waitFor();
+    expect(await fixed.getByRole("listitem").count()).toBe(2);
+    await page.getByText(/^Pre-flight for Frontline server: nothing stops this deploy/).waitFor();
+    await look(page, "deploy-box-renames");
+    await deployNow.click();
+    await page.getByText(/^Deployed 5 mods\. The server takes them at its next restart\.$/).waitFor({ timeout: 30_000 });
+    const written = JSON.parse(panel.files.get("/config.json")!);
+    expect([written.game.maxPlayers, written.bindPort, "maxplayers" in written.game, "gameHostBindPort" in written]).toEqual([64, 2001, false, false]);
     expect(errors).toEqual([]);
     await ctx.close();
     // Gone again, so the next server is the only one answering on this responder's address.

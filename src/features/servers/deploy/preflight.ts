@@ -109,7 +109,7 @@ export function configFindings(issues: readonly StoredIssue[], fileName: string,
     .map((i) => ({
       kind: "config_invalid",
       severity: i.fatal ? ("error" as const) : ("warning" as const),
-      message: `${fileName} line ${i.line}: ${i.message}${i.fatal ? "; the server would refuse to start with it" : ""}`,
+      message: `${fileName} line ${i.line}: ${i.message}${i.fatal ? `${i.message.endsWith("?") ? " As it is," : ";"} the server would refuse to start with it` : ""}`,
       mods: [],
       path: i.path,
       line: i.line,
