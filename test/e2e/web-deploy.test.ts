@@ -365,6 +365,7 @@ describe("a server's page in a real browser", () => {
     // …and My servers links to it too.
     await page.goto(`${base}/my-servers`);
     await page.getByRole("link", { name: "Live page of Everon PvE" }).waitFor();
+    await look(page, "my-servers");
 
     // A failed connection test turns Deploy off, with the reason beside it, until a test passes.
     await page.goto(`${base}/my-servers/${serverId}`);
