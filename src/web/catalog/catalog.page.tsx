@@ -1,5 +1,5 @@
 // Browse the catalog: search (suggestions as you type), tag, sort and page, all in the URL.
-import { useEffect, useState, type FormEvent } from "react";
+import { useDeferredValue, useEffect, useState, type FormEvent } from "react";
 import { Link, useNavigate, useSearch } from "@tanstack/react-router";
 import { keepPreviousData, useQuery } from "@tanstack/react-query";
 import { bytes, count, date, short, tagLabel } from "../app/format";
@@ -21,6 +21,9 @@ export function CatalogPage() {
     refetchInterval: (q) => (q.state.data?.total === 0 && !search.q && !search.tag ? 5000 : false),
   });
   const filtered = !!(search.q || search.tag);
+  // The cards render from a deferred copy: React draws them in slices (a transition) when the
+  // answer arrives, instead of one long task (docs/performance.md "The web app").
+  const data = useDeferredValue(mods.data);
   return (
     <div className="stack">
       <h1>Mod catalog</h1>
@@ -54,9 +57,9 @@ export function CatalogPage() {
         </div>
       </div>
       <ErrorMessage error={mods.error} retry={() => mods.refetch()} />
-      {mods.isLoading ? (
-        <Skeleton lines={6} label="Loading mods" />
-      ) : mods.data && mods.data.total === 0 ? (
+      {data === undefined ? (
+        mods.isLoading || mods.data ? <Skeleton lines={6} label="Loading mods" /> : null
+      ) : data.total === 0 ? (
         filtered ? (
           <Empty title="No mods match">
             <p>Try other words, or another tag.</p>
@@ -64,20 +67,20 @@ export function CatalogPage() {
         ) : (
           <EmptyCatalog />
         )
-      ) : mods.data ? (
+      ) : (
         <>
           <p className="muted" aria-live="polite">
-            {count(mods.data.total, "mod")}{search.q ? ` for “${search.q}”` : ""}
+            {count(data.total, "mod")}{search.q ? ` for “${search.q}”` : ""}
             {search.tag ? ` tagged ${tagLabel(search.tag)}` : ""}
           </p>
           <ul className="grid mods-grid" style={{ listStyle: "none", padding: 0, margin: 0 }} aria-label="Mods">
-            {mods.data.mods.map((m) => (
+            {data.mods.map((m) => (
               <ModCard key={m.workshop_id} mod={m} />
             ))}
           </ul>
           <Pager
             page={page}
-            pages={mods.data.pages}
+            pages={data.pages}
             to={(p) => (
               <Link from="/mods" to="/mods" search={(s) => ({ ...s, page: p === 1 ? undefined : p })}>
                 {p < page ? "Previous page" : "Next page"}
@@ -85,7 +88,7 @@ export function CatalogPage() {
             )}
           />
         </>
-      ) : null}
+      )}
     </div>
   );
 }

@@ -2,7 +2,7 @@
 // tree, scenarios, screenshots, items (by version, and the difference between two), and its live
 // usage with the growth chart. Each tab is a file in mod/ and its own chunk (its line, in order,
 // in mod/tabs.ts; ui/lazy-tabs.tsx fetches it). The tab and selected versions are in the URL. Workshop text is text.
-import { useEffect } from "react";
+import { useDeferredValue, useEffect } from "react";
 import { Link, useParams, useSearch } from "@tanstack/react-router";
 import { useMutation, useQuery } from "@tanstack/react-query";
 import { ApiError } from "../app/api";
@@ -24,12 +24,16 @@ export function ModPage() {
   // Fetch the tab's code while the mod loads, not after.
   useEffect(() => void preload(current).catch(() => undefined), [current]);
   const mod = useQuery({ queryKey: ["mod", id], queryFn: ({ signal }) => modDetail(id, signal) });
-  if (mod.isLoading) return <Skeleton lines={6} label="Loading the mod" />;
+  // The page renders from a deferred copy: drawn in slices (a transition) when the answer
+  // arrives, not in one long task (docs/performance.md "The web app").
+  const deferred = useDeferredValue(mod.data);
   if (mod.error) {
     if (mod.error instanceof ApiError && (mod.error.status === 404 || mod.error.status === 400)) return <UnknownMod id={id} invalid={mod.error.code === "invalid_workshop_id"} />;
     return <ErrorMessage error={mod.error} retry={() => mod.refetch()} />;
   }
-  const m = mod.data!;
+  // Another mod's answer still on its way: its skeleton, not the last mod's page.
+  const m = deferred?.workshop_id.toUpperCase() === id.toUpperCase() ? deferred : undefined;
+  if (!m) return <Skeleton lines={6} label="Loading the mod" />;
   return (
     <article className="stack">
       <Hero mod={m} />
