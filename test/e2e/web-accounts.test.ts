@@ -361,7 +361,7 @@ describe("the catalog, lists and live pages", () => {
     const text = (await weapons.textContent())!;
     expect(text).toContain("by GunSmith");
     expect(text).toMatch(/\d+ % positive\s·\s30K subscribers/);
-    expect(text).toMatch(/2\.3\.1\s·\supdated [A-Z][a-z]{2} \d+, \d{4}\s·\s8\.0 MB/);
+    expect(text).toMatch(/2\.3\.1\s·\supdated [A-Z][a-z]{2} \d+, \d{4}\s·\s8\.0\sMB/);
     // The chip says what the filter's option says.
     const missions = cards.getByRole("listitem").filter({ has: page.getByRole("link", { name: "Conflict Missions" }) });
     expect(await missions.getByText("scenarios mp", { exact: true }).count()).toBe(1);

@@ -93,8 +93,8 @@ export function CatalogPage() {
   );
 }
 
-/** Facts on one line, " · " between them; a line never starts with the dot (it keeps to the fact before it). */
-const facts = (...parts: string[]) => parts.join("\u00a0· ");
+/** Facts on one line, " · " between them; a line never starts with the dot (it keeps to the fact before it), nor with a size's unit. */
+const facts = (...parts: string[]) => parts.map((p) => p.replace(/ (?=[KMGT]?B$)/, "\u00a0")).join("\u00a0· ");
 
 /** A mod in the grid: who made it, how it is rated and followed, when it last changed, its size and tags. */
 function ModCard({ mod }: { mod: ModSummary }) {

@@ -170,7 +170,7 @@ function Organise({ folderList, tagList, communityList, lists }: { folderList: F
     fn();
   };
   return (
-    <div className="grid fill">
+    <div className="grid fill" style={{ alignItems: "start" }}>
       <OrganiseCard
         id="folders-h"
         title="Folders"
