@@ -36,6 +36,7 @@ export function MyServersPage() {
         <Empty title={moderated.data?.length ? "No servers of your own yet" : "No servers yet"}>Register your first one below.</Empty>
       ) : (
         <DataTable
+          compact
           caption="Your game servers"
           rows={all.data!}
           rowKey={(s) => s.id}
@@ -54,10 +55,11 @@ export function MyServersPage() {
             {
               header: "Credentials",
               cell: (s) =>
+                // One span: a card's cell (360 px) lays out its children side by side.
                 s.has_credentials ? (
-                  <>
+                  <span>
                     set <Time iso={s.credentials_set_at} fallback="" />
-                  </>
+                  </span>
                 ) : (
                   <span className="badge warn">missing</span>
                 ),
@@ -65,9 +67,9 @@ export function MyServersPage() {
             {
               header: "Last test",
               cell: (s) => (
-                <>
+                <span>
                   <StatusBadge status={s.last_test_status} /> {s.last_test && <span className="muted small"><Time iso={s.last_test.created_at} /></span>}
-                </>
+                </span>
               ),
             },
             {

@@ -250,9 +250,9 @@ export function restartResult(d: Deployment): ReactNode {
   if (d.restart === "none") return null;
   if (d.status === "success")
     return d.verified_at ? (
-      <>
+      <span>
         {d.config_unchanged ? "restarted anyway" : "restarted"}, verified <Time iso={d.verified_at} />
-      </>
+      </span>
     ) : (
       "restarted"
     );

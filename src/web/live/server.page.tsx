@@ -5,7 +5,8 @@
 import { useState, type FormEvent } from "react";
 import { Link, useNavigate, useParams, useSearch } from "@tanstack/react-router";
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
-import { bytes, count as countOf, dateTime, num } from "../app/format";
+import { bytes, count as countOf, num } from "../app/format";
+import { Time } from "../ui/time";
 import { useSession } from "../app/session";
 import { ConfirmButton, DataTable, ErrorMessage, Field, Notice, Pager, SelectField, Skeleton } from "../ui/components";
 import type { Series } from "../ui/chart";
@@ -45,7 +46,7 @@ export function LiveServerPage() {
           <PlayersBar players={s.player_count} limit={s.player_count_limit} />
         </div>
         <p className="muted small">
-          Last report {dateTime(s.last_updated)} · {countOf(s.mods_count, "mod")}, {bytes(s.mods_size_bytes)} to download · {countOf(Math.round(s.avg_players_7d), "player")} on average
+          Last report <Time iso={s.last_updated} /> · {countOf(s.mods_count, "mod")}, {bytes(s.mods_size_bytes)} to download · {countOf(Math.round(s.avg_players_7d), "player")} on average
           this week
         </p>
       </div>
@@ -136,7 +137,7 @@ function Changelog({ id, page }: { id: string; page: number }) {
             rows={log.data!.items}
             rowKey={(c) => `${c.timestamp}-${c.workshop_id}-${c.action}`}
             columns={[
-              { header: "When", cell: (c) => dateTime(c.timestamp) },
+              { header: "When", cell: (c) => <Time iso={c.timestamp} /> },
               { header: "What", cell: (c) => c.action },
               {
                 header: "Mod",

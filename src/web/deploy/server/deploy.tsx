@@ -185,16 +185,17 @@ function TestAndDeploy({ id, srv }: { id: string; srv: Server }) {
                   ) : d.status === "failed" ? (
                     <span className="error-text">{d.error_message}</span>
                   ) : d.status !== "success" ? (
-                    (restartResult(d) ?? "–")
+                    <span>{restartResult(d) ?? "–"}</span>
                   ) : d.kind === "test" ? (
                     `read ${count(d.item_count ?? 0, "mod")}`
                   ) : unchangedNotRestarted(d) ? (
                     restartResult(d)
                   ) : (
-                    <>
+                    // One span: a card's cell (360 px) lays out its children side by side.
+                    <span>
                       {deployDiff(d, deploys.slice(deploys.indexOf(d) + 1).find((x) => x.status === "success"))}
                       {restartResult(d) ? <>; {restartResult(d)}</> : null}
-                    </>
+                    </span>
                   ),
               },
             ]}
