@@ -56,7 +56,7 @@ export function createApp(deps: Deps) {
             description:
               "Mod catalog, mod lists and game server management for Arma Reforger communities. " +
               "Authenticate with `Authorization: Bearer <JWT>` (POST /api/v1/auth/login) or `X-API-Key: <key>` (POST /api/v1/api-keys). " +
-              "Errors are always `{error: string}`; the errors a client reacts to add a stable machine `code` (see the Error schema).",
+              "Errors are always `{error, code}`: `error` in words for people, `code` a stable machine code with one status (see the Error schema and docs/architecture.md \"Errors\").",
           },
           components: {
             securitySchemes: {

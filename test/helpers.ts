@@ -11,6 +11,7 @@ import { createMemoryLogger } from "../src/shared/log";
 import { createUser as createUserRow } from "../src/features/users/service";
 import { issueToken } from "../src/shared/auth";
 import { createApiKey } from "../src/features/users/service";
+import { ERROR_CODES, type ErrorCode } from "../src/shared/errors";
 
 /**
  * A clock tests can move. It starts at the real time (so the suite passes on any day) unless
@@ -53,6 +54,19 @@ export interface TestResponse<T = any> {
   headers: Headers;
 }
 
+/**
+ * Every error answer carries a code of ERROR_CODES with that code's status (docs/architecture.md
+ * "Errors"): checked on every answer a test gets through `req`, so a route that answers an error
+ * without its code fails whichever test meets it.
+ */
+export function assertErrorCode(method: string, path: string, status: number, body: unknown) {
+  if (status < 400 || !body || typeof body !== "object" || !("error" in body)) return;
+  const code = (body as { code?: unknown }).code;
+  const entry = typeof code === "string" ? ERROR_CODES[code as ErrorCode] : undefined;
+  if (!entry) throw new Error(`${method} ${path} answered ${status} ${JSON.stringify(body)} without a listed error code`);
+  if (entry.status !== status) throw new Error(`${method} ${path} answered ${status} with code ${code}, whose status is ${entry.status}`);
+}
+
 export async function createTestApp(opts: { env?: Record<string, string>; clock?: TestClock; fetch?: typeof fetch } = {}) {
   const dir = mkdtempSync(join(tmpdir(), "loadout-test-"));
   const config = testConfig({ LOADOUT_DATA_DIR: dir, LOADOUT_REGISTRATION: "open", ...opts.env });
@@ -80,6 +94,7 @@ export async function createTestApp(opts: { env?: Record<string, string>; clock?
     try {
       parsed = text ? JSON.parse(text.replace(/^\ufeff/, "")) : null;
     } catch {}
+    assertErrorCode(method, path, res.status, parsed);
     return { status: res.status, body: parsed, text, headers: res.headers };
   }
 

@@ -76,7 +76,7 @@ describe("bodies are bounded before they are buffered", () => {
     const big = countingBody(4.75 * MiB);
     const r = await postStream(t, "/api/v1/lists", big.stream, u.auth);
     expect(r.status).toBe(413);
-    expect(r.body).toEqual({ error: "request body too large" });
+    expect(r.body).toEqual({ error: "request body too large", code: "request.too_large" });
     expect(r.headers.get("x-request-id")).toBeTruthy();
     expect(big.pulled()).toBeLessThanOrEqual(1 * MiB + 2 * CHUNK);
 
@@ -119,12 +119,12 @@ describe("only JSON is JSON", () => {
     const before = count();
     const form = await t.req("POST", "/api/v1/lists", { user: u, raw: "name=Sneaky&is_public=true", headers: { "content-type": "application/x-www-form-urlencoded" } });
     expect(form.status).toBe(415);
-    expect(form.body).toEqual({ error: "content type must be application/json" });
+    expect(form.body).toEqual({ error: "content type must be application/json", code: "request.unsupported_media_type" });
     const fd = new FormData();
     fd.set("name", "Sneaky");
     const multi = await t.app.handle(new Request("http://localhost/api/v1/lists", { method: "POST", headers: u.auth, body: fd }));
     expect(multi.status).toBe(415);
-    expect(await multi.json()).toEqual({ error: "content type must be application/json" });
+    expect(await multi.json()).toEqual({ error: "content type must be application/json", code: "request.unsupported_media_type" });
     expect(count()).toBe(before);
     // application/json with a charset, and +json types, are JSON.
     const ok = await t.req("POST", "/api/v1/lists", { user: u, body: { name: "Fine" }, headers: { "content-type": "application/json; charset=utf-8" } });
@@ -137,20 +137,20 @@ describe("only JSON is JSON", () => {
     const bytes = new Uint8Array([0x7b, 0x22, 0x6e, 0x61, 0x6d, 0x65, 0x22, 0x3a, 0x22, 0xff, 0xfe, 0x22, 0x7d]); // {"name":"\xff\xfe"}
     const r = await t.req("POST", "/api/v1/lists", { user: u, raw: bytes, headers: { "content-type": "application/json" } });
     expect(r.status).toBe(400);
-    expect(r.body).toEqual({ error: "invalid JSON" });
+    expect(r.body).toEqual({ error: "invalid JSON", code: "request.invalid_json" });
   });
 
   test("names and display names refuse control characters, naming the field", async () => {
     const u = await t.createUser();
     const list = await t.req("POST", "/api/v1/lists", { user: u, body: { name: "Evil\u0000list" } });
     expect(list.status).toBe(400);
-    expect(list.body).toEqual({ error: "name: must not contain control characters" });
+    expect(list.body).toEqual({ error: "name: must not contain control characters", code: "request.invalid" });
     const dn = await t.req("PUT", "/api/v1/settings/display-name", { user: u, body: { display_name: "Bob\u001b[31m" } });
     expect(dn.status).toBe(400);
-    expect(dn.body).toEqual({ error: "display_name: must not contain control characters" });
+    expect(dn.body).toEqual({ error: "display_name: must not contain control characters", code: "request.invalid" });
     const reg = await t.req("POST", "/api/v1/auth/register", { body: { email: "nul@example.com", password: "long enough", display_name: "A\u0000B" } });
     expect(reg.status).toBe(400);
-    expect(reg.body).toEqual({ error: "display_name: must not contain control characters" });
+    expect(reg.body).toEqual({ error: "display_name: must not contain control characters", code: "request.invalid" });
   });
 });
 
@@ -338,7 +338,7 @@ describe("hostile JSON: nesting is bounded before parsing, a rejected body is ne
     const at65 = `{"name":"too deep","extra":${nested(MAX_JSON_DEPTH)}}`;
     const refused = await t.req("POST", "/api/v1/lists", { user: u, raw: at65, headers: { "content-type": "application/json" } });
     expect(refused.status).toBe(400);
-    expect(refused.body).toEqual({ error: TOO_DEEP });
+    expect(refused.body).toEqual({ error: TOO_DEEP, code: "request.too_complex" });
     const brackets = await t.req("POST", "/api/v1/lists", { user: u, body: { name: "[[[[{{{{", description: "[".repeat(1500) + '\\"{'.repeat(100) } });
     expect(brackets.status).toBe(200);
     const stored = await t.req("GET", `/api/v1/lists/${brackets.body.id}`, { user: u });
@@ -356,7 +356,7 @@ describe("hostile JSON: nesting is bounded before parsing, a rejected body is ne
       swept++;
       for (const o of [{ user: admin }, {}]) {
         const res = await t.req(r.method, path, { ...o, raw: deep, headers: { "content-type": "application/json" } });
-        const want = "user" in o || PUBLIC_MUTATIONS.has(`${r.method} ${r.path}`) ? { status: 400, body: { error: TOO_DEEP } } : { status: 401, body: { error: "unauthorized", code: "unauthorized" } };
+        const want = "user" in o || PUBLIC_MUTATIONS.has(`${r.method} ${r.path}`) ? { status: 400, body: { error: TOO_DEEP, code: "request.too_complex" } } : { status: 401, body: { error: "unauthorized", code: "unauthorized" } };
         if (res.status !== want.status || JSON.stringify(res.body) !== JSON.stringify(want.body)) wrong.push(`${r.method} ${r.path}: ${res.status} ${res.text.slice(0, 80)}`);
       }
     }
@@ -424,7 +424,7 @@ describe("hostile JSON: nesting is bounded before parsing, a rejected body is ne
         const [r, h] = await Promise.all([timed(register), timed(health)]);
         const cpu = cpuMs() - cpu0;
         expect(r.status).toBe(400);
-        expect(r.body).toEqual({ error: TOO_DEEP });
+        expect(r.body).toEqual({ error: TOO_DEEP, code: "request.too_complex" });
         expect(h.status).toBe(200);
         rounds.push({ reg: r.ms, health: h.ms, cpu });
       }
@@ -471,7 +471,7 @@ describe("pages are not API calls", () => {
       const refused = await fetch(`${base}/api/v1/mods`);
       expect(refused.status).toBe(429);
       expect(Number(refused.headers.get("retry-after"))).toBeGreaterThan(0);
-      expect(await refused.json()).toEqual({ error: "too many requests" });
+      expect(await refused.json()).toEqual({ error: "too many requests", code: "request.rate_limited" });
 
       // Pages still load for this address; the API docs page (counted: it is not the app) says to wait, as a page.
       const page = await fetch(`${base}/lists`);
@@ -525,7 +525,7 @@ describe("oversized headers", () => {
     try {
       const big = await t.req("GET", "/api/v1/auth/me", { token: "x".repeat(20_000) });
       expect(big.status).toBe(431);
-      expect(big.body).toEqual({ error: "request headers too large" });
+      expect(big.body).toEqual({ error: "request headers too large", code: "request.headers_too_large" });
       expect(big.headers.get("x-request-id")).toBeTruthy();
       // Just under the limit: an ordinary bad token.
       const under = await t.req("GET", "/api/v1/auth/me", { token: "x".repeat(HEADER_LIMIT - 200) });

@@ -54,20 +54,20 @@ export async function authenticate(deps: AuthDeps, signer: Signer, headers: Reco
   let token: string | undefined;
   if (authz) {
     const m = /^Bearer\s+(.+)$/i.exec(authz.trim());
-    if (!m) throw new AppError(401, "unauthorized");
+    if (!m) throw new AppError("unauthorized", "unauthorized");
     if (m[1]!.startsWith(API_KEY_PREFIX)) apiKey = m[1];
     else token = m[1];
   }
   if (apiKey) return userByApiKey(deps, apiKey);
   if (!token) return null;
   const payload = await signer.verify(token);
-  if (!payload || typeof payload.sub !== "string") throw new AppError(401, "unauthorized");
+  if (!payload || typeof payload.sub !== "string") throw new AppError("unauthorized", "unauthorized");
   const c = deps.callers.byId(payload.sub);
-  if (!c) throw new AppError(401, "unauthorized"); // deleted user
-  if (c.disabled) throw new AppError(401, DISABLED);
+  if (!c) throw new AppError("unauthorized", "unauthorized"); // deleted user
+  if (c.disabled) throw new AppError("unauthorized", DISABLED);
   // Issued before the password changed: that session is signed out.
   const issued = typeof payload.ts === "number" ? payload.ts : payload.iat;
-  if (c.tokensValidFrom !== null && (typeof issued !== "number" || issued < c.tokensValidFrom)) throw new AppError(401, "unauthorized");
+  if (c.tokensValidFrom !== null && (typeof issued !== "number" || issued < c.tokensValidFrom)) throw new AppError("unauthorized", "unauthorized");
   return c.user;
 }
 
@@ -103,8 +103,8 @@ export function userById(deps: Pick<AuthDeps, "callers">, id: string): AuthUser 
 
 function userByApiKey(deps: AuthDeps, key: string): AuthUser {
   const c = deps.callers.byKeyHash(sha256Hex(key), deps.clock.now());
-  if (!c) throw new AppError(401, "unauthorized");
-  if (c.disabled) throw new AppError(401, DISABLED);
+  if (!c) throw new AppError("unauthorized", "unauthorized");
+  if (c.disabled) throw new AppError("unauthorized", DISABLED);
   return c.user;
 }
 
@@ -136,8 +136,8 @@ function buildAuthPlugin(deps: AuthDeps) {
       auth: {
         resolve: async ({ request }) => {
           const user = await callerOf(deps, request);
-          if (!user) throw new AppError(401, "unauthorized");
-          if (!READ_METHODS.has(request.method) && !user.is_approved) throw new AppError(403, "account pending approval");
+          if (!user) throw new AppError("unauthorized", "unauthorized");
+          if (!READ_METHODS.has(request.method) && !user.is_approved) throw new AppError("user.pending_approval", "account pending approval");
           return { user };
         },
       },
@@ -145,7 +145,7 @@ function buildAuthPlugin(deps: AuthDeps) {
       authAny: {
         resolve: async ({ request }) => {
           const user = await callerOf(deps, request);
-          if (!user) throw new AppError(401, "unauthorized");
+          if (!user) throw new AppError("unauthorized", "unauthorized");
           return { user };
         },
       },
@@ -160,8 +160,8 @@ function buildAuthPlugin(deps: AuthDeps) {
       admin: {
         resolve: async ({ request }) => {
           const user = await callerOf(deps, request);
-          if (!user) throw new AppError(401, "unauthorized");
-          if (user.role !== "admin") throw new AppError(403, "no permission");
+          if (!user) throw new AppError("unauthorized", "unauthorized");
+          if (user.role !== "admin") throw new AppError("auth.admin_only", "no permission");
           return { user };
         },
       },

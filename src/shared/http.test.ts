@@ -14,13 +14,13 @@ describe("HTTP conventions", () => {
   test("unknown route → 404 {error: not found}", async () => {
     const r = await t.req("GET", "/api/v1/definitely/not/here");
     expect(r.status).toBe(404);
-    expect(r.body).toEqual({ error: "not found" });
+    expect(r.body).toEqual({ error: "not found", code: "request.route_not_found" });
   });
 
   test("bad JSON → 400 invalid JSON", async () => {
     const r = await t.req("POST", "/api/v1/auth/login", { raw: '{"email": ', headers: { "content-type": "application/json" } });
     expect(r.status).toBe(400);
-    expect(r.body).toEqual({ error: "invalid JSON" });
+    expect(r.body).toEqual({ error: "invalid JSON", code: "request.invalid_json" });
   });
 
   test("wrong types → 400 naming the first failing field", async () => {
@@ -43,7 +43,7 @@ describe("HTTP conventions", () => {
     const big = JSON.stringify({ email: "a@example.com", password: "x".repeat(1024 * 1024), display_name: "A" });
     const r = await t.req("POST", "/api/v1/auth/register", { raw: big, headers: { "content-type": "application/json" } });
     expect(r.status).toBe(413);
-    expect(r.body).toEqual({ error: "request body too large" });
+    expect(r.body).toEqual({ error: "request body too large", code: "request.too_large" });
     // Chunked (no Content-Length): the parser counts the bytes itself.
     const stream = new ReadableStream({
       start(c) {
@@ -113,7 +113,7 @@ describe("HTTP conventions", () => {
     const res = await app.handle(new Request("http://localhost/boom", { headers: { "x-request-id": "boom-1" } }));
     expect(res.status).toBe(500);
     const text = await res.text();
-    expect(JSON.parse(text)).toEqual({ error: "internal error" });
+    expect(JSON.parse(text)).toEqual({ error: "internal error", code: "internal" });
     expect(text).not.toContain("secret");
     expect(t.log.lines.some((l) => l.includes("boom-1") && l.includes("secret database detail"))).toBe(true);
   });

@@ -5,7 +5,7 @@ import { Elysia } from "elysia";
 import type { Server } from "bun";
 import type { Config } from "../config";
 import type { Logger } from "./log";
-import { AppError } from "./errors";
+import { AppError, ERROR_CODES, type ErrorCode } from "./errors";
 import { decodeTextFile } from "./text-file";
 import { issueMessage, requestRefusal } from "./request-validation";
 import { RateLimiter, isPageLoad, isRateLimitExempt, refusesWithPage } from "./rate-limit";
@@ -135,7 +135,7 @@ async function readBounded(request: Request, limit: number): Promise<Uint8Array>
     size += value.byteLength;
     if (size > limit) {
       reader.cancel().catch(() => {});
-      throw new AppError(413, "request body too large");
+      throw new AppError("request.too_large", "request body too large");
     }
     chunks.push(value);
   }
@@ -173,13 +173,17 @@ export function clientIp(deps: Pick<HttpDeps, "config">, request: Request, serve
 const json = (status: number, body: unknown, headers: Record<string, string> = {}) =>
   new Response(JSON.stringify(body), { status, headers: { "content-type": "application/json", ...headers } });
 
+/** An error answer: `{error, code}` with the code's status (and any more fields of `extra`). */
+const errorResponse = (code: ErrorCode, message: string, headers: Record<string, string>, extra?: Record<string, unknown>) =>
+  json(ERROR_CODES[code].status, { ...extra, error: message, code }, headers);
+
 /**
  * The global limit's refusal: `{error: "too many requests"}` on API paths; on a page path (a
  * person in a browser) a small page that says how long to wait and reloads itself then.
  */
 function tooManyRequests(path: string, retryAfter: number, requestId: string): Response {
   const headers = { ...SECURITY_HEADERS, "retry-after": String(retryAfter), "x-request-id": requestId };
-  if (!refusesWithPage(path)) return json(429, { error: "too many requests" }, headers);
+  if (!refusesWithPage(path)) return errorResponse("request.rate_limited", "too many requests", headers);
   const page = `<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
 <meta http-equiv="refresh" content="${retryAfter}"><title>Too many requests · Loadout</title>
@@ -237,12 +241,12 @@ export function httpPlugin(deps: HttpDeps, server: () => Server<any> | null | un
       set.headers["x-request-id"] = id;
 
       if (headerBytes(request.headers) > HEADER_LIMIT) {
-        return early(request, set, json(431, { error: "request headers too large" }, { ...SECURITY_HEADERS, "x-request-id": id }));
+        return early(request, set, errorResponse("request.headers_too_large", "request headers too large", { ...SECURITY_HEADERS, "x-request-id": id }));
       }
 
       const len = Number(request.headers.get("content-length") ?? 0);
       if (len > (isImportPath(path) ? IMPORT_BODY_LIMIT : BODY_LIMIT)) {
-        return early(request, set, json(413, { error: "request body too large" }, { ...SECURITY_HEADERS, "x-request-id": id }));
+        return early(request, set, errorResponse("request.too_large", "request body too large", { ...SECURITY_HEADERS, "x-request-id": id }));
       }
 
       if (watchForProxy && request.headers.has("x-forwarded-for")) {
@@ -281,35 +285,35 @@ export function httpPlugin(deps: HttpDeps, server: () => Server<any> | null | un
       // take any text up to 5 MiB (shape 3 is not JSON).
       if (!PUBLIC_MUTATIONS.has(`${request.method} ${path}`)) {
         const caller = await callerOf(deps, request); // rejects with 401 for a bad credential
-        if (!caller) throw new AppError(401, "unauthorized");
+        if (!caller) throw new AppError("unauthorized", "unauthorized");
       }
       const importPath = isImportPath(path);
       if (!importPath && contentType && !isJsonType(contentType)) {
-        throw new AppError(415, "content type must be application/json");
+        throw new AppError("request.unsupported_media_type", "content type must be application/json");
       }
       const bytes = await readBounded(request, importPath ? IMPORT_BODY_LIMIT : BODY_LIMIT);
       // Import bodies are server.json too (or a text shape, whose brackets never nest this deep
       // nor hold this many elements).
       const refusal = jsonShapeRefusal(bytes);
-      if (refusal) throw new AppError(400, refusal);
+      if (refusal) throw new AppError("request.too_complex", refusal);
       if (importPath) {
         // An uploaded server.json: UTF-8 (a BOM dropped) or UTF-16 with its BOM, as Windows
         // tools save it.
         const decoded = decodeTextFile(bytes);
-        if (!decoded) throw new AppError(400, "the file is neither UTF-8 nor UTF-16 with a byte order mark; save it as UTF-8");
+        if (!decoded) throw new AppError("request.bad_encoding", "the file is neither UTF-8 nor UTF-16 with a byte order mark; save it as UTF-8");
         return decoded.text;
       }
       let text: string;
       try {
         text = utf8.decode(bytes);
       } catch {
-        throw new AppError(400, "invalid JSON");
+        throw new AppError("request.invalid_json", "invalid JSON");
       }
       if (text.trim() === "") return {};
       try {
         return JSON.parse(text);
       } catch {
-        throw new AppError(400, "invalid JSON");
+        throw new AppError("request.invalid_json", "invalid JSON");
       }
     })
     // Destructured: a hook that takes the whole context (or hands it on) makes Elysia's static
@@ -377,26 +381,18 @@ export function httpPlugin(deps: HttpDeps, server: () => Server<any> | null | un
             : requestInvalid
               ? requestRefusal((error as any).all?.[0])
               : null;
-      if (appError) {
-        // Every 401 means the same to a client (sign in again), so all carry its code.
-        const code = appError.code ?? (appError.status === 401 ? "unauthorized" : undefined);
-        return json(appError.status, { ...appError.body, error: appError.message, ...(code ? { code } : {}) }, { ...headers, ...appError.headers });
-      }
+      if (appError) return errorResponse(appError.code, appError.message, { ...headers, ...appError.headers }, appError.body);
       switch (code) {
         case "VALIDATION":
           // Only a response schema gets here (a request's is the 400 above): our bug, a plain 500.
           deps.log.error("response failed its schema", { request_id: rid, path: new URL(request.url).pathname, error: validationMessage(error) });
-          return json(500, { error: "internal error" }, headers);
+          return errorResponse("internal", "internal error", headers);
         case "PARSE":
-          return json(400, { error: "invalid JSON" }, headers);
+          return errorResponse("request.invalid_json", "invalid JSON", headers);
         case "NOT_FOUND":
-          return json(404, { error: "not found" }, headers);
-      }
-      if (typeof code === "number") {
-        const body = (error as any)?.response;
-        return json(code, typeof body === "object" && body && "error" in body ? body : { error: String(body ?? "error") }, headers);
+          return errorResponse("request.route_not_found", "not found", headers);
       }
       deps.log.error("unhandled error", { request_id: rid, method: request.method, path: new URL(request.url).pathname, error });
-      return json(500, { error: "internal error" }, headers);
+      return errorResponse("internal", "internal error", headers);
   }
 }

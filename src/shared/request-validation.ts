@@ -41,7 +41,7 @@ const pathOf = (issue: Issue) =>
 /** The 400 for a request that failed its schema, with the code a client may react to. */
 export function requestRefusal(issue: { path?: string; message?: string } | undefined): AppError {
   const message = issueMessage(issue);
-  return new AppError(400, message, message === INVALID_WORKSHOP_ID ? { code: "invalid_workshop_id" } : {});
+  return new AppError(message === INVALID_WORKSHOP_ID ? "invalid_workshop_id" : "request.invalid", message);
 }
 
 function refuse(result: Result): Result {

@@ -65,11 +65,10 @@ export const pageQuery = (defLimit: number, maxLimit: number) =>
 
 export const errorBody = z
   .object({
-    error: z.string().describe("What went wrong, for people"),
+    error: z.string().describe("What went wrong, for people (the words may change)"),
     code: z
       .enum(Object.keys(ERROR_CODES) as [ErrorCode, ...ErrorCode[]])
-      .optional()
-      .describe(`A stable machine code for the errors a client reacts to: ${Object.entries(ERROR_CODES).map(([c, m]) => `${c} (${m})`).join("; ")}`),
+      .describe(`What went wrong, for programs: a stable code, always with the same status. ${Object.entries(ERROR_CODES).map(([c, e]) => `${c} (${e.status}: ${e.meaning})`).join("; ")}`),
   })
   .meta({ description: "Error" });
 export const okBody = z.object({ ok: z.boolean() });

@@ -24,7 +24,7 @@ export interface UrlSafetyOptions {
 export const URL_NOT_ALLOWED = "url not allowed";
 
 function refuse(): never {
-  throw new AppError(400, URL_NOT_ALLOWED);
+  throw new AppError("request.url_not_allowed", URL_NOT_ALLOWED);
 }
 
 // ---------------------------------------------------------------------------------------------

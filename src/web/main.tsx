@@ -5,7 +5,7 @@ import { startTransition, StrictMode } from "react";
 import { createRoot } from "react-dom/client";
 import { QueryClient, QueryClientProvider } from "@tanstack/react-query";
 import { RouterProvider } from "@tanstack/react-router";
-import { ApiError } from "./app/api";
+import { isRetryable } from "./app/api";
 import { router } from "./app/router";
 
 const queryClient = new QueryClient({
@@ -14,7 +14,7 @@ const queryClient = new QueryClient({
       staleTime: 30_000,
       refetchOnWindowFocus: false,
       // Retry only what may mend by itself: the network or a 5xx, twice.
-      retry: (n, e) => n < 2 && (!(e instanceof ApiError) || e.status === 0 || e.status >= 500),
+      retry: (n, e) => n < 2 && isRetryable(e),
     },
   },
 });

@@ -30,7 +30,7 @@ describe("header limits at the socket", () => {
     const ours = await fetch(`${base}/api/v1/auth/me`, { headers: { authorization: `Bearer ${"x".repeat(20_000)}` } });
     expect(ours.status).toBe(431);
     expect(ours.headers.get("x-request-id")).toBeTruthy();
-    expect(await ours.json()).toEqual({ error: "request headers too large" });
+    expect(await ours.json()).toEqual({ error: "request headers too large", code: "request.headers_too_large" });
     // Beyond RUNTIME_HEADER_CAP the runtime refuses before any of our code runs (documented in docs/operations.md).
     const runtime = await fetch(`${base}/api/v1/auth/me`, { headers: { authorization: `Bearer ${"x".repeat(70_000)}` } });
     expect(runtime.status).toBe(431);
@@ -45,7 +45,7 @@ describe("body limits at the socket", () => {
     const r = await fetch(`${base}/api/v1/auth/register`, { method: "POST", headers: { "content-type": "application/json" }, body: "x".repeat(6_000_000) });
     expect(r.status).toBe(413);
     expect(r.headers.get("x-request-id")).toBeTruthy();
-    expect(await r.json()).toEqual({ error: "request body too large" });
+    expect(await r.json()).toEqual({ error: "request body too large", code: "request.too_large" });
   });
 
   test("300 anonymous 4.75 MiB chunked POSTs: 401 each, RSS stays put", async () => {

@@ -181,7 +181,7 @@ describe("the web app in a real browser", () => {
     expect(asset.headers.get("content-encoding")).toBe("br");
     const nope = await fetch(base + "/api/v1/no/such/thing");
     expect(nope.status).toBe(404);
-    expect(await nope.json()).toEqual({ error: "not found" });
+    expect(await nope.json()).toEqual({ error: "not found", code: "request.route_not_found" });
     expect((await fetch(base + "/swagger/json")).headers.get("content-type")).toContain("json");
   });
 

@@ -243,7 +243,7 @@ describe("approval and closed registration", () => {
       expect((await t.req("GET", "/api/v1/auth/me", { token })).body.is_approved).toBe(false);
       const mutate = await t.req("POST", "/api/v1/api-keys", { token, body: { name: "k" } });
       expect(mutate.status).toBe(403);
-      expect(mutate.body).toEqual({ error: "account pending approval" });
+      expect(mutate.body).toEqual({ error: "account pending approval", code: "user.pending_approval" });
 
       const user = await t.createUser();
       expect((await t.req("GET", "/api/v1/admin/users?pending=1", { user })).status).toBe(403);
@@ -262,7 +262,7 @@ describe("approval and closed registration", () => {
     try {
       const r = await t.req("POST", "/api/v1/auth/register", { body: { email: "x@example.com", password: "password1", display_name: "X" } });
       expect(r.status).toBe(403);
-      expect(r.body).toEqual({ error: "registration closed" });
+      expect(r.body).toEqual({ error: "registration closed", code: "user.registration_closed" });
     } finally {
       await t.close();
     }
@@ -324,11 +324,11 @@ describe("chat OAuth 2.0", () => {
       discord.redirectNext("/oauth2/token", other.url);
       const refused = await t.req("GET", `/api/v1/auth/chat/callback?code=${discord.issueCode(player)}&state=${await startLogin()}`);
       expect(refused.status).toBe(401);
-      expect(refused.body).toEqual({ error: "chat login failed: the code was not accepted", code: "unauthorized" });
+      expect(refused.body).toEqual({ error: "chat login failed: the code was not accepted", code: "auth.chat_login_refused" });
       discord.redirectNext("/v10/users/@me", other.url);
       const noProfile = await t.req("GET", `/api/v1/auth/chat/callback?code=${discord.issueCode(player)}&state=${await startLogin()}`);
       expect(noProfile.status).toBe(502);
-      expect(noProfile.body).toEqual({ error: "chat login failed: could not read the chat profile" });
+      expect(noProfile.body).toEqual({ error: "chat login failed: could not read the chat profile", code: "auth.chat_provider_failed" });
       expect(other.requests).toEqual([]);
     } finally {
       other.close();
@@ -340,7 +340,7 @@ describe("chat OAuth 2.0", () => {
     const player = { id: "1", username: "x", global_name: null, avatar: null, email: null, verified: false };
     const forged = await t.req("GET", `/api/v1/auth/chat/callback?code=${discord.issueCode(player)}&state=eyJhbGciOiJIUzI1NiJ9.eyJwdXJwb3NlIjoiY2hhdC1vYXV0aCJ9.AAAA`);
     expect(forged.status).toBe(400);
-    expect(forged.body).toEqual({ error: "invalid state" });
+    expect(forged.body).toEqual({ error: "invalid state", code: "auth.chat_login_state_invalid" });
     const missing = await t.req("GET", `/api/v1/auth/chat/callback?code=abc`);
     expect(missing.status).toBe(400);
     // A login JWT is not a state.
@@ -421,7 +421,7 @@ describe("tokens and OAuth state follow the app's clock, not the machine's", () 
         clock.advance(11 * 60_000);
         const r = await t.req("GET", `/api/v1/auth/chat/callback?code=${discord.issueCode(player)}&state=${stale}`);
         expect(r.status).toBe(400);
-        expect(r.body).toEqual({ error: "invalid state" });
+        expect(r.body).toEqual({ error: "invalid state", code: "auth.chat_login_state_invalid" });
       } finally {
         await t.close();
         discord.close();

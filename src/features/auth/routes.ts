@@ -44,7 +44,7 @@ function consumeEmailToken(deps: Deps, kind: "magic" | "email_verify", token: st
         .from(authTokens)
         .where(and(eq(authTokens.token_hash, sha256Hex(token)), eq(authTokens.kind, kind), isNull(authTokens.used_at)))
         .get();
-      if (!row || row.expires_at < now) throw new AppError(401, "invalid or expired token");
+      if (!row || row.expires_at < now) throw new AppError("auth.token_invalid", "invalid or expired token");
       tx.update(authTokens).set({ used_at: now }).where(eq(authTokens.id, row.id)).run();
       return row;
     },
@@ -75,7 +75,7 @@ export const authRoutes = (deps: Deps) => {
       "/register",
       async ({ body, set }) => {
         const approved = approvalForNewAccount(deps);
-        if (findUserByEmail(deps, body.email)) throw new AppError(409, "email already registered");
+        if (findUserByEmail(deps, body.email)) throw new AppError("user.email_taken", "email already registered");
         const id = await createUser(deps, { email: body.email, password: body.password, display_name: body.display_name, is_approved: approved, firstAccountAdmin: true });
         await sendVerification(deps, id, body.email).catch((e) => deps.log.error("verification e-mail failed", { error: String(e) }));
         set.status = 201;
@@ -108,13 +108,13 @@ export const authRoutes = (deps: Deps) => {
         const keys = ["e:" + body.email.trim().toLowerCase(), "ip:" + ip];
         for (const k of keys) {
           const r = failures.peek(k);
-          if (!r.allowed || r.remaining === 0) throw new AppError(429, "too many failed logins", { headers: { "Retry-After": String(r.retryAfter) } });
+          if (!r.allowed || r.remaining === 0) throw new AppError("auth.too_many_failed_logins", "too many failed logins", { headers: { "Retry-After": String(r.retryAfter) } });
         }
         const user = findUserByEmail(deps, body.email);
         const ok = user?.password_hash ? await verifyPassword(body.password, user.password_hash) : false;
         if (!user || !ok) {
           for (const k of keys) failures.hit(k);
-          throw new AppError(401, "invalid credentials", { code: "invalid_credentials" });
+          throw new AppError("invalid_credentials", "invalid credentials");
         }
         return loginResponse(deps, user.id);
       },
@@ -193,7 +193,7 @@ export const authRoutes = (deps: Deps) => {
       "/chat",
       async ({ redirect }) => {
         const clientId = deps.config.LOADOUT_DISCORD_CLIENT_ID;
-        if (!clientId) throw new AppError(404, "chat login is not configured");
+        if (!clientId) throw new AppError("auth.chat_login_not_configured", "chat login is not configured");
         const now = Math.floor(deps.clock.now() / 1000);
         const state = await signerFor(deps).sign({ purpose: "chat-oauth", nonce: randomToken(12), iat: now, exp: now + STATE_TTL_S });
         const url = new URL(deps.config.LOADOUT_DISCORD_AUTHORIZE_URL);
@@ -211,11 +211,11 @@ export const authRoutes = (deps: Deps) => {
       async ({ query }) => {
         const signer = signerFor(deps);
         const { LOADOUT_DISCORD_CLIENT_ID: clientId, LOADOUT_DISCORD_CLIENT_SECRET: secret, LOADOUT_DISCORD_API_URL: api } = deps.config;
-        if (!clientId || !secret) throw new AppError(404, "chat login is not configured");
-        if (query.error) throw new AppError(401, `chat login was refused: ${query.error}`);
+        if (!clientId || !secret) throw new AppError("auth.chat_login_not_configured", "chat login is not configured");
+        if (query.error) throw new AppError("auth.chat_login_refused", `chat login was refused: ${query.error}`);
         const state = query.state ? await signer.verify(query.state) : false;
-        if (!state || state.purpose !== "chat-oauth") throw new AppError(400, "invalid state");
-        if (!query.code) throw new AppError(400, "code: is required");
+        if (!state || state.purpose !== "chat-oauth") throw new AppError("auth.chat_login_state_invalid", "invalid state");
+        if (!query.code) throw new AppError("request.invalid", "code: is required");
         // Only the configured API's origin is asked: a redirect elsewhere is not followed (the
         // client secret and the user's access token go nowhere else).
         const source = { origin: new URL(api).origin, fetchImpl: deps.fetch };
@@ -235,14 +235,14 @@ export const authRoutes = (deps: Deps) => {
           },
           source,
         ).catch(() => null);
-        if (!tokenRes || !tokenRes.ok) throw new AppError(401, "chat login failed: the code was not accepted");
+        if (!tokenRes || !tokenRes.ok) throw new AppError("auth.chat_login_refused", "chat login failed: the code was not accepted");
         const tok = (await tokenRes.json().catch(() => ({}))) as { access_token?: string };
-        if (!tok.access_token) throw new AppError(502, "chat login failed: no access token");
+        if (!tok.access_token) throw new AppError("auth.chat_provider_failed", "chat login failed: no access token");
         const meRes = await sourceFetch(`${api}/v10/users/@me`, { headers: { authorization: `Bearer ${tok.access_token}` }, signal: AbortSignal.timeout(10_000) }, source).catch(
           () => null,
         );
         const me = meRes?.ok ? ((await meRes.json().catch(() => null)) as { id?: string; username?: string; global_name?: string | null; email?: string | null; verified?: boolean } | null) : null;
-        if (!me?.id) throw new AppError(502, "chat login failed: could not read the chat profile");
+        if (!me?.id) throw new AppError("auth.chat_provider_failed", "chat login failed: could not read the chat profile");
 
         let user = deps.db.select().from(users).where(eq(users.discord_id, me.id)).get() ?? null;
         const verifiedEmail = me.email && me.verified ? me.email.toLowerCase() : null;

@@ -159,7 +159,7 @@ describe("GET /mods", () => {
     for (const [q, msg] of cases) {
       const r = await get(`/api/v1/mods?${q}`);
       expect(r.status).toBe(400);
-      expect(r.body).toEqual({ error: msg });
+      expect(r.body).toEqual({ error: msg, code: "request.invalid" });
     }
   });
 });
@@ -266,7 +266,7 @@ describe("versions, screenshots, missions", () => {
     expect((await get(`/api/v1/mods/${SMALL.missions}/missions?version=1.0.0`)).body).toEqual({ workshop_id: SMALL.missions, version: "1.0.0", missions: [] });
     const unknown = await get(`/api/v1/mods/${SMALL.missions}/missions?version=7.7.7`);
     expect(unknown.status).toBe(404);
-    expect(unknown.body).toEqual({ error: "version not found" });
+    expect(unknown.body).toEqual({ error: "version not found", code: "mod.version_not_found" });
   });
 });
 
@@ -290,7 +290,7 @@ describe("items, item-versions, diff", () => {
     expect((await get(`/api/v1/mods/${SMALL.core}/items`)).body).toEqual({ workshop_id: SMALL.core, version: null, items: [] });
     const bad = await get(`/api/v1/mods/${SMALL.vehicles}/items?type=tank`);
     expect(bad.status).toBe(400);
-    expect(bad.body).toEqual({ error: "type: must be vehicle, weapon or gear" });
+    expect(bad.body).toEqual({ error: "type: must be vehicle, weapon or gear", code: "request.invalid" });
     expect((await get(`/api/v1/mods/${SMALL.vehicles}/items?version=9.9.9`)).status).toBe(404);
   });
 
@@ -328,7 +328,7 @@ describe("items, item-versions, diff", () => {
     expect(noData.body).toEqual({ workshop_id: SMALL.core, from: "1.0.0", to: "1.2.0", added: [], removed: [], changed: [], items_known: { from: false, to: false } });
     const oneSide = await get(`/api/v1/mods/${SMALL.vehicles}/diff?from=1.0.0&to=1.0.0`);
     expect(oneSide.body.items_known).toEqual({ from: true, to: true });
-    expect((await get(`/api/v1/mods/${SMALL.core}/diff?from=0.0.9&to=1.2.0`)).body).toEqual({ error: "version not found" });
+    expect((await get(`/api/v1/mods/${SMALL.core}/diff?from=0.0.9&to=1.2.0`)).body).toEqual({ error: "version not found", code: "mod.version_not_found" });
   });
 });
 
@@ -475,7 +475,7 @@ describe("growth snapshots", () => {
     for (const d of ["0", "181", "x"]) {
       const bad = await get(`/api/v1/mods/${SMALL.core}/stats/growth?days=${d}`);
       expect(bad.status).toBe(400);
-      expect(bad.body).toEqual({ error: "days: must be an integer from 1 to 180" });
+      expect(bad.body).toEqual({ error: "days: must be an integer from 1 to 180", code: "request.invalid" });
     }
   });
 

@@ -13,7 +13,7 @@ import type * as M from "./model";
 
 export const MOD_NOT_FOUND = "mod not found";
 
-const notFound = () => new AppError(404, MOD_NOT_FOUND, { code: "mod_not_found" });
+const notFound = () => new AppError("mod_not_found", MOD_NOT_FOUND);
 
 const { summaryOf } = list;
 
@@ -142,7 +142,7 @@ export function getMetadata(deps: Deps, id: string): z.infer<typeof M.modMetadat
 }
 
 function requireVersion(deps: Deps, id: string, version: string): void {
-  if (!repo.versionExists(deps.sqlite, id, version)) throw new AppError(404, "version not found");
+  if (!repo.versionExists(deps.sqlite, id, version)) throw new AppError("mod.version_not_found", "version not found");
 }
 
 const toItem = (r: { item_type: string; name: string; path: string; guid: string | null }) => ({
@@ -300,7 +300,7 @@ export function getItemDiff(deps: Deps, id: string, from: string, to: string): z
   requireModExists(deps, id);
   const scanned = new Set(repo.getItemVersions(deps.sqlite, id).map((v) => v.version));
   for (const v of [from, to]) {
-    if (!scanned.has(v) && !repo.versionExists(deps.sqlite, id, v)) throw new AppError(404, "version not found");
+    if (!scanned.has(v) && !repo.versionExists(deps.sqlite, id, v)) throw new AppError("mod.version_not_found", "version not found");
   }
   // Both versions exist; one without item data (no data.pak read for it yet) gives an empty
   // diff with that side flagged, not an error.

@@ -162,7 +162,7 @@ describe("groups", () => {
       ["DELETE", `/api/v1/groups/${g.body.id}`, undefined],
     ] as const) {
       const asMember = await t.req(method, path, { user: member, body });
-      expect({ method, path, status: asMember.status, body: asMember.body }).toEqual({ method, path, status: 403, body: { error: "no permission" } });
+      expect({ method, path, status: asMember.status, body: asMember.body }).toEqual({ method, path, status: 403, body: { error: "no permission", code: "group.forbidden" } });
       const asStranger = await t.req(method, path, { user: stranger, body });
       expect({ method, path, status: asStranger.status }).toEqual({ method, path, status: 404 });
     }

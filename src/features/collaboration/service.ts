@@ -34,8 +34,8 @@ export function findUser(deps: Deps, search: string): repo.UserRow {
   }
   const byName = repo.usersByDisplayName(deps.sqlite, s);
   if (byName.length === 1) return byName[0]!;
-  if (byName.length > 1) throw new AppError(409, `several users are named "${s}": use their e-mail address`);
-  throw new AppError(404, "user not found");
+  if (byName.length > 1) throw new AppError("user.name_ambiguous", `several users are named "${s}": use their e-mail address`);
+  throw new AppError("user.not_found", "user not found");
 }
 
 const personOut = (r: repo.PersonRow) => ({ user_id: r.user_id, display_name: r.display_name, added_at: toIso(r.added_at) });
@@ -60,8 +60,8 @@ export function addCollaborator(
 ) {
   const u = findUser(deps, input.search);
   const listId = a.list.id;
-  if (u.id === a.list.owner_id || repo.isListCoOwner(deps.sqlite, listId, u.id)) throw new AppError(409, "user is already an owner of the list");
-  if (repo.getCollaborator(deps.sqlite, listId, u.id)) throw new AppError(409, "user is already a collaborator");
+  if (u.id === a.list.owner_id || repo.isListCoOwner(deps.sqlite, listId, u.id)) throw new AppError("list.already_owner", "user is already an owner of the list");
+  if (repo.getCollaborator(deps.sqlite, listId, u.id)) throw new AppError("list.already_collaborator", "user is already a collaborator");
   try {
     repo.insertCollaborator(deps.sqlite, {
       listId,
@@ -72,7 +72,7 @@ export function addCollaborator(
       at: deps.clock.now(),
     });
   } catch (e) {
-    if (isUniqueViolation(e)) throw new AppError(409, "user is already a collaborator");
+    if (isUniqueViolation(e)) throw new AppError("list.already_collaborator", "user is already a collaborator");
     throw e;
   }
   return collaboratorOut(repo.getCollaborator(deps.sqlite, listId, u.id)!);
@@ -80,7 +80,7 @@ export function addCollaborator(
 
 export function updateCollaborator(deps: Deps, listId: string, userId: string, flags: { can_add?: boolean; can_remove?: boolean; can_deploy?: boolean }) {
   const cur = repo.getCollaborator(deps.sqlite, listId, userId);
-  if (!cur) throw new AppError(404, "collaborator not found");
+  if (!cur) throw new AppError("list.collaborator_not_found", "collaborator not found");
   repo.updateCollaborator(deps.sqlite, listId, userId, {
     can_add: flags.can_add ?? !!cur.can_add,
     can_remove: flags.can_remove ?? !!cur.can_remove,
@@ -90,27 +90,27 @@ export function updateCollaborator(deps: Deps, listId: string, userId: string, f
 }
 
 export function removeCollaborator(deps: Deps, listId: string, userId: string) {
-  if (!repo.deleteCollaborator(deps.sqlite, listId, userId)) throw new AppError(404, "collaborator not found");
+  if (!repo.deleteCollaborator(deps.sqlite, listId, userId)) throw new AppError("list.collaborator_not_found", "collaborator not found");
 }
 
 export const listCoOwners = (deps: Deps, listId: string) => ({ owners: repo.listOwners(deps.sqlite, listId).map(personOut) });
 
 export function addListCoOwner(deps: Deps, a: ListAccess, search: string) {
   const u = findUser(deps, search);
-  if (u.id === a.list.owner_id) throw new AppError(409, "user is the primary owner of the list");
-  if (repo.isListCoOwner(deps.sqlite, a.list.id, u.id)) throw new AppError(409, "user is already a co-owner");
+  if (u.id === a.list.owner_id) throw new AppError("list.already_owner", "user is the primary owner of the list");
+  if (repo.isListCoOwner(deps.sqlite, a.list.id, u.id)) throw new AppError("list.already_co_owner", "user is already a co-owner");
   const at = deps.clock.now();
   try {
     repo.insertListOwner(deps.sqlite, a.list.id, u.id, at);
   } catch (e) {
-    if (isUniqueViolation(e)) throw new AppError(409, "user is already a co-owner");
+    if (isUniqueViolation(e)) throw new AppError("list.already_co_owner", "user is already a co-owner");
     throw e;
   }
   return { user_id: u.id, display_name: u.display_name, added_at: toIso(at) };
 }
 
 export function removeListCoOwner(deps: Deps, listId: string, userId: string) {
-  if (!repo.deleteListOwner(deps.sqlite, listId, userId)) throw new AppError(404, "co-owner not found");
+  if (!repo.deleteListOwner(deps.sqlite, listId, userId)) throw new AppError("list.co_owner_not_found", "co-owner not found");
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -142,10 +142,10 @@ export const groupOut = (g: repo.GroupRow, userId: string) => ({
  */
 export function requireGroup(deps: Deps, groupId: string, userId: string, role: GroupRole): repo.GroupRow {
   const g = repo.getGroup(deps.sqlite, groupId, userId);
-  if (!g) throw new AppError(404, "group not found");
+  if (!g) throw new AppError("group.not_found", "group not found");
   const primary = g.owner_id === userId;
-  if (!primary && !g.is_co_owner) throw new AppError(g.is_member ? 403 : 404, g.is_member ? "no permission" : "group not found");
-  if (role === "primary" && !primary) throw new AppError(403, "no permission");
+  if (!primary && !g.is_co_owner) throw g.is_member ? new AppError("group.forbidden", "no permission") : new AppError("group.not_found", "group not found");
+  if (role === "primary" && !primary) throw new AppError("group.forbidden", "no permission");
   return g;
 }
 
@@ -185,7 +185,7 @@ export function updateGroup(deps: Deps, g: repo.GroupRow, input: { name?: string
 export const deleteGroup = (deps: Deps, groupId: string) => void repo.deleteGroup(deps.sqlite, groupId);
 
 export function assignGroupCommunity(deps: Deps, g: repo.GroupRow, userId: string, communityId: string | null) {
-  if (communityId && !repo.communityVisible(deps.sqlite, communityId, userId)) throw new AppError(404, "community not found");
+  if (communityId && !repo.communityVisible(deps.sqlite, communityId, userId)) throw new AppError("community.not_found", "community not found");
   repo.setGroupCommunity(deps.sqlite, g.id, communityId, deps.clock.now());
   return { ok: true as const, community_id: communityId };
 }
@@ -194,39 +194,39 @@ export const groupMembers = (deps: Deps, groupId: string) => ({ members: repo.gr
 
 export function addGroupMember(deps: Deps, groupId: string, search: string) {
   const u = findUser(deps, search);
-  if (repo.isGroupMember(deps.sqlite, groupId, u.id)) throw new AppError(409, "user is already a member of the group");
+  if (repo.isGroupMember(deps.sqlite, groupId, u.id)) throw new AppError("group.already_member", "user is already a member of the group");
   const at = deps.clock.now();
   try {
     repo.insertGroupMember(deps.sqlite, groupId, u.id, at);
   } catch (e) {
-    if (isUniqueViolation(e)) throw new AppError(409, "user is already a member of the group");
+    if (isUniqueViolation(e)) throw new AppError("group.already_member", "user is already a member of the group");
     throw e;
   }
   return { user_id: u.id, display_name: u.display_name, added_at: toIso(at) };
 }
 
 export function removeGroupMember(deps: Deps, groupId: string, userId: string) {
-  if (!repo.deleteGroupMember(deps.sqlite, groupId, userId)) throw new AppError(404, "member not found");
+  if (!repo.deleteGroupMember(deps.sqlite, groupId, userId)) throw new AppError("group.member_not_found", "member not found");
 }
 
 export const groupCoOwners = (deps: Deps, groupId: string) => ({ owners: repo.groupOwners(deps.sqlite, groupId).map(personOut) });
 
 export function addGroupCoOwner(deps: Deps, g: repo.GroupRow, search: string) {
   const u = findUser(deps, search);
-  if (u.id === g.owner_id) throw new AppError(409, "user is the primary owner of the group");
-  if (repo.isGroupCoOwner(deps.sqlite, g.id, u.id)) throw new AppError(409, "user is already a co-owner of the group");
+  if (u.id === g.owner_id) throw new AppError("group.already_owner", "user is the primary owner of the group");
+  if (repo.isGroupCoOwner(deps.sqlite, g.id, u.id)) throw new AppError("group.already_co_owner", "user is already a co-owner of the group");
   const at = deps.clock.now();
   try {
     repo.insertGroupOwner(deps.sqlite, g.id, u.id, at);
   } catch (e) {
-    if (isUniqueViolation(e)) throw new AppError(409, "user is already a co-owner of the group");
+    if (isUniqueViolation(e)) throw new AppError("group.already_co_owner", "user is already a co-owner of the group");
     throw e;
   }
   return { user_id: u.id, display_name: u.display_name, added_at: toIso(at) };
 }
 
 export function removeGroupCoOwner(deps: Deps, groupId: string, userId: string) {
-  if (!repo.deleteGroupOwner(deps.sqlite, groupId, userId)) throw new AppError(404, "co-owner not found");
+  if (!repo.deleteGroupOwner(deps.sqlite, groupId, userId)) throw new AppError("group.co_owner_not_found", "co-owner not found");
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -257,12 +257,12 @@ export const listGroups = (deps: Deps, listId: string) => ({ groups: repo.listGr
 /** A list owner assigns a group they own or co-own (so nobody can hand their list to strangers' groups, or probe them). */
 export function assignGroupToList(deps: Deps, listId: string, userId: string, input: { group_id: string } & Partial<Overrides>) {
   requireGroup(deps, input.group_id, userId, "owner");
-  if (repo.getListGroup(deps.sqlite, listId, input.group_id)) throw new AppError(409, "group is already assigned to the list");
+  if (repo.getListGroup(deps.sqlite, listId, input.group_id)) throw new AppError("list.group_already_assigned", "group is already assigned to the list");
   const o = { can_add: input.can_add ?? null, can_remove: input.can_remove ?? null, can_deploy: input.can_deploy ?? null };
   try {
     repo.insertListGroup(deps.sqlite, listId, input.group_id, o, deps.clock.now());
   } catch (e) {
-    if (isUniqueViolation(e)) throw new AppError(409, "group is already assigned to the list");
+    if (isUniqueViolation(e)) throw new AppError("list.group_already_assigned", "group is already assigned to the list");
     throw e;
   }
   return listGroupOut(repo.getListGroup(deps.sqlite, listId, input.group_id)!);
@@ -271,7 +271,7 @@ export function assignGroupToList(deps: Deps, listId: string, userId: string, in
 /** Absent flags stay as they are; null resets a flag to the group default. */
 export function updateListGroup(deps: Deps, listId: string, groupId: string, input: Partial<Overrides>) {
   const cur = repo.getListGroup(deps.sqlite, listId, groupId);
-  if (!cur) throw new AppError(404, "group not assigned to the list");
+  if (!cur) throw new AppError("list.group_not_assigned", "group not assigned to the list");
   const pick = (v: boolean | null | undefined, old: number | null) => (v === undefined ? nb(old) : v);
   repo.updateListGroup(deps.sqlite, listId, groupId, {
     can_add: pick(input.can_add, cur.o_add),
@@ -282,7 +282,7 @@ export function updateListGroup(deps: Deps, listId: string, groupId: string, inp
 }
 
 export function removeListGroup(deps: Deps, listId: string, groupId: string) {
-  if (!repo.deleteListGroup(deps.sqlite, listId, groupId)) throw new AppError(404, "group not assigned to the list");
+  if (!repo.deleteListGroup(deps.sqlite, listId, groupId)) throw new AppError("list.group_not_assigned", "group not assigned to the list");
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -294,16 +294,16 @@ export const blocks = (deps: Deps, listId: string) => ({ blocks: repo.listBlocks
 
 export function blockUser(deps: Deps, a: ListAccess, byUserId: string, userId: string) {
   const u = repo.userById(deps.sqlite, userId);
-  if (!u) throw new AppError(404, "user not found");
-  if (u.id === a.list.owner_id || repo.isListCoOwner(deps.sqlite, a.list.id, u.id)) throw new AppError(400, "an owner of the list cannot be blocked");
-  if (repo.isBlocked(deps.sqlite, a.list.id, u.id)) throw new AppError(409, "user is already blocked");
+  if (!u) throw new AppError("user.not_found", "user not found");
+  if (u.id === a.list.owner_id || repo.isListCoOwner(deps.sqlite, a.list.id, u.id)) throw new AppError("list.cannot_block_owner", "an owner of the list cannot be blocked");
+  if (repo.isBlocked(deps.sqlite, a.list.id, u.id)) throw new AppError("list.already_blocked", "user is already blocked");
   const at = deps.clock.now();
   repo.insertBlock(deps.sqlite, a.list.id, u.id, byUserId, at);
   return { user_id: u.id, display_name: u.display_name, blocked_by: byUserId, created_at: toIso(at) };
 }
 
 export function unblockUser(deps: Deps, listId: string, userId: string) {
-  if (!repo.deleteBlock(deps.sqlite, listId, userId)) throw new AppError(404, "user is not blocked");
+  if (!repo.deleteBlock(deps.sqlite, listId, userId)) throw new AppError("list.not_blocked", "user is not blocked");
 }
 
 export const BLOCKED_MESSAGE = "you are blocked on this list";
@@ -347,12 +347,12 @@ export function updateFormField(deps: Deps, listId: string, id: string, input: F
     required: input.required ?? false,
     options_json: JSON.stringify(input.type === "select" ? (input.options ?? []) : []),
   });
-  if (!n) throw new AppError(404, "form field not found");
+  if (!n) throw new AppError("list.form_field_not_found", "form field not found");
   return fieldOut(repo.getFormField(deps.sqlite, listId, id)!);
 }
 
 export function deleteFormField(deps: Deps, listId: string, id: string) {
-  if (!repo.deleteFormField(deps.sqlite, listId, id)) throw new AppError(404, "form field not found");
+  if (!repo.deleteFormField(deps.sqlite, listId, id)) throw new AppError("list.form_field_not_found", "form field not found");
 }
 
 export type AnswersIn = Record<string, string | boolean> | { field_id: string; value: string | boolean }[] | null | undefined;
@@ -367,30 +367,30 @@ export function validateAnswers(fields: readonly repo.FieldRow[], input: Answers
   const answers: Record<string, string | boolean> = {};
   if (Array.isArray(input)) {
     for (const a of input) {
-      if (Object.hasOwn(answers, a.field_id)) throw new AppError(400, `form_answers: field ${a.field_id} is answered twice`);
+      if (Object.hasOwn(answers, a.field_id)) throw new AppError("request.invalid", `form_answers: field ${a.field_id} is answered twice`);
       answers[a.field_id] = a.value;
     }
   } else if (input) {
     Object.assign(answers, input);
   }
   const byId = new Map(fields.map((f) => [f.id, f]));
-  for (const id of Object.keys(answers)) if (!byId.has(id)) throw new AppError(400, `form_answers: unknown field ${id}`);
+  for (const id of Object.keys(answers)) if (!byId.has(id)) throw new AppError("request.invalid", `form_answers: unknown field ${id}`);
   for (const f of fields) {
     const v = answers[f.id];
     const label = `"${f.label}"`;
     if (v === undefined || (typeof v === "string" && v.trim() === "")) {
-      if (f.required) throw new AppError(400, `form_answers: ${label} is required`);
+      if (f.required) throw new AppError("request.invalid", `form_answers: ${label} is required`);
       delete answers[f.id];
       continue;
     }
     if (f.type === "text") {
-      if (typeof v !== "string") throw new AppError(400, `form_answers: ${label} must be a string`);
-      if (v.length > 2000) throw new AppError(400, `form_answers: ${label} must be at most 2000 characters`);
+      if (typeof v !== "string") throw new AppError("request.invalid", `form_answers: ${label} must be a string`);
+      if (v.length > 2000) throw new AppError("request.invalid", `form_answers: ${label} must be at most 2000 characters`);
     } else if (f.type === "checkbox") {
-      if (typeof v !== "boolean") throw new AppError(400, `form_answers: ${label} must be a boolean`);
+      if (typeof v !== "boolean") throw new AppError("request.invalid", `form_answers: ${label} must be a boolean`);
     } else {
       const options = JSON.parse(f.options_json) as string[];
-      if (typeof v !== "string" || !options.includes(v)) throw new AppError(400, `form_answers: ${label} must be one of ${options.map((o) => `"${o}"`).join(", ")}`);
+      if (typeof v !== "string" || !options.includes(v)) throw new AppError("request.invalid", `form_answers: ${label} must be one of ${options.map((o) => `"${o}"`).join(", ")}`);
     }
   }
   return answers;
@@ -429,16 +429,16 @@ export function suggestions(deps: Deps, listId: string, userId: string, status?:
 
 export function getSuggestion(deps: Deps, listId: string, id: string, userId: string) {
   const r = repo.getSuggestion(deps.sqlite, listId, id, userId);
-  if (!r) throw new AppError(404, "suggestion not found");
+  if (!r) throw new AppError("suggestion.not_found", "suggestion not found");
   return r;
 }
 
 export function createSuggestion(deps: Deps, a: ListAccess, userId: string, input: { workshop_id: string; reason?: string; form_answers?: AnswersIn }) {
   const listId = a.list.id;
-  if (repo.isBlocked(deps.sqlite, listId, userId)) throw new AppError(403, BLOCKED_MESSAGE);
+  if (repo.isBlocked(deps.sqlite, listId, userId)) throw new AppError("list.blocked", BLOCKED_MESSAGE);
   const answers = validateAnswers(repo.formFields(deps.sqlite, listId), input.form_answers);
-  if (repo.modInList(deps.sqlite, listId, input.workshop_id)) throw new AppError(409, "mod is already in the list", { code: "mod_in_list" });
-  if (repo.pendingSuggestionFor(deps.sqlite, listId, input.workshop_id)) throw new AppError(409, "mod is already suggested");
+  if (repo.modInList(deps.sqlite, listId, input.workshop_id)) throw new AppError("mod_in_list", "mod is already in the list");
+  if (repo.pendingSuggestionFor(deps.sqlite, listId, input.workshop_id)) throw new AppError("suggestion.already_exists", "mod is already suggested");
   const id = newId();
   const at = deps.clock.now();
   const reason = input.reason ?? "";
@@ -456,9 +456,9 @@ export function createSuggestion(deps: Deps, a: ListAccess, userId: string, inpu
 }
 
 export function vote(deps: Deps, listId: string, suggestionId: string, userId: string, value: 0 | 1) {
-  if (repo.isBlocked(deps.sqlite, listId, userId)) throw new AppError(403, BLOCKED_MESSAGE);
+  if (repo.isBlocked(deps.sqlite, listId, userId)) throw new AppError("list.blocked", BLOCKED_MESSAGE);
   const s = getSuggestion(deps, listId, suggestionId, userId);
-  if (s.status !== "pending") throw new AppError(409, "suggestion already reviewed");
+  if (s.status !== "pending") throw new AppError("suggestion.already_reviewed", "suggestion already reviewed");
   if (value === 1) repo.addVote(deps.sqlite, s.id, userId, deps.clock.now());
   else repo.removeVote(deps.sqlite, s.id, userId);
   return { votes: repo.voteCount(deps.sqlite, s.id), voted: value === 1 };
@@ -473,14 +473,14 @@ export function vote(deps: Deps, listId: string, suggestionId: string, userId: s
 export function review(deps: Deps, a: ListAccess, suggestionId: string, userId: string, input: { status: "accepted" | "rejected"; note?: string | null }) {
   const listId = a.list.id;
   const s = getSuggestion(deps, listId, suggestionId, userId);
-  if (s.status !== "pending") throw new AppError(409, "suggestion already reviewed");
+  if (s.status !== "pending") throw new AppError("suggestion.already_reviewed", "suggestion already reviewed");
   if (input.status === "accepted") {
     addModsToList(deps, { listId, userId, workshopIds: [s.workshop_id], source: "suggestion" });
   }
   const at = deps.clock.now();
   const note = input.note ?? null;
   tx(deps, (t) => {
-    if (!repo.reviewSuggestion(deps.sqlite, s.id, { status: input.status, note, by: userId, at })) throw new AppError(409, "suggestion already reviewed");
+    if (!repo.reviewSuggestion(deps.sqlite, s.id, { status: input.status, note, by: userId, at })) throw new AppError("suggestion.already_reviewed", "suggestion already reviewed");
     recordEvent(t, {
       kind: "suggestion_reviewed",
       listId,
@@ -501,5 +501,5 @@ export function review(deps: Deps, a: ListAccess, suggestionId: string, userId: 
 }
 
 export function deleteSuggestion(deps: Deps, listId: string, id: string) {
-  if (!repo.deleteSuggestion(deps.sqlite, listId, id)) throw new AppError(404, "suggestion not found");
+  if (!repo.deleteSuggestion(deps.sqlite, listId, id)) throw new AppError("suggestion.not_found", "suggestion not found");
 }

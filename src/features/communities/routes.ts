@@ -63,7 +63,7 @@ export const communitiesRoutes = (deps: Deps) =>
              FROM communities c WHERE c.id = ? OR c.slug = ?`,
           )
           .get(params.id, params.id) as { id: string; name: string; slug: string; description: string; created_at: number; member_count: number } | null;
-        if (!r) throw new AppError(404, "community not found");
+        if (!r) throw new AppError("community.not_found", "community not found");
         return { id: r.id, community_id: r.id, name: r.name, slug: r.slug, description: r.description, member_count: r.member_count, created_at: toIso(r.created_at) };
       },
       {

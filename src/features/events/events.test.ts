@@ -91,10 +91,10 @@ describe("URL safety", () => {
       for (const url of ["http://127.0.0.1:9/hook", "http://localhost/x", "http://[::1]/", "http://169.254.169.254/", "http://10.0.0.1/"]) {
         const res = await strict.req("POST", "/api/v1/settings/webhooks", { user: u, body: { url, type: "custom", scope: "global" } });
         expect(res.status).toBe(400);
-        expect(res.body).toEqual({ error: "url not allowed" });
+        expect(res.body).toEqual({ error: "url not allowed", code: "request.url_not_allowed" });
       }
       const ftp = await strict.req("POST", "/api/v1/settings/webhooks", { user: u, body: { url: "ftp://example.com/", type: "chat" } });
-      expect(ftp.body).toEqual({ error: "url not allowed" });
+      expect(ftp.body).toEqual({ error: "url not allowed", code: "request.url_not_allowed" });
     } finally {
       await strict.close();
     }
@@ -175,7 +175,7 @@ describe("webhook CRUD", () => {
     expect(bad.status).toBe(400);
     expect(bad.body.error).toStartWith("events");
     const noList = await t.req("POST", "/api/v1/settings/webhooks", { user: owner, body: { url: rx.url, type: "custom", scope: "list" } });
-    expect(noList.body).toEqual({ error: "list_id: required when scope is list" });
+    expect(noList.body).toEqual({ error: "list_id: required when scope is list", code: "request.invalid" });
     const badType = await t.req("POST", "/api/v1/settings/webhooks", { user: owner, body: { url: rx.url, type: "slack" } });
     expect(badType.status).toBe(400);
     const notMine = await t.req("POST", "/api/v1/settings/webhooks", { user: outsider, body: { url: rx.url, type: "custom", scope: "list", list_id: list } });
@@ -192,7 +192,7 @@ describe("webhook CRUD", () => {
     ] as const) {
       const r = await t.req(m, p, { user: outsider, body: m === "PUT" ? { events: ["mod_added"] } : undefined });
       expect(r.status).toBe(404);
-      expect(r.body).toEqual({ error: "webhook not found" });
+      expect(r.body).toEqual({ error: "webhook not found", code: "webhook.not_found" });
     }
 
     const upd = await t.req("PUT", `/api/v1/settings/webhooks/${created.id}`, { user: owner, body: { events: ["mod_updated"], scope: "global" } });

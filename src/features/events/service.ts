@@ -45,10 +45,10 @@ export function webhookToView(w: repo.WebhookRow): WebhookView {
 
 /** A list-scoped webhook needs a list the caller owns or co-owns. */
 function requireOwnedList(deps: Deps, listId: string | null | undefined, userId: string): string {
-  if (!listId) throw new AppError(400, "list_id: required when scope is list");
+  if (!listId) throw new AppError("request.invalid", "list_id: required when scope is list");
   const list = repo.listSummary(deps.db, listId);
-  if (!list) throw new AppError(404, "list not found");
-  if (!repo.isListOwner(deps.db, listId, userId)) throw new AppError(403, "no permission");
+  if (!list) throw new AppError("list.not_found", "list not found");
+  if (!repo.isListOwner(deps.db, listId, userId)) throw new AppError("list.forbidden", "no permission");
   return listId;
 }
 
@@ -64,7 +64,7 @@ export async function createWebhook(deps: Deps, userId: string, input: CreateWeb
   await assertUrlAllowed(input.url, { allowPrivate: deps.config.LOADOUT_ALLOW_PRIVATE_URLS });
   const listId = input.scope === "list" ? requireOwnedList(deps, input.list_id, userId) : null;
   if (repo.webhooksOfUser(deps.db, userId).length >= MAX_WEBHOOKS_PER_USER) {
-    throw new AppError(409, `maximum number of webhooks (${MAX_WEBHOOKS_PER_USER}) reached`);
+    throw new AppError("webhook.limit_reached", `maximum number of webhooks (${MAX_WEBHOOKS_PER_USER}) reached`);
   }
   const now = deps.clock.now();
   const secret = input.type === "custom" ? generateWebhookSecret() : null;
@@ -105,7 +105,7 @@ export function openWebhookSecret(deps: Pick<Deps, "secrets">, wh: Pick<repo.Web
 /** The caller's webhook; someone else's is 404 like a missing one (ids are not revealed). */
 export function ownWebhook(deps: Deps, userId: string, id: string): repo.WebhookRow {
   const w = repo.webhookById(deps.db, id);
-  if (!w || w.user_id !== userId) throw new AppError(404, WEBHOOK_NOT_FOUND);
+  if (!w || w.user_id !== userId) throw new AppError("webhook.not_found", WEBHOOK_NOT_FOUND);
   return w;
 }
 
@@ -126,7 +126,7 @@ export async function updateWebhook(deps: Deps, userId: string, id: string, inpu
   if (input.enabled === true && !current.enabled) Object.assign(patch, { enabled: true, disabled_at: null, consecutive_failures: 0 });
   if (input.enabled === false && current.enabled) Object.assign(patch, { enabled: false, disabled_at: now });
   const row = repo.updateWebhook(deps.db, id, patch);
-  if (!row) throw new AppError(404, WEBHOOK_NOT_FOUND);
+  if (!row) throw new AppError("webhook.not_found", WEBHOOK_NOT_FOUND);
   return webhookToView(row);
 }
 
@@ -177,7 +177,7 @@ export function inbox(deps: Deps, userId: string, opts: { unreadOnly: boolean; l
 }
 
 export function markRead(deps: Deps, userId: string, id: string): void {
-  if (!repo.markNotificationRead(deps.db, userId, id)) throw new AppError(404, NOTIFICATION_NOT_FOUND);
+  if (!repo.markNotificationRead(deps.db, userId, id)) throw new AppError("notification.not_found", NOTIFICATION_NOT_FOUND);
 }
 
 export function markAllRead(deps: Deps, userId: string): number {

@@ -39,7 +39,7 @@ export const foldersRoutes = (deps: Deps) =>
       ({ user, params, set }) => {
         // Lists in the folder keep existing; their folder_id is cleared by the foreign key.
         const r = deps.sqlite.query("DELETE FROM folders WHERE id = ? AND owner_id = ?").run(params.id, user.id);
-        if (r.changes === 0) throw new AppError(404, "folder not found");
+        if (r.changes === 0) throw new AppError("folder.not_found", "folder not found");
         set.status = 204;
       },
       { auth: true, params: z.object({ id: z.string() }), detail: { summary: "Delete one of the caller's folders (its lists stay)" } },

@@ -65,7 +65,7 @@ export const jobsRoutes = (deps: Deps) =>
       "/:id",
       ({ params }) => {
         const job = deps.jobs.get(params.id);
-        if (!job) throw new AppError(404, "job not found");
+        if (!job) throw new AppError("job.not_found", "job not found");
         return toJobView(job);
       },
       { admin: true, params: idParams, response: { 200: jobView, 404: errorBody }, detail: { summary: "One job with its progress (Admin)" } },
@@ -74,8 +74,8 @@ export const jobsRoutes = (deps: Deps) =>
       "/:id/retry",
       ({ params }) => {
         const job = deps.jobs.get(params.id);
-        if (!job) throw new AppError(404, "job not found");
-        if (!deps.jobs.retry(params.id)) throw new AppError(409, `job is ${job.status}; only failed or cancelled jobs can be retried`);
+        if (!job) throw new AppError("job.not_found", "job not found");
+        if (!deps.jobs.retry(params.id)) throw new AppError("job.not_retryable", `job is ${job.status}; only failed or cancelled jobs can be retried`);
         return { ok: true };
       },
       { admin: true, params: idParams, response: { 200: okBody, 404: errorBody, 409: errorBody }, detail: { summary: "Retry a failed or cancelled job (Admin)" } },
@@ -84,8 +84,8 @@ export const jobsRoutes = (deps: Deps) =>
       "/:id",
       ({ params, set }) => {
         const job = deps.jobs.get(params.id);
-        if (!job) throw new AppError(404, "job not found");
-        if (!deps.jobs.cancel(params.id)) throw new AppError(409, `job is ${job.status}; only queued jobs can be cancelled`);
+        if (!job) throw new AppError("job.not_found", "job not found");
+        if (!deps.jobs.cancel(params.id)) throw new AppError("job.not_cancellable", `job is ${job.status}; only queued jobs can be cancelled`);
         set.status = 204;
       },
       { admin: true, params: idParams, detail: { summary: "Cancel a queued job (Admin)" } },

@@ -112,27 +112,27 @@ const LIST_NOT_FOUND = "list not found";
 
 /** The list exists and the caller may read it; else 404 (a private list's existence is not revealed). */
 export function requireListRead(access: ListAccess | null): ListAccess {
-  if (!access || !access.canRead) throw new AppError(404, LIST_NOT_FOUND);
+  if (!access || !access.canRead) throw new AppError("list.not_found", LIST_NOT_FOUND);
   return access;
 }
 
 function requireCaller(access: ListAccess | null): ListAccess {
   const a = requireListRead(access);
-  if (!a.userId) throw new AppError(401, "unauthorized");
+  if (!a.userId) throw new AppError("unauthorized", "unauthorized");
   return a;
 }
 
 /** Primary owner or co-owner. */
 export function requireListOwner(access: ListAccess | null): ListAccess {
   const a = requireCaller(access);
-  if (!a.isOwner) throw new AppError(403, "no permission");
+  if (!a.isOwner) throw new AppError("list.forbidden", "no permission");
   return a;
 }
 
 /** Primary owner only. */
 export function requireListPrimary(access: ListAccess | null): ListAccess {
   const a = requireCaller(access);
-  if (!a.isPrimary) throw new AppError(403, "no permission");
+  if (!a.isPrimary) throw new AppError("list.forbidden", "no permission");
   return a;
 }
 
@@ -143,21 +143,21 @@ export const canImport = (a: ListAccess): boolean => a.canAdd && a.canRemove;
 export function requireListRight(access: ListAccess | null, right: ListRight): ListAccess {
   const a = requireCaller(access);
   const ok = right === "add" ? a.canAdd : right === "remove" ? a.canRemove : a.canDeploy;
-  if (!ok) throw new AppError(403, "no permission");
+  if (!ok) throw new AppError("list.forbidden", "no permission");
   return a;
 }
 
 /** Owner or any collaborator (the spec's O/C badge for reads such as audit and suggestions). */
 export function requireListMember(access: ListAccess | null): ListAccess {
   const a = requireCaller(access);
-  if (!a.isOwner && !a.isCollaborator) throw new AppError(403, "no permission");
+  if (!a.isOwner && !a.isCollaborator) throw new AppError("list.forbidden", "no permission");
   return a;
 }
 
 /** Owner, or collaborator (direct or through a group) who may add or remove mods: the right to take a snapshot. */
 export function requireListEdit(access: ListAccess | null): ListAccess {
   const a = requireCaller(access);
-  if (!a.canAdd && !a.canRemove) throw new AppError(403, "no permission");
+  if (!a.canAdd && !a.canRemove) throw new AppError("list.forbidden", "no permission");
   return a;
 }
 
@@ -169,5 +169,5 @@ export function requireListEdit(access: ListAccess | null): ListAccess {
 export function requireSnapshotManage(access: ListAccess, createdBy: string | null): ListAccess {
   if (access.isOwner) return access;
   if (createdBy !== null && createdBy === access.userId && (access.canAdd || access.canRemove)) return access;
-  throw new AppError(403, "no permission");
+  throw new AppError("list.forbidden", "no permission");
 }

@@ -51,7 +51,7 @@ export function revertAudit(deps: Deps, a: ListAccess, entryId: string, userId: 
   const listId = a.list.id;
   return inTransaction(deps, (t) => {
     const e = repo.auditEntry(deps.sqlite, listId, entryId);
-    if (!e) throw new AppError(404, "audit entry not found");
+    if (!e) throw new AppError("audit.not_found", "audit entry not found");
     if (e.reverted) return { ok: true as const };
     // The undo needs the rights of the change it makes.
     const needs: Record<string, ("add" | "remove")[]> = { add_mod: ["remove"], remove_mod: ["add"], update_version: ["add"], [UPDATE_REQUIRED]: ["add"], reorder: ["add"], import: ["add", "remove"] };
@@ -65,14 +65,14 @@ export function revertAudit(deps: Deps, a: ListAccess, entryId: string, userId: 
     switch (e.action) {
       case "add_mod": {
         const item = repo.getItem(deps.sqlite, listId, wid);
-        if (!item) throw new AppError(409, `cannot revert: mod ${wid} is no longer in the list`);
+        if (!item) throw new AppError("audit.revert_conflict", `cannot revert: mod ${wid} is no longer in the list`);
         repo.deleteItem(deps.sqlite, listId, wid);
         audit("remove_mod", { version: item.pinned_version }, null);
         recordEvent(t, { kind: "mod_removed", listId, actorId: userId, data: { workshop_id: wid, name: e.mod_name, source: "revert" }, at: now });
         break;
       }
       case "remove_mod": {
-        if (repo.getItem(deps.sqlite, listId, wid)) throw new AppError(409, `cannot revert: mod ${wid} is already in the list again`);
+        if (repo.getItem(deps.sqlite, listId, wid)) throw new AppError("audit.revert_conflict", `cannot revert: mod ${wid} is already in the list again`);
         const c = repo.countItems(deps.sqlite, listId);
         if (c.n >= MAX_MODS) throw listFull();
         const version = parseJson<{ version: string | null }>(e.old_value)?.version ?? null;
@@ -83,7 +83,7 @@ export function revertAudit(deps: Deps, a: ListAccess, entryId: string, userId: 
       }
       case "update_version": {
         const item = repo.getItem(deps.sqlite, listId, wid);
-        if (!item) throw new AppError(409, `cannot revert: mod ${wid} is no longer in the list`);
+        if (!item) throw new AppError("audit.revert_conflict", `cannot revert: mod ${wid} is no longer in the list`);
         const version = parseJson<{ version: string | null }>(e.old_value)?.version ?? null;
         if (item.pinned_version !== version) {
           repo.setPin(deps.sqlite, listId, wid, version);
@@ -178,7 +178,7 @@ export function revertAudit(deps: Deps, a: ListAccess, entryId: string, userId: 
         break;
       }
       default:
-        throw new AppError(409, `cannot revert an entry of type ${e.action}`);
+        throw new AppError("audit.not_revertible", `cannot revert an entry of type ${e.action}`);
     }
     repo.markReverted(deps.sqlite, entryId);
     repo.touchList(deps.sqlite, listId, now);

@@ -386,6 +386,7 @@ describe("import checks what PUT …/version checks", () => {
         status: 400,
         body: {
           error: `1 pinned version the catalog does not have: game.mods[1] Alpha (${A}) version ${bogus}; choose for each: resolve=<workshop id>:unpinned or <workshop id>:skip`,
+          code: "import.unresolved_pins",
         },
       });
     }

@@ -20,7 +20,7 @@ export function parseResolutions(text: string | undefined): Map<string, PinResol
     const item = raw.trim();
     if (!item) continue;
     const m = RESOLVE_ITEM.exec(item);
-    if (!m) throw new AppError(400, `resolve: expected <workshop id>:unpinned or <workshop id>:skip, got "${item.slice(0, 60)}"`);
+    if (!m) throw new AppError("request.invalid", `resolve: expected <workshop id>:unpinned or <workshop id>:skip, got "${item.slice(0, 60)}"`);
     out.set(m[1]!.toUpperCase(), m[2] as PinResolution);
   }
   return out;
@@ -95,7 +95,7 @@ export function unresolvedError(stale: readonly StalePinElement[]): AppError | n
   if (!open.length) return null;
   const list = open.map((s) => `${s.entry} ${s.name} (${s.workshop_id}) version ${s.version}`).join("; ");
   const what = open.length === 1 ? "1 pinned version the catalog does not have" : `${open.length} pinned versions the catalog does not have`;
-  return new AppError(400, `${what}: ${list}; choose for each: resolve=<workshop id>:unpinned or <workshop id>:skip`);
+  return new AppError("import.unresolved_pins", `${what}: ${list}; choose for each: resolve=<workshop id>:unpinned or <workshop id>:skip`);
 }
 
 /**

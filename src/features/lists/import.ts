@@ -18,7 +18,7 @@ function parseBody(raw: string): ParsedImport {
   try {
     return parseImportBody(raw, MAX_MODS);
   } catch (e) {
-    if (e instanceof ImportFormatError) throw new AppError(400, e.message);
+    if (e instanceof ImportFormatError) throw new AppError("import.unreadable", e.message);
     throw e;
   }
 }
@@ -49,7 +49,7 @@ function checkImportedPins(deps: Deps, plan: ReturnType<typeof planFor>["plan"],
     if (!version) return;
     const k = repo.versionKnown(deps.sqlite, e.workshop_id, version);
     if (k.catalogKnows && !k.exists) {
-      throw new AppError(400, `${entryLabel(shape, i)}.version: version ${version} does not exist for mod ${e.workshop_id}`);
+      throw new AppError("mod.version_unknown", `${entryLabel(shape, i)}.version: version ${version} does not exist for mod ${e.workshop_id}`);
     }
   });
 }
@@ -120,7 +120,7 @@ export function applyImport(deps: Deps, input: ApplyImportInput): ApplyImportRes
   const now = deps.clock.now();
   return inTransaction(deps, (t) => {
     const list = repo.listAgeRule(deps.sqlite, input.listId);
-    if (!list) throw new AppError(404, "list not found");
+    if (!list) throw new AppError("list.not_found", "list not found");
     if (input.entries.length > MAX_MODS) throw listFull();
     const { plan, rows, items } = planFor(deps, input.listId, input.entries, input.checkOrder);
     if (input.checkPinsOf) checkImportedPins(deps, plan, input.entries, input.checkPinsOf);

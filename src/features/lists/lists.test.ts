@@ -288,7 +288,7 @@ describe("mods in a list", () => {
     // an error without a code keeps the plain {error} body
     const nf = await t.req("DELETE", `/api/v1/lists/${l.id}/mods/${B}`, { user: owner });
     expect(nf).toMatchObject({ status: 404 });
-    expect(nf.body).toEqual({ error: "mod not in list" });
+    expect(nf.body).toEqual({ error: "mod not in list", code: "list.mod_not_in_list" });
   });
 
   test("remove, pin/unpin version (must exist), reorder (permutation), rescrape", async () => {

@@ -33,9 +33,9 @@ export function addModsToList(deps: Deps, input: AddModsInput): AddModsResult {
   const now = deps.clock.now();
   return inTransaction(deps, (t) => {
     const list = repo.listAgeRule(deps.sqlite, input.listId);
-    if (!list) throw new AppError(404, "list not found");
+    if (!list) throw new AppError("list.not_found", "list not found");
     const present = new Set(repo.listItemKeys(deps.sqlite, input.listId).map((r) => r.workshop_id));
-    for (const id of ids) if (present.has(id)) throw new AppError(409, `mod ${id} is already in the list`, { code: "mod_in_list" });
+    for (const id of ids) if (present.has(id)) throw new AppError("mod_in_list", `mod ${id} is already in the list`);
     let toAdd = ids;
     if (input.withDependencies) {
       const closure = repo.dependencyClosure(deps.sqlite, ids);
@@ -72,7 +72,7 @@ export function removeMod(deps: Deps, listId: string, userId: string, workshopId
   const now = deps.clock.now();
   return inTransaction(deps, (t) => {
     const item = repo.getItem(deps.sqlite, listId, workshopId);
-    if (!item) throw new AppError(404, "mod not in list");
+    if (!item) throw new AppError("list.mod_not_in_list", "mod not in list");
     repo.deleteItem(deps.sqlite, listId, workshopId);
     const auditId = newId();
     repo.insertAudit(deps.sqlite, { id: auditId, listId, action: "remove_mod", workshopId, modName: item.name, oldValue: { version: item.pinned_version }, newValue: null, userId, at: now });
@@ -87,10 +87,10 @@ export function setModVersion(deps: Deps, listId: string, userId: string, worksh
   const now = deps.clock.now();
   inTransaction(deps, (t) => {
     const item = repo.getItem(deps.sqlite, listId, workshopId);
-    if (!item) throw new AppError(404, "mod not in list");
+    if (!item) throw new AppError("list.mod_not_in_list", "mod not in list");
     if (version !== null) {
       const k = repo.versionKnown(deps.sqlite, workshopId, version);
-      if (k.catalogKnows && !k.exists) throw new AppError(400, `version ${version} does not exist for mod ${workshopId}`);
+      if (k.catalogKnows && !k.exists) throw new AppError("mod.version_unknown", `version ${version} does not exist for mod ${workshopId}`);
     }
     if (item.pinned_version === version) return;
     repo.setPin(deps.sqlite, listId, workshopId, version);
@@ -109,11 +109,11 @@ export function reorderMods(deps: Deps, listId: string, userId: string, order: s
     const set = new Set(current);
     const seen = new Set<string>();
     for (const id of wanted) {
-      if (!set.has(id)) throw new AppError(400, `order: mod ${id} is not in the list`);
-      if (seen.has(id)) throw new AppError(400, `order: mod ${id} appears twice`);
+      if (!set.has(id)) throw new AppError("request.invalid", `order: mod ${id} is not in the list`);
+      if (seen.has(id)) throw new AppError("request.invalid", `order: mod ${id} appears twice`);
       seen.add(id);
     }
-    if (seen.size !== set.size) throw new AppError(400, `order: must list all ${set.size} mods of the list exactly once (got ${seen.size})`);
+    if (seen.size !== set.size) throw new AppError("request.invalid", `order: must list all ${set.size} mods of the list exactly once (got ${seen.size})`);
     if (current.every((id, i) => id === wanted[i])) return;
     repo.setOrder(deps.sqlite, listId, wanted);
     repo.insertAudit(deps.sqlite, { id: newId(), listId, action: "reorder", workshopId: null, modName: null, oldValue: { order: current }, newValue: { order: wanted }, userId, at: now });

@@ -40,7 +40,7 @@ export interface Remembered {
 type Row = { list_id: string; settings_json: string; secrets: string | null; has_mods_key: number; document: string | null; updated_by: string | null; updated_at: number };
 
 const unreadable = (e: unknown): never => {
-  if (e instanceof CredentialCryptoError) throw new AppError(409, `the list's stored config secrets cannot be opened: ${e.message}`);
+  if (e instanceof CredentialCryptoError) throw new AppError("list.config_unreadable", `the list's stored config secrets cannot be opened: ${e.message}`);
   throw e;
 };
 
@@ -171,14 +171,14 @@ export function updateConfig(deps: Deps, listId: string, userId: string, input: 
     const old = loadRemembered(deps, listId);
     let base = old?.text;
     if (base === undefined) {
-      if (input.settings === undefined) throw new AppError(404, "the list has no server config; import a full server.json first or send settings");
+      if (input.settings === undefined) throw new AppError("list.no_config", "the list has no server config; import a full server.json first or send settings");
       base = `${JSON.stringify({ game: {} }, null, 2)}\n`;
     }
     let next: string;
     try {
       next = editSettings(base, input.settings as JsonObject | undefined, input.secrets);
     } catch (e) {
-      if (e instanceof SettingsEditError) throw new AppError(400, e.message);
+      if (e instanceof SettingsEditError) throw new AppError("request.invalid", e.message);
       throw e;
     }
     if (next !== old?.text) auditedChange(deps, listId, userId, old, next, "edited");
@@ -199,7 +199,7 @@ export function deleteConfig(deps: Deps, listId: string, userId: string): boolea
 /** What undoing the config part of the audit entry `auditId` does: null when the config is already as it was. */
 export function restorePlan(deps: Pick<Deps, "sqlite" | "secrets">, listId: string, auditId: string) {
   const rev = revisionBefore(deps, auditId);
-  if (rev === undefined) throw new AppError(409, "cannot revert: the entry kept no earlier config");
+  if (rev === undefined) throw new AppError("audit.not_revertible", "cannot revert: the entry kept no earlier config");
   const current = loadRemembered(deps, listId);
   if ((current?.text ?? null) === rev.text) return null;
   return { before: current, text: rev.text, keys: changedKeys(current?.doc ?? null, rev.text === null ? null : parseJsonDocument(rev.text)) };

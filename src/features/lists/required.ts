@@ -14,7 +14,7 @@ export function setModRequired(deps: Pick<Deps, "db" | "sqlite" | "clock">, list
   const now = deps.clock.now();
   const run = () => {
     const item = repo.getItem(deps.sqlite, listId, workshopId);
-    if (!item) throw new AppError(404, "mod not in list");
+    if (!item) throw new AppError("list.mod_not_in_list", "mod not in list");
     const old = repo.requiredOf(item.required);
     if (old === required) return;
     repo.setRequired(deps.sqlite, listId, workshopId, required);
@@ -32,7 +32,7 @@ export function setModRequired(deps: Pick<Deps, "db" | "sqlite" | "clock">, list
 export function revertRequired(deps: Pick<Deps, "sqlite">, e: { list_id: string; workshop_id: string | null; mod_name: string | null; old_value: string | null }, userId: string, now: number) {
   const wid = e.workshop_id!;
   const item = repo.getItem(deps.sqlite, e.list_id, wid);
-  if (!item) throw new AppError(409, `cannot revert: mod ${wid} is no longer in the list`);
+  if (!item) throw new AppError("audit.revert_conflict", `cannot revert: mod ${wid} is no longer in the list`);
   const want = e.old_value ? ((JSON.parse(e.old_value) as { required: boolean | null }).required ?? null) : null;
   const current = repo.requiredOf(item.required);
   if (current === want) return;

@@ -379,7 +379,7 @@ export const listsRoutes = (deps: Deps) => {
       "/:id/server-config",
       ({ params, query, user, set }) => {
         requireListOwner(get(params.id, user, query.share));
-        if (!deleteConfig(deps, params.id, user.id)) throw new AppError(404, "the list has no server config");
+        if (!deleteConfig(deps, params.id, user.id)) throw new AppError("list.no_config", "the list has no server config");
         set.status = 204;
       },
       { auth: true, params: m.listParams, query: m.shareQuery, detail: { summary: "Forget the remembered server config: export/game writes the defaults again (owners)" } },
@@ -466,6 +466,6 @@ function rawBody(body: unknown): string {
   // as an import path: re-serialise what was parsed.
   if (body === undefined || body === null) return "";
   if (typeof body === "object") return JSON.stringify(body);
-  throw new AppError(400, "invalid JSON");
+  throw new AppError("request.invalid_json", "invalid JSON");
 }
 

@@ -13,7 +13,7 @@ export const AGE_MESSAGE = "Mod age exceeds list limits";
 const DAY_MS = 86_400_000;
 
 /** 409: the change would take the list over MAX_MODS. */
-export const listFull = () => new AppError(409, LIMIT_MESSAGE, { code: "list_full" });
+export const listFull = () => new AppError("list_full", LIMIT_MESSAGE);
 
 /**
  * Runs `fn` in an immediate write transaction, or inside the caller's when one is open on the
@@ -40,7 +40,7 @@ export function isTooOld(maxModAgeDays: number | null, inCatalog: number | boole
 /** 422 when a mod's latest version is older than the list allows. */
 export function checkAge(list: { max_mod_age_days: number | null }, rows: readonly repo.CatalogRow[], now: number) {
   if (list.max_mod_age_days == null) return;
-  for (const r of rows) if (isTooOld(list.max_mod_age_days, r.in_catalog, r.latest_at, now)) throw new AppError(422, AGE_MESSAGE, { code: "mod_too_old" });
+  for (const r of rows) if (isTooOld(list.max_mod_age_days, r.in_catalog, r.latest_at, now)) throw new AppError("mod_too_old", AGE_MESSAGE);
 }
 
 export function parseJson<T>(s: string | null): T | null {

@@ -170,12 +170,12 @@ export function deleteList(deps: Deps, listId: string) {
 }
 
 export function setCommunity(deps: Deps, listId: string, userId: string, communityId: string | null) {
-  if (communityId && !repo.isCommunityMember(deps.sqlite, communityId, userId)) throw new AppError(404, "community not found");
+  if (communityId && !repo.isCommunityMember(deps.sqlite, communityId, userId)) throw new AppError("community.not_found", "community not found");
   repo.setCommunity(deps.sqlite, listId, communityId, deps.clock.now());
 }
 
 export function setFolder(deps: Deps, listId: string, userId: string, folderId: string | null) {
-  if (folderId && !repo.isFolderOwner(deps.sqlite, folderId, userId)) throw new AppError(404, "folder not found");
+  if (folderId && !repo.isFolderOwner(deps.sqlite, folderId, userId)) throw new AppError("folder.not_found", "folder not found");
   repo.setFolder(deps.sqlite, listId, folderId, deps.clock.now());
 }
 

@@ -68,7 +68,7 @@ export function liveSnapshot(deps: Deps, l: ListRow) {
 
 function snapshotRow(deps: Deps, listId: string, id: string): SnapshotRow {
   const r = repo.snapshot(deps.sqlite, listId, id);
-  if (!r) throw new AppError(404, "snapshot not found");
+  if (!r) throw new AppError("snapshot.not_found", "snapshot not found");
   return r;
 }
 

@@ -8,6 +8,7 @@
 // (knownServerMods of the servers feature); any other keeps the mods it had.
 import type { Deps } from "../../deps";
 import { assertHostAllowed } from "../../shared/url-safety";
+import { AppError } from "../../shared/errors";
 import { knownServerMods, parseQueryAddress, readCredentialsForServer } from "../servers";
 import { A2S_DEFAULT_PORT, queryInfo, type A2sInfo } from "../../protocols/a2s/a2s";
 import type { LiveMod, LiveServer } from "./battlemetrics";
@@ -86,7 +87,7 @@ export async function pollRegisteredServers(deps: Deps, opts: { timeoutMs?: numb
         const info = await queryInfo(target.host, target.port, { timeoutMs: opts.timeoutMs ?? 2000, signal: opts.signal });
         poll.answered.push({ target, server: liveServerFromA2s(target, info, known.get(target.server_id)) });
       } catch (e) {
-        const msg = (e as Error).message === "url not allowed" ? `${target.host} is a private address (LOADOUT_ALLOW_PRIVATE_URLS is off)` : (e as Error).message;
+        const msg = e instanceof AppError && e.code === "request.url_not_allowed" ? `${target.host} is a private address (LOADOUT_ALLOW_PRIVATE_URLS is off)` : (e as Error).message;
         poll.failed.push({ target, error: msg });
       }
     }),

@@ -3,7 +3,7 @@ import type { Database } from "bun:sqlite";
 import { AppError } from "../../shared/errors";
 import { communitiesRepo, serversRepo, type ServerRow } from "./repository/servers";
 
-const serverNotFound = () => new AppError(404, "game server not found");
+const serverNotFound = () => new AppError("live.server_not_found", "game server not found");
 
 /** A server's row by id; 404 `game server not found` for an unknown one. */
 export function serverRow(sqlite: Database, id: string): ServerRow {
@@ -22,6 +22,6 @@ export function serverSid(sqlite: Database, id: string): number {
 /** A community by id; 404 `community not found` for an unknown one. */
 export function requireCommunity(sqlite: Database, id: string): { id: string; slug: string; name: string } {
   const c = communitiesRepo.byId(sqlite, id);
-  if (!c) throw new AppError(404, "community not found");
+  if (!c) throw new AppError("community.not_found", "community not found");
   return c;
 }

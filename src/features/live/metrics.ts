@@ -31,7 +31,7 @@ export class MetricsText {
 
 export function serverMetrics(deps: Pick<Deps, "sqlite" | "clock">, id: string): string {
   const r = serversRepo.metricsRow(deps.sqlite, id);
-  if (!r) throw new AppError(404, "game server not found");
+  if (!r) throw new AppError("live.server_not_found", "game server not found");
   const online = r.last_seen_at >= deps.clock.now() - ONLINE_WINDOW;
   const l = { server_id: r.id };
   return new MetricsText()
@@ -109,7 +109,7 @@ export function communityMetricsCacheStats(sqlite: Database): { hits: number; mi
 
 function communityMetricsRead(sqlite: Database, slug: string, now: number): KeptMetrics {
   const c = communitiesRepo.bySlug(sqlite, slug);
-  if (!c) throw new AppError(404, "community not found");
+  if (!c) throw new AppError("community.not_found", "community not found");
   const s = communitiesRepo.serverSums(sqlite, c.id, now - ONLINE_WINDOW);
   const lists = communitiesRepo.publicLists(sqlite, c.id);
   const l = { community_id: c.id };

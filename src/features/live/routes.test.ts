@@ -176,7 +176,7 @@ describe("server detail, mods, changelog", () => {
     ]);
     const missing = await t.req("GET", "/api/v1/game-servers/not-a-server");
     expect(missing.status).toBe(404);
-    expect(missing.body).toEqual({ error: "game server not found" });
+    expect(missing.body).toEqual({ error: "game server not found", code: "live.server_not_found" });
   });
 
   test("mods: paginated with total_size_bytes over all mods", async () => {
@@ -235,7 +235,7 @@ describe("communities", () => {
     expect((await t.req("POST", `/api/v1/game-servers/${ids[ALPHA]}/community`, { body: { community_id: cid } })).status).toBe(401);
     const foreign = await t.req("POST", `/api/v1/game-servers/${ids[ALPHA]}/community`, { user: other, body: { community_id: cid } });
     expect(foreign.status).toBe(404);
-    expect(foreign.body).toEqual({ error: "community not found" });
+    expect(foreign.body).toEqual({ error: "community not found", code: "community.not_found" });
     for (const addr of [ALPHA, ECHO]) {
       const r = await t.req("POST", `/api/v1/game-servers/${ids[addr]}/community`, { user: owner, body: { community_id: cid } });
       expect(r.status).toBe(204);

@@ -172,10 +172,10 @@ export function assignCommunity(deps: Pick<Deps, "sqlite">, userId: string, serv
   const r = serverRow(deps.sqlite, serverId);
   const mine = (id: string) => communitiesRepo.isMember(deps.sqlite, id, userId);
   if (communityId) {
-    if (!mine(communityId)) throw new AppError(404, "community not found");
+    if (!mine(communityId)) throw new AppError("community.not_found", "community not found");
   } else if (r.community_id && !mine(r.community_id)) {
     // Only a member of the community the server is in may take it out.
-    throw new AppError(403, "no permission");
+    throw new AppError("community.forbidden", "no permission");
   }
   serversRepo.setCommunity(deps.sqlite, serverId, communityId);
   invalidateLiveSnapshot(deps.sqlite);
@@ -202,7 +202,7 @@ export function copyFromServer(deps: Deps, user: { id: string }, serverId: strin
     return { list_id: input.list_id };
   }
   const name = (input.list_name ?? "").trim();
-  if (name.length < 1 || name.length > 100) throw new AppError(400, "list_name: must be 1 to 100 characters");
+  if (name.length < 1 || name.length > 100) throw new AppError("request.invalid", "list_name: must be 1 to 100 characters");
   const created = createList(deps, user.id, { name, is_public: input.is_public ?? false });
   try {
     applyImport(deps, { listId: created.id, userId: user.id, entries, checkOrder: true, source: "copy-from-server" });

@@ -23,7 +23,7 @@ export type ScrapeMode = "full" | "incremental";
  */
 export function queueDetailScrape(deps: Pick<Deps, "jobs">, workshopId: string, opts: { db?: EnqueueOptions["db"]; createdBy?: string | null } = {}): string {
   const id = normaliseWorkshopId(workshopId);
-  if (!id) throw new AppError(400, "invalid workshop ID", { code: "invalid_workshop_id" });
+  if (!id) throw new AppError("invalid_workshop_id", "invalid workshop ID");
   return deps.jobs.enqueue(JOB_SCRAPE_DETAIL, { workshop_id: id }, { dedupeKey: `scrape:${id}`, db: opts.db, createdBy: opts.createdBy ?? null });
 }
 

@@ -521,11 +521,11 @@ describe("scraper: trigger endpoints", () => {
     const u = await t.createUser();
     const r = await t.req("POST", "/api/v1/jobs/scraper", { user: u, body: { mode: "full" } });
     expect(r.status).toBe(403);
-    expect(r.body).toEqual({ error: "no permission" });
+    expect(r.body).toEqual({ error: "no permission", code: "auth.admin_only" });
     const a = await admin();
     const bad = await t.req("POST", "/api/v1/jobs/scraper", { user: a, body: { mode: "everything" } });
     expect(bad.status).toBe(400);
-    expect(bad.body).toEqual({ error: "mode: must be full or incremental" });
+    expect(bad.body).toEqual({ error: "mode: must be full or incremental", code: "request.invalid" });
     // a second trigger while one is queued returns the same job
     const one = await t.req("POST", "/api/v1/jobs/scraper", { user: a, body: { mode: "full" } });
     const two = await t.req("POST", "/api/v1/jobs/scraper", { user: a, body: { mode: "full" } });
@@ -543,7 +543,7 @@ describe("scraper: trigger endpoints", () => {
     }
     const limited = await t.req("POST", "/api/v1/jobs/scraper/detail", { body: { workshop_id: SMALL.core } });
     expect(limited.status).toBe(429);
-    expect(limited.body).toEqual({ error: "rate limit exceeded" });
+    expect(limited.body).toEqual({ error: "rate limit exceeded", code: "request.rate_limited" });
     expect(Number(limited.headers.get("retry-after"))).toBeGreaterThan(0);
     t.clock.advance(3_600_000);
     expect((await t.req("POST", "/api/v1/jobs/scraper/detail", { body: { workshop_id: SMALL.core } })).status).toBe(202);

@@ -9,7 +9,7 @@ export const SERVER_NOT_FOUND = "server not found";
 /** The caller's own server, or 404 `server not found`. */
 export function ownServer(deps: Pick<Deps, "db">, user: AccessUser, id: string): repo.ServerRow {
   const server = repo.getServer(deps.db, id);
-  if (!server || server.owner_id !== user.id) throw new AppError(404, SERVER_NOT_FOUND);
+  if (!server || server.owner_id !== user.id) throw new AppError("server.not_found", SERVER_NOT_FOUND);
   return server;
 }
 
@@ -21,5 +21,5 @@ export function moderatedServer(deps: Pick<Deps, "db" | "sqlite">, user: AccessU
   if (server && server.owner_id === user.id) return { server, role: "owner" };
   if (server && deps.sqlite.query("SELECT 1 FROM server_moderators WHERE server_id = ? AND user_id = ?").get(id, user.id) !== null)
     return { server, role: "moderator" };
-  throw new AppError(404, SERVER_NOT_FOUND);
+  throw new AppError("server.not_found", SERVER_NOT_FOUND);
 }

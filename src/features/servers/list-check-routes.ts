@@ -23,7 +23,7 @@ export const listCheckRoutes = (deps: Deps) =>
         const listId = requireListRead(resolveListAccess(deps, params.id, user, query.share)).list.id;
         const report = checkList(deps, listId);
         if (query.server_id === undefined) return { ...report, findings: report.findings.map((f) => ({ ...f, blocks_deploy: false })) };
-        if (!user) throw new AppError(401, "unauthorized");
+        if (!user) throw new AppError("unauthorized", "unauthorized");
         const server = await checkAgainstServer(deps, user, query.server_id, listId);
         // One severity model: the server decides what stops a deploy (the deploy route's 409 uses the same test).
         const blocking = new Set(blockingFindings(server.findings));

@@ -104,7 +104,7 @@ describe("server CRUD", () => {
     const theirs = await t.req("GET", "/api/v1/servers", { user: other });
     expect(theirs.body.map((s: any) => s.id)).not.toContain(created.id);
     expect((await t.req("GET", `/api/v1/servers/${created.id}`, { user: other })).status).toBe(404);
-    expect((await t.req("GET", `/api/v1/servers/${created.id}`, { user: other })).body).toEqual({ error: "server not found" });
+    expect((await t.req("GET", `/api/v1/servers/${created.id}`, { user: other })).body).toEqual({ error: "server not found", code: "server.not_found" });
     expect((await t.req("PUT", `/api/v1/servers/${created.id}`, { user: other, body: { name: "x" } })).status).toBe(404);
     expect((await t.req("DELETE", `/api/v1/servers/${created.id}`, { user: other })).status).toBe(404);
 
@@ -148,7 +148,7 @@ describe("server CRUD", () => {
     addCollaborator(listId, collab, false);
     const forbidden = await t.req("POST", "/api/v1/servers", { user: collab, body });
     expect(forbidden.status).toBe(403);
-    expect(forbidden.body).toEqual({ error: "no permission" });
+    expect(forbidden.body).toEqual({ error: "no permission", code: "list.forbidden" });
     // with can_deploy
     const deployer = await t.createUser();
     addCollaborator(listId, deployer, true);
@@ -261,7 +261,7 @@ describe("private addresses", () => {
         const s = await strict.req("POST", "/api/v1/servers", { user: u, body: { name: "s", connection_type: type, file_path: "/s.json" } });
         const res = await strict.req("POST", `/api/v1/servers/${s.body.id}/credentials`, { user: u, body });
         expect(res.status).toBe(400);
-        expect(res.body).toEqual({ error: "url not allowed" });
+        expect(res.body).toEqual({ error: "url not allowed", code: "request.url_not_allowed" });
       }
     } finally {
       await strict.close();
@@ -542,6 +542,7 @@ describe("deploy approval", () => {
     expect(approved.status).toBe(200);
     expect(approved.body).toMatchObject({ status: "approved", note: "ok", decided_by: owner.id, deployment_id: expect.any(String) });
     expect((await t.req("PATCH", `/api/v1/deploy-requests/${gated.body.request_id}`, { user: owner, body: { status: "rejected" } })).body).toEqual({
+      code: "deploy_request.already_reviewed",
       error: "deploy request already reviewed",
     });
     await drain();
@@ -577,7 +578,7 @@ describe("deploy approval", () => {
     const deploysBefore = (t.deps.sqlite.query("SELECT count(*) AS n FROM deployments WHERE server_id = ?").get(server.id) as { n: number }).n;
     const refused = await t.req("PATCH", `/api/v1/deploy-requests/${third.body.request_id}`, { user: owner, body: { status: "approved" } });
     expect(refused.status).toBe(409);
-    expect(refused.body).toEqual({ error: "the requester can no longer deploy this list; reject the request instead" });
+    expect(refused.body).toEqual({ error: "the requester can no longer deploy this list; reject the request instead", code: "deploy_request.requester_lost_access" });
     expect((t.deps.sqlite.query("SELECT count(*) AS n FROM deployments WHERE server_id = ?").get(server.id) as { n: number }).n).toBe(deploysBefore);
     const stillPending = await t.req("GET", `/api/v1/lists/${listId}/deploy-requests`, { user: owner });
     expect(stillPending.body.find((r: any) => r.request_id === third.body.request_id).status).toBe("pending");

@@ -178,28 +178,28 @@ type RestartSettings = Pick<repo.ServerRow, "connection_type" | "restart" | "res
  */
 function checkRestartSettings(s: RestartSettings, mode: RestartMode = s.restart): void {
   if (s.connection_type === "panel" && s.restart_command) {
-    throw new AppError(400, "restart_command: only SFTP servers run a restart command; panel servers restart through the panel's power signal");
+    throw new AppError("request.invalid", "restart_command: only SFTP servers run a restart command; panel servers restart through the panel's power signal");
   }
   if (s.restart_via === "rcon" && !s.rcon_host) {
-    throw new AppError(400, "restart_via: rcon restarts through RCON's #shutdown; set the server's RCON first (PUT /servers/:id/rcon)");
+    throw new AppError("request.invalid", "restart_via: rcon restarts through RCON's #shutdown; set the server's RCON first (PUT /servers/:id/rcon)");
   }
   if (mode === "none") return;
   if (s.restart_via === "rcon") {
     // #shutdown stops the process; a supervisor (docker restart: always, systemd Restart=) starts it again, verified over A2S.
     if (!s.query_address && s.connection_type === "panel")
-      throw new AppError(400, `restart: a restarted server is verified by its A2S answer; set query_address (host or host:port) or use restart "none"`);
+      throw new AppError("request.invalid", `restart: a restarted server is verified by its A2S answer; set query_address (host or host:port) or use restart "none"`);
     return;
   }
   if (s.connection_type === "sftp" && !s.restart_command) {
     throw new AppError(
-      400,
-      `restart: an SFTP server restarts by running its restart_command over SSH; set restart_command (e.g. "systemctl restart reforger") or use restart "none"`,
+      "request.invalid",
+      `restart: an SFTP server restarts by running its restart_command over SSH; set restart_command (e.g. "systemctl restart reforger") or use restart "none"`
     );
   }
   if (s.connection_type === "panel" && !s.query_address) {
     throw new AppError(
-      400,
-      `restart: a panel server is verified by its A2S answer after the restart; set query_address (host or host:port) or use restart "none"`,
+      "request.invalid",
+      `restart: a panel server is verified by its A2S answer after the restart; set query_address (host or host:port) or use restart "none"`
     );
   }
 }
@@ -292,19 +292,19 @@ export async function storeCredentials(deps: Deps, user: AccessUser, id: string,
   let plain: Record<string, unknown>;
   if (server.connection_type === "panel") {
     const parsed = panelCredentials.safeParse(body);
-    if (!parsed.success) throw new AppError(400, firstIssue(parsed.error));
+    if (!parsed.success) throw new AppError("request.invalid", firstIssue(parsed.error));
     await checkUrl(parsed.data.panel_url, safety); // 400 url not allowed
     plain = parsed.data;
   } else {
     const parsed = sftpCredentials.safeParse(body);
-    if (!parsed.success) throw new AppError(400, firstIssue(parsed.error));
+    if (!parsed.success) throw new AppError("request.invalid", firstIssue(parsed.error));
     await assertHostAllowed(parsed.data.host, safety); // 400 url not allowed
     plain = parsed.data;
   }
   const key = deps.secrets.credentialKey;
   const sealed = encryptSecret(JSON.stringify(plain), key, server.id);
   // The server may have been deleted during the address check: the FK makes that a 404.
-  if (!repo.getServer(deps.db, server.id)) throw new AppError(404, SERVER_NOT_FOUND);
+  if (!repo.getServer(deps.db, server.id)) throw new AppError("server.not_found", SERVER_NOT_FOUND);
   repo.upsertCredentials(deps.db, server.id, sealed, keyId(key), deps.clock.now());
 }
 
@@ -408,7 +408,7 @@ export function knownServerMods(deps: Pick<Deps, "db">): Map<string, { workshop_
 
 function requireCredentials(deps: Deps, server: repo.ServerRow): void {
   if (repo.credentialStates(deps.db, [server.id]).size === 0) {
-    throw new AppError(409, "server has no credentials; store them with POST /api/v1/servers/:id/credentials first");
+    throw new AppError("server.credentials_missing", "server has no credentials; store them with POST /api/v1/servers/:id/credentials first");
   }
 }
 
@@ -472,12 +472,12 @@ export async function deploy(
   const server = ownServer(deps, user, id);
   if (restart !== undefined) checkRestartSettings(server, restart);
   const target = listId ?? server.linked_list_id;
-  if (!target) throw new AppError(400, "list_id: the server has no linked list; pass list_id");
+  if (!target) throw new AppError("request.invalid", "list_id: the server has no linked list; pass list_id");
   const access = requireDeployableList(deps, user, target);
   requireCredentials(deps, server);
   if (!force) {
     const errors = blockingFindings((await preflightForServer(deps, server, target, renameKeys)).findings);
-    if (errors.length) throw new AppError(409, blockedMessage(errors), { body: { findings: errors.map((f) => ({ ...f, blocks_deploy: true })) } });
+    if (errors.length) throw new AppError("deploy.blocked", blockedMessage(errors), { body: { findings: errors.map((f) => ({ ...f, blocks_deploy: true })) } });
   }
   return deps.db.transaction(
     (tx) => {
@@ -496,10 +496,10 @@ export async function deploy(
 export function submitDeployRequest(deps: Deps, user: AccessUser, id: string, listId: string | undefined): { request_id: string; status: "pending" } {
   const server = ownServer(deps, user, id);
   const target = listId ?? server.linked_list_id;
-  if (!target) throw new AppError(400, "list_id: the server has no linked list; pass list_id");
+  if (!target) throw new AppError("request.invalid", "list_id: the server has no linked list; pass list_id");
   const access = requireDeployableList(deps, user, target);
   if (!access.list.require_deploy_approval) {
-    throw new AppError(409, "this list does not require deploy approval; deploy directly");
+    throw new AppError("deploy.approval_not_required", "this list does not require deploy approval; deploy directly");
   }
   const requestId = deps.db.transaction((tx) => createRequest(deps, tx, server, access, user), { behavior: "immediate" });
   return { request_id: requestId, status: "pending" };
@@ -512,10 +512,10 @@ export function submitDeployRequest(deps: Deps, user: AccessUser, id: string, li
 export function restartNow(deps: Deps, user: AccessUser, id: string, deploymentId: string): DeploymentView {
   ownServer(deps, user, id);
   const d = repo.getDeployment(deps.db, deploymentId);
-  if (!d || d.server_id !== id) throw new AppError(404, "deployment not found");
-  if (d.status === "success" || d.status === "failed") throw new AppError(409, "the deployment has finished");
+  if (!d || d.server_id !== id) throw new AppError("deployment.not_found", "deployment not found");
+  if (d.status === "success" || d.status === "failed") throw new AppError("deployment.finished", "the deployment has finished");
   if (d.restart_mode !== "when_empty" || (d.phase !== null && d.phase !== "writing" && d.phase !== "waiting_for_empty")) {
-    throw new AppError(409, "the deployment is not waiting for an empty server");
+    throw new AppError("deployment.not_waiting", "the deployment is not waiting for an empty server");
   }
   repo.requestRestartNow(deps.db, d.id, deps.clock.now());
   if (d.job_id) deps.jobs.wakeUp(d.job_id);
@@ -553,22 +553,22 @@ export function decideDeployRequest(
   decision: { status: "approved" | "rejected"; note?: string },
 ): DeployRequestView {
   const request = repo.getRequest(deps.db, requestId);
-  const notFound = new AppError(404, "deploy request not found");
+  const notFound = new AppError("deploy_request.not_found", "deploy request not found");
   if (!request) throw notFound;
   const access = resolveListAccess(deps, request.list_id, user);
   if (!access || !access.canRead) throw notFound;
   requireListOwner(access);
-  if (request.status !== "pending") throw new AppError(409, "deploy request already reviewed");
+  if (request.status !== "pending") throw new AppError("deploy_request.already_reviewed", "deploy request already reviewed");
   const server = repo.getServer(deps.db, request.server_id);
   if (!server) throw notFound;
   if (decision.status === "approved") {
     // Rights are judged now, not when the request was filed: a requester who has since lost
     // the right to deploy this list (or the server) is not deployed for.
     if (!resolveListAccess(deps, request.list_id, { id: request.requested_by })?.canDeploy) {
-      throw new AppError(409, "the requester can no longer deploy this list; reject the request instead");
+      throw new AppError("deploy_request.requester_lost_access", "the requester can no longer deploy this list; reject the request instead");
     }
     if (server.owner_id !== request.requested_by) {
-      throw new AppError(409, "the server no longer belongs to the requester; reject the request instead");
+      throw new AppError("deploy_request.server_changed_owner", "the server no longer belongs to the requester; reject the request instead");
     }
   }
   deps.db.transaction(
@@ -591,7 +591,7 @@ export function decideDeployRequest(
         { status: decision.status, note: decision.note ?? null, decided_by: user.id, deployment_id: deploymentId },
         now,
       );
-      if (!moved) throw new AppError(409, "deploy request already reviewed"); // rolls the deployment back
+      if (!moved) throw new AppError("deploy_request.already_reviewed", "deploy request already reviewed"); // rolls the deployment back
       recordEvent(tx, {
         kind: "deploy_request_decided",
         listId: request.list_id,

@@ -39,7 +39,7 @@ export const tagsRoutes = (deps: Deps) =>
       "/tags/mine",
       ({ user, body }) => {
         if (deps.sqlite.query("SELECT 1 FROM tags WHERE owner_id = ? AND name = ? COLLATE NOCASE").get(user.id, body.name))
-          throw new AppError(409, "tag already exists");
+          throw new AppError("tag.already_exists", "tag already exists");
         const row: TagRow = { id: newId(), name: body.name, color: body.color, owner_id: user.id, created_at: deps.clock.now() };
         deps.sqlite.query("INSERT INTO tags (id, owner_id, name, color, created_at) VALUES (?, ?, ?, ?, ?)").run(row.id, row.owner_id, row.name, row.color, row.created_at);
         return out(row);
@@ -50,7 +50,7 @@ export const tagsRoutes = (deps: Deps) =>
       "/tags/mine/:tagID",
       ({ user, params, set }) => {
         const r = deps.sqlite.query("DELETE FROM tags WHERE id = ? AND owner_id = ?").run(params.tagID, user.id);
-        if (r.changes === 0) throw new AppError(404, "tag not found");
+        if (r.changes === 0) throw new AppError("tag.not_found", "tag not found");
         set.status = 204;
       },
       { auth: true, params: z.object({ tagID: z.string() }), detail: { summary: "Delete one of the caller's tags (also from every list)" } },
@@ -76,9 +76,9 @@ export const tagsRoutes = (deps: Deps) =>
       ({ params, body, user }) => {
         requireListOwner(resolveListAccess(deps, params.id, user));
         const tag = deps.sqlite.query("SELECT id, name, color FROM tags WHERE id = ?").get(body.tag_id) as z.infer<typeof listTagOut> | null;
-        if (!tag) throw new AppError(404, "tag not found");
+        if (!tag) throw new AppError("tag.not_found", "tag not found");
         const r = deps.sqlite.query("INSERT OR IGNORE INTO list_tags (list_id, tag_id, created_at) VALUES (?, ?, ?)").run(params.id, tag.id, deps.clock.now());
-        if (r.changes === 0) throw new AppError(409, "tag already assigned to the list");
+        if (r.changes === 0) throw new AppError("tag.already_assigned", "tag already assigned to the list");
         return tag;
       },
       { auth: true, params: z.object({ id: z.string() }), body: z.object({ tag_id: uuid }), response: { 200: listTagOut, ...errors }, detail: { summary: "Assign a tag to the list" } },
@@ -88,7 +88,7 @@ export const tagsRoutes = (deps: Deps) =>
       ({ params, user, set }) => {
         requireListOwner(resolveListAccess(deps, params.id, user));
         const r = deps.sqlite.query("DELETE FROM list_tags WHERE list_id = ? AND tag_id = ?").run(params.id, params.tagID);
-        if (r.changes === 0) throw new AppError(404, "tag not assigned to the list");
+        if (r.changes === 0) throw new AppError("tag.not_assigned", "tag not assigned to the list");
         set.status = 204;
       },
       { auth: true, params: z.object({ id: z.string(), tagID: z.string() }), detail: { summary: "Remove a tag from the list" } },

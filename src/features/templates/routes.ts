@@ -51,7 +51,7 @@ export const templatesRoutes = (deps: Deps) =>
       "/templates/:id/push",
       ({ params, user }) => {
         const t = svc.getTemplate(deps, params.id);
-        if (t.owner_id !== user.id) throw new AppError(403, "no permission");
+        if (t.owner_id !== user.id) throw new AppError("template.forbidden", "no permission");
         return svc.pushTemplate(deps, params.id, user.id);
       },
       {

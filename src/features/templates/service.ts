@@ -39,7 +39,7 @@ export function listTemplates(deps: Deps) {
 
 export function getTemplate(deps: Deps, id: string) {
   const t = deps.sqlite.query("SELECT * FROM templates WHERE id = ?").get(id) as TemplateRow | null;
-  if (!t) throw new AppError(404, "template not found");
+  if (!t) throw new AppError("template.not_found", "template not found");
   return t;
 }
 
@@ -68,7 +68,7 @@ export function createTemplate(deps: Deps, userId: string, input: { list_id: str
 
 export function deleteTemplate(deps: Deps, id: string) {
   const r = deps.sqlite.query("DELETE FROM templates WHERE id = ?").run(id);
-  if (r.changes === 0) throw new AppError(404, "template not found");
+  if (r.changes === 0) throw new AppError("template.not_found", "template not found");
 }
 
 /** The list's current mods plus the template's: missing mods added, template pins applied. */
@@ -138,5 +138,5 @@ export function templateLinks(deps: Deps, listId: string) {
 
 export function unlinkTemplate(deps: Deps, listId: string, templateId: string) {
   const r = deps.sqlite.query("DELETE FROM template_links WHERE list_id = ? AND template_id = ?").run(listId, templateId);
-  if (r.changes === 0) throw new AppError(404, "template link not found");
+  if (r.changes === 0) throw new AppError("template.link_not_found", "template link not found");
 }

@@ -49,7 +49,7 @@ export function listAccounts(deps: Pick<Deps, "sqlite">, o: { pending?: boolean;
 
 function account(deps: Pick<Deps, "sqlite">, id: string): Row {
   const r = deps.sqlite.query(`SELECT ${COLS} FROM users WHERE id = ?`).get(id) as Row | null;
-  if (!r) throw new AppError(404, "user not found");
+  if (!r) throw new AppError("user.not_found", "user not found");
   return r;
 }
 
@@ -76,8 +76,8 @@ export function adminAct(deps: Deps, actorId: string, targetId: string, action: 
         set("is_approved = 1");
         break;
       case "disable":
-        if (r.id === actorId) throw new AppError(409, "you cannot disable your own account");
-        if (lastAdmin) throw new AppError(409, "the last admin cannot be disabled: make another account admin first");
+        if (r.id === actorId) throw new AppError("user.cannot_disable_self", "you cannot disable your own account");
+        if (lastAdmin) throw new AppError("user.last_admin", "the last admin cannot be disabled: make another account admin first");
         if (r.disabled_at !== null) return accountView(r);
         set("disabled_at = ?", now);
         break;
@@ -91,12 +91,12 @@ export function adminAct(deps: Deps, actorId: string, targetId: string, action: 
         break;
       case "unmake_admin":
         if (r.role !== "admin") return accountView(r);
-        if (lastAdmin) throw new AppError(409, "the last admin cannot stop being admin: make another account admin first");
+        if (lastAdmin) throw new AppError("user.last_admin", "the last admin cannot stop being admin: make another account admin first");
         set("role = 'user'");
         break;
       case "delete":
-        if (r.id === actorId) throw new AppError(409, "delete your own account from your settings, not here");
-        if (lastAdmin) throw new AppError(409, "the last admin cannot be deleted: make another account admin first");
+        if (r.id === actorId) throw new AppError("user.cannot_delete_self", "delete your own account from your settings, not here");
+        if (lastAdmin) throw new AppError("user.last_admin", "the last admin cannot be deleted: make another account admin first");
         audit(deps, actorId, action, r);
         deleteAccount(deps, r.id);
         return null;
@@ -131,10 +131,10 @@ export function adminAuditLog(deps: Pick<Deps, "sqlite">, limit: number) {
  */
 export async function changePassword(deps: Deps, userId: string, current: string, next: string): Promise<void> {
   const r = deps.sqlite.query("SELECT password_hash FROM users WHERE id = ?").get(userId) as { password_hash: string | null } | null;
-  if (!r) throw new AppError(404, "user not found");
-  if (!r.password_hash) throw new AppError(409, "this account signs in without a password (magic link or chat); it has none to change");
-  if (!(await verifyPassword(current, r.password_hash))) throw new AppError(403, "current_password: not your current password");
-  if (current === next) throw new AppError(400, "new_password: must differ from the current one");
+  if (!r) throw new AppError("user.not_found", "user not found");
+  if (!r.password_hash) throw new AppError("user.no_password", "this account signs in without a password (magic link or chat); it has none to change");
+  if (!(await verifyPassword(current, r.password_hash))) throw new AppError("user.wrong_password", "current_password: not your current password");
+  if (current === next) throw new AppError("request.invalid", "new_password: must differ from the current one");
   const hash = await hashPassword(next);
   const now = deps.clock.now();
   deps.sqlite.query("UPDATE users SET password_hash = ?, tokens_valid_from = ?, updated_at = ? WHERE id = ?").run(hash, Math.floor(now / 1000), now, userId);
@@ -143,6 +143,6 @@ export async function changePassword(deps: Deps, userId: string, current: string
 /** Sign-in bookkeeping: refuses a disabled account; records the time. */
 export function recordSignIn(deps: Pick<Deps, "sqlite" | "clock">, userId: string): void {
   const r = deps.sqlite.query("SELECT disabled_at FROM users WHERE id = ?").get(userId) as { disabled_at: number | null } | null;
-  if (r?.disabled_at !== null && r?.disabled_at !== undefined) throw new AppError(403, "account disabled: ask an admin to enable it again");
+  if (r?.disabled_at !== null && r?.disabled_at !== undefined) throw new AppError("user.disabled", "account disabled: ask an admin to enable it again");
   deps.sqlite.query("UPDATE users SET last_login_at = ? WHERE id = ?").run(deps.clock.now(), userId);
 }

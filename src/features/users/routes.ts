@@ -95,7 +95,7 @@ export const usersRoutes = (deps: Deps) =>
       "/api-keys/:id",
       ({ user, params, set }) => {
         const r = deps.db.delete(apiKeys).where(and(eq(apiKeys.id, params.id), eq(apiKeys.user_id, user.id))).returning({ id: apiKeys.id }).all();
-        if (r.length === 0) throw new AppError(404, "api key not found");
+        if (r.length === 0) throw new AppError("api_key.not_found", "api key not found");
         set.status = 204;
       },
       { auth: true, params: z.object({ id: z.string() }), detail: { summary: "Revoke an API key" } },

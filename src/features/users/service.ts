@@ -28,7 +28,7 @@ export function hasAdmin(deps: Deps): boolean {
 /** Whether a new account is approved at once under LOADOUT_REGISTRATION. Throws 403 when closed. */
 export function approvalForNewAccount(deps: Deps): boolean {
   const mode = deps.config.LOADOUT_REGISTRATION;
-  if (mode === "closed") throw new AppError(403, "registration closed");
+  if (mode === "closed") throw new AppError("user.registration_closed", "registration closed");
   return mode === "open";
 }
 
@@ -62,7 +62,7 @@ export async function createUser(deps: Deps, u: NewUser): Promise<string> {
       { behavior: "immediate" },
     );
   } catch (e) {
-    if (String(e).includes("UNIQUE")) throw new AppError(409, "email already registered");
+    if (String(e).includes("UNIQUE")) throw new AppError("user.email_taken", "email already registered");
     throw e;
   }
   return id;

@@ -53,7 +53,7 @@ export const webRoutes = (_deps: Deps) =>
       "/assets/*",
       async ({ path, request }) => {
         const asset = (await webAssets()).get(path);
-        if (!asset) throw new AppError(404, "not found");
+        if (!asset) throw new AppError("request.route_not_found", "not found");
         return send(asset, request.headers.get("accept-encoding") ?? "", "public, max-age=31536000, immutable");
       },
       { detail: { hide: true } },
@@ -61,9 +61,9 @@ export const webRoutes = (_deps: Deps) =>
     .get(
       "/*",
       async ({ path, request }) => {
-        if (!isPagePath(path)) throw new AppError(404, "not found");
+        if (!isPagePath(path)) throw new AppError("request.route_not_found", "not found");
         const index = (await webAssets()).get("/index.html");
-        if (!index) throw new AppError(404, "not found");
+        if (!index) throw new AppError("request.route_not_found", "not found");
         // What this page loads next, announced now (preload.ts): its chunks and first API answers.
         const link = preloadLinks(await chunks(), path, new URL(request.url).searchParams);
         return send(index, request.headers.get("accept-encoding") ?? "", "no-cache", { "content-security-policy": PAGE_CSP, ...(link ? { link } : {}) });

@@ -20,6 +20,13 @@ export class ApiError extends Error {
 /** 0 = the server could not be reached (offline, restarting). */
 export const isOffline = (e: unknown) => e instanceof ApiError && e.status === 0;
 
+/**
+ * What may mend by itself when asked again: the network, the service's own failure (`internal`),
+ * or a gateway's 5xx in front of it (a proxy's answer has no code). Every other error is an
+ * answer about the request, which asking again does not change.
+ */
+export const isRetryable = (e: unknown) => !(e instanceof ApiError) || e.status === 0 || e.code === "internal" || (e.code === undefined && e.status >= 500);
+
 let onUnauthorized: (() => void) | null = null;
 /** The router registers how to go to sign-in (and back) when a session expires. */
 export function setUnauthorizedHandler(fn: () => void) {

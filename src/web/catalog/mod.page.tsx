@@ -28,7 +28,7 @@ export function ModPage() {
   // arrives, not in one long task (docs/performance.md "The web app").
   const deferred = useDeferredValue(mod.data);
   if (mod.error) {
-    if (mod.error instanceof ApiError && (mod.error.status === 404 || mod.error.status === 400)) return <UnknownMod id={id} invalid={mod.error.code === "invalid_workshop_id"} />;
+    if (mod.error instanceof ApiError && (mod.error.code === "mod_not_found" || mod.error.code === "invalid_workshop_id")) return <UnknownMod id={id} invalid={mod.error.code === "invalid_workshop_id"} />;
     return <ErrorMessage error={mod.error} retry={() => mod.refetch()} />;
   }
   // Another mod's answer still on its way: its skeleton, not the last mod's page.

@@ -2,7 +2,7 @@
 // a pager. Everything a person can act on is a real <button> or <a>; every field has a <label>.
 import { useEffect, useId, useRef, useState, type ReactNode, type InputHTMLAttributes, type SelectHTMLAttributes } from "react";
 import { Link } from "@tanstack/react-router";
-import { ApiError, isOffline } from "../app/api";
+import { ApiError, isRetryable } from "../app/api";
 
 export function Field(
   props: { label: string; hint?: string; error?: string | null } & InputHTMLAttributes<HTMLInputElement>,
@@ -42,7 +42,7 @@ export function SelectField(props: { label: string; children: ReactNode } & Sele
 export function ErrorMessage({ error, retry }: { error: unknown; retry?: () => void }) {
   if (!error) return null;
   const message = error instanceof Error ? error.message : String(error);
-  const retryable = isOffline(error) || (error instanceof ApiError && error.status >= 500);
+  const retryable = error instanceof ApiError && isRetryable(error);
   return (
     <div className="alert error" role="alert">
       {message}

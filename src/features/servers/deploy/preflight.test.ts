@@ -380,14 +380,14 @@ describe("the check's contract", () => {
     // Someone else's server: 404, as for deploys.
     const otherList = await list([ID.core], other);
     expect((await check(otherList, serverId, other)).status).toBe(404);
-    expect((await check(otherList, serverId, other)).body).toEqual({ error: "server not found" });
+    expect((await check(otherList, serverId, other)).body).toEqual({ error: "server not found", code: "server.not_found" });
     // The owner's server, a list the owner may not deploy (not even read): 404 list not found.
     expect((await check(otherList, serverId, owner)).status).toBe(404);
     // Read access through the share link is no deploy right: 404 list not found, as for deploys.
     const share = (await t.req("GET", `/api/v1/lists/${otherList}`, { user: other })).body.share_token;
     const shared = await t.req("GET", `/api/v1/lists/${otherList}/check?share=${share}&server_id=${serverId}`, { user: owner });
     expect(shared.status).toBe(404);
-    expect(shared.body).toEqual({ error: "list not found" });
+    expect(shared.body).toEqual({ error: "list not found", code: "list.not_found" });
     // A collaborator without can_deploy: 403, as for deploys.
     t.deps.sqlite
       .query("INSERT INTO list_collaborators (list_id, user_id, can_add, can_remove, can_deploy, added_at) VALUES (?, ?, 1, 0, 0, ?)")

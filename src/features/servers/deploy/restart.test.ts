@@ -301,7 +301,7 @@ describe("panel: restart, verify, roll back", () => {
     expect(panel.signals).toEqual(["restart"]);
     const late = await t.req("POST", `/api/v1/servers/${server.id}/deployments/${id}/restart-now`, { user: owner });
     expect(late.status).toBe(409);
-    expect(late.body).toEqual({ error: "the deployment has finished" });
+    expect(late.body).toEqual({ error: "the deployment has finished", code: "deployment.finished" });
     const unknown = await t.req("POST", `/api/v1/servers/${server.id}/deployments/00000000-0000-7000-8000-000000000000/restart-now`, { user: owner });
     expect(unknown.status).toBe(404);
   });

@@ -35,7 +35,7 @@ export function durationWords(seconds: number): string {
 const errorText = (err: unknown) => (err instanceof Error ? err.message : String(err));
 
 function requireRcon(server: repo.ServerRow) {
-  if (!server.rcon_host) throw new AppError(409, "the server has no RCON settings; its owner sets them with PUT /servers/:id/rcon");
+  if (!server.rcon_host) throw new AppError("server.rcon_not_set", "the server has no RCON settings; its owner sets them with PUT /servers/:id/rcon");
 }
 
 /** The servers a ban covers now (scope all: every server of the owner with RCON). */
@@ -67,7 +67,7 @@ export async function kickPlayer(deps: Deps, user: AccessUser, serverId: string,
   const { server } = moderatedServer(deps, user, serverId);
   requireRcon(server);
   const on = roster(deps.sqlite, server.id).find((p) => p.player_id === playerId);
-  if (!on) throw new AppError(404, "player not found on the server's latest roster");
+  if (!on) throw new AppError("player.not_online", "player not found on the server's latest roster");
   let result = "ok";
   try {
     await withRcon(deps, server, (r) => kickCommand(r, playerId));
@@ -75,7 +75,7 @@ export async function kickPlayer(deps: Deps, user: AccessUser, serverId: string,
     result = errorText(err);
   }
   logEntry(deps, { server_id: server.id, action: "kick", actor_id: user.id, ban_id: null, uid: on.uid, name: on.name, reason: reason ?? null, duration_s: null, result });
-  if (result !== "ok") throw new AppError(502, `the server did not kick ${on.name}: ${result}`);
+  if (result !== "ok") throw new AppError("server.command_failed", `the server did not kick ${on.name}: ${result}`);
   event(deps, server, "player.kicked", user.id, { uid: on.uid, player_name: on.name, reason: reason ?? null });
   return { ok: true };
 }
@@ -126,18 +126,18 @@ export async function createBan(deps: Deps, user: AccessUser, serverId: string, 
   const { server } = moderatedServer(deps, user, serverId);
   requireRcon(server);
   const reason = banReason(body.reason);
-  if (!reason) throw new AppError(400, "reason: say why (1 to 500 characters)");
-  if (Buffer.byteLength(reason, "utf8") > MAX_BAN_REASON_BYTES) throw new AppError(400, `reason: at most ${MAX_BAN_REASON_BYTES} bytes (the game's limit)`);
+  if (!reason) throw new AppError("request.invalid", "reason: say why (1 to 500 characters)");
+  if (Buffer.byteLength(reason, "utf8") > MAX_BAN_REASON_BYTES) throw new AppError("request.invalid", `reason: at most ${MAX_BAN_REASON_BYTES} bytes (the game's limit)`);
   let uid = body.uid;
   let name: string | null = null;
   if (body.player_id !== undefined) {
     const on = roster(deps.sqlite, server.id).find((p) => p.player_id === body.player_id);
-    if (!on) throw new AppError(404, "player not found on the server's latest roster");
+    if (!on) throw new AppError("player.not_online", "player not found on the server's latest roster");
     uid = on.uid;
     name = on.name;
   }
-  if (!uid) throw new AppError(400, "uid or player_id: say who to ban");
-  if (!isIdentityId(uid)) throw new AppError(400, "uid: must be a player's identity id (36 characters, as the roster shows it)");
+  if (!uid) throw new AppError("request.invalid", "uid or player_id: say who to ban");
+  if (!isIdentityId(uid)) throw new AppError("request.invalid", "uid: must be a player's identity id (36 characters, as the roster shows it)");
   name ??= (deps.sqlite.query("SELECT name FROM player_names WHERE server_id = ? AND uid = ? ORDER BY last_seen DESC LIMIT 1").get(server.id, uid) as { name: string } | null)?.name ?? uid;
   const now = deps.clock.now();
   const ban: mod.BanRow = {
@@ -168,14 +168,14 @@ export async function createBan(deps: Deps, user: AccessUser, serverId: string, 
 /** DELETE /bans/:id: lifted on every server it covers (owner; a moderator their own bans). */
 export async function liftBan(deps: Deps, user: AccessUser, banId: string): Promise<void> {
   const ban = mod.getBan(deps.sqlite, banId);
-  if (!ban) throw new AppError(404, "ban not found");
+  if (!ban) throw new AppError("ban.not_found", "ban not found");
   let role: ServerRole;
   try {
     role = moderatedServer(deps, user, ban.server_id).role;
   } catch {
-    throw new AppError(404, "ban not found");
+    throw new AppError("ban.not_found", "ban not found");
   }
-  if (role === "moderator" && ban.created_by !== user.id) throw new AppError(403, "no permission: a moderator lifts only their own bans");
+  if (role === "moderator" && ban.created_by !== user.id) throw new AppError("ban.forbidden", "no permission: a moderator lifts only their own bans");
   if (!mod.liftBan(deps.sqlite, ban.id, user.id, deps.clock.now())) return; // lifted already
   for (const s of coveredServers(deps, ban)) {
     let result = "ok";
@@ -243,16 +243,16 @@ export function listModerators(deps: Deps, user: AccessUser, serverId: string) {
 export function addModerator(deps: Deps, user: AccessUser, serverId: string, body: { user_id?: string; email?: string }) {
   const server = ownServer(deps, user, serverId);
   const id = body.user_id ?? (body.email ? mod.userByEmail(deps.sqlite, body.email)?.id : undefined);
-  if (!body.user_id && !body.email) throw new AppError(400, "user_id or email: say who");
-  if (!id || !mod.userExists(deps.sqlite, id)) throw new AppError(404, "user not found");
-  if (id === server.owner_id) throw new AppError(409, "the owner moderates their own server already");
+  if (!body.user_id && !body.email) throw new AppError("request.invalid", "user_id or email: say who");
+  if (!id || !mod.userExists(deps.sqlite, id)) throw new AppError("user.not_found", "user not found");
+  if (id === server.owner_id) throw new AppError("moderator.is_owner", "the owner moderates their own server already");
   mod.addModerator(deps.sqlite, server.id, id, user.id, deps.clock.now());
   return listModerators(deps, user, serverId);
 }
 
 export function removeModerator(deps: Deps, user: AccessUser, serverId: string, userId: string) {
   const server = ownServer(deps, user, serverId);
-  if (!mod.removeModerator(deps.sqlite, server.id, userId)) throw new AppError(404, "moderator not found");
+  if (!mod.removeModerator(deps.sqlite, server.id, userId)) throw new AppError("moderator.not_found", "moderator not found");
 }
 
 // ---- bans that hold

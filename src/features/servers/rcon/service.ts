@@ -32,17 +32,17 @@ function defaultHost(deps: Deps, server: repo.ServerRow): string | null {
 
 /** The `rcon` block of the server's config as it is now (read over its connection). */
 async function rconOfConfig(deps: Deps, server: repo.ServerRow): Promise<{ port: number; password: string; address: string | null }> {
-  if (!repo.getCredentials(deps.db, server.id)) throw new AppError(409, "the server has no credentials to read its config with; store them first");
+  if (!repo.getCredentials(deps.db, server.id)) throw new AppError("server.credentials_missing", "the server has no credentials to read its config with; store them first");
   let text: string;
   try {
     const target = await buildTarget(deps, server);
     text = await target.session((io) => io.read());
   } catch (err) {
-    throw new AppError(502, `the server's config could not be read: ${err instanceof Error ? err.message : String(err)}`);
+    throw new AppError("server.config_unreadable", `the server's config could not be read: ${err instanceof Error ? err.message : String(err)}`);
   }
   const rcon = parseConfig(text, server.file_path).rcon as Record<string, unknown> | undefined;
   if (!rcon || typeof rcon !== "object" || typeof rcon.password !== "string" || !rcon.password)
-    throw new AppError(409, "the server's config has no rcon block with a password");
+    throw new AppError("server.config_has_no_rcon", "the server's config has no rcon block with a password");
   const port = typeof rcon.port === "number" ? rcon.port : RCON_DEFAULT_PORT;
   const address = typeof rcon.address === "string" && rcon.address && rcon.address !== "0.0.0.0" && rcon.address !== "::" ? rcon.address : null;
   return { port, password: rcon.password, address };
@@ -58,11 +58,11 @@ export async function setRcon(deps: Deps, user: AccessUser, id: string, body: Rc
     password ??= c.password;
     host ??= c.address ?? undefined;
   }
-  if (password === undefined) throw new AppError(400, "password: required (or from_config: true to take the config's)");
+  if (password === undefined) throw new AppError("request.invalid", "password: required (or from_config: true to take the config's)");
   const problem = rconPasswordProblem(password);
-  if (problem) throw new AppError(400, `password: ${problem}`);
+  if (problem) throw new AppError("request.invalid", `password: ${problem}`);
   host ??= defaultHost(deps, server) ?? undefined;
-  if (!host) throw new AppError(400, "host: required (the server has neither an SFTP host nor a query_address to take it from)");
+  if (!host) throw new AppError("request.invalid", "host: required (the server has neither an SFTP host nor a query_address to take it from)");
   port ??= RCON_DEFAULT_PORT;
   // The same address rule as panel and SFTP targets.
   await assertHostAllowed(host, { allowPrivate: deps.config.LOADOUT_ALLOW_PRIVATE_URLS });
@@ -81,7 +81,7 @@ export async function setRcon(deps: Deps, user: AccessUser, id: string, body: Rc
 /** DELETE /servers/:id/rcon (owner): forgets the settings, closes the connection and the open sessions. */
 export async function deleteRcon(deps: Deps, user: AccessUser, id: string): Promise<void> {
   const server = ownServer(deps, user, id);
-  if (!server.rcon_host) throw new AppError(404, "the server has no RCON settings");
+  if (!server.rcon_host) throw new AppError("server.rcon_not_found", "the server has no RCON settings");
   const now = deps.clock.now();
   repo.updateServer(deps.db, id, {
     rcon_host: null,
@@ -98,7 +98,7 @@ export async function deleteRcon(deps: Deps, user: AccessUser, id: string): Prom
 /** POST /servers/:id/rcon/test: a login and a roster read of its own, in words when it fails. */
 export async function testRcon(deps: Deps, user: AccessUser, id: string): Promise<{ ok: true; players: number } | { ok: false; error: string }> {
   const server = ownServer(deps, user, id);
-  if (!server.rcon_host || !server.rcon_port || !server.rcon_password) throw new AppError(409, "the server has no RCON settings; set them with PUT /servers/:id/rcon");
+  if (!server.rcon_host || !server.rcon_port || !server.rcon_password) throw new AppError("server.rcon_not_set", "the server has no RCON settings; set them with PUT /servers/:id/rcon");
   const settings = rconSettings(deps, server)!;
   try {
     await assertHostAllowed(settings.host, { allowPrivate: deps.config.LOADOUT_ALLOW_PRIVATE_URLS });
@@ -135,7 +135,7 @@ export function rconView(deps: Deps, server: repo.ServerRow) {
 export type PlayerAccess = (deps: Deps, user: AccessUser, id: string) => repo.ServerRow;
 
 function requireRcon(server: repo.ServerRow) {
-  if (!server.rcon_host) throw new AppError(409, "the server has no RCON settings; set them with PUT /servers/:id/rcon");
+  if (!server.rcon_host) throw new AppError("server.rcon_not_set", "the server has no RCON settings; set them with PUT /servers/:id/rcon");
 }
 
 /** A roster read before this is stale: older than two polls (RCON down, or not yet read). */
@@ -166,9 +166,9 @@ export function sessionsOf(deps: Deps, server: repo.ServerRow, q: { from?: strin
   const now = deps.clock.now();
   const to = q.to ? Date.parse(q.to) : now;
   const from = q.from ? Date.parse(q.from) : to - DAY;
-  if (Number.isNaN(from)) throw new AppError(400, "from: must be an ISO 8601 time");
-  if (Number.isNaN(to)) throw new AppError(400, "to: must be an ISO 8601 time");
-  if (from > to) throw new AppError(400, "from: must not be after to");
+  if (Number.isNaN(from)) throw new AppError("request.invalid", "from: must be an ISO 8601 time");
+  if (Number.isNaN(to)) throw new AppError("request.invalid", "to: must be an ISO 8601 time");
+  if (from > to) throw new AppError("request.invalid", "from: must not be after to");
   return rosterRepo.sessions(deps.sqlite, server.id, { from, to, uid: q.uid, limit: q.limit ?? 500 }).map((s) => ({
     uid: s.uid,
     name: s.name,
@@ -182,7 +182,7 @@ export function sessionsOf(deps: Deps, server: repo.ServerRow, q: { from?: strin
 export function playerOf(deps: Deps, server: repo.ServerRow, uid: string) {
   requireRcon(server);
   const names = rosterRepo.playerNames(deps.sqlite, server.id, uid);
-  if (!names.length) throw new AppError(404, "player not found");
+  if (!names.length) throw new AppError("player.not_found", "player not found");
   const now = deps.clock.now();
   const sessions = rosterRepo.sessions(deps.sqlite, server.id, { from: 0, to: now, uid, limit: 200 }).map((s) => ({
     uid: s.uid,
