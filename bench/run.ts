@@ -624,7 +624,7 @@ function markdown(res: any): string {
     if (res.before && bi >= 0) for (const r of res.before.endpoints as Row[]) if (r.available && r.service[bi]) before.set(r.name, r.service[bi]!);
     const cell = (x: Load | undefined) => (x ? `${fmt(x.rps, 0)} · ${byWrk ? x.p99.toFixed(1) : fmt(x.p99, 0)}` : "—");
     L.push("");
-    L.push(`Hot reads at 32 clients against issue 29's goal (≥ 5,000 req/s and p99 ≤ 10 ms; autocomplete ≤ 5 ms)` +
+    L.push(`Hot reads at 32 clients against their goal (≥ 5,000 req/s and p99 ≤ 10 ms; autocomplete ≤ 5 ms)` +
       (res.before ? `, before = \`${res.before.file}\` (${res.before.date}, ${res.before.load_generator})` : "") + ":");
     L.push("");
     L.push(`| hot read |${res.before ? " before req/s · p99 ms |" : ""} req/s · p99 ms | baseline req/s · p99 ms | goal |`);
