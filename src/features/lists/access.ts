@@ -10,8 +10,8 @@
 // Read access: public lists for everyone; private lists for anyone with a role above, or with
 // the list's share token (read only). Admins get no special rights on other people's lists.
 import type { Database } from "bun:sqlite";
-import { statementSet } from "../../db/statements";
 import type { lists } from "./tables";
+import { accessRow } from "./repository";
 import { AppError } from "../../shared/errors";
 
 export interface AccessUser {
@@ -38,30 +38,6 @@ export interface ListAccess {
 
 export type ListRight = "add" | "remove" | "deploy";
 
-const ACCESS_SQL = `
-SELECT l.id, l.owner_id, l.name, l.description, l.is_public, l.share_token, l.suggestion_token,
-       l.require_deploy_approval, l.community_id, l.folder_id, l.max_mod_age_days, l.created_at, l.updated_at,
-       EXISTS (SELECT 1 FROM list_owners o WHERE o.list_id = l.id AND o.user_id = $uid) AS co_owner,
-       c.user_id IS NOT NULL AS collab, c.can_add AS c_add, c.can_remove AS c_remove, c.can_deploy AS c_deploy,
-       g.n AS g_n, g.can_add AS g_add, g.can_remove AS g_remove, g.can_deploy AS g_deploy
-FROM lists l
-LEFT JOIN list_collaborators c ON c.list_id = l.id AND c.user_id = $uid
-LEFT JOIN (
-  SELECT lg.list_id, COUNT(*) AS n,
-         MAX(COALESCE(lg.can_add, pg.can_add)) AS can_add,
-         MAX(COALESCE(lg.can_remove, pg.can_remove)) AS can_remove,
-         MAX(COALESCE(lg.can_deploy, pg.can_deploy)) AS can_deploy
-  FROM list_groups lg
-  JOIN permission_groups pg ON pg.id = lg.group_id
-  JOIN group_members gm ON gm.group_id = lg.group_id AND gm.user_id = $uid
-  WHERE lg.list_id = $id
-  GROUP BY lg.list_id
-) g ON g.list_id = l.id
-WHERE l.id = $id`;
-
-/** ACCESS_SQL prepared once per connection (held by the connection: db/statements.ts statementSet). */
-const accessStmt = statementSet((sqlite) => sqlite.prepare(ACCESS_SQL));
-
 /** Computes what `user` (or an anonymous caller holding `shareToken`) may do on list `listId`; null when the list does not exist. */
 export function resolveListAccess(
   deps: { sqlite: Database },
@@ -69,7 +45,7 @@ export function resolveListAccess(
   user: AccessUser | null | undefined,
   shareToken?: string | null,
 ): ListAccess | null {
-  const row = accessStmt(deps.sqlite).get({ id: listId, uid: user?.id ?? "" }) as Record<string, any> | null;
+  const row = accessRow(deps.sqlite, listId, user?.id ?? "");
   if (!row) return null;
   const list: ListRow = {
     id: row.id,

@@ -35,7 +35,7 @@ export { createList } from "./service";
 export { addModsToList } from "./mods";
 export { applyImport, type ApplyImportResult } from "./import";
 export { listFull, MAX_MODS, inTransaction } from "./rules";
-export { listItemKeys, listItems, dependencyClosure, dependencyEdges } from "./repository";
+export { listExists, listItemKeys, listItems, dependencyClosure, dependencyEdges } from "./repository";
 // What a list turns into on a server: its pre-flight report, its server.json mods, the remembered config.
 export { addModLabel, checkList, namesInWords } from "./check";
 export { listModsForExport } from "./export";

@@ -4,7 +4,7 @@
 // `game.mods` and nothing else touched. Every change of it (import, the settings page, forgetting
 // it, an undo) is an audit entry naming the keys it changed, never their values, and keeps the
 // config as it was before, sealed, so the entry can be undone. The queries of
-// list_server_configs and list_server_config_revisions live here.
+// list_server_configs and list_server_config_revisions are in repository.ts.
 import type { Database } from "bun:sqlite";
 import type { Deps } from "../../deps";
 import { AppError } from "../../shared/errors";
@@ -37,8 +37,6 @@ export interface Remembered {
   updatedBy: string | null;
 }
 
-type Row = { list_id: string; settings_json: string; secrets: string | null; has_mods_key: number; document: string | null; updated_by: string | null; updated_at: number };
-
 const unreadable = (e: unknown): never => {
   if (e instanceof CredentialCryptoError) throw new AppError("list.config_unreadable", `the list's stored config secrets cannot be opened: ${e.message}`);
   throw e;
@@ -46,9 +44,7 @@ const unreadable = (e: unknown): never => {
 
 /** The list's remembered config, opened; null when it has none. */
 export function loadRemembered(deps: Pick<Deps, "sqlite" | "secrets">, listId: string): Remembered | null {
-  const r = deps.sqlite
-    .query("SELECT list_id, settings_json, secrets, has_mods_key, document, updated_by, updated_at FROM list_server_configs WHERE list_id = ?")
-    .get(listId) as Row | null;
+  const r = repo.serverConfigRow(deps.sqlite, listId);
   if (!r) return null;
   let text: string;
   try {
@@ -63,7 +59,7 @@ export function loadRemembered(deps: Pick<Deps, "sqlite" | "secrets">, listId: s
  * A config stored before the document was kept (settings in clear, secrets sealed apart): its text
  * is what export/game wrote from it then, so nothing a list exported changes with the upgrade.
  */
-function legacyText(r: Row, key: Uint8Array): string {
+function legacyText(r: repo.ServerConfigRow, key: Uint8Array): string {
   const settings = JSON.parse(r.settings_json) as JsonObject;
   const secrets = openSecrets(r.secrets, key, r.list_id);
   return `${JSON.stringify(assembleConfig(settings, secrets, [], { withSecrets: true, hasModsKey: !!r.has_mods_key }), null, 2)}\n`;
@@ -73,27 +69,17 @@ function legacyText(r: Row, key: Uint8Array): string {
 function save(deps: Pick<Deps, "sqlite" | "secrets" | "clock">, listId: string, text: string, userId: string | null) {
   const doc = parseJsonDocument(text);
   const hasModsKey = Object.prototype.hasOwnProperty.call((doc.value as { game?: object }).game ?? {}, "mods");
-  deps.sqlite
-    .query(
-      `INSERT INTO list_server_configs (list_id, settings_json, secrets, has_mods_key, document, updated_by, updated_at) VALUES (?, ?, NULL, ?, ?, ?, ?)
-       ON CONFLICT(list_id) DO UPDATE SET settings_json = excluded.settings_json, secrets = NULL, has_mods_key = excluded.has_mods_key,
-         document = excluded.document, updated_by = excluded.updated_by, updated_at = excluded.updated_at`,
-    )
-    .run(listId, JSON.stringify(settingsOf(doc, true)), hasModsKey ? 1 : 0, encryptSecret(text, deps.secrets.credentialKey, documentAad(listId)), userId, deps.clock.now());
+  repo.upsertServerConfig(deps.sqlite, listId, JSON.stringify(settingsOf(doc, true)), hasModsKey, encryptSecret(text, deps.secrets.credentialKey, documentAad(listId)), userId, deps.clock.now());
 }
-
-const forget = (sqlite: Database, listId: string) => sqlite.query("DELETE FROM list_server_configs WHERE list_id = ?").run(listId).changes > 0;
 
 /** Keeps the config as it was before the audited change `auditId` (null: the list had none), sealed. */
 function keepRevision(deps: Pick<Deps, "sqlite" | "secrets" | "clock">, auditId: string, listId: string, before: string | null) {
-  deps.sqlite
-    .query("INSERT INTO list_server_config_revisions (audit_id, list_id, document, created_at) VALUES (?, ?, ?, ?)")
-    .run(auditId, listId, before === null ? null : encryptSecret(before, deps.secrets.credentialKey, revisionAad(auditId)), deps.clock.now());
+  repo.insertServerConfigRevision(deps.sqlite, auditId, listId, before === null ? null : encryptSecret(before, deps.secrets.credentialKey, revisionAad(auditId)), deps.clock.now());
 }
 
 /** The config as it was before the audited change (null: none); undefined when the entry kept none. */
 export function revisionBefore(deps: Pick<Deps, "sqlite" | "secrets">, auditId: string): { text: string | null } | undefined {
-  const r = deps.sqlite.query("SELECT document FROM list_server_config_revisions WHERE audit_id = ?").get(auditId) as { document: string | null } | null;
+  const r = repo.serverConfigRevision(deps.sqlite, auditId);
   if (!r) return undefined;
   try {
     return { text: r.document === null ? null : decryptSecret(r.document, deps.secrets.credentialKey, revisionAad(auditId)) };
@@ -122,7 +108,7 @@ export function changedKeys(before: JsonDocument | null, after: JsonDocument | n
  */
 export function replaceRemembered(deps: Pick<Deps, "sqlite" | "secrets" | "clock">, listId: string, auditId: string, before: Remembered | null, text: string | null, userId: string | null) {
   keepRevision(deps, auditId, listId, before?.text ?? null);
-  if (text === null) forget(deps.sqlite, listId);
+  if (text === null) repo.deleteServerConfig(deps.sqlite, listId);
   else save(deps, listId, text, userId);
 }
 
@@ -218,11 +204,9 @@ export function restoreRevision(deps: Deps, listId: string, auditId: string, use
  * What a list item without a stated `required` means.
  */
 export function listRequiredDefault(sqlite: Database, listId: string): boolean {
-  const r = sqlite.query("SELECT settings_json ->> '$.game.modsRequiredByDefault' AS v FROM list_server_configs WHERE list_id = ?").get(listId) as { v: number | null } | null;
-  return r?.v === 0 ? false : r?.v === 1 ? true : GAME_MODS_REQUIRED_BY_DEFAULT;
+  const v = repo.modsRequiredByDefaultSetting(sqlite, listId);
+  return v === 0 ? false : v === 1 ? true : GAME_MODS_REQUIRED_BY_DEFAULT;
 }
-
-export const hasServerConfig = (sqlite: Database, listId: string) => sqlite.query("SELECT 1 FROM list_server_configs WHERE list_id = ?").get(listId) !== null;
 
 /**
  * export/game's body: the remembered file with the list's mods edited into `game.mods` (secrets

@@ -288,6 +288,9 @@ export function insertList(
   stmts(sqlite).insertList.run(r.id, r.ownerId, r.name, r.description, r.isPublic ? 1 : 0, r.shareToken, r.suggestionToken, r.maxModAgeDays, r.at, r.at);
 }
 
+/** Whether the list exists. */
+export const listExists = (sqlite: Database, listId: string) => sqlite.query("SELECT 1 FROM lists WHERE id = ?").get(listId) !== null;
+
 /** The list's id and age rule, null when the list does not exist. */
 export const listAgeRule = (sqlite: Database, listId: string) =>
   stmts(sqlite).ageRule.get(listId) as { id: string; max_mod_age_days: number | null } | null;
@@ -340,3 +343,81 @@ export const snapshot = (sqlite: Database, listId: string, id: string) => stmts(
 export const updateSnapshot = (sqlite: Database, r: Pick<SnapshotRow, "id" | "version_name" | "tag" | "notes" | "is_release">) =>
   stmts(sqlite).updateSnapshot.run(r.version_name, r.tag, r.notes, r.is_release, r.id);
 export const deleteSnapshot = (sqlite: Database, id: string) => stmts(sqlite).deleteSnapshot.run(id);
+
+// ---- access (access.ts) ------------------------------------------------------------------------
+
+const ACCESS_SQL = `
+SELECT l.id, l.owner_id, l.name, l.description, l.is_public, l.share_token, l.suggestion_token,
+       l.require_deploy_approval, l.community_id, l.folder_id, l.max_mod_age_days, l.created_at, l.updated_at,
+       EXISTS (SELECT 1 FROM list_owners o WHERE o.list_id = l.id AND o.user_id = $uid) AS co_owner,
+       c.user_id IS NOT NULL AS collab, c.can_add AS c_add, c.can_remove AS c_remove, c.can_deploy AS c_deploy,
+       g.n AS g_n, g.can_add AS g_add, g.can_remove AS g_remove, g.can_deploy AS g_deploy
+FROM lists l
+LEFT JOIN list_collaborators c ON c.list_id = l.id AND c.user_id = $uid
+LEFT JOIN (
+  SELECT lg.list_id, COUNT(*) AS n,
+         MAX(COALESCE(lg.can_add, pg.can_add)) AS can_add,
+         MAX(COALESCE(lg.can_remove, pg.can_remove)) AS can_remove,
+         MAX(COALESCE(lg.can_deploy, pg.can_deploy)) AS can_deploy
+  FROM list_groups lg
+  JOIN permission_groups pg ON pg.id = lg.group_id
+  JOIN group_members gm ON gm.group_id = lg.group_id AND gm.user_id = $uid
+  WHERE lg.list_id = $id
+  GROUP BY lg.list_id
+) g ON g.list_id = l.id
+WHERE l.id = $id`;
+
+/** ACCESS_SQL prepared once per connection (held by the connection: db/statements.ts statementSet). */
+const accessStmt = statementSet((sqlite) => sqlite.prepare(ACCESS_SQL));
+
+/**
+ * The list with what the caller (`uid`, "" for an anonymous one) holds on it: co-ownership, the
+ * direct grant, the union of the group grants; null when the list does not exist.
+ */
+export const accessRow = (sqlite: Database, listId: string, uid: string) =>
+  accessStmt(sqlite).get({ id: listId, uid }) as Record<string, any> | null;
+
+// ---- the remembered server config (remembered-config.ts) ----------------------------------------
+
+/** A row of list_server_configs: the document sealed whole (null for one stored before it was kept), the settings in clear. */
+export type ServerConfigRow = {
+  list_id: string;
+  settings_json: string;
+  secrets: string | null;
+  has_mods_key: number;
+  document: string | null;
+  updated_by: string | null;
+  updated_at: number;
+};
+
+export const serverConfigRow = (sqlite: Database, listId: string) =>
+  sqlite
+    .query("SELECT list_id, settings_json, secrets, has_mods_key, document, updated_by, updated_at FROM list_server_configs WHERE list_id = ?")
+    .get(listId) as ServerConfigRow | null;
+
+/** Stores (replaces) the list's config: the sealed document, the settings in clear beside it (secrets null). */
+export const upsertServerConfig = (sqlite: Database, listId: string, settingsJson: string, hasModsKey: boolean, document: string, userId: string | null, at: number) =>
+  sqlite
+    .query(
+      `INSERT INTO list_server_configs (list_id, settings_json, secrets, has_mods_key, document, updated_by, updated_at) VALUES (?, ?, NULL, ?, ?, ?, ?)
+       ON CONFLICT(list_id) DO UPDATE SET settings_json = excluded.settings_json, secrets = NULL, has_mods_key = excluded.has_mods_key,
+         document = excluded.document, updated_by = excluded.updated_by, updated_at = excluded.updated_at`,
+    )
+    .run(listId, settingsJson, hasModsKey ? 1 : 0, document, userId, at);
+
+/** Forgets the list's config; false when it had none. */
+export const deleteServerConfig = (sqlite: Database, listId: string) => sqlite.query("DELETE FROM list_server_configs WHERE list_id = ?").run(listId).changes > 0;
+
+/** Keeps the config as it was before the audited change `auditId` (`document` sealed, null: the list had none). */
+export const insertServerConfigRevision = (sqlite: Database, auditId: string, listId: string, document: string | null, at: number) =>
+  sqlite.query("INSERT INTO list_server_config_revisions (audit_id, list_id, document, created_at) VALUES (?, ?, ?, ?)").run(auditId, listId, document, at);
+
+/** The revision kept for the audit entry, null when it kept none. */
+export const serverConfigRevision = (sqlite: Database, auditId: string) =>
+  sqlite.query("SELECT document FROM list_server_config_revisions WHERE audit_id = ?").get(auditId) as { document: string | null } | null;
+
+/** The stored `game.modsRequiredByDefault` (1, 0, or null when unset or the list keeps no config). */
+export const modsRequiredByDefaultSetting = (sqlite: Database, listId: string) =>
+  (sqlite.query("SELECT settings_json ->> '$.game.modsRequiredByDefault' AS v FROM list_server_configs WHERE list_id = ?").get(listId) as { v: number | null } | null)?.v ?? null;
+
+export const hasServerConfig = (sqlite: Database, listId: string) => sqlite.query("SELECT 1 FROM list_server_configs WHERE list_id = ?").get(listId) !== null;

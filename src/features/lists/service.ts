@@ -10,7 +10,7 @@ import { canImport, type ListAccess, resolveListAccess } from "./access";
 import { dependencyReport } from "./dependencies";
 import * as repo from "./repository";
 import { inTransaction, isTooOld } from "./rules";
-import { hasServerConfig, listRequiredDefault } from "./remembered-config";
+import { listRequiredDefault } from "./remembered-config";
 
 type Caller = { id: string } | null | undefined;
 
@@ -144,7 +144,7 @@ export function listDetail(deps: Deps, a: ListAccess) {
     dependency_tree: tree,
     missing_dependencies: missing,
     mods_required_by_default: requiredDefault,
-    server_config: hasServerConfig(deps.sqlite, l.id) ? ("imported" as const) : ("defaults" as const),
+    server_config: repo.hasServerConfig(deps.sqlite, l.id) ? ("imported" as const) : ("defaults" as const),
     // What the caller may do here, so clients show only the actions that will work (the API
     // still decides every request).
     my_access: {
