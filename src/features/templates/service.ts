@@ -5,19 +5,12 @@ import type { Deps } from "../../deps";
 import { AppError } from "../../shared/errors";
 import { newId } from "../../shared/ids";
 import { toIso } from "../../shared/time";
-import { listModsForExport, applyImport, type ApplyImportResult, inTransaction, listItemKeys, type ImportEntry } from "../lists";
-
-type TemplateRow = { id: string; name: string; description: string; owner_id: string; source_list_id: string | null; created_at: number; updated_at: number };
-type TemplateModRow = { template_id: string; workshop_id: string; name: string; version: string | null };
+import { listModsForExport, applyImport, type ApplyImportResult, inTransaction, listExists, listItemKeys, type ImportEntry } from "../lists";
+import * as repo from "./repository";
+import type { TemplateRow } from "./repository";
 
 function modsOf(deps: Deps, ids: string[]) {
-  const rows = deps.sqlite
-    .query(
-      `SELECT tm.template_id, tm.workshop_id, COALESCE(NULLIF(m.name, ''), NULLIF(tm.name, ''), tm.workshop_id) AS name, tm.version
-       FROM template_mods tm LEFT JOIN mods m ON m.workshop_id = tm.workshop_id
-       WHERE tm.template_id IN (SELECT value FROM json_each(?)) ORDER BY tm.template_id, tm.position`,
-    )
-    .all(JSON.stringify(ids)) as TemplateModRow[];
+  const rows = repo.templateModRows(deps.sqlite, ids);
   const by = new Map<string, { workshop_id: string; name: string; version: string | null }[]>();
   for (const r of rows) {
     let a = by.get(r.template_id);
@@ -32,23 +25,20 @@ function view(t: TemplateRow, mods: { workshop_id: string; name: string; version
 }
 
 export function listTemplates(deps: Deps) {
-  const rows = deps.sqlite.query("SELECT * FROM templates ORDER BY name, id").all() as TemplateRow[];
+  const rows = repo.templateRows(deps.sqlite);
   const mods = modsOf(deps, rows.map((r) => r.id));
   return rows.map((r) => view(r, mods.get(r.id) ?? []));
 }
 
 export function getTemplate(deps: Deps, id: string) {
-  const t = deps.sqlite.query("SELECT * FROM templates WHERE id = ?").get(id) as TemplateRow | null;
+  const t = repo.templateRow(deps.sqlite, id);
   if (!t) throw new AppError("template.not_found", "template not found");
   return t;
 }
 
 /** Replaces the template's mods with the list's current mods (pinned versions kept). */
 function copyMods(deps: Deps, templateId: string, listId: string) {
-  const mods = listModsForExport(deps, listId, "fixed");
-  deps.sqlite.query("DELETE FROM template_mods WHERE template_id = ?").run(templateId);
-  const ins = deps.sqlite.query("INSERT INTO template_mods (template_id, workshop_id, name, version, position) VALUES (?, ?, ?, ?, ?)");
-  mods.forEach((m, i) => ins.run(templateId, m.modId, m.name, m.version ?? null, i));
+  repo.replaceTemplateMods(deps.sqlite, templateId, listModsForExport(deps, listId, "fixed"));
 }
 
 export function createTemplate(deps: Deps, userId: string, input: { list_id: string; name: string; description?: string }) {
@@ -57,9 +47,7 @@ export function createTemplate(deps: Deps, userId: string, input: { list_id: str
   inTransaction(
     deps,
     () => {
-      deps.sqlite
-        .query("INSERT INTO templates (id, owner_id, name, description, source_list_id, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?)")
-        .run(row.id, row.owner_id, row.name, row.description, row.source_list_id, now, now);
+      repo.insertTemplate(deps.sqlite, row);
       copyMods(deps, row.id, input.list_id);
     },
   );
@@ -67,8 +55,7 @@ export function createTemplate(deps: Deps, userId: string, input: { list_id: str
 }
 
 export function deleteTemplate(deps: Deps, id: string) {
-  const r = deps.sqlite.query("DELETE FROM templates WHERE id = ?").run(id);
-  if (r.changes === 0) throw new AppError("template.not_found", "template not found");
+  if (!repo.deleteTemplate(deps.sqlite, id)) throw new AppError("template.not_found", "template not found");
 }
 
 /** The list's current mods plus the template's: missing mods added, template pins applied. */
@@ -92,7 +79,7 @@ export function importTemplate(deps: Deps, listId: string, templateId: string, u
     deps,
     () => {
       const r = applyImport(deps, { listId, userId, entries: mergedEntries(deps, listId, mods), checkOrder: false, source: "template" });
-      deps.sqlite.query("INSERT OR IGNORE INTO template_links (list_id, template_id, created_at) VALUES (?, ?, ?)").run(listId, templateId, deps.clock.now());
+      repo.insertTemplateLink(deps.sqlite, listId, templateId, deps.clock.now());
       return r;
     },
   );
@@ -104,14 +91,14 @@ export function importTemplate(deps: Deps, listId: string, templateId: string, u
  */
 export function pushTemplate(deps: Deps, templateId: string, userId: string) {
   const t = getTemplate(deps, templateId);
-  if (t.source_list_id && deps.sqlite.query("SELECT 1 FROM lists WHERE id = ?").get(t.source_list_id)) {
+  if (t.source_list_id && listExists(deps.sqlite, t.source_list_id)) {
     inTransaction(deps, () => {
       copyMods(deps, t.id, t.source_list_id!);
-      deps.sqlite.query("UPDATE templates SET updated_at = ? WHERE id = ?").run(deps.clock.now(), t.id);
+      repo.touchTemplate(deps.sqlite, t.id, deps.clock.now());
     });
   }
   const mods = modsOf(deps, [templateId]).get(templateId) ?? [];
-  const links = deps.sqlite.query("SELECT list_id FROM template_links WHERE template_id = ? ORDER BY created_at").all(templateId) as { list_id: string }[];
+  const links = repo.linkedListIds(deps.sqlite, templateId);
   const results: { list_id: string; ok: boolean; added: number; removed: number; version_changed: number; error?: string }[] = [];
   for (const { list_id } of links) {
     try {
@@ -126,17 +113,9 @@ export function pushTemplate(deps: Deps, templateId: string, userId: string) {
 }
 
 export function templateLinks(deps: Deps, listId: string) {
-  return (
-    deps.sqlite
-      .query(
-        `SELECT t.id AS template_id, t.name, t.description, l.created_at, (SELECT COUNT(*) FROM template_mods tm WHERE tm.template_id = t.id) AS mod_count
-         FROM template_links l JOIN templates t ON t.id = l.template_id WHERE l.list_id = ? ORDER BY l.created_at`,
-      )
-      .all(listId) as { template_id: string; name: string; description: string; created_at: number; mod_count: number }[]
-  ).map((r) => ({ ...r, created_at: toIso(r.created_at) }));
+  return repo.templateLinkRows(deps.sqlite, listId).map((r) => ({ ...r, created_at: toIso(r.created_at) }));
 }
 
 export function unlinkTemplate(deps: Deps, listId: string, templateId: string) {
-  const r = deps.sqlite.query("DELETE FROM template_links WHERE list_id = ? AND template_id = ?").run(listId, templateId);
-  if (r.changes === 0) throw new AppError("template.link_not_found", "template link not found");
+  if (!repo.deleteTemplateLink(deps.sqlite, listId, templateId)) throw new AppError("template.link_not_found", "template link not found");
 }
