@@ -11,11 +11,11 @@ import type { Database } from "bun:sqlite";
 import type { AuthUser, CallerRow, CallerSource } from "../../shared/auth";
 import { defineReadModel, readModelsOf } from "../../db/read-models";
 import { generation } from "../../db/statements";
+import { callerById, callerByKeyHash, setKeyLastUsed, type CallerUserRow } from "./repository";
 
-const USER_COLS = "u.id, u.email, u.display_name, u.role, u.is_approved, u.disabled_at, u.tokens_valid_from";
 const CALLERS_MAX = 20_000;
 
-function toCaller(r: any): CallerRow {
+function toCaller(r: CallerUserRow): CallerRow {
   const user: AuthUser = Object.freeze({ id: r.id, email: r.email, display_name: r.display_name, role: r.role, is_approved: !!r.is_approved });
   return { user, disabled: r.disabled_at !== null && r.disabled_at !== undefined, tokensValidFrom: r.tokens_valid_from ?? null };
 }
@@ -58,7 +58,7 @@ export function callerSource(sqlite: Database): CallerSource {
       fresh();
       const hit = users.get(id);
       if (hit) return hit;
-      const r = sqlite.query(`SELECT ${USER_COLS} FROM users u WHERE u.id = ?`).get(id);
+      const r = callerById(sqlite, id);
       if (!r) return null;
       const caller = toCaller(r);
       users.set(id, caller);
@@ -68,16 +68,14 @@ export function callerSource(sqlite: Database): CallerSource {
       fresh();
       let e = keys.get(hash);
       if (!e) {
-        const r = sqlite
-          .query(`SELECT ${USER_COLS}, k.id AS key_id, k.last_used_at FROM api_keys k JOIN users u ON u.id = k.user_id WHERE k.key_hash = ?`)
-          .get(hash) as any;
+        const r = callerByKeyHash(sqlite, hash);
         if (!r) return null;
         e = { caller: toCaller(r), keyId: r.key_id, lastUsed: r.last_used_at };
         keys.set(hash, e);
       }
       // last_used_at at minute resolution: no write on every request.
       if (!e.caller.disabled && (!e.lastUsed || now - e.lastUsed > 60_000)) {
-        sqlite.query("UPDATE api_keys SET last_used_at = ? WHERE id = ?").run(now, e.keyId);
+        setKeyLastUsed(sqlite, e.keyId, now);
         e.lastUsed = now;
       }
       return e.caller;
