@@ -7,6 +7,7 @@ import { AppError } from "../../shared/errors";
 import { errorBody, name } from "../../shared/schemas";
 import { newId } from "../../shared/ids";
 import { toIso } from "../../shared/time";
+import * as repo from "./repository";
 
 const folderOut = z.object({ id: z.string(), name: z.string(), list_count: z.number(), created_at: z.string() });
 export const foldersRoutes = (deps: Deps) =>
@@ -14,22 +15,14 @@ export const foldersRoutes = (deps: Deps) =>
     .use(authPlugin(deps))
     .get(
       "/folders",
-      ({ user }) =>
-        (
-          deps.sqlite
-            .query(
-              `SELECT f.id, f.name, f.created_at, (SELECT COUNT(*) FROM lists l WHERE l.folder_id = f.id) AS list_count
-               FROM folders f WHERE f.owner_id = ? ORDER BY f.name, f.id`,
-            )
-            .all(user.id) as { id: string; name: string; created_at: number; list_count: number }[]
-        ).map((f) => ({ ...f, created_at: toIso(f.created_at) })),
+      ({ user }) => repo.foldersOf(deps.sqlite, user.id).map((f) => ({ ...f, created_at: toIso(f.created_at) })),
       { auth: true, response: { 200: z.array(folderOut), 401: errorBody }, detail: { summary: "The caller's folders" } },
     )
     .post(
       "/folders",
       ({ user, body }) => {
         const row = { id: newId(), name: body.name, created_at: deps.clock.now() };
-        deps.sqlite.query("INSERT INTO folders (id, owner_id, name, created_at) VALUES (?, ?, ?, ?)").run(row.id, user.id, row.name, row.created_at);
+        repo.insertFolder(deps.sqlite, row.id, user.id, row.name, row.created_at);
         return { ...row, list_count: 0, created_at: toIso(row.created_at) };
       },
       { auth: true, body: z.object({ name }), response: { 200: folderOut, 400: errorBody, 401: errorBody }, detail: { summary: "Create a folder" } },
@@ -38,8 +31,7 @@ export const foldersRoutes = (deps: Deps) =>
       "/folders/:id",
       ({ user, params, set }) => {
         // Lists in the folder keep existing; their folder_id is cleared by the foreign key.
-        const r = deps.sqlite.query("DELETE FROM folders WHERE id = ? AND owner_id = ?").run(params.id, user.id);
-        if (r.changes === 0) throw new AppError("folder.not_found", "folder not found");
+        if (!repo.deleteFolder(deps.sqlite, params.id, user.id)) throw new AppError("folder.not_found", "folder not found");
         set.status = 204;
       },
       { auth: true, params: z.object({ id: z.string() }), detail: { summary: "Delete one of the caller's folders (its lists stay)" } },

@@ -8,6 +8,8 @@ import { errorBody, name, uuid } from "../../shared/schemas";
 import { newId } from "../../shared/ids";
 import { toIso } from "../../shared/time";
 import { requireListOwner, requireListRead, resolveListAccess } from "../lists";
+import * as repo from "./repository";
+import type { TagRow } from "./repository";
 
 const color = z
   .string({ error: "must be a hex colour like #1a2b3c" })
@@ -19,18 +21,17 @@ export const tagBody = z.object({ name, color });
 export const tagOut = z.object({ id: z.string(), name: z.string(), color: z.string(), owner_id: z.string(), created_at: z.string() });
 const listTagOut = z.object({ id: z.string(), name: z.string(), color: z.string() });
 
-type TagRow = { id: string; name: string; color: string; owner_id: string; created_at: number };
 const out = (r: TagRow) => ({ id: r.id, name: r.name, color: r.color, owner_id: r.owner_id, created_at: toIso(r.created_at) });
 const errors = { 400: errorBody, 401: errorBody, 403: errorBody, 404: errorBody, 409: errorBody };
 
 export const tagsRoutes = (deps: Deps) =>
   new Elysia({ prefix: "/api/v1", tags: ["tags"] })
     .use(authPlugin(deps))
-    .get("/tags", () => (deps.sqlite.query("SELECT * FROM tags ORDER BY name, id").all() as TagRow[]).map(out), {
+    .get("/tags", () => repo.allTags(deps.sqlite).map(out), {
       response: { 200: z.array(tagOut) },
       detail: { summary: "All tags" },
     })
-    .get("/tags/mine", ({ user }) => (deps.sqlite.query("SELECT * FROM tags WHERE owner_id = ? ORDER BY name, id").all(user.id) as TagRow[]).map(out), {
+    .get("/tags/mine", ({ user }) => repo.tagsOf(deps.sqlite, user.id).map(out), {
       auth: true,
       response: { 200: z.array(tagOut), 401: errorBody },
       detail: { summary: "The caller's tags" },
@@ -38,10 +39,9 @@ export const tagsRoutes = (deps: Deps) =>
     .post(
       "/tags/mine",
       ({ user, body }) => {
-        if (deps.sqlite.query("SELECT 1 FROM tags WHERE owner_id = ? AND name = ? COLLATE NOCASE").get(user.id, body.name))
-          throw new AppError("tag.already_exists", "tag already exists");
+        if (repo.ownerHasTagNamed(deps.sqlite, user.id, body.name)) throw new AppError("tag.already_exists", "tag already exists");
         const row: TagRow = { id: newId(), name: body.name, color: body.color, owner_id: user.id, created_at: deps.clock.now() };
-        deps.sqlite.query("INSERT INTO tags (id, owner_id, name, color, created_at) VALUES (?, ?, ?, ?, ?)").run(row.id, row.owner_id, row.name, row.color, row.created_at);
+        repo.insertTag(deps.sqlite, row);
         return out(row);
       },
       { auth: true, body: tagBody, response: { 200: tagOut, ...errors }, detail: { summary: "Create a tag (colour #rrggbb)" } },
@@ -49,8 +49,7 @@ export const tagsRoutes = (deps: Deps) =>
     .delete(
       "/tags/mine/:tagID",
       ({ user, params, set }) => {
-        const r = deps.sqlite.query("DELETE FROM tags WHERE id = ? AND owner_id = ?").run(params.tagID, user.id);
-        if (r.changes === 0) throw new AppError("tag.not_found", "tag not found");
+        if (!repo.deleteTag(deps.sqlite, params.tagID, user.id)) throw new AppError("tag.not_found", "tag not found");
         set.status = 204;
       },
       { auth: true, params: z.object({ tagID: z.string() }), detail: { summary: "Delete one of the caller's tags (also from every list)" } },
@@ -59,9 +58,7 @@ export const tagsRoutes = (deps: Deps) =>
       "/lists/:id/tags",
       ({ params, query, user }) => {
         requireListRead(resolveListAccess(deps, params.id, user, query.share));
-        return deps.sqlite
-          .query("SELECT t.id, t.name, t.color FROM list_tags lt JOIN tags t ON t.id = lt.tag_id WHERE lt.list_id = ? ORDER BY t.name")
-          .all(params.id) as z.infer<typeof listTagOut>[];
+        return repo.tagsOfList(deps.sqlite, params.id);
       },
       {
         optionalAuth: true,
@@ -75,10 +72,9 @@ export const tagsRoutes = (deps: Deps) =>
       "/lists/:id/tags",
       ({ params, body, user }) => {
         requireListOwner(resolveListAccess(deps, params.id, user));
-        const tag = deps.sqlite.query("SELECT id, name, color FROM tags WHERE id = ?").get(body.tag_id) as z.infer<typeof listTagOut> | null;
+        const tag = repo.tagOfId(deps.sqlite, body.tag_id);
         if (!tag) throw new AppError("tag.not_found", "tag not found");
-        const r = deps.sqlite.query("INSERT OR IGNORE INTO list_tags (list_id, tag_id, created_at) VALUES (?, ?, ?)").run(params.id, tag.id, deps.clock.now());
-        if (r.changes === 0) throw new AppError("tag.already_assigned", "tag already assigned to the list");
+        if (!repo.assignTag(deps.sqlite, params.id, tag.id, deps.clock.now())) throw new AppError("tag.already_assigned", "tag already assigned to the list");
         return tag;
       },
       { auth: true, params: z.object({ id: z.string() }), body: z.object({ tag_id: uuid }), response: { 200: listTagOut, ...errors }, detail: { summary: "Assign a tag to the list" } },
@@ -87,8 +83,7 @@ export const tagsRoutes = (deps: Deps) =>
       "/lists/:id/tags/:tagID",
       ({ params, user, set }) => {
         requireListOwner(resolveListAccess(deps, params.id, user));
-        const r = deps.sqlite.query("DELETE FROM list_tags WHERE list_id = ? AND tag_id = ?").run(params.id, params.tagID);
-        if (r.changes === 0) throw new AppError("tag.not_assigned", "tag not assigned to the list");
+        if (!repo.unassignTag(deps.sqlite, params.id, params.tagID)) throw new AppError("tag.not_assigned", "tag not assigned to the list");
         set.status = 204;
       },
       { auth: true, params: z.object({ id: z.string(), tagID: z.string() }), detail: { summary: "Remove a tag from the list" } },
