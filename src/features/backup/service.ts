@@ -25,6 +25,7 @@ import { loadMigrations, newestMigrationMillis } from "../../db/client";
 import { KEY_BYTES, keyId, parseKey } from "../../shared/crypto";
 import { checkSealedColumns, type SealedCheck, type SealedColumn } from "../../db/sealed";
 import { DB_FILE, ensurePrivateDir, ensurePrivateFile } from "../../shared/data-dir";
+import * as repo from "./repository";
 
 export const BACKUPS_DIR = "backups";
 /** Scheduled backups: the only ones retention deletes (manual `loadout-*.db` ones are kept). */
@@ -72,8 +73,7 @@ export function writeBackup(config: Config, target: string): BackupResult {
   ensurePrivateFile(partial); // VACUUM INTO fills an empty file and keeps its mode: 0600
   const db = new Database(dbPath);
   try {
-    db.exec("PRAGMA busy_timeout = 5000");
-    db.query("VACUUM INTO ?").run(partial);
+    repo.vacuumInto(db, partial);
   } catch (e) {
     rmSync(partial, { force: true });
     throw e;
@@ -104,7 +104,7 @@ export function writeBackup(config: Config, target: string): BackupResult {
 function quickCheck(path: string): string {
   const db = new Database(path, { readonly: true });
   try {
-    return (db.query("PRAGMA quick_check").all() as { quick_check: string }[]).map((r) => r.quick_check).join("; ");
+    return repo.quickCheck(db).join("; ");
   } finally {
     db.close();
   }
@@ -165,8 +165,6 @@ interface Inspection {
   pending: number;
 }
 
-const hasTable = (db: Database, name: string) => !!db.query("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = ?").get(name);
-
 /** Integrity and schema version of a database file; throws BackupError. */
 export function inspectBackup(path: string, label = path): Inspection {
   let db: Database;
@@ -178,18 +176,18 @@ export function inspectBackup(path: string, label = path): Inspection {
   try {
     let problems: string[];
     try {
-      problems = (db.query("PRAGMA integrity_check").all() as { integrity_check: string }[]).map((r) => r.integrity_check);
+      problems = repo.integrityCheck(db);
     } catch (e) {
       throw new BackupError(`${label} is not a readable SQLite database (${e instanceof Error ? e.message : String(e)}); nothing was changed`);
     }
     if (problems.length !== 1 || problems[0] !== "ok") {
       throw new BackupError(`${label} failed its integrity check (${problems.slice(0, 3).join("; ")}${problems.length > 3 ? "; ..." : ""}); nothing was changed`);
     }
-    if (!hasTable(db, "__drizzle_migrations") || !hasTable(db, "lists")) {
+    if (!repo.hasTable(db, "__drizzle_migrations") || !repo.hasTable(db, "lists")) {
       throw new BackupError(`${label} is an SQLite database but not a loadout database (no migrations table); nothing was changed`);
     }
     // drizzle's migrator runs every migration newer than the last one applied: the same test here.
-    const rows = db.query("SELECT created_at FROM __drizzle_migrations").all() as { created_at: number }[];
+    const rows = repo.appliedMigrations(db);
     const last = rows.reduce((m, r) => Math.max(m, Number(r.created_at)), 0);
     const known = loadMigrations();
     const newest = newestMigrationMillis(known);
@@ -231,7 +229,7 @@ function checkpoint(path: string) {
   if (!existsSync(path)) return;
   try {
     const db = new Database(path);
-    db.exec("PRAGMA wal_checkpoint(TRUNCATE)");
+    repo.checkpointTruncate(db);
     db.close();
   } catch {
     // unreadable: it is set aside with its -wal as it is

@@ -13,6 +13,7 @@ import { liveDetailCacheStats, liveSearchIndexBytes, peekLiveSnapshot, seriesCac
 import { crawlProgress } from "../scraper";
 import { rconPlayerCounts } from "../servers";
 import { workerProcessStats, type WorkerProcessStats } from "../../jobs/worker-process";
+import { healthProbe, jobCountsByStatus } from "./repository";
 
 const sourceStatusSchema = z.object({
   last_ok_at: z.string().nullable(),
@@ -57,7 +58,7 @@ export function createProcessRegistry(deps: Deps): Registry {
     registers: [registry],
     collect() {
       this.reset();
-      const rows = deps.sqlite.query("SELECT status, COUNT(*) AS n FROM jobs GROUP BY status").all() as { status: string; n: number }[];
+      const rows = jobCountsByStatus(deps.sqlite);
       for (const s of ["queued", "running", "succeeded", "failed", "cancelled"]) {
         this.set({ status: s }, rows.find((r) => r.status === s)?.n ?? 0);
       }
@@ -252,14 +253,14 @@ const METRICS_CACHE_MS = 1000;
 export const platformRoutes = (deps: Deps) => {
   const registry = createProcessRegistry(deps);
   let cached: { at: number; body: string } | null = null;
-  const healthStmt = deps.sqlite.prepare("SELECT 1 AS ok");
+  const probe = healthProbe(deps.sqlite);
   return new Elysia({ tags: ["platform"] })
     .get(
       "/api/v1/health",
       ({ set }) => {
         let db: "ok" | "error" = "ok";
         try {
-          healthStmt.get();
+          probe();
         } catch {
           db = "error";
           set.status = 503;
