@@ -2,6 +2,7 @@
 import type { Deps } from "../../deps";
 import { AppError } from "../../shared/errors";
 import type { AccessUser } from "../lists";
+import { isModerator } from "./moderation/repository";
 import * as repo from "./repository";
 
 export const SERVER_NOT_FOUND = "server not found";
@@ -19,7 +20,6 @@ export type ServerRole = "owner" | "moderator";
 export function moderatedServer(deps: Pick<Deps, "db" | "sqlite">, user: AccessUser, id: string): { server: repo.ServerRow; role: ServerRole } {
   const server = repo.getServer(deps.db, id);
   if (server && server.owner_id === user.id) return { server, role: "owner" };
-  if (server && deps.sqlite.query("SELECT 1 FROM server_moderators WHERE server_id = ? AND user_id = ?").get(id, user.id) !== null)
-    return { server, role: "moderator" };
+  if (server && isModerator(deps.sqlite, id, user.id)) return { server, role: "moderator" };
   throw new AppError("server.not_found", SERVER_NOT_FOUND);
 }

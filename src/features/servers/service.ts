@@ -14,7 +14,8 @@ import { assertHostAllowed, checkUrl } from "../../shared/url-safety";
 import { recordEvent } from "../../outbox/outbox";
 import { queueDeployment } from "./deploy/jobs";
 import { openConfigOrNull } from "./deploy/config-seal";
-import { blockedMessage, blockingFindings, preflightForServer, type RenameKey, type ServerReport } from "./deploy/preflight";
+import { blockedMessage, blockingFindings, preflightForServer, type ServerReport } from "./deploy/preflight";
+import type { RenameKey } from "./deploy/target";
 import {
   panelCredentials,
   sftpCredentials,

@@ -10,6 +10,7 @@ import type { JobHandler, Job } from "../../../jobs/queue";
 import { ADDON_DIR, localAddons, scanAddons, versionFromServerData, type AddonEntry, type AddonSource, type ItemsScanResult, JOB_ITEMS_SCAN } from "../../scraper";
 import { getServer, type ServerRow } from "../repository";
 import { buildTarget } from "./jobs";
+import { lastDeployedSnapshot, sftpServerIds } from "./repository";
 import { SftpTarget } from "./sftp";
 
 /** Promise of a node-style callback operation (ssh2's SFTP calls). */
@@ -74,12 +75,10 @@ export function sftpAddons(deps: Deps, server: ServerRow): AddonSource {
 
 /** The version a server was last deployed with for a mod (from the deployment's snapshot). */
 function deployedVersion(deps: Deps, serverId: string, workshopId: string): string | null {
-  const row = deps.sqlite
-    .query("SELECT snapshot_json FROM deployments WHERE server_id = ? AND kind = 'deploy' AND status = 'success' ORDER BY finished_at DESC LIMIT 1")
-    .get(serverId) as { snapshot_json: string | null } | null;
-  if (!row?.snapshot_json) return null;
+  const snapshot = lastDeployedSnapshot(deps.sqlite, serverId);
+  if (!snapshot) return null;
   try {
-    const mods = JSON.parse(row.snapshot_json) as { modId?: string; version?: string }[];
+    const mods = JSON.parse(snapshot) as { modId?: string; version?: string }[];
     const v = mods.find((m) => m.modId?.toUpperCase() === workshopId)?.version;
     return typeof v === "string" && v ? v : null;
   } catch {
@@ -91,14 +90,8 @@ function deployedVersion(deps: Deps, serverId: string, workshopId: string): stri
 export function itemSources(deps: Deps, opts: { serverId?: string; scheduledOnly?: boolean } = {}): AddonSource[] {
   const out: AddonSource[] = [];
   if (!opts.serverId && deps.config.LOADOUT_ADDONS_DIR) out.push(localAddons(deps.config.LOADOUT_ADDONS_DIR));
-  const rows = deps.sqlite
-    .query(
-      `SELECT s.id FROM servers s JOIN server_credentials c ON c.server_id = s.id
-       WHERE s.connection_type = 'sftp' ${opts.serverId ? "AND s.id = $id" : ""} ${opts.scheduledOnly ? "AND s.items_scan = 1" : ""}`,
-    )
-    .all(opts.serverId ? { id: opts.serverId } : {}) as { id: string }[];
-  for (const r of rows) {
-    const server = getServer(deps.db, r.id);
+  for (const id of sftpServerIds(deps.sqlite, opts)) {
+    const server = getServer(deps.db, id);
     if (server) out.push(sftpAddons(deps, server));
   }
   return out;

@@ -23,8 +23,9 @@ import { finishDeploy, queryAddressOf, runDeployLoop, type LoopContext } from ".
 import { a2sPlayers, combineControls, fileTargetControl, type ServerControl } from "../control";
 import { rconControl } from "../rcon/control";
 import { SftpTarget, type SftpCredentials } from "./sftp";
-import { configSeen, recordConfigSeen, type RenameKey } from "./preflight";
-import { fileNameOf, testTarget, type ConfigTarget } from "./target";
+import { configSeen, recordConfigSeen } from "./config-seen";
+import { queuedJobForList } from "./repository";
+import { fileNameOf, testTarget, type ConfigTarget, type RenameKey } from "./target";
 
 export const DEPLOY_JOB = "deploy.run";
 export const AUTO_DEPLOY_JOB = "deploy.auto";
@@ -288,10 +289,8 @@ export function runAutoDeploy(deps: Deps, listId: string): { deployments: string
  * change while it runs queues the next one.
  */
 export function scheduleAutoDeploy(deps: Deps, listId: string): string {
-  const queued = deps.sqlite
-    .query("SELECT id FROM jobs WHERE type = ? AND status = 'queued' AND json_extract(payload, '$.list_id') = ? LIMIT 1")
-    .get(AUTO_DEPLOY_JOB, listId) as { id: string } | null;
-  if (queued) return queued.id;
+  const queued = queuedJobForList(deps.sqlite, AUTO_DEPLOY_JOB, listId);
+  if (queued) return queued;
   return deps.jobs.enqueue(AUTO_DEPLOY_JOB, { list_id: listId }, { runAt: deps.clock.now() + AUTO_DEPLOY_DEBOUNCE_MS });
 }
 

@@ -16,7 +16,8 @@ import { createTestApp, type TestApp, type TestUser } from "../../../../test/hel
 import { startSshd, type SshdPeer } from "../../../../test/peers/sshd";
 import { queueDiscovery } from "../../scraper/jobs";
 import { DEPLOY_JOB, runAutoDeploy } from "./jobs";
-import { BASE_GAME_SCENARIOS, compareGameVersions, downloadWords } from "./preflight";
+import { compareGameVersions } from "./game-version";
+import { BASE_GAME_SCENARIOS, downloadWords } from "./preflight";
 
 const ID = {
   core: "F100000000000001",

@@ -1,18 +1,18 @@
 // Pre-flight for the pair list + server (docs/deploy.md "Pre-flight for the target
 // server"): the findings that stop a broken restart before anything is written. Reads the
 // catalog (scenarios by gameId, versions with gameVersion, sizes), the items read from the mods'
-// data.pak (mod_items), what the last connection test or deploy read from the server's config,
-// and the server's game version (A2S, else the live source).
+// data.pak (mod_items), what the last connection test or deploy read from the server's config
+// (config-seen.ts), and the server's game version (game-version.ts: A2S, else the live source).
+// Its statements are in repository.ts.
 import type { Database } from "bun:sqlite";
 import type { Deps } from "../../../deps";
-import { queryInfo } from "../../../protocols/a2s/a2s";
-import { addModLabel, checkGameConfig, dependencyClosure, dependencyEdges, listItems, type ConfigIssue, type ServerJsonMod } from "../../lists";
-import { parseQueryAddress } from "../model";
-import * as serversRepo from "../repository";
+import { addModLabel, dependencyClosure, dependencyEdges, listItems } from "../../lists";
 import type { ServerRow } from "../repository";
+import { configIssues, configSeen, storedConfig, type ConfigSeen, type StoredIssue } from "./config-seen";
 import { DeployError } from "./errors";
-import { parseConfig } from "./config-file";
-import { fileNameOf, modsOfConfig, type RenameKey } from "./target";
+import { compareGameVersions, majorMinor, serverGameVersion, versionParts, type GameVersion } from "./game-version";
+import * as repo from "./repository";
+import { fileNameOf, type RenameKey } from "./target";
 
 /**
  * The base game's own scenarios (not provided by any mod), by resource GUID. Sources: the
@@ -55,8 +55,6 @@ export const BASE_GAME_SCENARIOS: ReadonlyMap<string, string> = new Map([
   ["CB347F2F10065C9C", "Combat Ops - Kolguyev"],
 ]);
 
-export type { RenameKey };
-
 /** The one-click (or by-hand) fix shown beside a finding. */
 export type PreflightFix =
   /** `adds`: the mod and the dependencies of it the list lacks (adding it with its dependencies adds them all). */
@@ -79,24 +77,6 @@ export interface Finding {
 /** The server kinds: only these block a deploy (list-level findings never do). */
 export const SERVER_KINDS = new Set(["scenario_missing", "scenario_unknown", "game_version_newer", "game_version_older", "file_conflict", "download", "config_invalid"]);
 
-/** An issue of the server's config as the server row keeps it (lists/game-config-check.ts). */
-export type StoredIssue = Pick<ConfigIssue, "kind" | "path" | "fatal" | "message" | "line" | "column" | "fix">;
-
-export interface ConfigSeen {
-  scenario_id: string | null;
-  mods: ServerJsonMod[];
-  read_at: number | null;
-  /** What the game would refuse or misread in it; undefined when not known (read before it was kept). */
-  issues?: StoredIssue[];
-  /** The port of its `rcon` block when the block has a password (offered as the server's RCON). */
-  rcon_port?: number | null;
-}
-
-/** The issues of a config text, as kept. */
-export function configIssues(text: string): StoredIssue[] {
-  return checkGameConfig(text).map(({ kind, path, fatal, message, line, column, fix }) => ({ kind, path, fatal, message, line, column, ...(fix ? { fix } : {}) }));
-}
-
 /**
  * The config's issues as findings (kind `config_invalid`): what the game refuses at start is an
  * error (it blocks the deploy like the other errors), what it reads but may misread (a duplicated
@@ -115,14 +95,6 @@ export function configFindings(issues: readonly StoredIssue[], fileName: string,
       line: i.line,
       ...(i.fix ? { fix: { action: "rename_key" as const, label: `Rename "${i.fix.from}" to "${i.fix.to}"`, path: i.fix.path, from: i.fix.from, to: i.fix.to } } : {}),
     }));
-}
-
-export interface GameVersion {
-  game_version: string | null;
-  /** `a2s` (the server answered), `live` (the live source's last report for its address), null. */
-  from: "a2s" | "live" | null;
-  /** Why the version is unknown (then the version findings are skipped). */
-  note: string | null;
 }
 
 export interface DownloadSummary {
@@ -147,83 +119,6 @@ export interface ServerReport {
   findings: Finding[];
 }
 
-// ---- what the server runs
-
-/** game.scenarioId and game.mods of a config text (null scenario when it has none). */
-export function configSeen(text: string, fileName: string, at: number): ConfigSeen {
-  const config = parseConfig(text, fileName);
-  const game = config.game;
-  const issues = configIssues(text);
-  const rcon = config.rcon as Record<string, unknown> | null | undefined;
-  const rcon_port = rcon && typeof rcon === "object" && typeof rcon.password === "string" && rcon.password ? (typeof rcon.port === "number" ? rcon.port : 19999) : null;
-  if (!game || typeof game !== "object" || Array.isArray(game)) return { scenario_id: null, mods: [], read_at: at, issues, rcon_port };
-  const g = game as Record<string, unknown>;
-  return { scenario_id: typeof g.scenarioId === "string" ? g.scenarioId : null, mods: modsOfConfig(g), read_at: at, issues, rcon_port };
-}
-
-/** Records what a connection test or deploy read (or wrote) on the server row. */
-export function recordConfigSeen(db: serversRepo.TxLike, serverId: string, seen: ConfigSeen): void {
-  serversRepo.updateServer(db, serverId, {
-    config_scenario_id: seen.scenario_id,
-    config_mods_json: JSON.stringify(seen.mods),
-    config_read_at: seen.read_at,
-    config_issues_json: seen.issues ? JSON.stringify(seen.issues) : null,
-    ...(seen.rcon_port !== undefined ? { config_rcon_port: seen.rcon_port } : {}),
-  });
-}
-
-export function storedConfig(server: ServerRow): ConfigSeen | null {
-  if (server.config_read_at === null) return null;
-  return {
-    scenario_id: server.config_scenario_id,
-    mods: server.config_mods_json ? JSON.parse(server.config_mods_json) : [],
-    read_at: server.config_read_at,
-    ...(server.config_issues_json ? { issues: JSON.parse(server.config_issues_json) as StoredIssue[] } : {}),
-  };
-}
-
-/**
- * The server's game version: its A2S answer (query_address), else the live source's last
- * report for that address (game_servers), else unknown with the reason.
- */
-export async function serverGameVersion(deps: Deps, server: ServerRow, timeoutMs = 1500): Promise<GameVersion> {
-  const address = server.query_address ? parseQueryAddress(server.query_address) : null;
-  if (!address) return { game_version: null, from: null, note: "the server has no query address (set one to compare game versions); version checks skipped" };
-  let a2sError = "";
-  try {
-    const info = await queryInfo(address.host, address.port, { timeoutMs });
-    if (info.version) return { game_version: info.version, from: "a2s", note: null };
-    a2sError = "its A2S answer carries no version";
-  } catch (err) {
-    a2sError = `no A2S answer from ${address.host}:${address.port} (${err instanceof Error ? err.message : String(err)})`;
-  }
-  const live = deps.sqlite
-    .query(
-      `SELECT game_version FROM game_servers WHERE (host_address = ?1 OR ip = ?2) AND game_version <> ''
-       ORDER BY host_address = ?1 DESC, last_seen_at DESC LIMIT 1`,
-    )
-    .get(`${address.host}:${address.port}`, address.host) as { game_version: string } | null;
-  if (live) return { game_version: live.game_version, from: "live", note: null };
-  return { game_version: null, from: null, note: `${a2sError}, and the live source has not seen ${address.host}; version checks skipped` };
-}
-
-// ---- versions
-
-/** Numeric parts of a version ("1.2.0.76" → [1, 2, 0, 76]). */
-function parts(v: string): number[] {
-  return (v.match(/\d+/g) ?? []).map(Number);
-}
-
-/** Compares over the parts both have: "1.2.1" equals "1.2.1.169". */
-export function compareGameVersions(a: string, b: string): number {
-  const pa = parts(a);
-  const pb = parts(b);
-  for (let i = 0; i < Math.min(pa.length, pb.length); i++) if (pa[i] !== pb[i]) return pa[i]! < pb[i]! ? -1 : 1;
-  return 0;
-}
-
-const majorMinor = (v: string) => parts(v).slice(0, 2).join(".");
-
 // ---- sizes in words
 
 export function formatBytes(n: number): string {
@@ -244,25 +139,6 @@ interface Installed {
   version: string;
   pinned: boolean;
   position: number;
-}
-
-function versionRows(sqlite: Database, ids: readonly string[]) {
-  return sqlite
-    .query(
-      `SELECT v.workshop_id, v.version, v.game_version, v.size_bytes, v.created_at FROM mod_versions v
-       WHERE v.workshop_id IN (SELECT value FROM json_each(?)) ORDER BY v.workshop_id, v.created_at DESC`,
-    )
-    .all(JSON.stringify(ids)) as { workshop_id: string; version: string; game_version: string | null; size_bytes: number; created_at: number | null }[];
-}
-
-function modRows(sqlite: Database, ids: readonly string[]) {
-  return sqlite
-    .query(
-      `SELECT j.value AS workshop_id, COALESCE(NULLIF(m.name, ''), j.value) AS name, COALESCE(m.version, '') AS version,
-              m.game_version, COALESCE(m.size_bytes, 0) AS size_bytes
-       FROM json_each(?) j LEFT JOIN mods m ON m.workshop_id = j.value`,
-    )
-    .all(JSON.stringify(ids)) as { workshop_id: string; name: string; version: string; game_version: string | null; size_bytes: number }[];
 }
 
 /**
@@ -289,10 +165,10 @@ export function serverFindings(
   const listIds = items.map((i) => i.workshop_id);
   const closure = listIds.length ? dependencyClosure(sqlite, listIds) : [];
   const inClosure = new Set(closure.map((id) => id.toUpperCase()));
-  const versions = versionRows(sqlite, closure);
+  const versions = repo.versionRows(sqlite, closure);
   const byMod = new Map<string, typeof versions>();
   for (const v of versions) (byMod.get(v.workshop_id) ?? byMod.set(v.workshop_id, []).get(v.workshop_id)!).push(v);
-  const mods = new Map(modRows(sqlite, closure).map((m) => [m.workshop_id, m]));
+  const mods = new Map(repo.modRows(sqlite, closure).map((m) => [m.workshop_id, m]));
   const versionOf = (id: string, version: string) => byMod.get(id)?.find((v) => v.version === version);
   const gameVersionOf = (id: string, version: string) => versionOf(id, version)?.game_version ?? (mods.get(id)?.version === version ? mods.get(id)?.game_version : null) ?? null;
   const sizeOf = (id: string, version: string) => versionOf(id, version)?.size_bytes ?? mods.get(id)?.size_bytes ?? 0;
@@ -310,14 +186,7 @@ export function serverFindings(
     const base = guid ? BASE_GAME_SCENARIOS.get(guid) : undefined;
     if (base) scenarioName = base;
     else {
-      const providers = sqlite
-        .query(
-          `SELECT s.workshop_id, MAX(s.name) AS scenario_name, COALESCE(NULLIF(m.name, ''), s.workshop_id) AS mod_name
-           FROM mod_scenarios s LEFT JOIN mods m ON m.workshop_id = s.workshop_id
-           WHERE s.game_id = ?1 COLLATE NOCASE OR (?2 IS NOT NULL AND upper(substr(s.game_id, 1, 18)) = '{' || ?2 || '}')
-           GROUP BY s.workshop_id ORDER BY m.subscriber_count DESC, s.workshop_id`,
-        )
-        .all(scenarioId, guid) as { workshop_id: string; scenario_name: string; mod_name: string }[];
+      const providers = repo.scenarioProviders(sqlite, scenarioId, guid);
       if (providers.length === 0) {
         findings.push({
           kind: "scenario_unknown",
@@ -359,7 +228,7 @@ export function serverFindings(
           mods: [m.workshop_id],
           ...(fitting ? { fix: { action: "pin_version" as const, label: `Pin ${m.name} to ${fitting.version}`, workshop_id: m.workshop_id, version: fitting.version } } : {}),
         });
-      } else if (parts(built).length >= 2 && parts(serverGv).length >= 2 && compareGameVersions(majorMinor(built), majorMinor(serverGv)) < 0) {
+      } else if (versionParts(built).length >= 2 && versionParts(serverGv).length >= 2 && compareGameVersions(majorMinor(built), majorMinor(serverGv)) < 0) {
         findings.push({
           kind: "game_version_older",
           severity: "warning",
@@ -392,13 +261,7 @@ export function serverFindings(
 
 function fileConflicts(sqlite: Database, listId: string, installed: Installed[]): Finding[] {
   if (installed.length < 2) return [];
-  const rows = sqlite
-    .query(
-      `SELECT i.workshop_id, i.version, lower(i.path) AS path, COALESCE(s.scanned_at, 0) AS scanned_at
-       FROM mod_items i LEFT JOIN mod_item_scans s ON s.workshop_id = i.workshop_id AND s.version = i.version
-       WHERE i.workshop_id IN (SELECT value FROM json_each(?))`,
-    )
-    .all(JSON.stringify(installed.map((m) => m.workshop_id))) as { workshop_id: string; version: string; path: string; scanned_at: number }[];
+  const rows = repo.itemPathRows(sqlite, installed.map((m) => m.workshop_id));
   // Per mod: the items of the version it would install, else of the version read last.
   const chosen = new Map<string, { version: string; scanned_at: number }>();
   const want = new Map(installed.map((m) => [m.workshop_id, m.version]));

@@ -50,6 +50,10 @@ export const moderatedBy = (sqlite: Database, userId: string) =>
     .query("SELECT s.id, s.name FROM server_moderators m JOIN servers s ON s.id = m.server_id WHERE m.user_id = ? ORDER BY s.name COLLATE NOCASE, s.id")
     .all(userId) as { id: string; name: string }[];
 
+/** Whether the user moderates the server. */
+export const isModerator = (sqlite: Database, serverId: string, userId: string) =>
+  sqlite.query("SELECT 1 FROM server_moderators WHERE server_id = ? AND user_id = ?").get(serverId, userId) !== null;
+
 export const moderatorIds = (sqlite: Database, serverId: string) =>
   (sqlite.query("SELECT user_id FROM server_moderators WHERE server_id = ?").all(serverId) as { user_id: string }[]).map((r) => r.user_id);
 

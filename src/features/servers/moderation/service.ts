@@ -15,7 +15,7 @@ import { moderatedServer, ownServer, type ServerRole } from "../access";
 import * as repo from "../repository";
 import { withRcon } from "../rcon/control";
 import { rconManager } from "../rcon/manager";
-import { roster } from "../rcon/repository";
+import { lastNameOf, roster } from "../rcon/repository";
 import * as mod from "./repository";
 
 /** A duration in words: "1 hour", "3 days", "permanently". */
@@ -138,7 +138,7 @@ export async function createBan(deps: Deps, user: AccessUser, serverId: string, 
   }
   if (!uid) throw new AppError("request.invalid", "uid or player_id: say who to ban");
   if (!isIdentityId(uid)) throw new AppError("request.invalid", "uid: must be a player's identity id (36 characters, as the roster shows it)");
-  name ??= (deps.sqlite.query("SELECT name FROM player_names WHERE server_id = ? AND uid = ? ORDER BY last_seen DESC LIMIT 1").get(server.id, uid) as { name: string } | null)?.name ?? uid;
+  name ??= lastNameOf(deps.sqlite, server.id, uid) ?? uid;
   const now = deps.clock.now();
   const ban: mod.BanRow = {
     id: newId(),

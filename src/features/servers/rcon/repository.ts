@@ -110,6 +110,10 @@ export function playerNames(sqlite: Database, serverId: string, uid: string): { 
     .all(serverId, uid) as { name: string; first_seen: number; last_seen: number }[];
 }
 
+/** The name the player was last seen with on the server, null when never seen. */
+export const lastNameOf = (sqlite: Database, serverId: string, uid: string) =>
+  (sqlite.query("SELECT name FROM player_names WHERE server_id = ? AND uid = ? ORDER BY last_seen DESC LIMIT 1").get(serverId, uid) as { name: string } | null)?.name ?? null;
+
 /** Seconds a player spent on the server over all kept sessions (an open one counted to `now`). */
 export function totalSeconds(sqlite: Database, serverId: string, uid: string, now: number): number {
   const r = sqlite
