@@ -2,19 +2,20 @@
 // the only place these pages reach those parts of the API (docs/rcon.md).
 import { api, get } from "../app/api";
 import type { z } from "zod";
-import type * as M from "../../features/servers/model";
+import type * as Mod from "../../features/servers/moderation/model";
+import type * as R from "../../features/servers/rcon/model";
 import type { Server } from "./my-servers.services";
 
-export type Roster = z.infer<typeof M.playersView>;
+export type Roster = z.infer<typeof R.playersView>;
 export type RosterPlayer = Roster["players"][number];
-export type PlayerSession = z.infer<typeof M.sessionView>;
-export type PlayerHistory = z.infer<typeof M.playerView>;
-export type Ban = z.infer<typeof M.banView>;
-export type LogEntry = z.infer<typeof M.moderationLogView>;
-export type Moderator = z.infer<typeof M.moderatorView>;
-export type ModeratedServer = z.infer<typeof M.moderatedServerView>;
-export type RconTest = z.infer<typeof M.rconTestView>;
-export type RconSettings = z.input<typeof M.rconBody>;
+export type PlayerSession = z.infer<typeof R.sessionView>;
+export type PlayerHistory = z.infer<typeof R.playerView>;
+export type Ban = z.infer<typeof Mod.banView>;
+export type LogEntry = z.infer<typeof Mod.moderationLogView>;
+export type Moderator = z.infer<typeof Mod.moderatorView>;
+export type ModeratedServer = z.infer<typeof Mod.moderatedServerView>;
+export type RconTest = z.infer<typeof R.rconTestView>;
+export type RconSettings = z.input<typeof R.rconBody>;
 export type RestartVia = Server["restart_via"];
 export interface NewBan {
   uid?: string;

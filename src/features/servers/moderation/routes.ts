@@ -5,7 +5,7 @@ import { z } from "zod";
 import type { Deps } from "../../../deps";
 import { authPlugin } from "../../../shared/auth";
 import { errorBody, okBody } from "../../../shared/schemas";
-import * as m from "../model";
+import * as m from "./model";
 import * as svc from "./service";
 
 const errors = { 400: errorBody, 401: errorBody, 403: errorBody, 404: errorBody, 409: errorBody, 502: errorBody };

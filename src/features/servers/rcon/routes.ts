@@ -6,6 +6,7 @@ import type { Deps } from "../../../deps";
 import { authPlugin } from "../../../shared/auth";
 import { errorBody } from "../../../shared/schemas";
 import * as m from "../model";
+import * as r from "./model";
 import { moderatedServer } from "../access";
 import { getServer } from "../service";
 import * as rcon from "./service";
@@ -25,7 +26,7 @@ export const rconRoutes = (deps: Deps) =>
       {
         auth: true,
         params,
-        body: m.rconBody,
+        body: r.rconBody,
         response: { 200: m.serverView, 502: errorBody, ...errors },
         detail: {
           summary: "Set the server's RCON (owner): host (default: the SFTP host, else query_address's host), port (default 19999), password (sealed, never returned)",
@@ -46,25 +47,25 @@ export const rconRoutes = (deps: Deps) =>
     .post("/:id/rcon/test", ({ user, params }) => rcon.testRcon(deps, user, params.id), {
       auth: true,
       params,
-      response: { 200: m.rconTestView, ...errors },
+      response: { 200: r.rconTestView, ...errors },
       detail: { summary: "Log in over RCON and read the roster once: {ok: true, players} or {ok: false, error} in words" },
     })
     .get("/:id/players", ({ user, params }) => rcon.playersNow(deps, moderatedServer(deps, user, params.id).server), {
       auth: true,
       params,
-      response: { 200: m.playersView, ...errors },
+      response: { 200: r.playersView, ...errors },
       detail: { summary: "Who is on the server, from the last RCON roster (read every LOADOUT_RCON_POLL_S); the owner and the server's moderators; 409 without RCON" },
     })
     .get("/:id/sessions", ({ user, params, query }) => rcon.sessionsOf(deps, moderatedServer(deps, user, params.id).server, query), {
       auth: true,
       params,
-      query: m.sessionsQuery,
-      response: { 200: z.array(m.sessionView), ...errors },
+      query: r.sessionsQuery,
+      response: { 200: z.array(r.sessionView), ...errors },
       detail: { summary: "Players' stays on the server overlapping from..to (default the last 24 hours), newest first; uid= for one player" },
     })
     .get("/:id/players/:uid", ({ user, params }) => rcon.playerOf(deps, moderatedServer(deps, user, params.id).server, params.uid), {
       auth: true,
-      params: m.playerParams,
-      response: { 200: m.playerView, ...errors },
+      params: r.playerParams,
+      response: { 200: r.playerView, ...errors },
       detail: { summary: "One player on this server: the names they went by, their sessions and their time on it" },
     });
