@@ -1,5 +1,6 @@
 // The users feature's registry entry (/users, /me, API keys, approval) and what other features
-// may use of it: the accounts sign-in and registration (auth) work with.
+// may use of it: the accounts sign-in and registration (auth) work with, and the single-use
+// e-mail tokens (auth_tokens) of magic links and e-mail verification.
 import type { FeatureModule } from "../feature-module";
 import { usersRoutes } from "./routes";
 import { ensureBootstrapAdmin } from "./service";
@@ -11,6 +12,18 @@ export const usersFeature: FeatureModule = {
   start: async (deps) => void (await ensureBootstrapAdmin(deps)),
 };
 
-export { approvalForNewAccount, createUser, findUserByEmail, hasAdmin, verifyPassword } from "./service";
+export {
+  approvalForNewAccount,
+  consumeEmailToken,
+  createEmailToken,
+  createUser,
+  findUserByDiscordId,
+  findUserByEmail,
+  findUserById,
+  hasAdmin,
+  linkDiscordId,
+  markEmailVerified,
+  verifyPassword,
+} from "./service";
 export { recordSignIn } from "./accounts";
 export { callerSource } from "./callers";

@@ -1,8 +1,13 @@
-// The users feature's SQL statements written by hand (docs/architecture.md "Features and their
-// public faces"): the accounts admins run (accounts.ts), a password change, sign-in bookkeeping,
-// and the callers the auth plugin reads (callers.ts). Each is `sqlite.query`, compiled once per
-// connection and kept by bun:sqlite under its text. (service.ts and routes.ts use drizzle.)
+// The users feature's statements (docs/architecture.md "Features and their public faces"): the
+// accounts admins run (accounts.ts), a password change, sign-in bookkeeping and the callers the
+// auth plugin reads (callers.ts), each `sqlite.query`, compiled once per connection and kept by
+// bun:sqlite under its text; and, through drizzle's query builder on a handle (the database or a
+// transaction), accounts made, found and deleted, API keys, the e-mail tokens (auth_tokens) and
+// the account changes sign-in makes (service.ts, routes.ts; auth reaches them through index.ts).
 import type { Database } from "bun:sqlite";
+import { and, desc, eq, isNull, or, sql } from "drizzle-orm";
+import type { Tx } from "../../db/client";
+import { apiKeys, authTokens, users } from "./tables";
 
 export type AdminAction = "approve" | "disable" | "enable" | "delete" | "make_admin" | "unmake_admin";
 
@@ -109,3 +114,70 @@ export const callerByKeyHash = (sqlite: Database, hash: string) =>
     .get(hash) as (CallerUserRow & { key_id: string; last_used_at: number | null }) | null;
 
 export const setKeyLastUsed = (sqlite: Database, keyId: string, at: number) => sqlite.query("UPDATE api_keys SET last_used_at = ? WHERE id = ?").run(at, keyId);
+
+// ---- accounts, API keys and e-mail tokens (drizzle; service.ts, routes.ts)
+
+export type UserRow = typeof users.$inferSelect;
+export type NewUserRow = typeof users.$inferInsert;
+export type ApiKeyRow = typeof apiKeys.$inferSelect;
+export type AuthTokenRow = typeof authTokens.$inferSelect;
+
+/** An admin's id, if the instance has one. */
+export const anyAdmin = (db: Tx) => db.select({ id: users.id }).from(users).where(eq(users.role, "admin")).limit(1).get();
+
+export const insertUser = (db: Tx, row: NewUserRow) => db.insert(users).values(row).run();
+
+/** `email` as stored (lower-cased). */
+export const userByEmail = (db: Tx, email: string): UserRow | null => db.select().from(users).where(eq(users.email, email)).get() ?? null;
+
+export const userRowById = (db: Tx, id: string): UserRow | null => db.select().from(users).where(eq(users.id, id)).get() ?? null;
+
+export const userByDiscordId = (db: Tx, discordId: string): UserRow | null => db.select().from(users).where(eq(users.discord_id, discordId)).get() ?? null;
+
+export const userCount = (db: Tx) => db.select({ n: sql<number>`count(*)` }).from(users).get()!.n;
+
+/** Deletes the account; what it owns goes by ON DELETE CASCADE. */
+export const deleteUser = (db: Tx, userId: string) => db.delete(users).where(eq(users.id, userId)).run();
+
+export const setDisplayName = (db: Tx, userId: string, displayName: string, at: number) =>
+  db.update(users).set({ display_name: displayName, updated_at: at }).where(eq(users.id, userId)).run();
+
+export const setEmailVerified = (db: Tx, userId: string, at: number) => db.update(users).set({ email_verified: true, updated_at: at }).where(eq(users.id, userId)).run();
+
+export const setDiscordId = (db: Tx, userId: string, discordId: string, at: number) =>
+  db.update(users).set({ discord_id: discordId, updated_at: at }).where(eq(users.id, userId)).run();
+
+const escapeLike = (s: string) => s.replace(/[\\%_]/g, (c) => "\\" + c);
+
+/** Up to 20 accounts whose display name holds `q` (LIKE, escaped) or whose e-mail is `q`, by name. */
+export function searchUsers(db: Tx, q: string): { id: string; display_name: string }[] {
+  const pattern = `%${escapeLike(q)}%`;
+  return db
+    .select({ id: users.id, display_name: users.display_name })
+    .from(users)
+    .where(or(sql`${users.display_name} LIKE ${pattern} ESCAPE '\\'`, eq(users.email, q.toLowerCase())))
+    .orderBy(users.display_name)
+    .limit(20)
+    .all();
+}
+
+export const insertApiKey = (db: Tx, row: typeof apiKeys.$inferInsert) => db.insert(apiKeys).values(row).run();
+
+/** The user's API keys, newest first. */
+export const apiKeysOf = (db: Tx, userId: string): ApiKeyRow[] => db.select().from(apiKeys).where(eq(apiKeys.user_id, userId)).orderBy(desc(apiKeys.created_at)).all();
+
+/** Deletes the user's key; false when the user has no such key. */
+export const deleteApiKey = (db: Tx, userId: string, keyId: string) =>
+  db.delete(apiKeys).where(and(eq(apiKeys.id, keyId), eq(apiKeys.user_id, userId))).returning({ id: apiKeys.id }).all().length > 0;
+
+export const insertAuthToken = (db: Tx, row: typeof authTokens.$inferInsert) => db.insert(authTokens).values(row).run();
+
+/** The unused token of this kind with this hash (expired or not). */
+export const unusedAuthToken = (db: Tx, tokenHash: string, kind: AuthTokenRow["kind"]): AuthTokenRow | undefined =>
+  db
+    .select()
+    .from(authTokens)
+    .where(and(eq(authTokens.token_hash, tokenHash), eq(authTokens.kind, kind), isNull(authTokens.used_at)))
+    .get();
+
+export const markAuthTokenUsed = (db: Tx, id: string, at: number) => db.update(authTokens).set({ used_at: at }).where(eq(authTokens.id, id)).run();

@@ -1,12 +1,11 @@
 import { Elysia } from "elysia";
 import { z } from "zod";
-import { and, desc, eq, like, or, sql } from "drizzle-orm";
 import type { Deps } from "../../deps";
 import { authPlugin, issueToken, userById } from "../../shared/auth";
 import { AppError } from "../../shared/errors";
 import { name, errorBody, okBody, password, queryBool } from "../../shared/schemas";
 import { toIso, toIsoOrNull } from "../../shared/time";
-import { users, apiKeys } from "./tables";
+import * as repo from "./repository";
 import { createApiKey, deleteAccount } from "./service";
 import { adminAct, adminAuditLog, changePassword, listAccounts } from "./accounts";
 
@@ -24,24 +23,13 @@ const adminUserView = z.object({
   created_at: z.string(),
 });
 
-const escapeLike = (s: string) => s.replace(/[\\%_]/g, (c) => "\\" + c);
-
 export const usersRoutes = (deps: Deps) =>
   new Elysia({ prefix: "/api/v1", tags: ["account"] })
     .use(authPlugin(deps))
     .get(
       "/users/search",
       ({ query }) => {
-        const q = query.q.trim();
-        const pattern = `%${escapeLike(q)}%`;
-        const rows = deps.db
-          .select({ id: users.id, display_name: users.display_name })
-          .from(users)
-          .where(or(sql`${users.display_name} LIKE ${pattern} ESCAPE '\\'`, eq(users.email, q.toLowerCase())))
-          .orderBy(users.display_name)
-          .limit(20)
-          .all();
-        return { users: rows };
+        return { users: repo.searchUsers(deps.db, query.q.trim()) };
       },
       {
         auth: true,
@@ -53,7 +41,7 @@ export const usersRoutes = (deps: Deps) =>
     .put(
       "/settings/display-name",
       ({ user, body, set }) => {
-        deps.db.update(users).set({ display_name: body.display_name, updated_at: deps.clock.now() }).where(eq(users.id, user.id)).run();
+        repo.setDisplayName(deps.db, user.id, body.display_name, deps.clock.now());
         set.status = 204;
       },
       { auth: true, body: z.object({ display_name: name }), detail: { summary: "Change the display name" } },
@@ -69,12 +57,8 @@ export const usersRoutes = (deps: Deps) =>
     .get(
       "/api-keys",
       ({ user }) =>
-        deps.db
-          .select()
-          .from(apiKeys)
-          .where(eq(apiKeys.user_id, user.id))
-          .orderBy(desc(apiKeys.created_at))
-          .all()
+        repo
+          .apiKeysOf(deps.db, user.id)
           .map((k) => ({ id: k.id, name: k.name, prefix: k.prefix, created_at: toIso(k.created_at), last_used_at: toIsoOrNull(k.last_used_at) })),
       { auth: true, response: { 200: z.array(apiKeyView) }, detail: { summary: "The caller's API keys (never the key itself)" } },
     )
@@ -94,8 +78,7 @@ export const usersRoutes = (deps: Deps) =>
     .delete(
       "/api-keys/:id",
       ({ user, params, set }) => {
-        const r = deps.db.delete(apiKeys).where(and(eq(apiKeys.id, params.id), eq(apiKeys.user_id, user.id))).returning({ id: apiKeys.id }).all();
-        if (r.length === 0) throw new AppError("api_key.not_found", "api key not found");
+        if (!repo.deleteApiKey(deps.db, user.id, params.id)) throw new AppError("api_key.not_found", "api key not found");
         set.status = 204;
       },
       { auth: true, params: z.object({ id: z.string() }), detail: { summary: "Revoke an API key" } },

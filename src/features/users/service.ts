@@ -1,6 +1,5 @@
-import { eq, sql } from "drizzle-orm";
 import type { Deps } from "../../deps";
-import { users, apiKeys } from "./tables";
+import * as repo from "./repository";
 import { newId, randomToken, sha256Hex } from "../../shared/ids";
 import { AppError } from "../../shared/errors";
 
@@ -22,7 +21,7 @@ export interface NewUser {
 
 /** Whether the instance has an admin (the first self-made account becomes one while it has none). */
 export function hasAdmin(deps: Deps): boolean {
-  return !!deps.db.select({ id: users.id }).from(users).where(eq(users.role, "admin")).limit(1).get();
+  return !!repo.anyAdmin(deps.db);
 }
 
 /** Whether a new account is approved at once under LOADOUT_REGISTRATION. Throws 403 when closed. */
@@ -42,21 +41,19 @@ export async function createUser(deps: Deps, u: NewUser): Promise<string> {
     // another registration, so two first accounts at once make one admin.
     deps.db.transaction(
       (tx) => {
-        const first = !!u.firstAccountAdmin && !tx.select({ id: users.id }).from(users).where(eq(users.role, "admin")).limit(1).get();
-        tx.insert(users)
-          .values({
-            id,
-            email,
-            email_verified: u.email_verified ?? false,
-            display_name: u.display_name.trim(),
-            password_hash,
-            role: first ? "admin" : (u.role ?? "user"),
-            is_approved: first ? true : (u.is_approved ?? false),
-            discord_id: u.discord_id ?? null,
-            created_at: now,
-            updated_at: now,
-          })
-          .run();
+        const first = !!u.firstAccountAdmin && !repo.anyAdmin(tx);
+        repo.insertUser(tx, {
+          id,
+          email,
+          email_verified: u.email_verified ?? false,
+          display_name: u.display_name.trim(),
+          password_hash,
+          role: first ? "admin" : (u.role ?? "user"),
+          is_approved: first ? true : (u.is_approved ?? false),
+          discord_id: u.discord_id ?? null,
+          created_at: now,
+          updated_at: now,
+        });
         if (first) deps.log.info("the first account on this instance is its admin", { user_id: id });
       },
       { behavior: "immediate" },
@@ -69,14 +66,56 @@ export async function createUser(deps: Deps, u: NewUser): Promise<string> {
 }
 
 export function findUserByEmail(deps: Deps, email: string) {
-  return deps.db.select().from(users).where(eq(users.email, email.trim().toLowerCase())).get() ?? null;
+  return repo.userByEmail(deps.db, email.trim().toLowerCase());
+}
+
+/** The account's row (every column), or null. */
+export function findUserById(deps: Deps, id: string) {
+  return repo.userRowById(deps.db, id);
+}
+
+/** The account signed in with this chat (Discord) id, or null. */
+export function findUserByDiscordId(deps: Deps, discordId: string) {
+  return repo.userByDiscordId(deps.db, discordId);
+}
+
+/** Links a chat (Discord) id to the account. */
+export function linkDiscordId(deps: Deps, userId: string, discordId: string) {
+  repo.setDiscordId(deps.db, userId, discordId, deps.clock.now());
+}
+
+/** Marks the account's e-mail address verified. */
+export function markEmailVerified(deps: Deps, userId: string) {
+  repo.setEmailVerified(deps.db, userId, deps.clock.now());
+}
+
+/** Stores a single-use token (hashed) and returns the clear token for the e-mail link. */
+export function createEmailToken(deps: Deps, kind: "magic" | "email_verify", mail: string, userId: string | null, ttl: number) {
+  const token = randomToken(32);
+  const now = deps.clock.now();
+  repo.insertAuthToken(deps.db, { id: newId(), kind, token_hash: sha256Hex(token), email: mail, user_id: userId, expires_at: now + ttl, created_at: now });
+  return token;
+}
+
+/** Consumes a single-use token: unknown, used or expired → 401. */
+export function consumeEmailToken(deps: Deps, kind: "magic" | "email_verify", token: string) {
+  const now = deps.clock.now();
+  return deps.db.transaction(
+    (tx) => {
+      const row = repo.unusedAuthToken(tx, sha256Hex(token), kind);
+      if (!row || row.expires_at < now) throw new AppError("auth.token_invalid", "invalid or expired token");
+      repo.markAuthTokenUsed(tx, row.id, now);
+      return row;
+    },
+    { behavior: "immediate" },
+  );
 }
 
 /** The first admin on an empty database, from LOADOUT_ADMIN_EMAIL / LOADOUT_ADMIN_PASSWORD. */
 export async function ensureBootstrapAdmin(deps: Deps): Promise<string | null> {
   const { LOADOUT_ADMIN_EMAIL: email, LOADOUT_ADMIN_PASSWORD: password } = deps.config;
   if (!email || !password) return null;
-  const count = deps.db.select({ n: sql<number>`count(*)` }).from(users).get()!.n;
+  const count = repo.userCount(deps.db);
   if (count > 0) return null;
   const id = await createUser(deps, {
     email,
@@ -101,7 +140,7 @@ export function createApiKey(deps: Deps, userId: string, name: string) {
     key_hash: sha256Hex(key),
     created_at: deps.clock.now(),
   };
-  deps.db.insert(apiKeys).values(row).run();
+  repo.insertApiKey(deps.db, row);
   return { id: row.id, name, key, prefix: row.prefix, created_at: row.created_at };
 }
 
@@ -113,7 +152,7 @@ export function createApiKey(deps: Deps, userId: string, name: string) {
 export function deleteAccount(deps: Deps, userId: string) {
   deps.db.transaction(
     (tx) => {
-      tx.delete(users).where(eq(users.id, userId)).run();
+      repo.deleteUser(tx, userId);
     },
     { behavior: "immediate" },
   );
