@@ -2,7 +2,6 @@
 // (Discord) OAuth 2.0.
 import { Elysia } from "elysia";
 import { z } from "zod";
-import { and, eq, isNull } from "drizzle-orm";
 import type { Deps } from "../../deps";
 import { authPlugin, issueToken, signerFor, userById } from "../../shared/auth";
 import { AppError } from "../../shared/errors";
@@ -10,9 +9,21 @@ import { RateLimiter } from "../../shared/rate-limit";
 import { clientIp } from "../../shared/http";
 import { sourceFetch } from "../../shared/url-safety";
 import { CONTROL_CHARS_RE, email, password, name, errorBody } from "../../shared/schemas";
-import { newId, randomToken, sha256Hex } from "../../shared/ids";
-import { users, authTokens } from "../users/tables";
-import { approvalForNewAccount, createUser, findUserByEmail, hasAdmin, recordSignIn, verifyPassword } from "../users";
+import { randomToken } from "../../shared/ids";
+import {
+  approvalForNewAccount,
+  consumeEmailToken,
+  createEmailToken,
+  createUser,
+  findUserByDiscordId,
+  findUserByEmail,
+  findUserById,
+  hasAdmin,
+  linkDiscordId,
+  markEmailVerified,
+  recordSignIn,
+  verifyPassword,
+} from "../users";
 
 const MAGIC_TTL = 15 * 60_000;
 const VERIFY_TTL = 48 * 3600_000;
@@ -22,35 +33,6 @@ const loginAnswer = z.object({ token: z.string(), user: z.object({ user_id: z.st
 const meAnswer = z.object({ id: z.string(), email: z.string().nullable(), display_name: z.string(), role: z.enum(["user", "admin"]), is_approved: z.boolean() });
 const tokenQuery = z.object({ token: z.string().min(1, { message: "is required" }) });
 
-
-/** Stores a single-use token (hashed) and returns the clear token for the e-mail link. */
-function createEmailToken(deps: Deps, kind: "magic" | "email_verify", mail: string, userId: string | null, ttl: number) {
-  const token = randomToken(32);
-  const now = deps.clock.now();
-  deps.db
-    .insert(authTokens)
-    .values({ id: newId(), kind, token_hash: sha256Hex(token), email: mail, user_id: userId, expires_at: now + ttl, created_at: now })
-    .run();
-  return token;
-}
-
-/** Consumes a single-use token: unknown, used or expired → 401. */
-function consumeEmailToken(deps: Deps, kind: "magic" | "email_verify", token: string) {
-  const now = deps.clock.now();
-  return deps.db.transaction(
-    (tx) => {
-      const row = tx
-        .select()
-        .from(authTokens)
-        .where(and(eq(authTokens.token_hash, sha256Hex(token)), eq(authTokens.kind, kind), isNull(authTokens.used_at)))
-        .get();
-      if (!row || row.expires_at < now) throw new AppError("auth.token_invalid", "invalid or expired token");
-      tx.update(authTokens).set({ used_at: now }).where(eq(authTokens.id, row.id)).run();
-      return row;
-    },
-    { behavior: "immediate" },
-  );
-}
 
 async function sendVerification(deps: Deps, userId: string, mail: string) {
   const token = createEmailToken(deps, "email_verify", mail, userId, VERIFY_TTL);
@@ -174,7 +156,7 @@ export const authRoutes = (deps: Deps) => {
           await createUser(deps, { email: row.email, display_name: row.email.split("@")[0]!, is_approved: approved, email_verified: true, firstAccountAdmin: true });
           user = findUserByEmail(deps, row.email)!;
         } else if (!user.email_verified) {
-          deps.db.update(users).set({ email_verified: true, updated_at: deps.clock.now() }).where(eq(users.id, user.id)).run();
+          markEmailVerified(deps, user.id);
         }
         return loginResponse(deps, user.id);
       },
@@ -184,7 +166,7 @@ export const authRoutes = (deps: Deps) => {
       "/email-verify",
       ({ query }) => {
         const row = consumeEmailToken(deps, "email_verify", query.token);
-        if (row.user_id) deps.db.update(users).set({ email_verified: true, updated_at: deps.clock.now() }).where(eq(users.id, row.user_id)).run();
+        if (row.user_id) markEmailVerified(deps, row.user_id);
         return { ok: true };
       },
       { query: tokenQuery, response: { 200: z.object({ ok: z.boolean() }), 401: errorBody }, detail: { summary: "Verify an e-mail address" } },
@@ -244,11 +226,11 @@ export const authRoutes = (deps: Deps) => {
         const me = meRes?.ok ? ((await meRes.json().catch(() => null)) as { id?: string; username?: string; global_name?: string | null; email?: string | null; verified?: boolean } | null) : null;
         if (!me?.id) throw new AppError("auth.chat_provider_failed", "chat login failed: could not read the chat profile");
 
-        let user = deps.db.select().from(users).where(eq(users.discord_id, me.id)).get() ?? null;
+        let user = findUserByDiscordId(deps, me.id);
         const verifiedEmail = me.email && me.verified ? me.email.toLowerCase() : null;
         if (!user && verifiedEmail) {
           user = findUserByEmail(deps, verifiedEmail);
-          if (user) deps.db.update(users).set({ discord_id: me.id, updated_at: deps.clock.now() }).where(eq(users.id, user.id)).run();
+          if (user) linkDiscordId(deps, user.id, me.id);
         }
         if (!user) {
           const approved = approvalForNewAccount(deps);
@@ -260,7 +242,7 @@ export const authRoutes = (deps: Deps) => {
             discord_id: me.id,
             firstAccountAdmin: true,
           });
-          user = deps.db.select().from(users).where(eq(users.id, id)).get()!;
+          user = findUserById(deps, id)!;
         }
         return loginResponse(deps, user.id);
       },
