@@ -1,21 +1,15 @@
 // The catalog's `mod_updated` source: when the scraper stores a newer version of a mod, every
 // list containing that mod gets a `mod_updated` event, recorded in the scraper's own write
 // transaction (the scraper's onModVersionChanged hook, src/features/scraper/hooks.ts, wired in src/features/index.ts).
-import { eq } from "drizzle-orm";
 import type { Tx } from "../../db/client";
-import { listItems } from "../lists/tables";
-import { mods } from "../catalog/tables";
+import { listItemsOfMod, modName } from "./repository";
 import { recordEvent } from "../../outbox/outbox";
 
 /** Records one `mod_updated` event per list holding the mod; returns how many were recorded. */
 export function recordModUpdated(tx: Tx, workshopId: string, oldVersion: string, newVersion: string, at?: number): number {
   if (oldVersion === newVersion) return 0;
-  const mod = tx.select({ name: mods.name }).from(mods).where(eq(mods.workshop_id, workshopId)).get();
-  const rows = tx
-    .select({ list_id: listItems.list_id, name: listItems.name, pinned_version: listItems.pinned_version })
-    .from(listItems)
-    .where(eq(listItems.workshop_id, workshopId))
-    .all();
+  const mod = modName(tx, workshopId);
+  const rows = listItemsOfMod(tx, workshopId);
   for (const r of rows) {
     recordEvent(tx, {
       kind: "mod_updated",

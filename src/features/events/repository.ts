@@ -7,7 +7,8 @@ import type { Tx } from "../../db/client";
 import { statementSet } from "../../db/statements";
 import { notificationPreferences, notifications, webhookDeliveries, webhooks } from "./tables";
 import { eventOutbox } from "../../outbox/tables";
-import { lists } from "../lists/tables";
+import { listItems, lists } from "../lists/tables";
+import { mods } from "../catalog/tables";
 import { listOwners } from "../collaboration/tables";
 import { users } from "../users/tables";
 
@@ -50,6 +51,23 @@ export function isListOwner(db: Tx, listId: string, userId: string): boolean {
 
 export function displayName(db: Tx, userId: string): string | null {
   return db.select({ n: users.display_name }).from(users).where(eq(users.id, userId)).get()?.n ?? null;
+}
+
+// ---------------------------------------------------------------------------------------------
+// A mod's new version (mod-updated.ts)
+
+/** The catalog's name of a mod, if the catalog has the mod. */
+export function modName(db: Tx, workshopId: string): { name: string } | undefined {
+  return db.select({ name: mods.name }).from(mods).where(eq(mods.workshop_id, workshopId)).get();
+}
+
+/** Every list item holding the mod: its list, the name the list keeps and its pinned version. */
+export function listItemsOfMod(db: Tx, workshopId: string) {
+  return db
+    .select({ list_id: listItems.list_id, name: listItems.name, pinned_version: listItems.pinned_version })
+    .from(listItems)
+    .where(eq(listItems.workshop_id, workshopId))
+    .all();
 }
 
 // ---------------------------------------------------------------------------------------------
