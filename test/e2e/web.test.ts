@@ -514,6 +514,61 @@ describe("the web app in a real browser", () => {
     await ctx.close();
   }, 90_000);
 
+  test("the import preview names a typo the game would refuse with its fix, and the remembered settings a full config would remove; replacing them is the owner's choice", async () => {
+    const reg = await api("POST", "/api/v1/auth/register", undefined, { email: "tuner@example.com", password: "tuned for years", display_name: "Tuner" });
+    await api("POST", `/api/v1/admin/users/${reg.body.user_id}/approve`, adminToken);
+    const token = (await api("POST", "/api/v1/auth/login", undefined, { email: "tuner@example.com", password: "tuned for years" })).body.token;
+    const list = (await api("POST", "/api/v1/lists", token, { name: "Tuned server" })).body;
+    // The list remembers a full config: rcon, an admin password, a scenario.
+    const remembered = JSON.stringify({
+      bindPort: 2001,
+      rcon: { address: "0.0.0.0", port: 19999, password: "rcon-secret", permission: "admin" },
+      game: { name: "Tuned", passwordAdmin: "admin-secret", scenarioId: "{ECC61978EDCC2B5A}Missions/23_Campaign.conf", maxPlayers: 64, mods: [{ modId: SMALL.core, name: "Core Framework" }] },
+    }, null, 2);
+    const applied = await fetch(`${base}/api/v1/lists/${list.id}/import-apply`, { method: "POST", headers: { authorization: `Bearer ${token}`, "content-type": "text/plain" }, body: remembered });
+    expect(applied.status).toBe(200);
+
+    const { page, errors, ctx } = await context();
+    await signIn(page, "tuner@example.com", "tuned for years");
+    await page.goto(`${base}/lists/${list.id}?tab=import`);
+    // Another full config: no rcon block, no admin password, and maxPlayers misspelt.
+    const file = `{
+  "bindPort": 2001,
+  "game": {
+    "name": "Tuned",
+    "scenarioId": "{ECC61978EDCC2B5A}Missions/23_Campaign.conf",
+    "maxplayers": 64,
+    "mods": [{ "modId": "${SMALL.core}", "name": "Core Framework" }]
+  }
+}`;
+    await page.getByLabel("Configuration text").fill(file);
+    await page.getByRole("button", { name: "Preview changes" }).click();
+    const refused = page.getByRole("region", { name: "What the game would refuse" });
+    await refused.getByText('game.maxplayers is not a key the game knows; did you mean "maxPlayers"?', { exact: false }).waitFor();
+    expect(await refused.getByRole("heading").textContent()).toBe("The game would refuse 1 setting of this file");
+    expect((await refused.locator("li").first().textContent())!.replace(/\s+/g, " ")).toContain("line 6");
+    expect(await refused.locator("code").allTextContents()).toEqual(["maxplayers", "maxPlayers"]);
+    // What replacing would remove, named before anyone chooses it; kept unless the owner ticks the box.
+    const removed = page.getByRole("region", { name: "Settings removed" });
+    await removed.getByRole("heading", { name: /^Would be removed by replacing \(\d+\)$/ }).waitFor();
+    const removedPaths = await removed.locator("li").allTextContents();
+    expect(removedPaths).toEqual(expect.arrayContaining(["rcon", "game.passwordAdmin"]));
+    await page.getByText("The list's remembered server settings stay as they are.").waitFor();
+    await page.getByLabel("Replace the remembered server settings with this file's", { exact: false }).check();
+    await removed.getByRole("heading", { name: `Removed (${removedPaths.length})` }).waitFor();
+    await page.getByText("The file's server settings will replace the ones the list remembers.").waitFor();
+    await look(page, "list-import-config-check");
+    // Unticked again and applied: the mods are imported, the remembered settings kept.
+    await page.getByLabel("Replace the remembered server settings with this file's", { exact: false }).uncheck();
+    await page.getByText("The list's remembered server settings stay as they are.").waitFor();
+    await page.getByRole("button", { name: "Apply", exact: true }).click();
+    await page.getByText("Applied:", { exact: false }).waitFor();
+    const game = (await fetch(`${base}/api/v1/lists/${list.id}/export/game`, { headers: { authorization: `Bearer ${token}` } }).then((r) => r.json())) as any;
+    expect([game.rcon?.password, game.game.passwordAdmin, game.game.maxPlayers]).toEqual(["rcon-secret", "admin-secret", 64]);
+    expect(errors).toEqual([]);
+    await ctx.close();
+  }, 90_000);
+
   test("rights decide what is shown: an owner shares, a collaborator who may only add sees no remove, a share-link visitor sees no edit controls", async () => {
     const reg = async (email: string, name: string) => {
       const r = await api("POST", "/api/v1/auth/register", undefined, { email, password: "a good password", display_name: name });

@@ -100,6 +100,8 @@ export function diffConfigs(a: JsonDocument, b: JsonDocument, opts: { compareSec
     const secret = typeof last === "string" && isSecretKey(last) && (x?.type === "string" || y?.type === "string");
     if (secret) {
       if (!opts.compareSecrets) return;
+      // Compared (an owner's view): a remembered secret the file lacks is removed like any setting.
+      if (x && !y) return void out.removed.push(pathText(path));
       const xv = x?.type === "string" ? (x.value as string) : "";
       const yv = y?.type === "string" ? (y.value as string) : "";
       if (xv !== yv) out.secretsChanged.push(pathText(path));
