@@ -451,6 +451,13 @@ describe("the catalog, lists and live pages", () => {
     expect(bar.current.left >= bar.nav.left - 1 && bar.current.right <= bar.nav.right + 1).toBe(true);
     await page.setViewportSize({ width: 1440, height: 900 });
     await look(page, "list-history");
+    // The other tabs with tables: cards at 360 px.
+    await page.getByRole("link", { name: "Sharing" }).click();
+    await page.getByRole("heading", { name: "Collaborators" }).waitFor();
+    await look(page, "list-sharing");
+    await page.getByRole("link", { name: "Templates" }).click();
+    await page.getByLabel("Template name").waitFor();
+    await look(page, "list-templates");
 
     // An import that removes a mod, adds one pinned, pins the newest version of an unpinned one,
     // changes a pin and a required flag, and pins a version the catalog never had.
@@ -550,6 +557,15 @@ describe("the catalog, lists and live pages", () => {
     await page.goto(`${base}/stats`);
     await page.getByRole("heading", { name: "Statistics" }).first().waitFor();
     await look(page, "stats");
+    // A community with a server: its servers' table as cards at 360 px.
+    const member = await account("cora@example.com", "Cora");
+    const community = (await api("POST", "/api/v1/communities", member.token, { name: "Cora's Group", description: "Sundays" })).body;
+    expect((await api("POST", `/api/v1/game-servers/${server.id}/community`, member.token, { community_id: community.id })).status).toBe(204);
+    const scan = (await api("POST", "/api/v1/jobs/game-servers", adminToken, {})).body.job_id;
+    await until("the scan", async () => ["succeeded", "failed"].includes((await api("GET", `/api/v1/jobs/${scan}`, adminToken)).body.status));
+    await page.goto(`${base}/communities/${community.slug}`);
+    await page.getByRole("table", { name: "Cora's Group's servers online now" }).getByRole("link", { name: server.name }).waitFor();
+    await look(page, "community");
     expect(errors).toEqual([]);
     await ctx.close();
   }, 90_000);
