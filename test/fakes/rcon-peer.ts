@@ -22,6 +22,8 @@
 // before each real one or the real one only from there (`fromOtherPort`), a server that never
 // answers (`silent`), every message's first acknowledgement ignored (`ignoreFirstAck`), the first
 // N command packets lost (`loseCommands`).
+// Over 500 lines on purpose: one peer, one socket and one state machine (clients, sequences, resends,
+// the ban list across a #shutdown) that every switch above changes; split, each part would need it all.
 import { createSocket, type Socket } from "node:dgram";
 import {
   decodeClientPacket,
