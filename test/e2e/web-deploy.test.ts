@@ -16,9 +16,10 @@
 // photographed light and dark at 1440 and 360 px into test/e2e/artifacts-deploy/ (gitignored).
 // Every wait is a condition on the page, the panel or the responder, never a fixed sleep.
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import { mkdirSync, readFileSync, rmSync } from "node:fs";
+import { mkdirSync, rmSync } from "node:fs";
 import { join } from "node:path";
 import { chromium, type Browser, type BrowserContext, type Page } from "playwright-core";
+import { apiCall, look as photograph } from "./browser";
 import { binaryInFreshFolder, startBinary, until } from "./build";
 import { startFakeWorkshop, type FakeWorkshop } from "../fakes/workshop";
 import { startFakePanel, type FakePanel } from "../fakes/panel";
@@ -28,7 +29,6 @@ import { smallCatalog, SMALL } from "../fixtures/workshop/dataset";
 
 // Its own folder: web.test.ts empties test/e2e/artifacts/ when it starts.
 const ARTIFACTS = join(import.meta.dir, "artifacts-deploy");
-const AXE = readFileSync(require.resolve("axe-core/axe.min.js"), "utf8");
 const CHROMIUM = "/usr/bin/chromium";
 const ADMIN = { email: "admin@example.com", password: "admin password" };
 const FRONTLINE = "{AAAA0000BBBB1111}Missions/Frontline.conf";
@@ -45,56 +45,9 @@ let adminToken: string;
 let ownerToken: string;
 const axeFindings: string[] = [];
 
-async function api(method: string, path: string, token?: string, body?: unknown) {
-  const r = await fetch(base + path, {
-    method,
-    headers: { ...(token ? { authorization: `Bearer ${token}` } : {}), ...(body ? { "content-type": "application/json" } : {}) },
-    body: body ? JSON.stringify(body) : undefined,
-  });
-  return { status: r.status, body: (await r.json().catch(() => null)) as any };
-}
-
-/** axe-core on the page as it is now; serious and critical findings fail the test. */
-async function axe(page: Page, name: string) {
-  // Evaluated through DevTools, so the page's CSP (no inline script) stays as it is.
-  await page.evaluate(AXE + ";0");
-  const result = (await page.evaluate(`axe.run(document, { resultTypes: ["violations"] })`)) as {
-    violations: { id: string; impact: string; help: string; nodes: { target: string[] }[] }[];
-  };
-  const bad = result.violations.filter((v) => v.impact === "serious" || v.impact === "critical");
-  for (const v of result.violations) axeFindings.push(`${name}: ${v.impact} ${v.id} (${v.nodes.length})`);
-  expect({ page: name, violations: bad.map((v) => `${v.id}: ${v.help} at ${v.nodes.map((n) => n.target.join(" ")).join(", ")}`) }).toEqual({ page: name, violations: [] });
-}
-
-/** Screenshots light and dark at 1440 and 360 px wide (no sideways scrolling at 360, no clipped table at 1440), then axe in both schemes. */
-async function look(page: Page, name: string) {
-  await page.waitForLoadState("networkidle");
-  for (const scheme of ["light", "dark"] as const) {
-    await page.emulateMedia({ colorScheme: scheme });
-    for (const width of [1440, 360]) {
-      await page.setViewportSize({ width, height: width === 360 ? 780 : 900 });
-      await page.screenshot({ path: join(ARTIFACTS, `${name}-${scheme}-${width}.png`), fullPage: true });
-      const overflow = await page.evaluate(`(() => {
-        const w = document.documentElement.clientWidth;
-        if (document.documentElement.scrollWidth <= w) return [];
-        return [...document.querySelectorAll("body *")]
-          .filter((e) => e.getBoundingClientRect().right > w + 0.5 && !(e.parentElement && e.parentElement.getBoundingClientRect().right > w + 0.5))
-          .slice(0, 5)
-          .map((e) => e.tagName.toLowerCase() + (e.className ? "." + String(e.className).split(" ").join(".") : "") + " " + Math.round(e.getBoundingClientRect().right));
-      })()`);
-      expect({ page: name, width, overflow }).toEqual({ page: name, width, overflow: [] });
-      if (width === 1440) {
-        const clipped = await page.evaluate(`[...document.querySelectorAll(".table-wrap")]
-          .filter((e) => e.scrollWidth > e.clientWidth + 1)
-          .map((e) => (e.querySelector("caption")?.textContent ?? "table") + " " + e.scrollWidth + ">" + e.clientWidth)`);
-        expect({ page: name, width, clipped }).toEqual({ page: name, width, clipped: [] });
-      }
-    }
-    await page.setViewportSize({ width: 1440, height: 900 });
-    await axe(page, `${name} (${scheme})`);
-  }
-  await page.emulateMedia({ colorScheme: "light" });
-}
+const api = (method: string, path: string, token?: string, body?: unknown) => apiCall(base, method, path, token, body);
+/** Screenshots light and dark at 1440 and 360 px into ARTIFACTS, then axe in both schemes (browser.ts). */
+const look = (page: Page, name: string) => photograph(page, name, ARTIFACTS, axeFindings);
 
 /** A browser context signed in with `token` (where the app keeps it), collecting page errors. */
 async function signedIn(token: string): Promise<{ ctx: BrowserContext; page: Page; errors: string[] }> {
