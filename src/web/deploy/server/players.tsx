@@ -12,7 +12,7 @@ import { ROSTER_REFRESH_MS, serverQueries } from "../server.queries";
 import type { ServerTabProps } from "./tab";
 import { RconStatus } from "./rcon";
 
-const timeOfDay = new Intl.DateTimeFormat(undefined, { hour: "2-digit", minute: "2-digit" });
+const timeOfDay = new Intl.DateTimeFormat(undefined, { timeStyle: "short" }); // as the rest of the app writes a time of day ("8:44 PM")
 const clockTime = new Intl.DateTimeFormat(undefined, { timeStyle: "medium" });
 
 export default function Players({ serverId, role, server }: ServerTabProps) {
